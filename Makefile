@@ -1,0 +1,39 @@
+# Content Studio — the two commands a fresh machine needs are `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed
+
+.PHONY: install system-deps run test lint typecheck pytest clean
+
+# Python dependencies into .venv (re-run when pyproject.toml changes).
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# System packages the studio needs (none yet beyond Python; browser tests will add chromium here).
+system-deps:
+	@true
+
+install: system-deps $(STAMP)
+
+run: install
+	$(BIN)/studio db upgrade
+	$(BIN)/studio notes seed
+	$(BIN)/studio serve
+
+lint: install
+	$(BIN)/ruff check .
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""The web side of Content Studio: settings, HTTP app, run manager and the `studio` CLI."""

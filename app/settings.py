@@ -1,0 +1,111 @@
+"""Settings: one `Settings` object built by `get_settings()`, read from `STUDIO_*` variables and `.env`.
+
+Nothing reads the environment at import time; call `get_settings()` (or build `Settings(...)` in tests).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ReviewThresholds(BaseSettings):
+    """Minimum scores (0..1) a package needs on each review dimension, and overall, to pass."""
+
+    model_config = SettingsConfigDict(extra="forbid")
+
+    overall: float = Field(0.72, ge=0, le=1)
+    info_density: float = Field(0.6, ge=0, le=1)
+    text_image_alignment: float = Field(0.6, ge=0, le=1)
+    style_consistency: float = Field(0.6, ge=0, le=1)
+    readability: float = Field(0.6, ge=0, le=1)
+    platform_fit: float = Field(0.6, ge=0, le=1)
+
+
+class Settings(BaseSettings):
+    """Every setting of the studio. See `.env.example` for the documented list."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="STUDIO_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_nested_delimiter="__",
+        extra="ignore",
+    )
+
+    # --- storage -------------------------------------------------------------------------------------
+    data_dir: Path = Field(Path(".studio"), description="Where the database, checkpoints, store and images live.")
+    database_url: str | None = Field(None, description="SQLAlchemy async URL; default: SQLite in the data dir.")
+    checkpoint_db: Path | None = Field(None, description="LangGraph checkpoint SQLite file; default in data dir.")
+
+    # --- models --------------------------------------------------------------------------------------
+    llm_model: str = Field("studio/offline", description="Any litellm model name, e.g. deepseek/deepseek-chat.")
+    llm_api_base: str | None = None
+    llm_api_key: str | None = None
+    llm_temperature: float = Field(0.7, ge=0, le=2)
+    llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
+    llm_max_retries: int = Field(2, ge=0, le=10, description="Retries on transient errors (with backoff).")
+    llm_max_reasks: int = Field(1, ge=0, le=5, description="Re-asks with the validation error on bad output.")
+    vision_model: str | None = Field(None, description="litellm model for reference images; offline if unset.")
+    offline_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline LLM call.")
+    offline_failure_rate: float = Field(0.0, ge=0, le=1, description="Share of offline calls that fail.")
+    offline_image_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline image.")
+    offline_image_failure_rate: float = Field(0.0, ge=0, le=1, description="Share of offline images that fail.")
+
+    # --- images --------------------------------------------------------------------------------------
+    image_provider: str = Field("offline", description="'offline' or a litellm image model, e.g. dall-e-3.")
+    image_concurrency: int = Field(4, ge=1, le=16)
+    image_timeout_s: float = Field(120.0, gt=0)
+    image_max_bytes: int = Field(10 * 1024 * 1024, gt=0, description="Largest accepted reference image.")
+    allow_private_image_urls: bool = Field(False, description="Tests only: allow loopback/private URLs.")
+
+    # --- research ------------------------------------------------------------------------------------
+    web_search_model: str | None = Field(None, description="litellm model with web search; off if unset.")
+
+    # --- workflow ------------------------------------------------------------------------------------
+    hitl_default: bool = Field(True, description="Pause at the checkpoints unless a request says otherwise.")
+    max_review_rounds: int = Field(3, ge=1, le=10)
+    max_iterations: int = Field(40, ge=5, le=200, description="Hard cap on supervisor decisions per run.")
+    node_timeout_s: float = Field(300.0, gt=0, description="Timeout of one agent step.")
+    review: ReviewThresholds = Field(default_factory=ReviewThresholds)
+
+    # --- server --------------------------------------------------------------------------------------
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    on_disconnect: Literal["continue", "abort"] = "continue"
+    max_body_bytes: int = Field(25 * 1024 * 1024, gt=0, description="Largest accepted request body.")
+    heartbeat_s: float = Field(15.0, gt=0)
+
+    @model_validator(mode="after")
+    def _fill_paths(self) -> Settings:
+        self.data_dir = self.data_dir.expanduser()
+        if self.database_url is None:
+            self.database_url = f"sqlite+aiosqlite:///{(self.data_dir / 'studio.db').as_posix()}"
+        if self.checkpoint_db is None:
+            self.checkpoint_db = self.data_dir / "checkpoints.db"
+        return self
+
+    @property
+    def db_url(self) -> str:
+        assert self.database_url is not None
+        return self.database_url
+
+    @property
+    def store_dir(self) -> Path:
+        return self.data_dir / "lancedb"
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.data_dir / "assets"
+
+    def ensure_dirs(self) -> None:
+        for path in (self.data_dir, self.store_dir, self.assets_dir):
+            path.mkdir(parents=True, exist_ok=True)
+
+
+def get_settings(**overrides: object) -> Settings:
+    """Build settings from the environment and `.env`, with explicit overrides on top."""
+    return Settings(**overrides)  # type: ignore[arg-type]

@@ -1,0 +1,156 @@
+"""The relational store: SQLAlchemy 2.0 models and the async engine.
+
+Three tables: `creatives` (one row per workflow run and everything it produced), `image_assets`
+(every generated or uploaded image, stored as a content-addressed file) and `run_events` (the persisted
+SSE log, replayable by `seq`). The schema is owned by Alembic (`migrations/`); `metadata` here is what
+the migrations are written against.
+
+SQLite (aiosqlite) is the default; the URL may point at PostgreSQL (asyncpg) instead.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    event,
+)
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.pool import ConnectionPoolEntry
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class CreativeStatus(enum.StrEnum):
+    """Lifecycle of a creative; follows its run."""
+
+    DRAFT = "draft"
+    RUNNING = "running"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    ABORTED = "aborted"
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Creative(Base):
+    """One workflow run and its artifacts. JSON columns hold the artifacts as their wire (camelCase) dicts."""
+
+    __tablename__ = "creatives"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    thread_id: Mapped[str] = mapped_column(String(128), unique=True, index=True)
+    status: Mapped[str] = mapped_column(String(16), default=CreativeStatus.DRAFT, index=True)
+    request: Mapped[str] = mapped_column(Text)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # imageCount, layoutPreference, HITL…
+
+    title: Mapped[str | None] = mapped_column(Text)
+    body: Mapped[str | None] = mapped_column(Text)
+    tags: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+    brief: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    evidence: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    reference_analyses: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    layout_spec: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    image_plans: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    bindings: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    overlay_plan: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+    review_rounds: Mapped[list[Any]] = mapped_column(JSON, default=list)  # [{round, scores, overall, passed…}]
+    score: Mapped[float | None] = mapped_column(Float, index=True)  # overall score of the chosen round
+
+    model: Mapped[str | None] = mapped_column(String(200))
+    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
+    usage: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # per task: calls, tokens, cost, latency
+    timings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # per agent: runs, total ms
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    assets: Mapped[list[ImageAsset]] = relationship(back_populates="creative", order_by="ImageAsset.id")
+
+
+class ImageAsset(Base):
+    """An image file on disk (content-addressed by sha256) and what produced it."""
+
+    __tablename__ = "image_assets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    creative_id: Mapped[int | None] = mapped_column(ForeignKey("creatives.id", ondelete="SET NULL"), index=True)
+    task_index: Mapped[int | None] = mapped_column(Integer)  # 1-based image task of the run; None for uploads
+    role: Mapped[str] = mapped_column(String(32))  # cover | detail | result | reference
+    prompt: Mapped[str | None] = mapped_column(Text)
+    provider: Mapped[str] = mapped_column(String(200))
+    file_path: Mapped[str] = mapped_column(Text)  # relative to the assets dir
+    mime: Mapped[str] = mapped_column(String(64))
+    width: Mapped[int] = mapped_column(Integer)
+    height: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="complete")  # complete | failed
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    creative: Mapped[Creative | None] = relationship(back_populates="assets")
+
+
+class RunEvent(Base):
+    """One SSE event of a thread, in order. `(thread_id, seq)` is unique: the replay log."""
+
+    __tablename__ = "run_events"
+    __table_args__ = (
+        UniqueConstraint("thread_id", "seq", name="uq_run_events_thread_seq"),
+        Index("ix_run_events_thread_type", "thread_id", "type"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    thread_id: Mapped[str] = mapped_column(String(128))
+    seq: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(48))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+metadata = Base.metadata
+
+
+def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+    """An async engine; SQLite connections get WAL, a busy timeout and foreign keys."""
+    engine = create_async_engine(url, echo=echo)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)
