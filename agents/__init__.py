@@ -1,0 +1,1 @@
+"""The LangGraph side of Content Studio: state, artifacts, supervisor and one module per agent."""

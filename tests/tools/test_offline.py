@@ -1,0 +1,181 @@
+"""The offline model answers every agent task with schema-valid, on-topic output (through litellm)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import pytest
+from pydantic import BaseModel, create_model
+
+from agents.artifacts import (
+    Brief,
+    Draft,
+    EvidenceSummaryOutput,
+    ImagePlanOutput,
+    IntentOutput,
+    LayoutSpec,
+    ReferenceInsightOutput,
+    ReviewOutput,
+    SupervisorChoiceOutput,
+)
+from tools.llm import LLMConfig, LLMGateway
+from tools.offline.schema import conform
+from tools.prompting import to_prompt_value
+
+NOTES = [
+    {"id": "o1", "title": "上班族周末城市露营｜3小时搞定的松弛感🏕️", "tags": ["露营", "城市露营"],
+     "desc": "周六早上10点出发，地铁40分钟到城郊公园营地，场地费30元一天。带一顶3秒速开帐篷就够了。"
+             "傍晚6点风会变大，天幕一定要打好地钉。", "likes": 5320, "collects": 4100, "comments": 310},
+    {"id": "o2", "title": "新手露营装备清单，500元搞定", "tags": ["露营装备", "新手露营"],
+     "desc": "帐篷200元左右的入门款足够，防潮垫一定要买，50元就有。睡袋选舒适温度10度的。总共不到500元。",
+     "likes": 12000, "collects": 15000, "comments": 800},
+    {"id": "f1", "title": "5分钟减脂早餐｜打工人也能坚持", "tags": ["减脂餐", "早餐"],
+     "desc": "燕麦40克加200毫升牛奶微波2分钟，再切半根香蕉。一份热量大约350千卡，饱腹到中午。",
+     "likes": 2300, "collects": 3100, "comments": 120},
+]
+
+
+def prompt(**sections: Any) -> list[dict[str, str]]:
+    body = "\n\n".join(f"## {key} ({key})\n{to_prompt_value(value)}" for key, value in sections.items())
+    return [{"role": "system", "content": "你是小红书内容团队的一员。"}, {"role": "user", "content": body}]
+
+
+@pytest.fixture(scope="module")
+def gateway() -> LLMGateway:
+    return LLMGateway(LLMConfig())
+
+
+REQUESTS = [
+    ("帮我写一篇周末城市露营的小红书笔记，面向上班族", "outdoor", "露营"),
+    ("写一篇适合新手的猫咪驱虫攻略", "pets", "驱虫"),
+    ("来一篇秋冬通勤穿搭笔记", "fashion", "穿搭"),
+    ("考研英语怎么复习？写个经验帖", "career", "考研"),
+]
+
+
+@pytest.mark.parametrize(("request_text", "theme", "word"), REQUESTS)
+async def test_brief_and_draft_are_on_topic(gateway: LLMGateway, request_text: str, theme: str, word: str) -> None:
+    brief = await gateway.complete_structured("brief", prompt(request=request_text), Brief)
+    assert brief.theme == theme
+    assert word in brief.topic + "".join(brief.keywords)
+    draft = await gateway.complete_structured("writer", prompt(request=request_text, brief=brief), Draft)
+    assert word in draft.title + draft.body
+    assert len(draft.title) <= 20
+    assert 3 <= len(draft.tags) <= 8 and all(not t.startswith("#") for t in draft.tags)
+    assert len(draft.paragraphs()) >= 4  # hook, points, tips, call to action
+
+
+async def test_intent_table(gateway: LLMGateway) -> None:
+    cases = {
+        "帮我写一篇周末城市露营的小红书笔记": "full_post",
+        "帮我画一张夕阳下的海边帐篷": "image_only",
+        "露营要带哪些东西？": "question",
+        "现在几点了": "time_query",
+    }
+    for text, expected in cases.items():
+        out = await gateway.complete_structured("intent", prompt(request=text), IntentOutput)
+        assert out.intent == expected, text
+
+
+async def test_evidence_and_writer_are_grounded_in_retrieved_notes(gateway: LLMGateway) -> None:
+    request = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+    brief = await gateway.complete_structured("brief", prompt(request=request), Brief)
+    evidence = await gateway.complete_structured(
+        "evidence", prompt(request=request, brief=brief, notes=NOTES), EvidenceSummaryOutput
+    )
+    sources = {f.source_id for f in evidence.facts}
+    assert sources == {"o1", "o2"}  # the breakfast note is off-topic
+    assert any("元" in f.text for f in evidence.facts)
+    assert "露营" in evidence.recommended_tags
+    assert any("数字" in p for p in evidence.title_patterns)
+    draft = await gateway.complete_structured("writer", prompt(request=request, brief=brief, evidence=evidence), Draft)
+    assert "30元" in draft.body or "500元" in draft.body or "50元" in draft.body  # facts made it in
+    assert "露营" in draft.tags
+
+
+async def test_reject_feedback_changes_the_draft(gateway: LLMGateway) -> None:
+    request = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+    brief = await gateway.complete_structured("brief", prompt(request=request), Brief)
+    evidence = await gateway.complete_structured(
+        "evidence", prompt(request=request, brief=brief, notes=NOTES), EvidenceSummaryOutput
+    )
+    first = await gateway.complete_structured("writer", prompt(request=request, brief=brief, evidence=evidence), Draft)
+    second = await gateway.complete_structured(
+        "writer",
+        prompt(request=request, brief=brief, evidence=evidence, feedback="太长了，精简一点，多讲预算",
+               previous=first),
+        Draft,
+    )
+    assert second.title != first.title
+    assert len(second.body) < len(first.body)
+    points = second.paragraphs()[1]
+    assert re.search(r"\d+元", points.split("\n")[1])  # budget facts come first
+
+
+async def test_layout_plans_and_review_follow_the_draft(gateway: LLMGateway) -> None:
+    request = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+    brief = await gateway.complete_structured("brief", prompt(request=request), Brief)
+    draft = await gateway.complete_structured("writer", prompt(request=request, brief=brief), Draft)
+    layout = await gateway.complete_structured(
+        "layout", prompt(brief=brief, draft=draft, image_count=5, preference="dense"), LayoutSpec
+    )
+    assert [i.role for i in layout.items] == ["cover", "detail", "detail", "detail", "result"]
+    assert all(i.text_density == "high" for i in layout.items)
+    plans = await gateway.complete_structured(
+        "image_plan", prompt(brief=brief, draft=draft, layout=layout), ImagePlanOutput
+    )
+    assert [p.index for p in plans.plans] == [1, 2, 3, 4, 5]
+    assert plans.overlays[0].headline and plans.overlays[0].headline in draft.title.replace("🏕️", "")
+    n_paragraphs = len(draft.paragraphs())
+    assert all(0 <= b.paragraph_index < n_paragraphs for b in plans.bindings)
+    assert "露营" in plans.style_query
+
+    review = await gateway.complete_structured(
+        "review",
+        prompt(brief=brief, draft=draft, plans=plans.plans, bindings=plans.bindings,
+               images=[{"index": p.index, "status": "complete"} for p in plans.plans]),
+        ReviewOutput,
+    )
+    weak = Draft(title="笔记", body="今天去玩了，感觉很好，大家也可以去看看，真的很不错的一个地方，推荐推荐推荐。" * 8,
+                 tags=["生活"])
+    poor = await gateway.complete_structured("review", prompt(draft=weak, plans=[], bindings=[]), ReviewOutput)
+    assert review.overall > poor.overall
+    assert poor.scores.platform_fit < review.scores.platform_fit
+    assert poor.fail_reasons and not review.fail_reasons
+
+
+async def test_reference_reading_from_pixel_analysis(gateway: LLMGateway) -> None:
+    analysis = {"palette": [{"hex": "#F4E9DC", "share": 0.5}, {"hex": "#C9A27E", "share": 0.3}],
+                "brightness": 0.82, "saturation": 0.2, "tone": "warm", "textDensity": "low"}
+    out = await gateway.complete_structured("reference", prompt(analysis=analysis, usage="style"),
+                                            ReferenceInsightOutput)
+    assert out.palette[:2] == ["#F4E9DC", "#C9A27E"]
+    assert "暖色调" in out.style_keywords
+
+
+async def test_supervisor_fallback_picks_from_the_allowlist(gateway: LLMGateway) -> None:
+    choice_model = create_model(
+        "Choice", __base__=SupervisorChoiceOutput, next_agent=(Literal["writer", "review"], ...)
+    )
+    out = await gateway.complete_structured("supervisor", prompt(expected="review"), choice_model)
+    assert out.next_agent == "review"
+    out = await gateway.complete_structured("supervisor", prompt(expected="image"), choice_model)
+    assert out.next_agent == "writer"
+
+
+async def test_unknown_task_still_gets_schema_valid_output(gateway: LLMGateway) -> None:
+    class Poll(BaseModel):
+        question: str
+        options: list[str]
+        votes: int
+
+    out = await gateway.complete_structured("poll", prompt(request="周末露营投票"), Poll)
+    assert out.question and isinstance(out.votes, int)
+
+
+def test_conform_fills_trims_and_clamps() -> None:
+    schema = IntentOutput.model_json_schema(by_alias=True)
+    fixed = conform({"intent": "nonsense", "confidence": 3, "keywords": ["a"] * 20, "extra": 1}, schema)
+    out = IntentOutput.model_validate(fixed)
+    assert out.intent == "full_post" and out.confidence == 1 and len(out.keywords) == 12

@@ -1,0 +1,185 @@
+"""The offline model `studio/offline`: a litellm custom provider that answers every agent task locally.
+
+It reads the same prompts real models get — the `## 标题 (key)` sections defined in `tools.prompting`
+— picks the composer for the task (the JSON-schema name, or `metadata.task`), and returns JSON
+that conforms to the requested schema, or streamed text. Deterministic: the answer is seeded by the
+prompt. For benchmarks and fault tests it can simulate latency and a failure rate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+from tools.llm import OFFLINE_PROVIDER, litellm_module
+from tools.offline import planning, writing
+from tools.offline.context import Context
+from tools.offline.schema import conform, generate
+from tools.offline.text import keywords, rng_for
+from tools.prompting import parse_sections
+
+Composer = Callable[[Context], dict[str, Any]]
+
+COMPOSERS: dict[str, Composer] = {
+    "intent": writing.compose_intent,
+    "brief": writing.compose_brief,
+    "evidence": writing.compose_evidence,
+    "writer": writing.compose_draft,
+    "reference": planning.compose_reference,
+    "layout": planning.compose_layout,
+    "image_plan": planning.compose_image_plans,
+    "review": planning.compose_review,
+    "supervisor": planning.compose_supervisor,
+}
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):  # multimodal parts: keep the text ones
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return str(content or "")
+
+
+def build_context(task: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None) -> Context:
+    user_texts = [_text_of(m) for m in messages if m.get("role") == "user"]
+    last_user = user_texts[-1] if user_texts else ""
+    sections: dict[str, Any] = {}
+    for text in user_texts:  # later messages (re-asks) override earlier sections
+        sections.update(parse_sections(text))
+    seed_material = json.dumps([task, [_text_of(m) for m in messages]], ensure_ascii=False)
+    return Context(task=task, sections=sections, last_user=last_user, schema=schema, rng=rng_for(seed_material))
+
+
+def answer_structured(task: str, messages: list[dict[str, Any]], schema: dict[str, Any]) -> str:
+    """The JSON text the offline model returns for a structured task."""
+    ctx = build_context(task, messages, schema)
+    composer = COMPOSERS.get(task)
+    words = keywords(ctx.request, 8) or [ctx.topic]
+    value = composer(ctx) if composer else generate(schema, words=words)
+    return json.dumps(conform(value, schema, words=words), ensure_ascii=False)
+
+
+def answer_text(task: str, messages: list[dict[str, Any]]) -> str:
+    return writing.compose_answer(build_context(task, messages, None))
+
+
+def _estimate_tokens(text: str) -> int:
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return max(1, cjk + (len(text) - cjk) // 4)
+
+
+class OfflineLLM:
+    """Factory of the litellm handler; see `register_offline_provider`."""
+
+    def __init__(self, *, latency_ms: float = 0.0, failure_rate: float = 0.0) -> None:
+        self.latency_ms = latency_ms
+        self.failure_rate = failure_rate
+        self._attempts: OrderedDict[str, int] = OrderedDict()
+
+    def should_fail(self, key: str) -> bool:
+        """Fail a seeded share of calls; retries of the same prompt get fresh draws."""
+        if self.failure_rate <= 0:
+            return False
+        attempt = self._attempts.pop(key, 0) + 1
+        self._attempts[key] = attempt
+        while len(self._attempts) > 4096:
+            self._attempts.popitem(last=False)
+        return random.Random(f"{key}:{attempt}").random() < self.failure_rate
+
+
+def _make_handler(config: OfflineLLM) -> Any:
+    litellm = litellm_module()
+
+    class Handler(litellm.CustomLLM):  # type: ignore[misc,name-defined]
+        """litellm entry points; every call is answered by the composers above."""
+
+        def _prepare(self, kwargs: dict[str, Any]) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
+            messages = kwargs.get("messages") or []
+            params = kwargs.get("optional_params") or {}
+            metadata = (kwargs.get("litellm_params") or {}).get("metadata") or {}
+            fmt = params.get("response_format") or {}
+            spec = fmt.get("json_schema") if isinstance(fmt, dict) else None
+            task = str(metadata.get("task") or (spec or {}).get("name") or "answer")
+            schema = (spec or {}).get("schema") if spec else None
+            if schema is None and isinstance(fmt, dict) and fmt.get("type") == "json_object":
+                schema = {"type": "object"}
+            key = hashlib.sha256(json.dumps(messages, ensure_ascii=False, default=str).encode()).hexdigest()
+            if config.should_fail(key):
+                raise litellm.ServiceUnavailableError(
+                    message="offline provider: simulated failure", llm_provider=OFFLINE_PROVIDER,
+                    model=str(kwargs.get("model")),
+                )
+            return task, messages, schema
+
+        def _answer(self, task: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None) -> str:
+            if schema is not None:
+                return answer_structured(task, messages, schema)
+            return answer_text(task, messages)
+
+        def _response(self, kwargs: dict[str, Any], content: str, messages: list[dict[str, Any]]) -> Any:
+            prompt_tokens = _estimate_tokens(json.dumps(messages, ensure_ascii=False))
+            completion_tokens = _estimate_tokens(content)
+            return litellm.ModelResponse(
+                model=str(kwargs.get("model")),
+                choices=[{"index": 0, "finish_reason": "stop",
+                          "message": {"role": "assistant", "content": content}}],
+                usage={"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                       "total_tokens": prompt_tokens + completion_tokens},
+            )
+
+        def completion(self, *args: Any, **kwargs: Any) -> Any:
+            task, messages, schema = self._prepare(kwargs)
+            time.sleep(config.latency_ms / 1000)
+            return self._response(kwargs, self._answer(task, messages, schema), messages)
+
+        async def acompletion(self, *args: Any, **kwargs: Any) -> Any:
+            task, messages, schema = self._prepare(kwargs)
+            await asyncio.sleep(config.latency_ms / 1000)
+            return self._response(kwargs, self._answer(task, messages, schema), messages)
+
+        def _chunks(self, content: str, messages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+            step = 12
+            for start in range(0, len(content), step):
+                yield {"text": content[start : start + step], "is_finished": False, "finish_reason": "",
+                       "usage": None, "index": 0, "tool_use": None}
+            prompt_tokens = _estimate_tokens(json.dumps(messages, ensure_ascii=False))
+            completion_tokens = _estimate_tokens(content)
+            yield {"text": "", "is_finished": True, "finish_reason": "stop", "index": 0, "tool_use": None,
+                   "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                             "total_tokens": prompt_tokens + completion_tokens}}
+
+        def streaming(self, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+            task, messages, schema = self._prepare(kwargs)
+            time.sleep(config.latency_ms / 1000)
+            yield from self._chunks(self._answer(task, messages, schema), messages)
+
+        async def astreaming(self, *args: Any, **kwargs: Any) -> AsyncIterator[dict[str, Any]]:
+            task, messages, schema = self._prepare(kwargs)
+            await asyncio.sleep(config.latency_ms / 1000)
+            for chunk in self._chunks(self._answer(task, messages, schema), messages):
+                yield chunk
+
+    return Handler()
+
+
+_registered: dict[str, OfflineLLM] = {}
+
+
+def register_offline_provider(*, latency_ms: float = 0.0, failure_rate: float = 0.0) -> OfflineLLM:
+    """Register `studio/*` with litellm (once per process); later calls update latency and failure rate."""
+    existing = _registered.get(OFFLINE_PROVIDER)
+    if existing is not None:
+        existing.latency_ms, existing.failure_rate = latency_ms, failure_rate
+        return existing
+    litellm = litellm_module()
+    config = OfflineLLM(latency_ms=latency_ms, failure_rate=failure_rate)
+    providers = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != OFFLINE_PROVIDER]
+    litellm.custom_provider_map = [*providers, {"provider": OFFLINE_PROVIDER, "custom_handler": _make_handler(config)}]
+    _registered[OFFLINE_PROVIDER] = config
+    return config

@@ -1,0 +1,302 @@
+"""Offline composers for the writing tasks: intent, brief, evidence summary, writer and direct answers."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from tools.offline.context import Context, engagement, note_dicts, tag_names
+from tools.offline.lexicon import GENERIC
+from tools.offline.text import (
+    dedupe,
+    extract_audience,
+    is_concrete,
+    keywords,
+    overlap,
+    pick,
+    sentences,
+    shorten,
+    strip_emoji,
+)
+
+KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
+
+_TIME = re.compile(r"几点|时间|日期|几号|星期几|周几|时间戳|今天是|现在是")
+_IMAGE = re.compile(r"画|绘|生成.{0,6}(?:图|照片|海报|插画|壁纸)|配图|海报|插画|draw|paint|image|picture", re.I)
+_POST = re.compile(r"笔记|文案|帖子|种草|攻略|写一篇|写篇|图文|小红书")
+_QUESTION = re.compile(r"[?？]|什么|怎么|为什么|哪些|哪个|如何|吗|是否|能不能|有没有")
+_CONTENT_TYPES = (
+    (re.compile(r"攻略|指南|教程|步骤|怎么"), "guide"),
+    (re.compile(r"测评|评测|试用|对比|值不值"), "review"),
+    (re.compile(r"清单|合集|盘点|\d+个|推荐"), "list"),
+    (re.compile(r"经历|故事|日记|vlog|记录"), "story"),
+    (re.compile(r"知识|科普|原理|学习|考"), "edu"),
+    (re.compile(r"新品|种草|好物|产品"), "product"),
+)
+
+
+def content_type(text: str) -> str:
+    for pattern, kind in _CONTENT_TYPES:
+        if pattern.search(text):
+            return kind
+    return "guide"
+
+
+# --- intent ------------------------------------------------------------------------------------------
+def compose_intent(ctx: Context) -> dict[str, Any]:
+    text = ctx.request
+    theme = ctx.theme
+    wants_post = bool(_POST.search(text))
+    if _TIME.search(text) and not wants_post and len(text) < 30:
+        intent, confidence = "time_query", 0.9
+    elif _IMAGE.search(text) and not wants_post:
+        intent, confidence = "image_only", 0.82
+    elif _QUESTION.search(text) and not wants_post:
+        intent, confidence = "question", 0.78
+    else:
+        intent, confidence = "full_post", 0.9 if wants_post else 0.66
+    kind = content_type(text)
+    return {
+        "intent": intent,
+        "confidence": confidence,
+        "keywords": keywords(text, 6),
+        "suggestedCategory": theme.key,
+        "contentType": kind,
+        "contentTypeConfidence": 0.8 if kind != "guide" or "攻略" in text else 0.6,
+        "reasoning": f"请求围绕「{ctx.topic}」，属于{theme.label}类；"
+        + {"full_post": "需要完整的图文笔记。", "image_only": "只需要生成图片。",
+           "question": "是一个可以直接回答的问题。", "time_query": "是在询问当前时间。"}[intent],
+        "needsWebSearch": bool(re.search(r"最新|今天|实时|新闻|热搜", text)),
+    }
+
+
+# --- brief -------------------------------------------------------------------------------------------
+def compose_brief(ctx: Context) -> dict[str, Any]:
+    request = ctx.request
+    clarification = ctx.text("clarification")
+    theme = ctx.theme
+    full = f"{request} {clarification}".strip()
+    audience = extract_audience(full) or theme.audience
+    topic = ctx.topic
+    words = dedupe([*keywords(topic, 3), *keywords(full, 6)])
+    constraints = ["标题不超过20个字", "正文分段清晰，每段不超过4行", "信息真实具体，避免夸大和绝对化用语"]
+    length = re.search(r"(\d{2,4})\s*字", full)
+    if length:
+        constraints.append(f"正文控制在{length.group(1)}字左右")
+    if clarification:
+        constraints.append(f"用户补充：{shorten(clarification, 60)}")
+    tone = theme.tone
+    if re.search(r"专业|正式|严谨", full):
+        tone = "专业、严谨"
+    elif re.search(r"搞笑|幽默|有趣|沙雕", full):
+        tone = "幽默、有梗"
+    return {
+        "topic": topic,
+        "audience": audience,
+        "goal": theme.goal if theme is not GENERIC else f"围绕「{topic}」分享一份实用经验，让读者愿意收藏",
+        "tone": tone,
+        "constraints": constraints,
+        "keywords": words[:8] or [topic],
+        "callToAction": theme.cta,
+        "theme": "" if theme is GENERIC else theme.key,
+        "contentType": content_type(full),
+        "platform": "xiaohongshu",
+    }
+
+
+# --- evidence ----------------------------------------------------------------------------------------
+_PATTERN_WORDS = ("保姆级", "亲测", "避雷", "闭眼", "天花板", "平价", "宝藏", "新手", "懒人", "绝绝子", "必看")
+
+
+def title_patterns(titles: list[str]) -> list[str]:
+    """Describe what the winning titles do, each with an example."""
+    checks = (
+        (lambda t: bool(re.search(r"\d+|[一二三四五六七八九十]+个", t)), "数字清单式标题"),
+        (lambda t: "｜" in t or "|" in t, "竖线分隔主副标题"),
+        (lambda t: bool(re.search(r"[?？]", t)), "提问式钩子"),
+        (lambda t: strip_emoji(t) != t, "标题带 emoji 增加亲和力"),
+        (lambda t: bool(re.search(r"[!！]", t)), "感叹句制造情绪"),
+    )
+    patterns = []
+    for check, label in checks:
+        hits = [t for t in titles if check(t)]
+        if hits:
+            patterns.append((len(hits), f"{label}（{len(hits)}/{len(titles)}，如「{hits[0]}」）"))
+    words = Counter(w for t in titles for w in _PATTERN_WORDS if w in t)
+    for word, count in words.most_common(2):
+        patterns.append((count, f"高频词「{word}」出现{count}次"))
+    return [text for _, text in sorted(patterns, key=lambda p: -p[0])][:6]
+
+
+def compose_evidence(ctx: Context) -> dict[str, Any]:
+    brief = ctx.brief
+    words = [*brief.get("keywords", []), *keywords(ctx.topic, 3)]
+    notes = note_dicts([ctx.data("notes"), ctx.data("top_titles"), ctx.data("trend")])
+    notes.sort(key=lambda n: (overlap(words, f"{n['title']}{n['desc']}") + 1) * engagement(n), reverse=True)
+    relevant = [n for n in notes if overlap(words, f"{n['title']}{n['desc']}{n.get('tags', '')}")]
+    if len(relevant) >= 2:  # search results can carry stragglers from other topics: leave them out
+        notes = relevant
+    facts: list[dict[str, Any]] = []
+    for note in notes:
+        concrete = [s for s in sentences(note["desc"]) if is_concrete(s)]
+        concrete.sort(key=lambda s: overlap(words, s), reverse=True)
+        for sentence in concrete[:2]:
+            facts.append({"text": shorten(sentence, 120), "sourceId": note.get("id"), "sourceTitle": note["title"]})
+        if len(facts) >= 10:
+            break
+    titles = [n["title"] for n in notes[:12]]
+    tag_counts = Counter(tag_names([ctx.data("top_tags"), ctx.data("trend")]) or tag_names(notes))
+    tags = [t for t, _ in tag_counts.most_common(10)]
+    desc_words = Counter(w for n in notes[:10] for w in keywords(n["desc"], 8))
+    common = [w for w, _ in desc_words.most_common(6) if w not in ctx.topic][:3]
+    likes = [int(n.get("likes") or 0) for n in notes[:10]]
+    if notes:
+        summary = (
+            f"检索到{len(notes)}篇与「{ctx.topic}」相关的笔记，前{len(likes)}篇平均点赞约{sum(likes) // len(likes)}；"
+            f"高互动内容集中在{'、'.join(common) or ctx.topic}，"
+            f"热门标签有{'、'.join(tags[:4]) or '暂无'}。"
+        )
+    else:
+        summary = f"语料库里暂时没有与「{ctx.topic}」直接相关的笔记，建议以个人经验和通用技巧为主。"
+    audience = brief.get("audience") or ctx.theme.audience
+    angles = dedupe(
+        [f"{audience}视角的{ctx.topic}入门", *(f"围绕「{w}」展开的实用细节" for w in common[:2]),
+         f"{ctx.topic}的避坑清单"]
+    )
+    return {
+        "summary": shorten(summary, 580),
+        "facts": facts[:10],
+        "titlePatterns": title_patterns(titles),
+        "recommendedTags": tags[:8],
+        "angles": angles[:4],
+    }
+
+
+# --- writer ------------------------------------------------------------------------------------------
+_FEEDBACK_FOCUS = (
+    (re.compile(r"预算|价格|便宜|省钱|花费|多少钱"), re.compile(r"\d+\s*(?:元|块)")),
+    (re.compile(r"时间|路线|行程|几点|多久"), re.compile(r"\d+\s*(?:分钟|小时|点|天)")),
+    (re.compile(r"装备|清单|带什么|东西"), re.compile(r"装备|带|清单|准备")),
+)
+
+
+def _rank_facts(facts: list[str], words: list[str], feedback: str) -> list[str]:
+    focus = [fact_re for ask, fact_re in _FEEDBACK_FOCUS if ask.search(feedback)]
+    fb_words = keywords(feedback, 5) if feedback else []
+
+    def score(fact: str) -> float:
+        return (overlap(words, fact) + 3 * overlap(fb_words, fact)
+                + sum(4 for r in focus if r.search(fact)) + (1 if is_concrete(fact) else 0))
+
+    return sorted(dedupe(facts), key=score, reverse=True)
+
+
+def _title(ctx: Context, audience: str, topic: str, count: int, patterns: str, avoid: str | None) -> str:
+    theme = ctx.theme
+    emoji = pick(ctx.rng, theme.emoji)
+    short_audience = audience[:6]
+    candidates = [
+        f"{short_audience}的{topic}｜{count}个要点亲测有用{emoji}",
+        f"{topic}保姆级攻略｜{short_audience}直接抄",
+        f"{count}个{topic}小技巧，{theme.benefit}！",
+        f"{short_audience}怎么{topic}？看这篇就够了",
+        f"谁懂啊！{topic}原来可以这么{pick(ctx.rng, ('简单', '松弛', '省心', '好玩'))}{emoji}",
+        f"{topic}｜{theme.benefit}的{count}个细节",
+    ]
+    if "提问" in patterns:
+        candidates.insert(0, candidates.pop(3))
+    elif "数字" in patterns:
+        candidates.insert(0, candidates.pop(2))
+    ctx.rng.shuffle(candidates[1:])
+    fitting = [c for c in candidates if len(c) <= 20 and c != avoid]
+    if fitting:
+        return fitting[0]
+    return shorten(f"{topic}｜{count}个要点{emoji}", 20)
+
+
+def compose_draft(ctx: Context) -> dict[str, Any]:
+    brief = ctx.brief
+    theme = ctx.theme
+    topic = ctx.topic
+    audience = str(brief.get("audience") or extract_audience(ctx.request) or theme.audience)
+    feedback = ctx.feedback
+    evidence = ctx.data("evidence") or {}
+    words = [*brief.get("keywords", []), *keywords(topic, 3)]
+    facts = [f["text"] for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
+    facts = _rank_facts(facts, words, feedback)
+
+    shorter = bool(re.search(r"短|精简|简洁|太长|啰嗦", feedback))
+    longer = bool(re.search(r"长一|详细|丰富|展开|太短|多写", feedback))
+    plain = bool(re.search(r"正式|专业|少用表情|不要表情|emoji太多", feedback))
+    n_points = 3 if shorter else 6 if longer else 4
+    n_tips = 1 if shorter else 3 if longer else 2
+
+    generic = [
+        f"先想清楚这次{topic}最想得到什么，再按需准备，别一次追求完美",
+        f"从最容易上手的一步开始，第一次{topic}不求多、只求顺",
+        "提前把时间和预算写下来，执行的时候心里有底",
+        "每次结束后记两三条心得，下次会顺手很多",
+        "和朋友一起会更有动力，也能分摊成本",
+    ]
+    pool = facts or generic
+    points = [shorten(strip_emoji(f), 64).rstrip("。") for f in pool[:n_points]]
+    rest = [f for f in (facts[n_points:] or []) if f not in points] + generic
+    tips = [shorten(strip_emoji(f), 56).rstrip("。") for f in rest[:n_tips]]
+
+    e = (lambda s: "") if plain else (lambda s: s)  # noqa: E731 - tiny local toggle
+    hooks = [
+        f"{e(pick(ctx.rng, theme.emoji))}{audience}看过来！{topic}其实没有想象中那么难，"
+        f"我把自己踩过的坑和社区里的高赞经验整理成了{len(points)}个要点，{theme.benefit}～",
+        f"作为{audience}，平时忙到没空好好安排，这次认真研究了{topic}，"
+        f"发现只要抓住几个关键点就能{theme.benefit}{e(pick(ctx.rng, theme.emoji))}",
+        f"被问了很多次{topic}怎么安排，今天一次说清楚！适合{audience}，照着做基本不会出错{e('👇')}",
+    ]
+    if brief.get("tone", "").startswith("专业"):
+        hooks = [f"关于{topic}，很多{audience}常见的疑问其实有章可循。下面按重要程度整理{len(points)}个要点。"]
+    paragraphs = [pick(ctx.rng, hooks)]
+    keycaps = KEYCAPS if not plain else tuple(f"{i}." for i in range(1, 10))
+    paragraphs.append(
+        (theme.points_heading if not plain else strip_emoji(theme.points_heading).strip()) + "\n"
+        + "\n".join(f"{keycaps[i]} {p}" for i, p in enumerate(points))
+    )
+    paragraphs.append(
+        (theme.tips_heading if not plain else strip_emoji(theme.tips_heading).strip()) + "\n"
+        + "\n".join(f"· {t}" for t in tips)
+    )
+    summary = evidence.get("summary")
+    if summary and not shorter and facts:
+        tags_hint = "、".join(evidence.get("recommendedTags", [])[:3])
+        paragraphs.append(f"{e('📊 ')}做功课的时候看了不少高赞笔记，大家最常聊的是{tags_hint or topic}，"
+                          "这篇把最实用的部分挑出来了，照着做就行。")
+    paragraphs.append(str(brief.get("callToAction") or theme.cta))
+
+    previous = ctx.data("previous") or {}
+    patterns = " ".join(evidence.get("titlePatterns", []))
+    title = _title(ctx, audience, topic, len(points), patterns, avoid=previous.get("title"))
+    tags = dedupe(
+        t.lstrip("#").strip()[:24]
+        for t in [topic if len(topic) <= 8 else "", *evidence.get("recommendedTags", []), *theme.tags,
+                  *(k for k in brief.get("keywords", []) if len(k) >= 3)]
+        if t and t.strip("#").strip()
+    )
+    return {"title": title, "body": "\n\n".join(paragraphs), "tags": tags[:8]}
+
+
+# --- direct answer (text) ----------------------------------------------------------------------------
+def compose_answer(ctx: Context) -> str:
+    """A direct answer to a question, grounded in whatever notes the prompt carries."""
+    question = ctx.text("question") or ctx.request
+    notes = note_dicts(ctx.sections)
+    topic = ctx.topic
+    if not notes:
+        return (
+            f"关于「{shorten(question, 30)}」：离线模式下我只能根据本地笔记库回答，"
+            f"目前库里没有直接相关的内容。可以换个说法，或者让我直接帮你写一篇{topic}相关的笔记。"
+        )
+    lines = [f"关于「{shorten(question, 30)}」，我翻了本地笔记库里{len(notes)}篇相关笔记，要点如下："]
+    for i, note in enumerate(notes[:4], start=1):
+        best = next((s for s in sentences(note["desc"]) if is_concrete(s)), None) or shorten(note["desc"], 60)
+        lines.append(f"{i}. {shorten(best, 80)}（来自《{note['title']}》）")
+    lines.append("需要的话，我可以把这些整理成一篇完整的笔记。")
+    return "\n".join(lines)
