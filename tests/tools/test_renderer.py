@@ -1,0 +1,303 @@
+"""The offline card renderer, its typography, and the image providers of `tools.images`."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import BytesIO
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+from pydantic import ValidationError
+
+from tools.errors import ImageGenerationError
+from tools.images import (
+    ImageProvider,
+    ImageRequest,
+    LiteLLMImageProvider,
+    OfflineImageProvider,
+    closest_size,
+    make_image_provider,
+)
+from tools.renderer import FACE_NAME, NO_LINE_START, CardRenderer, FontBook, contrast
+
+PALETTE = ["#F6EFE3", "#2F6B4F", "#E9A23B", "#1E2A24"]
+
+
+def request(role: str = "cover", **overrides: Any) -> ImageRequest:
+    fields: dict[str, Any] = {
+        "prompt": "周末城市露营，小红书风格封面",
+        "role": role,
+        "palette": PALETTE,
+        "headline": "周末城市露营｜上班族的快乐充电站 🏕️",
+        "body": ["帐篷：选速开款，5分钟搭好", "天幕+折叠桌椅，遮阳又能吃饭", "✅ 防蚊喷雾、湿巾、垃圾袋"],
+        "caption": "#城市露营 #周末去哪儿 #上班族",
+        "visual_focus": "帐篷",
+        "style_name": "露营指南",
+        "index": 1,
+        "total": 4,
+    }
+    fields.update(overrides)
+    return ImageRequest(**fields)
+
+
+@pytest.fixture(scope="module")
+def renderer() -> CardRenderer:
+    return CardRenderer()
+
+
+@pytest.fixture(scope="module")
+def fonts(renderer: CardRenderer) -> FontBook:
+    return renderer.fonts
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image
+
+
+# --- cards ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("role", ["cover", "detail", "result"])
+async def test_each_role_renders_a_png_card(renderer: CardRenderer, role: str) -> None:
+    image = decode(await renderer.render(request(role)))
+    assert image.size == (1080, 1440)
+    assert image.mode == "RGB"
+    colours = image.convert("RGB").getcolors(maxcolors=1_000_000) or []
+    assert len(colours) > 50  # gradient, shapes and anti-aliased text, not a blank canvas
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"background": "solid", "text_position": "top", "text_density": "low"},
+        {"background": "split", "text_position": "bottom", "text_density": "high"},
+        {"background": "pattern", "palette": ["#1B2A41"], "visual_focus": None, "caption": None},
+        {"headline": None, "body": [], "style_name": None, "total": 1, "index": 1},
+        {
+            "headline": "很长的标题" * 20,
+            "body": ["非常长的一段正文内容，" * 30] * 12,
+            "caption": "#标签" * 60,
+        },
+        {"width": 1080, "height": 1080},
+    ],
+)
+@pytest.mark.parametrize("role", ["cover", "detail", "result"])
+def test_layout_variants_render(renderer: CardRenderer, role: str, overrides: dict[str, Any]) -> None:
+    req = request(role, **overrides)
+    assert decode(renderer.render_png(req)).size == (req.width, req.height)
+
+
+def test_rendering_is_deterministic(renderer: CardRenderer) -> None:
+    assert renderer.render_png(request("detail")) == renderer.render_png(request("detail"))
+    assert renderer.render_png(request("cover", seed=7)) == CardRenderer().render_png(
+        request("cover", seed=7)
+    )
+
+
+def test_palettes_change_the_image(renderer: CardRenderer) -> None:
+    warm = decode(renderer.render_png(request("cover", seed=1)))
+    cool = decode(renderer.render_png(request("cover", seed=1, palette=["#DCEBFA", "#1D4E89", "#00A6A6"])))
+    difference = ImageChops.difference(warm.convert("RGB"), cool.convert("RGB")).convert("L")
+    changed = sum(difference.histogram()[17:])  # pixels that changed by more than 16 levels
+    assert changed > 0.5 * 1080 * 1440
+
+
+def test_text_is_readable_on_dark_and_light_palettes(renderer: CardRenderer) -> None:
+    for palette in (["#10141C"], ["#FFFFFF"], ["#FFD400", "#FF2E63"], ["#777777"]):
+        image = decode(renderer.render_png(request("detail", palette=palette, body=[])))
+        assert image.size == (1080, 1440)
+    # the ink chosen for any background reaches WCAG AA against it
+    from tools.renderer import readable_on
+
+    for background in [(0, 0, 0), (255, 255, 255), (119, 119, 119), (255, 212, 0), (29, 78, 137)]:
+        assert contrast(readable_on(background), background) >= 4.5
+
+
+# --- typography -------------------------------------------------------------------------------------------
+def test_the_simplified_chinese_face_is_used(fonts: FontBook) -> None:
+    assert fonts.font(40).getname()[0] == FACE_NAME == "Noto Sans CJK SC"
+
+
+def test_chinese_glyphs_are_not_tofu(fonts: FontBook) -> None:
+    def ink(text: str) -> Image.Image:
+        canvas = Image.new("L", (160, 160), 0)
+        ImageDraw.Draw(canvas).text((16, 16), text, font=fonts.font(96), fill=255)
+        return canvas
+
+    notdef = ink("\U0010fffd")  # a code point the font lacks: its .notdef box
+    for char in "露营帐篷周末":
+        drawn = ink(char)
+        assert drawn.getbbox() is not None  # non-zero ink
+        assert ImageChops.difference(drawn, notdef).getbbox() is not None  # and not the missing-glyph box
+        assert fonts.has_glyph(char)
+    assert not fonts.has_glyph("😀")
+
+
+def test_clean_replaces_or_drops_what_the_font_lacks(fonts: FontBook) -> None:
+    assert fonts.clean("露营🏕️好开心✨✅ 出发！") == "露营好开心✓ 出发！"
+    assert fonts.clean("  a\u200db\tc  ") == "ab c"
+    cleaned = fonts.clean("1️⃣ 第一步 ❤️")
+    assert all(fonts.has_glyph(char) or char.isspace() for char in cleaned)
+
+
+def test_wrap_respects_width_and_punctuation(fonts: FontBook) -> None:
+    text = "带好垃圾袋，无痕露营。出发前再看一次天气预报，有雨就改期，安全第一！装备清单逐项打勾。" * 3
+    for width in (300, 420, 555, 700):
+        lines = fonts.wrap(text, 40, width)
+        assert "".join(lines) == text
+        for line in lines:
+            assert line[0] not in NO_LINE_START
+            over = fonts.width(line, 40) - width
+            assert over <= 0 or (line[-1] in NO_LINE_START and over <= 20)  # only punctuation may hang
+
+
+def test_display_wrap_keeps_words_whole(fonts: FontBook) -> None:
+    size, lines = fonts.fit("上班族的快乐充电站", 560, 3, 140, 60)
+    assert "".join(lines) == "上班族的快乐充电站"
+    assert not any(line.endswith("快") for line in lines)  # "快乐" is one word
+    assert all(fonts.width(line, size) <= 560 for line in lines)
+
+
+def test_fit_truncates_with_an_ellipsis(fonts: FontBook) -> None:
+    size, lines = fonts.fit("非常长的标题" * 30, 500, 3, 120, 60)
+    assert size == 60 and len(lines) == 3 and lines[-1].endswith("…")
+
+
+# --- requests and providers --------------------------------------------------------------------------------
+def test_image_request_validation() -> None:
+    assert request(palette=["#aabbcc"]).palette == ["#AABBCC"]
+    for bad in ([], ["red"], ["#12345"], ["#123456"] * 9):
+        with pytest.raises(ValidationError):
+            request(palette=bad)
+    with pytest.raises(ValidationError):
+        request(index=5, total=4)
+    with pytest.raises(ValidationError):
+        request(unknown_field=1)
+    assert request().stable_seed() == request().stable_seed() != request(prompt="另一个").stable_seed()
+    assert request(seed=42).stable_seed() == 42
+
+
+def test_make_image_provider() -> None:
+    offline = make_image_provider("offline")
+    assert isinstance(offline, OfflineImageProvider) and isinstance(offline, ImageProvider)
+    assert isinstance(make_image_provider("studio/offline"), OfflineImageProvider)
+    real = make_image_provider("dall-e-3", api_key="k", timeout=30)
+    assert isinstance(real, LiteLLMImageProvider) and real.name == "dall-e-3"
+    with pytest.raises(ValueError):
+        make_image_provider("  ")
+
+
+def test_closest_size() -> None:
+    assert closest_size("dall-e-3", 1080, 1440) == "1024x1792"
+    assert closest_size("gpt-image-1", 1080, 1440) == "1024x1536"
+    assert closest_size("openai/gpt-image-1", 1440, 1080) == "1536x1024"
+    assert closest_size("anything", 1080, 1080) == "1024x1024"
+
+
+async def test_offline_provider_generates_png() -> None:
+    image = await OfflineImageProvider().generate(request("result"))
+    assert (image.mime, image.width, image.height, image.provider) == ("image/png", 1080, 1440, "offline")
+    assert decode(image.data).size == (1080, 1440)
+
+
+async def test_offline_latency() -> None:
+    provider = make_image_provider("offline", offline_latency_ms=120)
+    started = time.perf_counter()
+    await provider.generate(request("cover"))
+    assert time.perf_counter() - started >= 0.12
+
+
+async def outcomes(provider: OfflineImageProvider, requests: list[ImageRequest]) -> list[bool]:
+    results = []
+    for req in requests:
+        try:
+            await provider.generate(req)
+            results.append(True)
+        except ImageGenerationError as exc:
+            assert exc.retryable and exc.details["simulated"]
+            results.append(False)
+    return results
+
+
+async def test_offline_failures_are_seeded_and_retries_can_succeed() -> None:
+    requests = [request("detail", seed=seed, body=[], width=270, height=360) for seed in range(16)]
+    first = await outcomes(OfflineImageProvider(failure_rate=0.5), requests)
+    assert 0 < first.count(False) < len(first)  # some fail, some succeed
+    assert await outcomes(OfflineImageProvider(failure_rate=0.5), requests) == first  # reproducible
+    provider = OfflineImageProvider(failure_rate=0.5)
+    failed = [req for req, ok in zip(requests, await outcomes(provider, requests), strict=True) if not ok]
+    for req in failed:  # retrying a failed image eventually succeeds (the attempt number is in the seed)
+        assert any([await outcomes(provider, [req]) for _ in range(10)])
+    with pytest.raises(ImageGenerationError):
+        await OfflineImageProvider(failure_rate=1.0).generate(request())
+
+
+async def test_concurrent_renders_are_identical_to_sequential(renderer: CardRenderer) -> None:
+    requests = [request(role, seed=seed) for role in ("cover", "detail", "result") for seed in (1, 2)]
+    together = await asyncio.gather(*(renderer.render(req) for req in requests))
+    assert list(together) == [renderer.render_png(req) for req in requests]
+
+
+# --- the litellm provider against a real local OpenAI-compatible server -----------------------------------
+class _ImagesAPI(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        payload: dict[str, Any]
+        if self.headers.get("Authorization") != "Bearer good-key":
+            status, payload = 401, {"error": {"message": "bad key", "type": "invalid_request_error"}}
+        else:
+            out = BytesIO()
+            Image.new("RGB", (1024, 1536), (30, 120, 200)).save(out, format="PNG")
+            status = 200
+            payload = {
+                "created": 1,
+                "data": [
+                    {"b64_json": base64.b64encode(out.getvalue()).decode(), "revised_prompt": body["prompt"]}
+                ],
+            }
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture(scope="module")
+def images_api() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _ImagesAPI)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.mark.slow
+async def test_litellm_provider_decodes_and_fits(images_api: str) -> None:
+    provider = make_image_provider("openai/gpt-image-1", api_key="good-key", api_base=images_api, timeout=30)
+    image = await provider.generate(request("cover", prompt="a tent at dusk"))
+    assert (image.width, image.height, image.mime) == (1080, 1440, "image/png")  # fitted to the request
+    assert decode(image.data).size == (1080, 1440)
+    assert image.revised_prompt == "a tent at dusk"
+
+
+@pytest.mark.slow
+async def test_litellm_provider_errors_are_converted(images_api: str) -> None:
+    provider = make_image_provider("openai/gpt-image-1", api_key="bad-key", api_base=images_api, timeout=30)
+    with pytest.raises(ImageGenerationError) as caught:
+        await provider.generate(request("cover"))
+    assert caught.value.code == "IMAGE_PROVIDER_AUTH" and not caught.value.retryable

@@ -1,0 +1,198 @@
+"""The asset store: image files on disk, content-addressed, with one `image_assets` row per use.
+
+A file lives at `<root>/<sha[:2]>/<sha>.<ext>`; the same bytes are written once however often they are saved
+(every save still gets its own row, because each row records a different task, prompt or creative). Files are
+written atomically (temporary file in the same directory, fsync, `os.replace`), so a reader never sees half an
+image. Failed generations get a row with `status="failed"`, the error text and no file.
+
+`open_path` only ever returns a path inside `root`: the stored relative path is resolved (symlinks included)
+and must stay under the resolved root, so a tampered row cannot serve `/etc/passwd`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tools.database import ImageAsset
+
+EXTENSIONS: dict[str, str] = {
+    "image/png": "png",
+    "image/jpeg": "jpg",
+    "image/webp": "webp",
+    "image/gif": "gif",
+}
+
+
+class AssetRecord(BaseModel):
+    """One `image_assets` row. `file_path` is relative to the store root ("" for failed rows)."""
+
+    model_config = ConfigDict(from_attributes=True, frozen=True)
+
+    id: int
+    creative_id: int | None
+    task_index: int | None
+    role: str
+    prompt: str | None
+    provider: str
+    file_path: str
+    mime: str
+    width: int
+    height: int
+    sha256: str
+    status: str
+    error: str | None
+    created_at: datetime
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "complete"
+
+
+class AssetStore:
+    """Content-addressed image files under `root` plus their rows, through `sessions`."""
+
+    def __init__(self, root: Path, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.root = root
+        self._sessions = sessions
+
+    async def save(
+        self,
+        data: bytes,
+        *,
+        mime: str,
+        width: int,
+        height: int,
+        role: str,
+        provider: str,
+        prompt: str | None = None,
+        creative_id: int | None = None,
+        task_index: int | None = None,
+    ) -> AssetRecord:
+        """Store `data` (once per content) and insert a `complete` row for it."""
+        ext = EXTENSIONS.get(mime)
+        if ext is None:
+            raise ValueError(f"unsupported asset mime type: {mime!r}")
+        if not data:
+            raise ValueError("an asset needs at least one byte")
+        sha = hashlib.sha256(data).hexdigest()
+        relative = f"{sha[:2]}/{sha}.{ext}"
+        await asyncio.to_thread(self._write_once, self.root / relative, data)
+        row = ImageAsset(
+            creative_id=creative_id,
+            task_index=task_index,
+            role=role,
+            prompt=prompt,
+            provider=provider,
+            file_path=relative,
+            mime=mime,
+            width=width,
+            height=height,
+            sha256=sha,
+            status="complete",
+        )
+        return await self._insert(row)
+
+    async def record_failure(
+        self,
+        *,
+        role: str,
+        provider: str,
+        error: str,
+        prompt: str | None = None,
+        creative_id: int | None = None,
+        task_index: int | None = None,
+        width: int = 0,
+        height: int = 0,
+    ) -> AssetRecord:
+        """Insert a `failed` row (no file): the task, what was asked for and why it failed."""
+        row = ImageAsset(
+            creative_id=creative_id,
+            task_index=task_index,
+            role=role,
+            prompt=prompt,
+            provider=provider,
+            file_path="",
+            mime="",
+            width=width,
+            height=height,
+            sha256="",
+            status="failed",
+            error=error,
+        )
+        return await self._insert(row)
+
+    async def get(self, asset_id: int) -> AssetRecord | None:
+        async with self._sessions() as session:
+            row = await session.get(ImageAsset, asset_id)
+            return AssetRecord.model_validate(row) if row is not None else None
+
+    async def open_path(self, asset_id: int) -> tuple[Path, str] | None:
+        """`(absolute path, mime)` of a complete asset whose file exists inside the root; else None."""
+        record = await self.get(asset_id)
+        if record is None or not record.ok or not record.file_path:
+            return None
+        path = await asyncio.to_thread(self._contained, record.file_path)
+        return (path, record.mime) if path is not None else None
+
+    async def list_for_creative(self, creative_id: int) -> list[AssetRecord]:
+        """The creative's assets (failed ones too), by task index, then insertion order."""
+        query = (
+            select(ImageAsset)
+            .where(ImageAsset.creative_id == creative_id)
+            .order_by(ImageAsset.task_index.is_(None), ImageAsset.task_index, ImageAsset.id)
+        )
+        async with self._sessions() as session:
+            rows = (await session.scalars(query)).all()
+            return [AssetRecord.model_validate(row) for row in rows]
+
+    async def link(self, asset_ids: Iterable[int], creative_id: int) -> int:
+        """Attach assets (e.g. made before the creative row existed) to a creative; returns rows changed."""
+        ids = sorted(set(asset_ids))
+        if not ids:
+            return 0
+        statement = update(ImageAsset).where(ImageAsset.id.in_(ids)).values(creative_id=creative_id)
+        async with self._sessions() as session, session.begin():
+            result = await session.execute(statement)
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    # --- internals ----------------------------------------------------------------------------------------
+    async def _insert(self, row: ImageAsset) -> AssetRecord:
+        async with self._sessions() as session, session.begin():
+            session.add(row)
+            await session.flush()
+            await session.refresh(row)
+            return AssetRecord.model_validate(row)
+
+    def _contained(self, relative: str) -> Path | None:
+        root = self.root.resolve()
+        path = (root / relative).resolve()
+        if not path.is_relative_to(root) or path == root or not path.is_file():
+            return None
+        return path
+
+    @staticmethod
+    def _write_once(path: Path, data: bytes) -> None:
+        """Write `data` to `path` atomically, unless a file of the same size (same sha) is already there."""
+        if path.is_file() and path.stat().st_size == len(data):
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp_name, path)
+        except BaseException:
+            Path(temp_name).unlink(missing_ok=True)
+            raise
