@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from tools.errors import ImageInputError
-from tools.renderer import FontBook
+from tools.typography import FontBook
 from tools.vision import analyze_image
 
 
