@@ -37,23 +37,35 @@ class Settings(BaseSettings):
     )
 
     # --- storage -------------------------------------------------------------------------------------
-    data_dir: Path = Field(Path(".studio"), description="Where the database, checkpoints, store and images live.")
-    database_url: str | None = Field(None, description="SQLAlchemy async URL; default: SQLite in the data dir.")
-    checkpoint_db: Path | None = Field(None, description="LangGraph checkpoint SQLite file; default in data dir.")
+    data_dir: Path = Field(
+        Path(".studio"), description="Where the database, checkpoints, store and images live."
+    )
+    database_url: str | None = Field(
+        None, description="SQLAlchemy async URL; default: SQLite in the data dir."
+    )
+    checkpoint_db: Path | None = Field(
+        None, description="LangGraph checkpoint SQLite file; default in data dir."
+    )
 
     # --- models --------------------------------------------------------------------------------------
-    llm_model: str = Field("studio/offline", description="Any litellm model name, e.g. deepseek/deepseek-chat.")
+    llm_model: str = Field(
+        "studio/offline", description="Any litellm model name, e.g. deepseek/deepseek-chat."
+    )
     llm_api_base: str | None = None
     llm_api_key: str | None = None
     llm_temperature: float = Field(0.7, ge=0, le=2)
     llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
     llm_max_retries: int = Field(2, ge=0, le=10, description="Retries on transient errors (with backoff).")
     llm_max_reasks: int = Field(1, ge=0, le=5, description="Re-asks with the validation error on bad output.")
-    vision_model: str | None = Field(None, description="litellm model for reference images; offline if unset.")
+    vision_model: str | None = Field(
+        None, description="litellm model for reference images; offline if unset."
+    )
     offline_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline LLM call.")
     offline_failure_rate: float = Field(0.0, ge=0, le=1, description="Share of offline calls that fail.")
     offline_image_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline image.")
-    offline_image_failure_rate: float = Field(0.0, ge=0, le=1, description="Share of offline images that fail.")
+    offline_image_failure_rate: float = Field(
+        0.0, ge=0, le=1, description="Share of offline images that fail."
+    )
 
     # --- images --------------------------------------------------------------------------------------
     image_provider: str = Field("offline", description="'offline' or a litellm image model, e.g. dall-e-3.")

@@ -41,11 +41,81 @@ class ScriptedProvider:
                     raise step
                 return litellm.ModelResponse(
                     model="scripted",
-                    choices=[{"index": 0, "finish_reason": "stop",
-                              "message": {"role": "assistant", "content": step}}],
+                    choices=[
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": step},
+                        }
+                    ],
                     usage={"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
                 )
 
         others = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != self.name]
         litellm.custom_provider_map = [*others, {"provider": self.name, "custom_handler": Handler()}]
+        # declare the capability the offline model has, so the gateway asks for JSON-schema output
+        litellm.register_model(
+            {
+                f"{self.name}/offline": {
+                    "litellm_provider": self.name,
+                    "mode": "chat",
+                    "supports_response_schema": True,
+                    "input_cost_per_token": 0.0,
+                    "output_cost_per_token": 0.0,
+                }
+            }
+        )
         return self
+
+
+class RecordingOffline:
+    """The offline model under another provider name (`spy/offline`), recording every call's task and
+    messages before answering exactly as `studio/offline` would."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, list[dict[str, Any]]]] = []
+
+    def install(self) -> RecordingOffline:
+        from tools.offline.provider import OfflineLLM, _make_handler
+
+        litellm = litellm_module()
+        inner = _make_handler(OfflineLLM())
+        owner = self
+
+        class Handler(litellm.CustomLLM):  # type: ignore[misc,name-defined]
+            def _task(self, kwargs: dict[str, Any]) -> str:
+                metadata = (kwargs.get("litellm_params") or {}).get("metadata") or {}
+                return str(metadata.get("task", "?"))
+
+            async def acompletion(self, *args: Any, **kwargs: Any) -> Any:
+                owner.calls.append((self._task(kwargs), list(kwargs.get("messages") or [])))
+                return await inner.acompletion(*args, **kwargs)
+
+            async def astreaming(self, *args: Any, **kwargs: Any) -> Any:
+                owner.calls.append((self._task(kwargs), list(kwargs.get("messages") or [])))
+                async for chunk in inner.astreaming(*args, **kwargs):
+                    yield chunk
+
+        others = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != self.name]
+        litellm.custom_provider_map = [*others, {"provider": self.name, "custom_handler": Handler()}]
+        # declare the capability the offline model has, so the gateway asks for JSON-schema output
+        litellm.register_model(
+            {
+                f"{self.name}/offline": {
+                    "litellm_provider": self.name,
+                    "mode": "chat",
+                    "supports_response_schema": True,
+                    "input_cost_per_token": 0.0,
+                    "output_cost_per_token": 0.0,
+                }
+            }
+        )
+        return self
+
+    def tasks(self) -> list[str]:
+        return [task for task, _ in self.calls]
+
+    def prompts(self, task: str) -> list[str]:
+        return ["\n".join(str(m.get("content")) for m in messages) for t, messages in self.calls if t == task]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -48,7 +48,7 @@ class CreativeStatus(enum.StrEnum):
 
 
 class Base(DeclarativeBase):
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
 class Creative(Base):
@@ -74,14 +74,18 @@ class Creative(Base):
     bindings: Mapped[list[Any]] = mapped_column(JSON, default=list)
     overlay_plan: Mapped[list[Any]] = mapped_column(JSON, default=list)
 
-    review_rounds: Mapped[list[Any]] = mapped_column(JSON, default=list)  # [{round, scores, overall, passed…}]
+    review_rounds: Mapped[list[Any]] = mapped_column(
+        JSON, default=list
+    )  # [{round, scores, overall, passed…}]
     score: Mapped[float | None] = mapped_column(Float, index=True)  # overall score of the chosen round
 
     model: Mapped[str | None] = mapped_column(String(200))
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
     cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
-    usage: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # per task: calls, tokens, cost, latency
+    usage: Mapped[dict[str, Any]] = mapped_column(
+        JSON, default=dict
+    )  # per task: calls, tokens, cost, latency
     timings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # per agent: runs, total ms
     error: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
@@ -98,7 +102,9 @@ class ImageAsset(Base):
     __tablename__ = "image_assets"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    creative_id: Mapped[int | None] = mapped_column(ForeignKey("creatives.id", ondelete="SET NULL"), index=True)
+    creative_id: Mapped[int | None] = mapped_column(
+        ForeignKey("creatives.id", ondelete="SET NULL"), index=True
+    )
     task_index: Mapped[int | None] = mapped_column(Integer)  # 1-based image task of the run; None for uploads
     role: Mapped[str] = mapped_column(String(32))  # cover | detail | result | reference
     prompt: Mapped[str | None] = mapped_column(Text)

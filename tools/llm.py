@@ -96,7 +96,8 @@ class UsageMeter:
         summary: dict[str, dict[str, float]] = {}
         for r in self.records:
             row = summary.setdefault(
-                r.task, {"calls": 0, "promptTokens": 0, "completionTokens": 0, "costUsd": 0.0, "latencyMs": 0.0}
+                r.task,
+                {"calls": 0, "promptTokens": 0, "completionTokens": 0, "costUsd": 0.0, "latencyMs": 0.0},
             )
             row["calls"] += 1
             row["promptTokens"] += r.prompt_tokens
@@ -127,7 +128,8 @@ def _convert(exc: BaseException) -> LLMError:
     if isinstance(exc, LLMError):
         return exc
     litellm = litellm_module()
-    message = str(exc) or type(exc).__name__
+    # litellm appends tracebacks to some messages; a creator sees the first line only
+    message = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
     if isinstance(exc, TimeoutError | litellm.Timeout):
         return LLMTimeoutError(f"模型调用超时：{message}")
     if isinstance(exc, litellm.AuthenticationError | litellm.PermissionDeniedError | litellm.NotFoundError):
@@ -166,7 +168,9 @@ def extract_json(text: str) -> Any:
 
 
 def _validation_summary(exc: ValidationError) -> str:
-    lines = [f"- {'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()[:12]]
+    lines = [
+        f"- {'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()[:12]
+    ]
     return "\n".join(lines)
 
 
@@ -271,7 +275,9 @@ class LLMGateway:
             async for attempt in self._retrying():
                 with attempt:
                     attempts += 1
-                    stream = await self._call(litellm, task, list(messages), stream=True, temperature=temperature)
+                    stream = await self._call(
+                        litellm, task, list(messages), stream=True, temperature=temperature
+                    )
             async with asyncio.timeout(self.config.timeout_s):
                 async for chunk in stream:
                     usage = getattr(chunk, "usage", None)
@@ -299,7 +305,9 @@ class LLMGateway:
     def _retrying(self) -> AsyncRetrying:
         return AsyncRetrying(
             stop=stop_after_attempt(self.config.max_retries + 1),
-            wait=wait_exponential_jitter(multiplier=self.config.backoff_initial_s, max=self.config.backoff_max_s),
+            wait=wait_exponential_jitter(
+                multiplier=self.config.backoff_initial_s, max=self.config.backoff_max_s
+            ),
             retry=retry_if_exception(_retryable),
             reraise=True,
         )
@@ -353,7 +361,11 @@ class LLMGateway:
                 with attempt:
                     attempts += 1
                     response = await self._call(
-                        litellm, task, messages, stream=False, temperature=temperature,
+                        litellm,
+                        task,
+                        messages,
+                        stream=False,
+                        temperature=temperature,
                         response_format=response_format,
                     )
         except LLMError as exc:

@@ -122,8 +122,13 @@ async def test_offline_failure_rate_surfaces_as_unavailable_after_retries() -> N
 async def test_stream_text_yields_deltas_and_records_usage() -> None:
     meter = UsageMeter()
     gateway = LLMGateway(LLMConfig()).with_meter(meter)
-    messages = [{"role": "user", "content": "## 问题 (question)\n露营要带什么？\n\n## 参考笔记 (notes)\n"
-                 '[{"id": "n1", "title": "露营清单", "desc": "防潮垫一定要带，50元就有。帐篷选3秒速开款。"}]'}]
+    messages = [
+        {
+            "role": "user",
+            "content": "## 问题 (question)\n露营要带什么？\n\n## 参考笔记 (notes)\n"
+            '[{"id": "n1", "title": "露营清单", "desc": "防潮垫一定要带，50元就有。帐篷选3秒速开款。"}]',
+        }
+    ]
     deltas = [d async for d in gateway.stream_text("answer", messages)]
     assert len(deltas) > 1
     text = "".join(deltas)

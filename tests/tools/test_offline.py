@@ -24,15 +24,34 @@ from tools.offline.schema import conform
 from tools.prompting import to_prompt_value
 
 NOTES = [
-    {"id": "o1", "title": "上班族周末城市露营｜3小时搞定的松弛感🏕️", "tags": ["露营", "城市露营"],
-     "desc": "周六早上10点出发，地铁40分钟到城郊公园营地，场地费30元一天。带一顶3秒速开帐篷就够了。"
-             "傍晚6点风会变大，天幕一定要打好地钉。", "likes": 5320, "collects": 4100, "comments": 310},
-    {"id": "o2", "title": "新手露营装备清单，500元搞定", "tags": ["露营装备", "新手露营"],
-     "desc": "帐篷200元左右的入门款足够，防潮垫一定要买，50元就有。睡袋选舒适温度10度的。总共不到500元。",
-     "likes": 12000, "collects": 15000, "comments": 800},
-    {"id": "f1", "title": "5分钟减脂早餐｜打工人也能坚持", "tags": ["减脂餐", "早餐"],
-     "desc": "燕麦40克加200毫升牛奶微波2分钟，再切半根香蕉。一份热量大约350千卡，饱腹到中午。",
-     "likes": 2300, "collects": 3100, "comments": 120},
+    {
+        "id": "o1",
+        "title": "上班族周末城市露营｜3小时搞定的松弛感🏕️",
+        "tags": ["露营", "城市露营"],
+        "desc": "周六早上10点出发，地铁40分钟到城郊公园营地，场地费30元一天。带一顶3秒速开帐篷就够了。"
+        "傍晚6点风会变大，天幕一定要打好地钉。",
+        "likes": 5320,
+        "collects": 4100,
+        "comments": 310,
+    },
+    {
+        "id": "o2",
+        "title": "新手露营装备清单，500元搞定",
+        "tags": ["露营装备", "新手露营"],
+        "desc": "帐篷200元左右的入门款足够，防潮垫一定要买，50元就有。睡袋选舒适温度10度的。总共不到500元。",
+        "likes": 12000,
+        "collects": 15000,
+        "comments": 800,
+    },
+    {
+        "id": "f1",
+        "title": "5分钟减脂早餐｜打工人也能坚持",
+        "tags": ["减脂餐", "早餐"],
+        "desc": "燕麦40克加200毫升牛奶微波2分钟，再切半根香蕉。一份热量大约350千卡，饱腹到中午。",
+        "likes": 2300,
+        "collects": 3100,
+        "comments": 120,
+    },
 ]
 
 
@@ -55,7 +74,9 @@ REQUESTS = [
 
 
 @pytest.mark.parametrize(("request_text", "theme", "word"), REQUESTS)
-async def test_brief_and_draft_are_on_topic(gateway: LLMGateway, request_text: str, theme: str, word: str) -> None:
+async def test_brief_and_draft_are_on_topic(
+    gateway: LLMGateway, request_text: str, theme: str, word: str
+) -> None:
     brief = await gateway.complete_structured("brief", prompt(request=request_text), Brief)
     assert brief.theme == theme
     assert word in brief.topic + "".join(brief.keywords)
@@ -89,7 +110,9 @@ async def test_evidence_and_writer_are_grounded_in_retrieved_notes(gateway: LLMG
     assert any("元" in f.text for f in evidence.facts)
     assert "露营" in evidence.recommended_tags
     assert any("数字" in p for p in evidence.title_patterns)
-    draft = await gateway.complete_structured("writer", prompt(request=request, brief=brief, evidence=evidence), Draft)
+    draft = await gateway.complete_structured(
+        "writer", prompt(request=request, brief=brief, evidence=evidence), Draft
+    )
     assert "30元" in draft.body or "500元" in draft.body or "50元" in draft.body  # facts made it in
     assert "露营" in draft.tags
 
@@ -100,11 +123,18 @@ async def test_reject_feedback_changes_the_draft(gateway: LLMGateway) -> None:
     evidence = await gateway.complete_structured(
         "evidence", prompt(request=request, brief=brief, notes=NOTES), EvidenceSummaryOutput
     )
-    first = await gateway.complete_structured("writer", prompt(request=request, brief=brief, evidence=evidence), Draft)
+    first = await gateway.complete_structured(
+        "writer", prompt(request=request, brief=brief, evidence=evidence), Draft
+    )
     second = await gateway.complete_structured(
         "writer",
-        prompt(request=request, brief=brief, evidence=evidence, feedback="太长了，精简一点，多讲预算",
-               previous=first),
+        prompt(
+            request=request,
+            brief=brief,
+            evidence=evidence,
+            feedback="太长了，精简一点，多讲预算",
+            previous=first,
+        ),
         Draft,
     )
     assert second.title != first.title
@@ -133,23 +163,39 @@ async def test_layout_plans_and_review_follow_the_draft(gateway: LLMGateway) -> 
 
     review = await gateway.complete_structured(
         "review",
-        prompt(brief=brief, draft=draft, plans=plans.plans, bindings=plans.bindings,
-               images=[{"index": p.index, "status": "complete"} for p in plans.plans]),
+        prompt(
+            brief=brief,
+            draft=draft,
+            plans=plans.plans,
+            bindings=plans.bindings,
+            images=[{"index": p.index, "status": "complete"} for p in plans.plans],
+        ),
         ReviewOutput,
     )
-    weak = Draft(title="笔记", body="今天去玩了，感觉很好，大家也可以去看看，真的很不错的一个地方，推荐推荐推荐。" * 8,
-                 tags=["生活"])
-    poor = await gateway.complete_structured("review", prompt(draft=weak, plans=[], bindings=[]), ReviewOutput)
+    weak = Draft(
+        title="笔记",
+        body="今天去玩了，感觉很好，大家也可以去看看，真的很不错的一个地方，推荐推荐推荐。" * 8,
+        tags=["生活"],
+    )
+    poor = await gateway.complete_structured(
+        "review", prompt(draft=weak, plans=[], bindings=[]), ReviewOutput
+    )
     assert review.overall > poor.overall
     assert poor.scores.platform_fit < review.scores.platform_fit
     assert poor.fail_reasons and not review.fail_reasons
 
 
 async def test_reference_reading_from_pixel_analysis(gateway: LLMGateway) -> None:
-    analysis = {"palette": [{"hex": "#F4E9DC", "share": 0.5}, {"hex": "#C9A27E", "share": 0.3}],
-                "brightness": 0.82, "saturation": 0.2, "tone": "warm", "textDensity": "low"}
-    out = await gateway.complete_structured("reference", prompt(analysis=analysis, usage="style"),
-                                            ReferenceInsightOutput)
+    analysis = {
+        "palette": [{"hex": "#F4E9DC", "share": 0.5}, {"hex": "#C9A27E", "share": 0.3}],
+        "brightness": 0.82,
+        "saturation": 0.2,
+        "tone": "warm",
+        "textDensity": "low",
+    }
+    out = await gateway.complete_structured(
+        "reference", prompt(analysis=analysis, usage="style"), ReferenceInsightOutput
+    )
     assert out.palette[:2] == ["#F4E9DC", "#C9A27E"]
     assert "暖色调" in out.style_keywords
 

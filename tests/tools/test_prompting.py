@@ -20,9 +20,17 @@ $feedback
 
 
 def test_render_fills_every_section_and_parse_recovers_them() -> None:
-    brief = Brief(topic="周末城市露营", audience="上班族", goal="种草", tone="松弛", keywords=["露营"],
-                  call_to_action="收藏")
-    messages = PromptTemplate.from_text("t", TEMPLATE).render(request="写露营笔记", brief=brief, feedback=None)
+    brief = Brief(
+        topic="周末城市露营",
+        audience="上班族",
+        goal="种草",
+        tone="松弛",
+        keywords=["露营"],
+        call_to_action="收藏",
+    )
+    messages = PromptTemplate.from_text("t", TEMPLATE).render(
+        request="写露营笔记", brief=brief, feedback=None
+    )
     assert messages[0] == {"role": "system", "content": "你是小红书内容策划。"}
     sections = parse_sections(messages[1]["content"])
     assert sections["request"] == "写露营笔记"

@@ -70,7 +70,11 @@ def note_dicts(obj: Any) -> list[dict[str, Any]]:
     seen: set[str] = set()
     notes: list[dict[str, Any]] = []
     for item in walk(obj):
-        if isinstance(item, dict) and isinstance(item.get("title"), str) and isinstance(item.get("desc"), str):
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("title"), str)
+            and isinstance(item.get("desc"), str)
+        ):
             key = str(item.get("id") or item["title"])
             if key not in seen:
                 seen.add(key)

@@ -3,6 +3,7 @@ and the supervisor's fallback choice."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -40,8 +41,14 @@ def compose_reference(ctx: Context) -> dict[str, Any]:
     tone = str(_first(analysis, "tone", "temperature", default=""))
     density = str(_first(analysis, "textDensity", "text_density", default="low"))
     composition = _first(analysis, "composition", default={})
-    comp_text = composition if isinstance(composition, str) else " ".join(
-        str(v) for v in (composition.values() if isinstance(composition, dict) else []) if isinstance(v, str)
+    comp_text = (
+        composition
+        if isinstance(composition, str)
+        else " ".join(
+            str(v)
+            for v in (composition.values() if isinstance(composition, dict) else [])
+            if isinstance(v, str)
+        )
     )
     bright = brightness if brightness is not None else 0.6
     sat = saturation if saturation is not None else 0.4
@@ -114,19 +121,22 @@ def compose_layout(ctx: Context) -> dict[str, Any]:
             role, paras, blocks, position = "detail", [body_indexes[slot]], ["heading", "bullets"], "top"
             source = paragraphs[paras[0]] if paragraphs else ctx.topic
             focus = [w for w in keywords(source, 4) if w not in ctx.topic][:2] or [ctx.topic]
-        items.append({
-            "index": index,
-            "role": role,
-            "visualFocus": "、".join(focus),
-            "textDensity": "low" if role == "cover" and density != "high" else density,
-            "textPosition": position,
-            "blocks": blocks,
-            "paragraphIndexes": paras,
-        })
+        items.append(
+            {
+                "index": index,
+                "role": role,
+                "visualFocus": "、".join(focus),
+                "textDensity": "low" if role == "cover" and density != "high" else density,
+                "textPosition": position,
+                "blocks": blocks,
+                "paragraphIndexes": paras,
+            }
+        )
     return {
         "preference": preference,
         "items": items,
-        "notes": f"共{count}张：封面抓眼球，中间{max(0, count - 2)}张讲细节，最后一张做总结；文字密度按「{preference}」安排。",
+        "notes": f"共{count}张：封面抓眼球，中间{max(0, count - 2)}张讲细节，最后一张做总结；"
+        f"文字密度按「{preference}」安排。",
     }
 
 
@@ -154,45 +164,72 @@ def compose_image_plans(ctx: Context) -> dict[str, Any]:
     palette = ref_palette or list(theme.palette)
     title = str(draft.get("title") or ctx.topic)
     tags = [str(t) for t in draft.get("tags", [])][:3]
-    items = layout.get("items") or [{"index": 1, "role": "cover", "visualFocus": ctx.topic,
-                                     "textPosition": "center", "paragraphIndexes": [0]}]
+    items = layout.get("items") or [
+        {
+            "index": 1,
+            "role": "cover",
+            "visualFocus": ctx.topic,
+            "textPosition": "center",
+            "paragraphIndexes": [0],
+        }
+    ]
     limit = {"high": 6, "medium": 4, "low": 2}
     plans, overlays, bindings = [], [], []
     for item in items:
         index, role = int(item.get("index", 1)), str(item.get("role", "detail"))
-        paras = [p for p in item.get("paragraphIndexes", []) if isinstance(p, int) and 0 <= p < len(paragraphs)]
+        paras = [
+            p for p in item.get("paragraphIndexes", []) if isinstance(p, int) and 0 <= p < len(paragraphs)
+        ]
         text = paragraphs[paras[0]] if paras else ""
         focus = str(item.get("visualFocus") or ctx.topic)
         heading, bullets = _bullets(text, limit.get(str(item.get("textDensity")), 4))
         if role == "cover":
-            headline, lines = shorten(strip_emoji(title), 18), [shorten(strip_emoji(text), 22)] if text else []
+            headline, lines = (
+                shorten(strip_emoji(title), 18),
+                [shorten(strip_emoji(text), 22)] if text else [],
+            )
         elif role == "result":
             headline, lines = "划重点", bullets or [shorten(strip_emoji(text), 22)]
         else:
             headline, lines = heading or shorten(focus, 12), bullets
         scene = f"{theme.scene}，画面主体：{focus}"
-        base = (f"小红书风格竖版配图（3:4），{ {'cover': '封面', 'detail': '内页', 'result': '总结页'}[role] if role in ('cover', 'detail', 'result') else '内页'}，"
-                f"主题「{ctx.topic}」，{scene}，{'、'.join(ref_words[:3]) or theme.tone}的氛围，"
-                f"为文字留出{ {'top': '上方', 'center': '中部', 'bottom': '下方'}.get(str(item.get('textPosition')), '中部') }空间")
-        plans.append({
-            "index": index,
-            "role": role,
-            "subject": shorten(focus, 40),
-            "basePrompt": base,
-            "prompt": base,
-            "palette": palette[:5],
-            "background": "gradient" if role == "cover" else "split" if role == "detail" and index % 2 else "solid",
-        })
-        overlays.append({
-            "imageIndex": index,
-            "headline": headline,
-            "lines": [ln for ln in lines if ln][:6],
-            "caption": " ".join(f"#{t}" for t in tags) if role == "cover" else f"{index}/{len(items)}",
-            "position": item.get("textPosition", "center"),
-        })
+        page = {"cover": "封面", "detail": "内页", "result": "总结页"}.get(role, "内页")
+        room = {"top": "上方", "center": "中部", "bottom": "下方"}.get(str(item.get("textPosition")), "中部")
+        mood = "、".join(ref_words[:3]) or theme.tone
+        base = f"小红书风格竖版配图（3:4），{page}，主题「{ctx.topic}」，{scene}，{mood}的氛围，"
+        base += f"为文字留出{room}空间"
+        plans.append(
+            {
+                "index": index,
+                "role": role,
+                "subject": shorten(focus, 40),
+                "basePrompt": base,
+                "prompt": base,
+                "palette": palette[:5],
+                "background": "gradient"
+                if role == "cover"
+                else "split"
+                if role == "detail" and index % 2
+                else "solid",
+            }
+        )
+        overlays.append(
+            {
+                "imageIndex": index,
+                "headline": headline,
+                "lines": [ln for ln in lines if ln][:6],
+                "caption": " ".join(f"#{t}" for t in tags) if role == "cover" else f"{index}/{len(items)}",
+                "position": item.get("textPosition", "center"),
+            }
+        )
         for p in paras:
-            bindings.append({"paragraphIndex": p, "imageIndex": index,
-                             "reason": f"第{index}张图呈现第{p + 1}段的「{shorten(focus, 12)}」"})
+            bindings.append(
+                {
+                    "paragraphIndex": p,
+                    "imageIndex": index,
+                    "reason": f"第{index}张图呈现第{p + 1}段的「{shorten(focus, 12)}」",
+                }
+            )
     style_query = " ".join(dedupe([*ref_words[:3], theme.label, ctx.topic, theme.tone]))
     return {"plans": plans, "bindings": bindings, "overlays": overlays, "styleQuery": style_query}
 
@@ -226,11 +263,20 @@ def compose_review(ctx: Context) -> dict[str, Any]:
     plan_hex = {h for p in palettes for h in p}
     style = 0.62 + (0.2 if same_palette else 0.05) + (0.15 if ref_hex and ref_hex & plan_hex else 0.1)
     avg_para = sum(len(p) for p in paragraphs) / max(1, len(paragraphs))
-    readability = 0.5 + (0.2 if avg_para <= 220 else 0.0) + (0.15 if len(paragraphs) >= 3 else 0.0) + (
-        0.13 if any(_BULLET.match(ln) or ln[:1] in "·•" for ln in lines) else 0.0)
+    readability = (
+        0.5
+        + (0.2 if avg_para <= 220 else 0.0)
+        + (0.15 if len(paragraphs) >= 3 else 0.0)
+        + (0.13 if any(_BULLET.match(ln) or ln[:1] in "·•" for ln in lines) else 0.0)
+    )
     emoji_used = strip_emoji(body + title) != body + title
-    platform = 0.4 + (0.2 if 6 <= len(title) <= 20 else 0.0) + (0.15 if 3 <= len(tags) <= 10 else 0.0) + (
-        0.1 if emoji_used else 0.0) + (0.13 if re.search(r"收藏|关注|评论|点赞", body) else 0.0)
+    platform = (
+        0.4
+        + (0.2 if 6 <= len(title) <= 20 else 0.0)
+        + (0.15 if 3 <= len(tags) <= 10 else 0.0)
+        + (0.1 if emoji_used else 0.0)
+        + (0.13 if re.search(r"收藏|关注|评论|点赞", body) else 0.0)
+    )
     scores = {
         "infoDensity": _clamp(info),
         "textImageAlignment": _clamp(alignment),
@@ -252,13 +298,35 @@ def compose_review(ctx: Context) -> dict[str, Any]:
         "readability": "把长段落拆成分点，每段不超过4行",
         "platformFit": "标题控制在20字内，补足3-8个标签并加上收藏引导",
     }
-    weak = [d for d, s in scores.items() if s < 0.7]
+    judged = list(scores)
+    if "仅图片" in ctx.text("mode"):  # no post text: judge the images against the request
+        scores.update(_image_only_scores(ctx, plans, image_ratio, same_palette))
+        judged = ["textImageAlignment", "styleConsistency", "readability"]
+    weak = [d for d in judged if scores[d] < 0.7]
     overall = _clamp(sum(scores.values()) / len(scores))
     return {
         "scores": scores,
         "overall": overall,
         "failReasons": [reasons_by_dim[d] for d in weak],
         "suggestions": [suggestions_by_dim[d] for d in weak] or ["整体完成度不错，可以发布"],
+    }
+
+
+def _image_only_scores(
+    ctx: Context, plans: list[Any], image_ratio: float, same_palette: bool
+) -> dict[str, float]:
+    """Scores for an image-only package: plans on the request's topic, images generated, short overlays."""
+    words = [w for w in keywords(ctx.request, limit=6) if len(w) > 1]
+    plan_text = json.dumps(plans, ensure_ascii=False)
+    on_topic = sum(w in plan_text for w in words) / max(1, len(words))
+    overlays = [o for o in ctx.data("overlays") or [] if isinstance(o, dict)]
+    short = all(len(str(o.get("headline") or "")) <= 16 and len(o.get("lines") or []) <= 4 for o in overlays)
+    return {
+        "infoDensity": 0.6,
+        "platformFit": 0.6,
+        "textImageAlignment": _clamp(0.4 + 0.3 * on_topic + 0.3 * image_ratio),
+        "styleConsistency": _clamp(0.7 + (0.2 if same_palette else 0.0)),
+        "readability": _clamp(0.6 + (0.2 if short else 0.0) + 0.15 * image_ratio),
     }
 
 

@@ -42,7 +42,9 @@ COMPOSERS: dict[str, Composer] = {
 def _text_of(message: dict[str, Any]) -> str:
     content = message.get("content")
     if isinstance(content, list):  # multimodal parts: keep the text ones
-        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+        return "\n".join(
+            p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"
+        )
     return str(content or "")
 
 
@@ -53,7 +55,9 @@ def build_context(task: str, messages: list[dict[str, Any]], schema: dict[str, A
     for text in user_texts:  # later messages (re-asks) override earlier sections
         sections.update(parse_sections(text))
     seed_material = json.dumps([task, [_text_of(m) for m in messages]], ensure_ascii=False)
-    return Context(task=task, sections=sections, last_user=last_user, schema=schema, rng=rng_for(seed_material))
+    return Context(
+        task=task, sections=sections, last_user=last_user, schema=schema, rng=rng_for(seed_material)
+    )
 
 
 def answer_structured(task: str, messages: list[dict[str, Any]], schema: dict[str, Any]) -> str:
@@ -96,7 +100,7 @@ class OfflineLLM:
 def _make_handler(config: OfflineLLM) -> Any:
     litellm = litellm_module()
 
-    class Handler(litellm.CustomLLM):  # type: ignore[misc,name-defined]
+    class Handler(litellm.CustomLLM):  # type: ignore[name-defined]
         """litellm entry points; every call is answered by the composers above."""
 
         def _prepare(self, kwargs: dict[str, Any]) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
@@ -112,7 +116,8 @@ def _make_handler(config: OfflineLLM) -> Any:
             key = hashlib.sha256(json.dumps(messages, ensure_ascii=False, default=str).encode()).hexdigest()
             if config.should_fail(key):
                 raise litellm.ServiceUnavailableError(
-                    message="offline provider: simulated failure", llm_provider=OFFLINE_PROVIDER,
+                    message="offline provider: simulated failure",
+                    llm_provider=OFFLINE_PROVIDER,
                     model=str(kwargs.get("model")),
                 )
             return task, messages, schema
@@ -127,10 +132,18 @@ def _make_handler(config: OfflineLLM) -> Any:
             completion_tokens = _estimate_tokens(content)
             return litellm.ModelResponse(
                 model=str(kwargs.get("model")),
-                choices=[{"index": 0, "finish_reason": "stop",
-                          "message": {"role": "assistant", "content": content}}],
-                usage={"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                       "total_tokens": prompt_tokens + completion_tokens},
+                choices=[
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                usage={
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
             )
 
         def completion(self, *args: Any, **kwargs: Any) -> Any:
@@ -146,13 +159,28 @@ def _make_handler(config: OfflineLLM) -> Any:
         def _chunks(self, content: str, messages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             step = 12
             for start in range(0, len(content), step):
-                yield {"text": content[start : start + step], "is_finished": False, "finish_reason": "",
-                       "usage": None, "index": 0, "tool_use": None}
+                yield {
+                    "text": content[start : start + step],
+                    "is_finished": False,
+                    "finish_reason": "",
+                    "usage": None,
+                    "index": 0,
+                    "tool_use": None,
+                }
             prompt_tokens = _estimate_tokens(json.dumps(messages, ensure_ascii=False))
             completion_tokens = _estimate_tokens(content)
-            yield {"text": "", "is_finished": True, "finish_reason": "stop", "index": 0, "tool_use": None,
-                   "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                             "total_tokens": prompt_tokens + completion_tokens}}
+            yield {
+                "text": "",
+                "is_finished": True,
+                "finish_reason": "stop",
+                "index": 0,
+                "tool_use": None,
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            }
 
         def streaming(self, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
             task, messages, schema = self._prepare(kwargs)
@@ -179,7 +207,11 @@ def register_offline_provider(*, latency_ms: float = 0.0, failure_rate: float = 
         return existing
     litellm = litellm_module()
     config = OfflineLLM(latency_ms=latency_ms, failure_rate=failure_rate)
-    providers = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != OFFLINE_PROVIDER]
-    litellm.custom_provider_map = [*providers, {"provider": OFFLINE_PROVIDER, "custom_handler": _make_handler(config)}]
+    registered = getattr(litellm, "custom_provider_map", None) or []
+    providers = [p for p in registered if p.get("provider") != OFFLINE_PROVIDER]
+    litellm.custom_provider_map = [  # type: ignore[attr-defined]
+        *providers,
+        {"provider": OFFLINE_PROVIDER, "custom_handler": _make_handler(config)},
+    ]
     _registered[OFFLINE_PROVIDER] = config
     return config

@@ -23,7 +23,10 @@ class _Schema:
     def resolve(self, schema: dict[str, Any]) -> dict[str, Any]:
         while "$ref" in schema:
             name = schema["$ref"].rsplit("/", 1)[-1]
-            schema = {**self.root.get("$defs", {}).get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}}
+            schema = {
+                **self.root.get("$defs", {}).get(name, {}),
+                **{k: v for k, v in schema.items() if k != "$ref"},
+            }
         if "allOf" in schema and len(schema["allOf"]) == 1:
             schema = {**self.resolve(schema["allOf"][0]), **{k: v for k, v in schema.items() if k != "allOf"}}
         return schema
@@ -53,7 +56,11 @@ class _Schema:
         if kind == "string":
             return self.fit_string(self._word(), schema)
         if kind == "integer":
-            return int(schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1 if "exclusiveMinimum" in schema else 1))
+            return int(
+                schema.get(
+                    "minimum", schema.get("exclusiveMinimum", 0) + 1 if "exclusiveMinimum" in schema else 1
+                )
+            )
         if kind == "number":
             low, high = schema.get("minimum", 0.0), schema.get("maximum", 1.0)
             return round((low + high) / 2, 2)
@@ -118,7 +125,7 @@ class _Schema:
                 number = max(number, schema["minimum"])
             if "maximum" in schema:
                 number = min(number, schema["maximum"])
-            return int(round(number)) if kind == "integer" else number
+            return round(number) if kind == "integer" else number
         if kind == "boolean":
             return bool(value)
         return value

@@ -23,7 +23,9 @@ from tools.offline.text import (
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
 
 _TIME = re.compile(r"几点|时间|日期|几号|星期几|周几|时间戳|今天是|现在是")
-_IMAGE = re.compile(r"画|绘|生成.{0,6}(?:图|照片|海报|插画|壁纸)|配图|海报|插画|draw|paint|image|picture", re.I)
+_IMAGE = re.compile(
+    r"画|绘|生成.{0,6}(?:图|照片|海报|插画|壁纸)|配图|海报|插画|draw|paint|image|picture", re.I
+)
 _POST = re.compile(r"笔记|文案|帖子|种草|攻略|写一篇|写篇|图文|小红书")
 _QUESTION = re.compile(r"[?？]|什么|怎么|为什么|哪些|哪个|如何|吗|是否|能不能|有没有")
 _CONTENT_TYPES = (
@@ -65,8 +67,12 @@ def compose_intent(ctx: Context) -> dict[str, Any]:
         "contentType": kind,
         "contentTypeConfidence": 0.8 if kind != "guide" or "攻略" in text else 0.6,
         "reasoning": f"请求围绕「{ctx.topic}」，属于{theme.label}类；"
-        + {"full_post": "需要完整的图文笔记。", "image_only": "只需要生成图片。",
-           "question": "是一个可以直接回答的问题。", "time_query": "是在询问当前时间。"}[intent],
+        + {
+            "full_post": "需要完整的图文笔记。",
+            "image_only": "只需要生成图片。",
+            "question": "是一个可以直接回答的问题。",
+            "time_query": "是在询问当前时间。",
+        }[intent],
         "needsWebSearch": bool(re.search(r"最新|今天|实时|新闻|热搜", text)),
     }
 
@@ -106,7 +112,19 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
 
 
 # --- evidence ----------------------------------------------------------------------------------------
-_PATTERN_WORDS = ("保姆级", "亲测", "避雷", "闭眼", "天花板", "平价", "宝藏", "新手", "懒人", "绝绝子", "必看")
+_PATTERN_WORDS = (
+    "保姆级",
+    "亲测",
+    "避雷",
+    "闭眼",
+    "天花板",
+    "平价",
+    "宝藏",
+    "新手",
+    "懒人",
+    "绝绝子",
+    "必看",
+)
 
 
 def title_patterns(titles: list[str]) -> list[str]:
@@ -142,7 +160,9 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
         concrete = [s for s in sentences(note["desc"]) if is_concrete(s)]
         concrete.sort(key=lambda s: overlap(words, s), reverse=True)
         for sentence in concrete[:2]:
-            facts.append({"text": shorten(sentence, 120), "sourceId": note.get("id"), "sourceTitle": note["title"]})
+            facts.append(
+                {"text": shorten(sentence, 120), "sourceId": note.get("id"), "sourceTitle": note["title"]}
+            )
         if len(facts) >= 10:
             break
     titles = [n["title"] for n in notes[:12]]
@@ -153,7 +173,8 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     likes = [int(n.get("likes") or 0) for n in notes[:10]]
     if notes:
         summary = (
-            f"检索到{len(notes)}篇与「{ctx.topic}」相关的笔记，前{len(likes)}篇平均点赞约{sum(likes) // len(likes)}；"
+            f"检索到{len(notes)}篇与「{ctx.topic}」相关的笔记，"
+            f"前{len(likes)}篇平均点赞约{sum(likes) // len(likes)}；"
             f"高互动内容集中在{'、'.join(common) or ctx.topic}，"
             f"热门标签有{'、'.join(tags[:4]) or '暂无'}。"
         )
@@ -161,8 +182,11 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
         summary = f"语料库里暂时没有与「{ctx.topic}」直接相关的笔记，建议以个人经验和通用技巧为主。"
     audience = brief.get("audience") or ctx.theme.audience
     angles = dedupe(
-        [f"{audience}视角的{ctx.topic}入门", *(f"围绕「{w}」展开的实用细节" for w in common[:2]),
-         f"{ctx.topic}的避坑清单"]
+        [
+            f"{audience}视角的{ctx.topic}入门",
+            *(f"围绕「{w}」展开的实用细节" for w in common[:2]),
+            f"{ctx.topic}的避坑清单",
+        ]
     )
     return {
         "summary": shorten(summary, 580),
@@ -186,8 +210,12 @@ def _rank_facts(facts: list[str], words: list[str], feedback: str) -> list[str]:
     fb_words = keywords(feedback, 5) if feedback else []
 
     def score(fact: str) -> float:
-        return (overlap(words, fact) + 3 * overlap(fb_words, fact)
-                + sum(4 for r in focus if r.search(fact)) + (1 if is_concrete(fact) else 0))
+        return (
+            overlap(words, fact)
+            + 3 * overlap(fb_words, fact)
+            + sum(4 for r in focus if r.search(fact))
+            + (1 if is_concrete(fact) else 0)
+        )
 
     return sorted(dedupe(facts), key=score, reverse=True)
 
@@ -244,7 +272,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     rest = [f for f in (facts[n_points:] or []) if f not in points] + generic
     tips = [shorten(strip_emoji(f), 56).rstrip("。") for f in rest[:n_tips]]
 
-    e = (lambda s: "") if plain else (lambda s: s)  # noqa: E731 - tiny local toggle
+    e = (lambda s: "") if plain else (lambda s: s)
     hooks = [
         f"{e(pick(ctx.rng, theme.emoji))}{audience}看过来！{topic}其实没有想象中那么难，"
         f"我把自己踩过的坑和社区里的高赞经验整理成了{len(points)}个要点，{theme.benefit}～",
@@ -253,22 +281,28 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         f"被问了很多次{topic}怎么安排，今天一次说清楚！适合{audience}，照着做基本不会出错{e('👇')}",
     ]
     if brief.get("tone", "").startswith("专业"):
-        hooks = [f"关于{topic}，很多{audience}常见的疑问其实有章可循。下面按重要程度整理{len(points)}个要点。"]
+        hooks = [
+            f"关于{topic}，很多{audience}常见的疑问其实有章可循。下面按重要程度整理{len(points)}个要点。"
+        ]
     paragraphs = [pick(ctx.rng, hooks)]
     keycaps = KEYCAPS if not plain else tuple(f"{i}." for i in range(1, 10))
     paragraphs.append(
-        (theme.points_heading if not plain else strip_emoji(theme.points_heading).strip()) + "\n"
+        (theme.points_heading if not plain else strip_emoji(theme.points_heading).strip())
+        + "\n"
         + "\n".join(f"{keycaps[i]} {p}" for i, p in enumerate(points))
     )
     paragraphs.append(
-        (theme.tips_heading if not plain else strip_emoji(theme.tips_heading).strip()) + "\n"
+        (theme.tips_heading if not plain else strip_emoji(theme.tips_heading).strip())
+        + "\n"
         + "\n".join(f"· {t}" for t in tips)
     )
     summary = evidence.get("summary")
     if summary and not shorter and facts:
         tags_hint = "、".join(evidence.get("recommendedTags", [])[:3])
-        paragraphs.append(f"{e('📊 ')}做功课的时候看了不少高赞笔记，大家最常聊的是{tags_hint or topic}，"
-                          "这篇把最实用的部分挑出来了，照着做就行。")
+        paragraphs.append(
+            f"{e('📊 ')}做功课的时候看了不少高赞笔记，大家最常聊的是{tags_hint or topic}，"
+            "这篇把最实用的部分挑出来了，照着做就行。"
+        )
     paragraphs.append(str(brief.get("callToAction") or theme.cta))
 
     previous = ctx.data("previous") or {}
@@ -276,8 +310,12 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     title = _title(ctx, audience, topic, len(points), patterns, avoid=previous.get("title"))
     tags = dedupe(
         t.lstrip("#").strip()[:24]
-        for t in [topic if len(topic) <= 8 else "", *evidence.get("recommendedTags", []), *theme.tags,
-                  *(k for k in brief.get("keywords", []) if len(k) >= 3)]
+        for t in [
+            topic if len(topic) <= 8 else "",
+            *evidence.get("recommendedTags", []),
+            *theme.tags,
+            *(k for k in brief.get("keywords", []) if len(k) >= 3),
+        ]
         if t and t.strip("#").strip()
     )
     return {"title": title, "body": "\n\n".join(paragraphs), "tags": tags[:8]}
