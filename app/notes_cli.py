@@ -1,0 +1,292 @@
+"""`studio notes`: import, search and inspect the knowledge store; load the shipped sample data.
+
+Also `seed_sample_data(settings)`, which `app.setup.prepare_data` runs on first start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from app.settings import Settings, get_settings
+from tools.errors import ImportRowsError, KnowledgeError
+from tools.knowledge import KnowledgeStore, Note, Style, parse_notes_file, parse_styles_file
+
+SAMPLE_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+"""The repository's `data/`: `notes/<theme>.jsonl` and `styles.jsonl` (sample data, see docs/data.md)."""
+
+SAMPLE_DATA_MISSING = "SAMPLE_DATA_MISSING"
+
+notes_cli = typer.Typer(help="笔记库与风格库：导入、检索、统计、加载示例数据。", no_args_is_help=True)
+
+DataDirOption = Annotated[
+    Path | None, typer.Option("--data-dir", help="Data directory (default: $STUDIO_DATA_DIR or ./.studio).")
+]
+
+
+def _settings(data_dir: Path | None) -> Settings:
+    settings = get_settings(**({"data_dir": data_dir} if data_dir is not None else {}))
+    settings.ensure_dirs()
+    return settings
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _fail(console: Console, message: str) -> typer.Exit:
+    console.print(f"[red]{message}[/red]")
+    return typer.Exit(1)
+
+
+# --- seeding ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    notes: int  # notes written (0 when skipped)
+    styles: int  # styles written (0 when skipped)
+    notes_before: int
+    styles_before: int
+    seconds: float
+
+
+def load_sample_data(data_dir: Path = SAMPLE_DATA_DIR) -> tuple[list[Note], list[Style]]:
+    """Parse the sample corpus (`notes/*.jsonl`) and style library (`styles.jsonl`) under `data_dir`."""
+    note_files = sorted((data_dir / "notes").glob("*.jsonl"))
+    styles_file = data_dir / "styles.jsonl"
+    if not note_files or not styles_file.is_file():
+        raise KnowledgeError(
+            f"未找到示例数据（需要 {data_dir}/notes/*.jsonl 和 {styles_file}）", code=SAMPLE_DATA_MISSING
+        )
+    notes = [note for path in note_files for note in parse_notes_file(path)]
+    return notes, parse_styles_file(styles_file)
+
+
+async def seed_store(
+    store: KnowledgeStore, *, force: bool = False, data_dir: Path = SAMPLE_DATA_DIR
+) -> SeedReport:
+    """Load the sample notes into an empty notes table and the sample styles into an empty styles table
+    (each independently); with `force`, upsert them regardless (imported data is kept)."""
+    started = time.perf_counter()
+    notes_before, styles_before = await store.count_notes(), await store.count_styles()
+    written_notes = written_styles = 0
+    if force or notes_before == 0 or styles_before == 0:
+        notes, styles = load_sample_data(data_dir)
+        if force or notes_before == 0:
+            written_notes = await store.upsert_notes(notes)
+        if force or styles_before == 0:
+            written_styles = await store.upsert_styles(styles)
+    return SeedReport(
+        written_notes, written_styles, notes_before, styles_before, time.perf_counter() - started
+    )
+
+
+async def seed_sample_data(
+    settings: Settings,
+    *,
+    log: Callable[[str], object] = print,
+    force: bool = False,
+    data_dir: Path = SAMPLE_DATA_DIR,
+) -> None:
+    """Seed the store at `settings.store_dir` with the sample data if it is empty; log what happened.
+
+    Missing sample files (e.g. an installed package without `data/`) are logged, not raised, so a server
+    still starts; invalid sample files raise `ImportRowsError` (the shipped data is part of the product).
+    """
+    try:
+        log(await _seed(settings, force=force, data_dir=data_dir))
+    except KnowledgeError as exc:
+        if exc.code != SAMPLE_DATA_MISSING:
+            raise
+        log(f"{exc.message}，跳过示例数据")
+
+
+async def _seed(settings: Settings, *, force: bool, data_dir: Path) -> str:
+    async with KnowledgeStore(settings.store_dir) as store:
+        report = await seed_store(store, force=force, data_dir=data_dir)
+        if not (report.notes or report.styles):
+            return f"知识库已有 {report.notes_before} 条笔记、{report.styles_before} 个风格，跳过示例数据"
+        return (
+            f"已加载示例数据：{report.notes} 条笔记、{report.styles} 个风格"
+            f"（库中现有 {await store.count_notes()} 条笔记、{await store.count_styles()} 个风格，"
+            f"用时 {report.seconds:.1f} 秒）"
+        )
+
+
+# --- commands --------------------------------------------------------------------------------------------
+
+
+@notes_cli.command("import")
+def import_file(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A .jsonl or .csv file.")],
+    fmt: Annotated[str | None, typer.Option("--format", help="jsonl or csv (default: by extension).")] = None,
+    styles: Annotated[bool, typer.Option("--styles", help="The file holds styles, not notes.")] = False,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Import notes (or styles) from FILE; if any row is invalid, nothing is imported."""
+    console = _console()
+    settings = _settings(data_dir)
+    try:
+        if styles:
+            style_rows, note_rows = parse_styles_file(file, fmt=fmt), []
+        else:
+            style_rows, note_rows = [], parse_notes_file(file, fmt=fmt)
+    except ImportRowsError as exc:
+        table = Table(title=f"{file.name}：{len(exc.rows)} 行无效，未导入任何内容", title_justify="left")
+        table.add_column("行号", justify="right", style="bold")
+        table.add_column("错误", overflow="fold")
+        for row in exc.rows:
+            table.add_row(str(row["line"]), str(row["error"]))
+        console.print(table)
+        raise typer.Exit(1) from exc
+    except KnowledgeError as exc:
+        raise _fail(console, exc.message) from exc
+    if not style_rows and not note_rows:
+        console.print(f"{file.name} 中没有数据，未导入任何内容")
+        return
+
+    async def run() -> tuple[int, int]:
+        async with KnowledgeStore(settings.store_dir) as store:
+            if styles:
+                return await store.upsert_styles(style_rows), await store.count_styles()
+            return await store.upsert_notes(note_rows), await store.count_notes()
+
+    started = time.perf_counter()
+    written, total = asyncio.run(run())
+    unit = "个风格" if styles else "条笔记"
+    seconds = time.perf_counter() - started
+    console.print(f"已导入 [bold]{written}[/bold] {unit}（库中共 {total} {unit}，用时 {seconds:.1f} 秒）")
+
+
+@notes_cli.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for, e.g. 露营装备.")],
+    limit: Annotated[int, typer.Option(min=1, max=100)] = 10,
+    theme: Annotated[str | None, typer.Option(help="Only this theme, e.g. food.")] = None,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Hybrid search (vector + keywords) over the notes."""
+    console = _console()
+    settings = _settings(data_dir)
+
+    async def run() -> list[tuple[Note, float, float, bool]]:
+        async with KnowledgeStore(settings.store_dir) as store:
+            hits = await store.search_notes(query, limit=limit, theme=theme)
+        return [(hit.note, hit.score, hit.similarity, hit.keyword_score is not None) for hit in hits]
+
+    hits = asyncio.run(run())
+    if not hits:
+        console.print("没有找到相关笔记（知识库为空？先运行 studio notes seed）")
+        return
+    table = Table(title=f"“{query}” 的检索结果", title_justify="left")
+    for name, justify in (
+        ("#", "right"),
+        ("标题", "left"),
+        ("主题", "left"),
+        ("赞", "right"),
+        ("藏", "right"),
+        ("评", "right"),
+        ("相似度", "right"),
+        ("关键词", "center"),
+        ("ID", "left"),
+    ):
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for rank, (note, _score, similarity, keyword) in enumerate(hits, start=1):
+        table.add_row(
+            str(rank),
+            note.title,
+            note.theme,
+            str(note.likes),
+            str(note.collects),
+            str(note.comments),
+            f"{similarity:.2f}",
+            "✓" if keyword else "",
+            note.id,
+        )
+    console.print(table)
+
+
+@notes_cli.command("styles")
+def styles_search(
+    query: Annotated[str, typer.Argument(help="A style request, e.g. 奶油风 温柔.")],
+    limit: Annotated[int, typer.Option(min=1, max=36)] = 3,
+    threshold: Annotated[
+        float, typer.Option(min=0, max=1, help="Similarity needed to count as a match.")
+    ] = 0.6,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Find styles by cosine similarity; rows under the threshold are dimmed."""
+    console = _console()
+    settings = _settings(data_dir)
+
+    async def run() -> list[tuple[Style, float]]:
+        async with KnowledgeStore(settings.store_dir) as store:
+            return [(hit.style, hit.similarity) for hit in await store.search_styles(query, limit=limit)]
+
+    hits = asyncio.run(run())
+    if not hits:
+        console.print("风格库为空（先运行 studio notes seed）")
+        return
+    table = Table(title=f"“{query}” 的风格匹配（阈值 {threshold:.2f}）", title_justify="left")
+    for name in ("风格", "相似度", "关键词", "色板", "是否匹配"):
+        table.add_column(name, overflow="fold")
+    for style, similarity in hits:
+        matched = similarity >= threshold
+        swatches = " ".join(f"[{color}]■[/] {color}" for color in style.palette)
+        table.add_row(
+            style.name,
+            f"{similarity:.2f}",
+            "、".join(style.keywords),
+            swatches,
+            "✓" if matched else "低于阈值",
+            style=None if matched else "dim",
+        )
+    console.print(table)
+
+
+@notes_cli.command()
+def stats(data_dir: DataDirOption = None) -> None:
+    """Notes per theme, and the size of the style library."""
+    console = _console()
+    settings = _settings(data_dir)
+
+    async def run() -> tuple[dict[str, int], int, tuple[object, object] | None]:
+        async with KnowledgeStore(settings.store_dir) as store:
+            return await store.theme_counts(), await store.count_styles(), await store.date_range()
+
+    counts, style_count, dates = asyncio.run(run())
+    table = Table(title="笔记库统计", title_justify="left")
+    table.add_column("主题")
+    table.add_column("笔记数", justify="right")
+    for theme, count in counts.items():
+        table.add_row(theme, str(count))
+    table.add_row("[bold]合计[/bold]", f"[bold]{sum(counts.values())}[/bold]")
+    console.print(table)
+    if dates:
+        console.print(f"发布时间：{dates[0]} 至 {dates[1]}")
+    console.print(f"风格库：{style_count} 个风格")
+
+
+@notes_cli.command()
+def seed(
+    force: Annotated[bool, typer.Option("--force", help="Load even if the store already has data.")] = False,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Load the shipped sample notes and styles into an empty store."""
+    console = _console()
+    settings = _settings(data_dir)
+    try:
+        console.print(asyncio.run(_seed(settings, force=force, data_dir=SAMPLE_DATA_DIR)))
+    except ImportRowsError as exc:
+        raise _fail(console, f"{exc.message}：{exc.rows[:5]}") from exc
+    except KnowledgeError as exc:
+        raise _fail(console, exc.message) from exc
