@@ -33,6 +33,8 @@ DIMENSIONS: tuple[Dimension, ...] = (
     "readability",
     "platformFit",
 )
+# The dimensions an image-only package (no post text) is judged on.
+IMAGE_DIMENSIONS: tuple[Dimension, ...] = ("textImageAlignment", "styleConsistency", "readability")
 
 
 class Artifact(BaseModel):

@@ -1,0 +1,58 @@
+"""The answer agent: replies directly to a question or a time query — no post, no images.
+
+A question is grounded in the notes corpus (`searchNotes`, through `call_tool`) and the answer is
+streamed (task `answer`), with `progress` events while it arrives and one final `message`. A time query
+is answered locally, without any model (`agents.intent.answer_time_query`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.context import StudioContext
+from agents.events import Message, Progress, emit
+from agents.intent import answer_time_query
+from agents.node import agent, prompt
+from agents.research_evidence import compact_notes, run_research_tool
+from agents.state import StudioState
+from tools.errors import StudioError
+
+NAME = "answer_agent"
+NOTES_LIMIT = 5
+PROGRESS_EVERY = 40  # characters between two progress events
+EMPTY_ANSWER = "抱歉，这次没能生成回答，可以换个说法再问一次。"
+
+
+async def _notes_for(question: str, ctx: StudioContext) -> list[dict[str, Any]] | str | None:
+    """The notes closest to the question; None when the search fails (the answer goes on without them)."""
+    try:
+        found = await run_research_tool(ctx, NAME, "searchNotes", {"query": question, "limit": NOTES_LIMIT})
+    except StudioError:
+        return None
+    return compact_notes(found, NOTES_LIMIT)
+
+
+async def _stream_answer(question: str, ctx: StudioContext) -> str:
+    messages = prompt("answer").render(question=question, notes=await _notes_for(question, ctx))
+    parts: list[str] = []
+    length = reported = 0
+    async for delta in ctx.llm.stream_text("answer", messages):
+        parts.append(delta)
+        length += len(delta)
+        if length - reported >= PROGRESS_EVERY:
+            reported = length
+            emit(Progress(agent=NAME, content=f"正在回答…（已生成 {length} 字）"))
+    return "".join(parts).strip()
+
+
+@agent(NAME)
+async def answer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
+    """Answer a question from the notes corpus, or a time query from the clock."""
+    intent = (state.get("intent") or {}).get("intent")
+    question = state.get("request", "").strip()
+    if intent == "time_query":
+        text = answer_time_query()
+    else:
+        text = await _stream_answer(question, ctx) or EMPTY_ANSWER
+    emit(Message(agent=NAME, content=text))
+    return {"answer": text}

@@ -1,0 +1,249 @@
+"""The research agent: grounds the post in the notes corpus (and the web, when configured).
+
+From the brief it builds one query (topic + keywords) and runs the research tools concurrently, each
+through `call_tool` so the studio sees `tool_call` / `tool_result`:
+
+    searchNotes      the notes closest to the query (required: without it there is no evidence)
+    analyzeTopTags   engagement-weighted tags of the brief's corpus theme, else of the query's notes
+    getTopTitles     the best-performing titles (by engagement) and the title patterns they use
+    getTrendReport   weekly volume and rising tags of the theme (only when the brief has one)
+    webSearch        only when the intent needs fresh facts and a web-search model is configured
+
+A failing optional tool is reported and skipped. The model (task `evidence`) distils the compacted tool
+outputs into an `EvidenceSummaryOutput`, which is combined with the raw references into an `EvidencePack`.
+When a failed review sent the run back here, the review's reasons go into the prompt and the search is wider.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from pydantic.alias_generators import to_snake
+
+from agents.artifacts import Brief, EvidencePack, EvidenceSummaryOutput, NoteRef
+from agents.context import StudioContext
+from agents.events import Progress, emit
+from agents.node import agent, call_tool, prompt
+from agents.review import review_feedback_text
+from agents.state import StudioState
+from tools.errors import StudioError
+from tools.knowledge import KnowledgeStore
+from tools.research import run_tool
+
+NAME = "research_evidence_agent"
+NOTES_LIMIT = 8
+WIDER_NOTES_LIMIT = 12  # when a review sent the run back for more evidence
+PROMPT_NOTES = 6  # notes shown to the model
+TAG_WINDOW_DAYS = 90
+TREND_WEEKS = 12
+TITLES_LIMIT = 8
+MAX_TAG_CHARS = 24
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """One tool call: its JSON output, or the error that stopped it."""
+
+    tool: str
+    output: dict[str, Any] | None = None
+    error: StudioError | None = None
+
+    def section(self, compact: Any) -> Any:
+        """The prompt value: the compacted output, or a note that the data is missing."""
+        if self.error is not None:
+            return f"（工具 {self.tool} 调用失败：{self.error.message}；这部分数据缺失）"
+        return compact(self.output or {})
+
+
+def research_query(brief: Brief) -> str:
+    """Topic plus the keywords it does not already contain (at most four terms)."""
+    terms: list[str] = []
+    for word in (brief.topic, *brief.keywords):
+        word = word.strip().lstrip("#")
+        if word and not any(word in kept for kept in terms):
+            terms.append(word)
+    return " ".join(terms[:4])
+
+
+async def run_research_tool(ctx: StudioContext, agent_name: str, tool: str, arguments: dict[str, Any]) -> Any:
+    """Run a research tool by its wire name (camelCase) with `tool_call` / `tool_result` events."""
+    arguments = {key: value for key, value in arguments.items() if value is not None}
+    snake = {to_snake(key): value for key, value in arguments.items()}
+    run = partial(
+        run_tool, to_snake(tool), snake, store=ctx.knowledge, web_search_model=ctx.options.web_search_model
+    )
+    return await call_tool(agent_name, tool, arguments, run)
+
+
+async def _attempt(ctx: StudioContext, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+    try:
+        return ToolOutcome(tool, output=await run_research_tool(ctx, NAME, tool, arguments))
+    except StudioError as exc:
+        return ToolOutcome(tool, error=exc)
+
+
+async def _corpus_theme(theme: str, store: KnowledgeStore) -> str | None:
+    """The brief's theme if the corpus has notes of it (a theme with no notes would filter everything out)."""
+    if not theme:
+        return None
+    try:
+        return theme if await store.count_notes(theme) else None
+    except (StudioError, OSError, RuntimeError, ValueError):
+        return theme  # let the tools themselves report the problem
+
+
+# --- compaction: what the model sees of each tool's output -------------------------------------------
+def compact_notes(search: dict[str, Any], limit: int = PROMPT_NOTES) -> list[dict[str, Any]] | str:
+    """The top notes with what a writer needs: id, title, body excerpt, tags and counts."""
+    notes = [
+        {
+            "id": note["id"],
+            "title": note["title"],
+            "desc": note["excerpt"],
+            "tags": note["tags"],
+            "likes": note["likes"],
+            "collects": note["collects"],
+            "comments": note["comments"],
+        }
+        for note in (hit["note"] for hit in search.get("hits", [])[:limit])
+    ]
+    return notes or "（笔记库里没有找到相关笔记）"
+
+
+def _compact_tags(report: dict[str, Any]) -> dict[str, Any] | str:
+    tags = [
+        {"tag": t["tag"], "count": t["count"], "avgEngagement": t["avg_engagement"]}
+        for t in report.get("tags", [])[:12]
+    ]
+    if not tags:
+        return f"（没有可统计的标签：{report.get('message') or '相关笔记太少'}）"
+    window = report.get("window") or {}
+    return {
+        "notesConsidered": report.get("notes_considered", 0),
+        "window": f"{window.get('start')} ~ {window.get('end')}" if window else None,
+        "tags": tags,
+    }
+
+
+def _compact_titles(report: dict[str, Any]) -> dict[str, Any] | str:
+    titles = report.get("titles", [])
+    if not titles:
+        return "（没有找到相关的高互动标题）"
+    labels = {p["pattern"]: p["label"] for p in report.get("patterns", [])}
+    return {
+        "titles": [
+            {
+                "title": t["title"], "likes": t["likes"], "collects": t["collects"],
+                "engagement": t["engagement"], "patterns": [labels.get(key, key) for key in t["patterns"]],
+            }
+            for t in titles
+        ],
+        "patterns": [
+            {"label": p["label"], "share": p["share"], "lift": p["lift"], "examples": p["examples"][:2]}
+            for p in report.get("patterns", [])[:6]
+        ],
+        "avgTitleLength": report.get("avg_title_length"),
+        "shareWithin20Chars": report.get("share_within_20_chars"),
+    }
+
+
+def _compact_trend(report: dict[str, Any]) -> dict[str, Any] | str:
+    if not report.get("notes_considered"):
+        return f"（没有趋势数据：{report.get('message') or '窗口内没有笔记'}）"
+    window = report.get("window") or {}
+    return {
+        "theme": report.get("theme"),
+        "window": f"{window.get('start')} ~ {window.get('end')}",
+        "notesConsidered": report["notes_considered"],
+        "risingTags": [
+            {"tag": r["tag"], "recent": r["recent"], "earlier": r["earlier"], "growth": r["growth"]}
+            for r in report.get("rising_tags", [])[:8]
+        ],
+        "engagementRecent": report.get("engagement_recent"),
+        "engagementEarlier": report.get("engagement_earlier"),
+        "topNotes": [
+            {"title": n["title"], "likes": n["likes"], "engagement": n["engagement"]}
+            for n in report.get("top_notes", [])[:5]
+        ],
+    }
+
+
+def _web_text(result: dict[str, Any]) -> str | None:
+    """The web answer with its sources, or None when the search produced nothing usable."""
+    if result.get("status") != "ok" or not result.get("answer"):
+        return None
+    sources = "；".join(c["url"] for c in result.get("citations", [])[:5])
+    return str(result["answer"])[:1500] + (f"\n来源：{sources}" if sources else "")
+
+
+def _tag(value: str) -> str | None:
+    tag = value.strip().lstrip("#").strip()
+    return tag if tag and len(tag) <= MAX_TAG_CHARS else None
+
+
+@agent(NAME)
+async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
+    """Collect evidence for the brief from the research tools and summarise it into an EvidencePack."""
+    brief = Brief.model_validate(state.get("creativeBrief") or {})
+    query = research_query(brief)
+    review = state.get("reviewFeedback") or {}
+    redo = review.get("owner") == NAME
+    theme = await _corpus_theme(brief.theme, ctx.knowledge)
+
+    calls: dict[str, dict[str, Any]] = {
+        "searchNotes": {"query": query, "limit": WIDER_NOTES_LIMIT if redo else NOTES_LIMIT},
+        "analyzeTopTags": (
+            {"theme": theme, "days": TAG_WINDOW_DAYS} if theme else {"query": query, "days": TAG_WINDOW_DAYS}
+        ),
+        "getTopTitles": {"query": query, "sortBy": "engagement", "limit": TITLES_LIMIT, "theme": theme},
+    }
+    if theme:
+        calls["getTrendReport"] = {"theme": theme, "weeks": TREND_WEEKS}
+    if (state.get("intent") or {}).get("needsWebSearch") and ctx.options.web_search_model:
+        calls["webSearch"] = {"query": query}
+    outcomes = {
+        o.tool: o for o in await asyncio.gather(*(_attempt(ctx, tool, args) for tool, args in calls.items()))
+    }
+    search = outcomes["searchNotes"]
+    if search.error is not None:
+        raise search.error  # no evidence without the notes
+    failed = [o for o in outcomes.values() if o.error is not None]
+    if failed:
+        emit(Progress(agent=NAME, content="部分调研工具暂不可用，已跳过："
+                      + "；".join(f"{o.tool}（{o.error.message}）" for o in failed if o.error)))
+
+    skipped = "（本次未调用）"
+    web = outcomes.get("webSearch")
+    web_findings = _web_text(web.output or {}) if web and web.output else None
+    messages = prompt("evidence").render(
+        request=state.get("request", ""),
+        brief=brief,
+        notes=search.section(compact_notes),
+        top_tags=outcomes["analyzeTopTags"].section(_compact_tags),
+        top_titles=outcomes["getTopTitles"].section(_compact_titles),
+        trend=outcomes["getTrendReport"].section(_compact_trend) if "getTrendReport" in outcomes else skipped,
+        web=web_findings or (web.section(lambda r: f"（联网搜索没有结果：{r.get('message') or '无'}）")
+                             if web else None),
+        review_feedback=review_feedback_text(review) if redo else None,
+    )
+    summary = await ctx.llm.complete_structured("evidence", messages, EvidenceSummaryOutput)
+
+    tags_report = outcomes["analyzeTopTags"].output or {}
+    titles_report = outcomes["getTopTitles"].output or {}
+    hits = (search.output or {}).get("hits", [])
+    pack = EvidencePack.model_validate({
+        **summary.model_dump(by_alias=True),
+        "recommendedTags": [t for t in dict.fromkeys(map(_tag, summary.recommended_tags)) if t],
+        "topTags": [t for t in dict.fromkeys(_tag(s["tag"]) for s in tags_report.get("tags", [])) if t][:20],
+        "topTitles": [t["title"] for t in titles_report.get("titles", [])][:10],
+        "notes": [
+            NoteRef(id=h["note"]["id"], title=h["note"]["title"], likes=h["note"]["likes"],
+                    collects=h["note"]["collects"])
+            for h in hits[:20]
+        ],
+        "webFindings": web_findings,
+    })
+    return {"evidencePack": pack.model_dump(mode="json", by_alias=True), "evidenceComplete": True}

@@ -1,0 +1,412 @@
+"""Running workflows: start or resume a thread, stream its events, keep the database in step.
+
+`WorkflowRunner.prepare_start` / `prepare_resume` validate everything that can be validated up front
+(raising `agents.errors` or `tools.errors` exceptions, so an HTTP layer can answer 4xx before the first
+byte), then `stream(handle)` drives the graph and yields wire events. Each event is stamped with the
+thread id and the next per-thread `seq`, appended to `run_events` (the replay log) and applied to the
+creative row (status, artifacts, timings, usage) before it is yielded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from agents.artifacts import LayoutPreference
+from agents.context import RunOptions, StudioContext, default_asset_url
+from agents.errors import InvalidConfirmation, NotPaused, StaleInterrupt, ThreadBusy, ThreadNotFound
+from agents.events import ErrorEvent, StateUpdate, WorkflowPaused, now_ms, parse_event
+from agents.hitl import ConfirmationError, parse_confirmation
+from agents.state import StudioState
+from tools.assets import AssetStore
+from tools.database import Creative, CreativeStatus, RunEvent
+from tools.image_input import normalize_image_input
+from tools.images import ImageProvider
+from tools.knowledge import KnowledgeStore
+from tools.llm import LLMGateway, UsageMeter
+
+FINISHED = {CreativeStatus.COMPLETED, CreativeStatus.FAILED, CreativeStatus.ABORTED}
+TERMINAL_TYPES = {"workflow_complete", "error"}  # always the last events of a run
+
+
+class ReferenceImageInput(BaseModel):
+    """One reference image of a request: a data URL / raw base64 in `data`, or an http(s) `url`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    data: str | None = None
+    url: str | None = None
+    type: Literal["style", "layout", "content"] = "style"
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ReferenceImageInput:
+        if bool(self.data) == bool(self.url):
+            raise ValueError("each reference image needs exactly one of `data` or `url`")
+        return self
+
+
+class RunRequest(BaseModel):
+    """The body of `POST /api/agent/stream` (camelCase on the wire)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    message: str = Field(min_length=1, max_length=4000)
+    thread_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_.:-]{1,100}$")
+    reference_images: list[ReferenceImageInput] = Field(default_factory=list, max_length=6)
+    layout_preference: LayoutPreference = "balanced"
+    image_count: int = Field(4, ge=1, le=9)
+    enable_hitl: bool | None = Field(None, alias="enableHITL")
+    image_provider: str | None = Field(None, max_length=200)
+    model: str | None = Field(None, max_length=200)
+
+    @field_validator("message", mode="before")
+    @classmethod
+    def _trim(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
+
+
+@dataclass
+class Resources:
+    """What every run of the process shares; built once (server lifespan or CLI)."""
+
+    graph: CompiledStateGraph[Any, Any, Any, Any]
+    sessions: async_sessionmaker[AsyncSession]
+    knowledge: KnowledgeStore
+    assets: AssetStore
+    llm: LLMGateway
+    image_provider: Callable[[str | None], ImageProvider]  # by name; None → the default provider
+    options: RunOptions = field(default_factory=RunOptions)
+    hitl_default: bool = True
+    image_max_bytes: int = 10 * 1024 * 1024
+    allow_private_image_urls: bool = False
+    asset_url: Callable[[int], str] = default_asset_url
+
+
+@dataclass
+class RunHandle:
+    """A validated start or resume, ready to stream."""
+
+    thread_id: str
+    creative_id: int
+    input: StudioState | Command[Any]
+    context: StudioContext
+    meter: UsageMeter
+
+
+class EventLog:
+    """Stamps events with the thread id and the next `seq`, and appends them to `run_events`."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], thread_id: str, last_seq: int) -> None:
+        self.sessions = sessions
+        self.thread_id = thread_id
+        self.seq = last_seq
+
+    @classmethod
+    async def open(cls, sessions: async_sessionmaker[AsyncSession], thread_id: str) -> EventLog:
+        async with sessions() as session:
+            last = await session.scalar(select(func.max(RunEvent.seq)).where(RunEvent.thread_id == thread_id))
+        return cls(sessions, thread_id, int(last or 0))
+
+    async def append(self, event: dict[str, Any]) -> dict[str, Any]:
+        self.seq += 1
+        stamped = {**event, "threadId": self.thread_id, "seq": self.seq}
+        stamped.setdefault("timestamp", now_ms())
+        stamped = parse_event(stamped).wire()  # every event leaves in the contract's shape
+        async with self.sessions() as session, session.begin():
+            session.add(
+                RunEvent(thread_id=self.thread_id, seq=self.seq, type=stamped["type"], payload=stamped)
+            )
+        return stamped
+
+
+# State keys → creative columns.
+_COLUMNS = {
+    "creativeBrief": "brief",
+    "evidencePack": "evidence",
+    "referenceAnalyses": "reference_analyses",
+    "layoutSpec": "layout_spec",
+    "imagePlans": "image_plans",
+    "paragraphImageBindings": "bindings",
+    "textOverlayPlan": "overlay_plan",
+}
+
+
+class CreativeRecorder:
+    """Keeps one creative row in step with its run."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], creative_id: int) -> None:
+        self.sessions = sessions
+        self.creative_id = creative_id
+
+    async def _update(self, **values: Any) -> None:
+        if not values:
+            return
+        async with self.sessions() as session, session.begin():
+            await session.execute(update(Creative).where(Creative.id == self.creative_id).values(**values))
+
+    async def _load(self) -> Creative:
+        async with self.sessions() as session:
+            creative = await session.get(Creative, self.creative_id)
+            assert creative is not None
+            return creative
+
+    async def status(self, status: CreativeStatus, **values: Any) -> None:
+        await self._update(status=status.value, **values)
+
+    async def apply_update(self, update_: dict[str, Any]) -> None:
+        values = {column: update_[key] for key, column in _COLUMNS.items() if key in update_}
+        draft = update_.get("generatedContent")
+        if isinstance(draft, dict):
+            values.update(title=draft.get("title"), body=draft.get("body"), tags=draft.get("tags") or [])
+        rounds = update_.get("qualityHistory")
+        if rounds:
+            creative = await self._load()
+            kept = [{k: v for k, v in r.items() if k != "package"} for r in rounds]
+            values["review_rounds"] = [*creative.review_rounds, *kept]
+            values["score"] = kept[-1].get("overall")
+        await self._update(**values)
+
+    async def apply_event(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "agent_end":
+            creative = await self._load()
+            timings = dict(creative.timings or {})
+            row = dict(timings.get(event["agent"], {"runs": 0, "totalMs": 0}))
+            row["runs"] += 1
+            row["totalMs"] += int(event["durationMs"])
+            timings[event["agent"]] = row
+            await self._update(timings=timings)
+        elif kind == "workflow_complete":
+            scores = event.get("qualityScores") or {}
+            await self.status(
+                CreativeStatus.COMPLETED,
+                title=event["title"] or None,
+                body=event["body"] or None,
+                tags=event["tags"],
+                score=scores.get("overall"),
+                completed_at=datetime.now(UTC),
+                error=None,
+            )
+        elif kind == "workflow_paused":
+            await self.status(CreativeStatus.PAUSED)
+        elif kind == "error":
+            await self.status(
+                CreativeStatus.FAILED,
+                error={k: event.get(k) for k in ("code", "message", "agent", "retryable")},
+                completed_at=datetime.now(UTC),
+            )
+
+    async def add_usage(self, meter: UsageMeter, model: str) -> None:
+        if not meter.records:
+            return
+        creative = await self._load()
+        usage = {task: dict(row) for task, row in (creative.usage or {}).items()}
+        for task, row in meter.by_task().items():
+            into = usage.setdefault(task, {k: 0 for k in row})
+            for key, value in row.items():
+                into[key] = round(into.get(key, 0) + value, 6)
+        await self._update(
+            usage=usage,
+            model=model,
+            prompt_tokens=creative.prompt_tokens + meter.prompt_tokens,
+            completion_tokens=creative.completion_tokens + meter.completion_tokens,
+            cost_usd=round(creative.cost_usd + meter.cost_usd, 6),
+        )
+
+
+class WorkflowRunner:
+    """Starts, resumes and streams workflow runs over shared `Resources`."""
+
+    def __init__(self, resources: Resources) -> None:
+        self.r = resources
+
+    # --- preparing ---------------------------------------------------------------------------------
+    def _context(self, creative_id: int, options: dict[str, Any]) -> tuple[StudioContext, UsageMeter]:
+        meter = UsageMeter()
+        llm = self.r.llm.with_model(options.get("model")).with_meter(meter)
+        context = StudioContext(
+            llm=llm,
+            knowledge=self.r.knowledge,
+            images=self.r.image_provider(options.get("imageProvider")),
+            assets=self.r.assets,
+            sessions=self.r.sessions,
+            options=self.r.options,
+            creative_id=creative_id,
+            asset_url=self.r.asset_url,
+        )
+        return context, meter
+
+    async def find(self, thread_id: str) -> Creative | None:
+        async with self.r.sessions() as session:
+            return (
+                await session.execute(select(Creative).where(Creative.thread_id == thread_id))
+            ).scalar_one_or_none()
+
+    async def prepare_start(self, request: RunRequest) -> RunHandle:
+        """Validate a new run, store its reference images and create its creative row."""
+        thread_id = request.thread_id or uuid.uuid4().hex
+        if await self.find(thread_id) is not None:
+            raise ThreadBusy(f"会话 {thread_id} 已存在，不能重复开始", details={"threadId": thread_id})
+        images = [
+            await normalize_image_input(
+                ref.data or ref.url or "",
+                max_bytes=self.r.image_max_bytes,
+                allow_private=self.r.allow_private_image_urls,
+            )
+            for ref in request.reference_images
+        ]
+        enable_hitl = self.r.hitl_default if request.enable_hitl is None else request.enable_hitl
+        options = {
+            "imageCount": request.image_count,
+            "layoutPreference": request.layout_preference,
+            "enableHITL": enable_hitl,
+            "imageProvider": request.image_provider,
+            "model": request.model,
+            "referenceCount": len(images),
+        }
+        async with self.r.sessions() as session, session.begin():
+            creative = Creative(
+                thread_id=thread_id,
+                status=CreativeStatus.RUNNING.value,
+                request=request.message,
+                options=options,
+                model=request.model or self.r.llm.model,
+            )
+            session.add(creative)
+        references = []
+        for image, ref in zip(images, request.reference_images, strict=True):
+            record = await self.r.assets.save(
+                image.data,
+                mime=image.mime,
+                width=image.width,
+                height=image.height,
+                role="reference",
+                provider="upload",
+                creative_id=creative.id,
+            )
+            references.append({"assetId": record.id, "usage": ref.type})
+        state: StudioState = {
+            "threadId": thread_id,
+            "request": request.message,
+            "referenceInputs": references,
+            "imageCount": request.image_count,
+            "layoutPreference": request.layout_preference,
+            "enableHITL": enable_hitl,
+            "iterationCount": 0,
+            "maxIterations": self.r.options.max_iterations,
+            "agentClarificationKeys": [],
+            "qualityHistory": [],
+            "referenceAnalyses": [],
+            "imagePlans": [],
+        }
+        context, meter = self._context(creative.id, options)
+        return RunHandle(thread_id, creative.id, state, context, meter)
+
+    async def pending(self, thread_id: str) -> dict[str, Any] | None:
+        """The open `ask_user` of a paused thread (with its `interruptId`), or None."""
+        snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
+        for interrupt in snapshot.interrupts:
+            return {**interrupt.value, "type": "ask_user", "threadId": thread_id, "interruptId": interrupt.id}
+        return None
+
+    async def prepare_resume(self, thread_id: str, payload: dict[str, Any]) -> RunHandle:
+        """Validate a confirm against the pending pause; raises 404/409/422-style errors."""
+        creative = await self.find(thread_id)
+        if creative is None:
+            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        pending = await self.pending(thread_id)
+        if pending is None or creative.status != CreativeStatus.PAUSED:
+            raise NotPaused(
+                f"会话 {thread_id} 当前没有等待确认的步骤（状态：{creative.status}）",
+                details={"status": creative.status},
+            )
+        wanted = payload.get("interruptId")
+        if wanted and wanted != pending["interruptId"]:
+            raise StaleInterrupt(
+                "这个确认对应的暂停已经处理过了", details={"pending": pending["interruptId"]}
+            )
+        try:
+            confirmation = parse_confirmation(payload, pending)
+        except ConfirmationError as exc:
+            raise InvalidConfirmation(
+                str(exc), details={"kind": pending.get("context", {}).get("kind")}
+            ) from exc
+        context, meter = self._context(creative.id, creative.options or {})
+        command: Command[Any] = Command(
+            resume=confirmation.model_dump(mode="json", by_alias=True, exclude_none=True)
+        )
+        return RunHandle(thread_id, creative.id, command, context, meter)
+
+    # --- streaming ---------------------------------------------------------------------------------
+    async def stream(self, handle: RunHandle) -> AsyncIterator[dict[str, Any]]:
+        """Drive the graph; yield each stamped event after it is stored."""
+        log = await EventLog.open(self.r.sessions, handle.thread_id)
+        recorder = CreativeRecorder(self.r.sessions, handle.creative_id)
+        await recorder.status(CreativeStatus.RUNNING)
+        config: RunnableConfig = {"configurable": {"thread_id": handle.thread_id}, "recursion_limit": 500}
+
+        async def publish(event: dict[str, Any]) -> dict[str, Any]:
+            stamped = await log.append(event)
+            await recorder.apply_event(stamped)
+            return stamped
+
+        mode: str
+        chunk: Any
+        terminal: list[dict[str, Any]] = []  # workflow_complete / error go last, after finalize's update
+        try:
+            async for mode, chunk in self.r.graph.astream(
+                handle.input, config, context=handle.context, stream_mode=["updates", "custom"]
+            ):
+                if mode == "custom":
+                    if chunk.get("type") in TERMINAL_TYPES:
+                        terminal.append(chunk)
+                    else:
+                        yield await publish(chunk)
+                    continue
+                for node, node_update in chunk.items():
+                    if node == "__interrupt__":
+                        for interrupt in node_update:
+                            yield await publish(
+                                {**interrupt.value, "type": "ask_user", "interruptId": interrupt.id}
+                            )
+                        yield await publish(WorkflowPaused().wire())
+                    elif node_update:
+                        await recorder.apply_update(node_update)
+                        yield await publish(StateUpdate(agent=node, changes=sorted(node_update)).wire())
+            for event in terminal:
+                yield await publish(event)
+        except asyncio.CancelledError:
+            await recorder.status(CreativeStatus.ABORTED, completed_at=datetime.now(UTC))
+            raise
+        except Exception as exc:  # a bug or a broken store: report it as an error event, never hang
+            yield await publish(
+                ErrorEvent(
+                    code="INTERNAL_ERROR",
+                    message=f"工作流内部错误：{type(exc).__name__}",
+                    agent=None,
+                    retryable=True,
+                ).wire()
+            )
+        finally:
+            await recorder.add_usage(handle.meter, handle.context.llm.model)
+
+
+def reference_from_path(
+    path: Path, usage: Literal["style", "layout", "content"] = "style"
+) -> ReferenceImageInput:
+    """A reference image from a local file (CLI use), as raw base64."""
+    return ReferenceImageInput(data=base64.b64encode(path.read_bytes()).decode("ascii"), type=usage)

@@ -1,0 +1,99 @@
+"""Process-wide resources built from settings: database, checkpointer, knowledge store, LLM gateway,
+image providers — opened once (server lifespan or a CLI command) and closed together."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from functools import cache
+
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from agents.context import RunOptions
+from agents.graph import build_graph
+from agents.runner import Resources
+from app.settings import Settings
+from tools.assets import AssetStore
+from tools.database import create_engine, session_factory
+from tools.images import ImageProvider, make_image_provider
+from tools.knowledge import KnowledgeStore
+from tools.llm import LLMConfig, LLMGateway
+
+
+def run_options(settings: Settings) -> RunOptions:
+    review = settings.review
+    return RunOptions(
+        thresholds={
+            "overall": review.overall,
+            "infoDensity": review.info_density,
+            "textImageAlignment": review.text_image_alignment,
+            "styleConsistency": review.style_consistency,
+            "readability": review.readability,
+            "platformFit": review.platform_fit,
+        },
+        max_review_rounds=settings.max_review_rounds,
+        max_iterations=settings.max_iterations,
+        image_concurrency=settings.image_concurrency,
+        node_timeout_s=settings.node_timeout_s,
+        vision_model=settings.vision_model,
+        web_search_model=settings.web_search_model,
+        image_max_bytes=settings.image_max_bytes,
+    )
+
+
+def llm_config(settings: Settings) -> LLMConfig:
+    return LLMConfig(
+        model=settings.llm_model,
+        api_base=settings.llm_api_base,
+        api_key=settings.llm_api_key,
+        temperature=settings.llm_temperature,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+        max_reasks=settings.llm_max_reasks,
+        offline_latency_ms=settings.offline_latency_ms,
+        offline_failure_rate=settings.offline_failure_rate,
+    )
+
+
+def image_providers(settings: Settings) -> Callable[[str | None], ImageProvider]:
+    """A cached factory: the default provider for None, else the named one."""
+
+    @cache
+    def provider(name: str | None) -> ImageProvider:
+        return make_image_provider(
+            name or settings.image_provider,
+            timeout=settings.image_timeout_s,
+            offline_latency_ms=settings.offline_image_latency_ms,
+            offline_failure_rate=settings.offline_image_failure_rate,
+        )
+
+    return provider
+
+
+@asynccontextmanager
+async def open_resources(settings: Settings) -> AsyncIterator[Resources]:
+    """Everything a run needs, opened in order and closed in reverse."""
+    settings.ensure_dirs()
+    async with AsyncExitStack() as stack:
+        engine = create_engine(settings.db_url)
+        stack.push_async_callback(engine.dispose)
+        sessions = session_factory(engine)
+        saver = await stack.enter_async_context(
+            AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_db))
+        )
+        await saver.conn.execute("PRAGMA journal_mode=WAL")
+        await saver.conn.execute("PRAGMA busy_timeout=10000")
+        knowledge = await KnowledgeStore.open(settings.store_dir)
+        stack.push_async_callback(knowledge.close)
+        yield Resources(
+            graph=build_graph(saver),
+            sessions=sessions,
+            knowledge=knowledge,
+            assets=AssetStore(settings.assets_dir, sessions),
+            llm=LLMGateway(llm_config(settings)),
+            image_provider=image_providers(settings),
+            options=run_options(settings),
+            hitl_default=settings.hitl_default,
+            image_max_bytes=settings.image_max_bytes,
+            allow_private_image_urls=settings.allow_private_image_urls,
+        )
