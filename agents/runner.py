@@ -24,6 +24,7 @@ from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from agents.artifacts import LayoutPreference
@@ -40,7 +41,9 @@ from tools.knowledge import KnowledgeStore
 from tools.llm import LLMGateway, UsageMeter
 
 FINISHED = {CreativeStatus.COMPLETED, CreativeStatus.FAILED, CreativeStatus.ABORTED}
-TERMINAL_TYPES = {"workflow_complete", "error"}  # always the last events of a run
+DEFERRED_TYPES = {"workflow_complete", "error"}  # sent last, after the final state_update
+INTERRUPTED = "INTERRUPTED"  # error code of a run cut off by a process exit; resumable
+SHUTDOWN = "shutdown"  # cancel a stream with this message to leave its run resumable, not aborted
 
 
 class ReferenceImageInput(BaseModel):
@@ -102,7 +105,7 @@ class RunHandle:
 
     thread_id: str
     creative_id: int
-    input: StudioState | Command[Any]
+    input: StudioState | Command[Any] | None  # None: continue from the last checkpoint
     context: StudioContext
     meter: UsageMeter
 
@@ -278,15 +281,20 @@ class WorkflowRunner:
             "model": request.model,
             "referenceCount": len(images),
         }
-        async with self.r.sessions() as session, session.begin():
-            creative = Creative(
-                thread_id=thread_id,
-                status=CreativeStatus.RUNNING.value,
-                request=request.message,
-                options=options,
-                model=request.model or self.r.llm.model,
-            )
-            session.add(creative)
+        try:
+            async with self.r.sessions() as session, session.begin():
+                creative = Creative(
+                    thread_id=thread_id,
+                    status=CreativeStatus.RUNNING.value,
+                    request=request.message,
+                    options=options,
+                    model=request.model or self.r.llm.model,
+                )
+                session.add(creative)
+        except IntegrityError as exc:  # a concurrent start of the same thread id won the insert
+            raise ThreadBusy(
+                f"会话 {thread_id} 已存在，不能重复开始", details={"threadId": thread_id}
+            ) from exc
         references = []
         for image, ref in zip(images, request.reference_images, strict=True):
             record = await self.r.assets.save(
@@ -345,11 +353,65 @@ class WorkflowRunner:
             raise InvalidConfirmation(
                 str(exc), details={"kind": pending.get("context", {}).get("kind")}
             ) from exc
+        await self._claim(thread_id, CreativeStatus.PAUSED, "这个暂停已经有一个确认正在处理")
         context, meter = self._context(creative.id, creative.options or {})
         command: Command[Any] = Command(
             resume=confirmation.model_dump(mode="json", by_alias=True, exclude_none=True)
         )
         return RunHandle(thread_id, creative.id, command, context, meter)
+
+    async def prepare_continue(self, thread_id: str) -> RunHandle:
+        """Continue a run that was cut off mid-flight (process died) from its last checkpoint."""
+        creative = await self.find(thread_id)
+        if creative is None:
+            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
+        interrupted = (creative.error or {}).get("code") == INTERRUPTED
+        # `next` is empty when the steps that were running had already saved their writes: those
+        # show as `tasks`, and continuing applies the writes and goes on from there
+        resumable = bool(snapshot.next or snapshot.tasks)
+        if creative.status != CreativeStatus.FAILED or not interrupted or not resumable:
+            raise NotPaused(
+                f"会话 {thread_id} 不是被中断的运行，无法从检查点继续（状态：{creative.status}）",
+                details={"status": creative.status},
+            )
+        await self._claim(thread_id, CreativeStatus.FAILED, "这个会话已经在继续运行")
+        context, meter = self._context(creative.id, creative.options or {})
+        return RunHandle(thread_id, creative.id, None, context, meter)
+
+    async def _claim(self, thread_id: str, expected: CreativeStatus, taken: str) -> None:
+        """Atomically move the creative from `expected` to running; exactly one concurrent caller wins."""
+        async with self.r.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Creative)
+                .where(Creative.thread_id == thread_id, Creative.status == expected.value)
+                .values(status=CreativeStatus.RUNNING.value, error=None, completed_at=None)
+            )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise NotPaused(taken, details={"threadId": thread_id})
+
+    async def mark_interrupted(self, thread_id: str) -> dict[str, Any] | None:
+        """After a restart: a run left `running` was cut off. Record a paused one as paused; otherwise
+        append an `error` event (code INTERRUPTED, resumable) and mark it failed. Returns that event."""
+        creative = await self.find(thread_id)
+        if creative is None or creative.status != CreativeStatus.RUNNING:
+            return None
+        recorder = CreativeRecorder(self.r.sessions, creative.id)
+        if await self.pending(thread_id) is not None:
+            await recorder.status(CreativeStatus.PAUSED)
+            return None
+        log = await EventLog.open(self.r.sessions, thread_id)
+        event = await log.append(
+            ErrorEvent(
+                code=INTERRUPTED,
+                message="服务重启时这个运行被中断了，可以从最近的检查点继续"
+                "（POST /api/agent/threads/{id}/resume）",
+                agent=None,
+                retryable=True,
+            ).wire()
+        )
+        await recorder.apply_event(event)
+        return event
 
     # --- streaming ---------------------------------------------------------------------------------
     async def stream(self, handle: RunHandle) -> AsyncIterator[dict[str, Any]]:
@@ -372,7 +434,7 @@ class WorkflowRunner:
                 handle.input, config, context=handle.context, stream_mode=["updates", "custom"]
             ):
                 if mode == "custom":
-                    if chunk.get("type") in TERMINAL_TYPES:
+                    if chunk.get("type") in DEFERRED_TYPES:
                         terminal.append(chunk)
                     else:
                         yield await publish(chunk)
@@ -389,9 +451,10 @@ class WorkflowRunner:
                         yield await publish(StateUpdate(agent=node, changes=sorted(node_update)).wire())
             for event in terminal:
                 yield await publish(event)
-        except asyncio.CancelledError:
-            await recorder.status(CreativeStatus.ABORTED, completed_at=datetime.now(UTC))
-            raise
+        except asyncio.CancelledError as exc:
+            if SHUTDOWN not in exc.args:  # cancelled by a user: final
+                await recorder.status(CreativeStatus.ABORTED, completed_at=datetime.now(UTC))
+            raise  # at shutdown the run stays `running` for `mark_interrupted` (resumable)
         except Exception as exc:  # a bug or a broken store: report it as an error event, never hang
             yield await publish(
                 ErrorEvent(

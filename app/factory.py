@@ -1,4 +1,9 @@
-"""The Starlette application factory: `create_app(settings)`."""
+"""The Starlette application factory: `create_app(settings)`.
+
+The lifespan opens what every request shares — database, checkpointer (one per process), knowledge
+store, LLM gateway, image providers (`app.resources.open_resources`) — and the run manager, which first
+settles runs a previous process left behind. Routes reach them through `app.http`.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +15,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from app import openapi, web
+from app.errors import EXCEPTION_HANDLERS
+from app.resources import open_resources
+from app.routes import agent, creatives
+from app.runs import RunManager
 from app.settings import Settings
 
 
 async def healthz(request: Request) -> JSONResponse:
+    """Liveness: the process is up and its resources are open."""
     return JSONResponse({"status": "ok"})
 
 
@@ -21,6 +32,21 @@ def create_app(settings: Settings) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
-        yield
+        async with open_resources(settings) as resources:
+            app.state.resources = resources
+            manager = RunManager(resources, settings)
+            await manager.recover()
+            app.state.runs = manager
+            try:
+                yield
+            finally:
+                await manager.shutdown()
 
-    return Starlette(routes=[Route("/healthz", healthz)], lifespan=lifespan)
+    routes = [
+        Route("/healthz", healthz, methods=["GET"]),
+        *agent.routes,
+        *creatives.routes,
+        Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
+        *web.routes,
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)

@@ -1,12 +1,18 @@
-"""Shared fixtures: isolated settings on a temporary data dir."""
+"""Shared fixtures: isolated settings on a temporary data dir, and a knowledge store seeded once per
+session with the shipped sample corpus (copy it, never write to it)."""
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 from pathlib import Path
 
 import pytest
 
 from app.settings import Settings
+from tools.knowledge import KnowledgeStore, parse_notes_file, parse_styles_file
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.fixture
@@ -14,3 +20,27 @@ def settings(tmp_path: Path) -> Settings:
     s = Settings(_env_file=None, data_dir=tmp_path / "data")  # type: ignore[call-arg]
     s.ensure_dirs()
     return s
+
+
+async def _seed(path: Path) -> None:
+    store = await KnowledgeStore.open(path)
+    try:
+        notes = [note for file in sorted((DATA / "notes").glob("*.jsonl")) for note in parse_notes_file(file)]
+        await store.upsert_notes(notes)
+        await store.upsert_styles(parse_styles_file(DATA / "styles.jsonl"))
+    finally:
+        await store.close()
+
+
+@pytest.fixture(scope="session")
+def knowledge_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("knowledge") / "lancedb"
+    asyncio.run(_seed(path))
+    return path
+
+
+@pytest.fixture
+def seeded_settings(settings: Settings, knowledge_dir: Path) -> Settings:
+    """Settings whose data dir holds a copy of the seeded knowledge store (the database is not migrated)."""
+    shutil.copytree(knowledge_dir, settings.store_dir, dirs_exist_ok=True)
+    return settings

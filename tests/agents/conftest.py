@@ -1,9 +1,8 @@
-"""Fixtures for agent tests: a real knowledge store seeded once per session with the shipped sample
-corpus, a migrated SQLite database, a real asset store and the offline providers."""
+"""Fixtures for agent tests: the session's seeded knowledge store (tests/conftest.py), a migrated SQLite
+database, a real asset store and the offline providers."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,28 +13,8 @@ from app import migrate
 from tools.assets import AssetStore
 from tools.database import create_engine, session_factory
 from tools.images import make_image_provider
-from tools.knowledge import KnowledgeStore, parse_notes_file, parse_styles_file
+from tools.knowledge import KnowledgeStore
 from tools.llm import LLMConfig, LLMGateway, UsageMeter
-
-DATA = Path(__file__).resolve().parents[2] / "data"
-
-
-async def _seed(path: Path) -> None:
-    store = await KnowledgeStore.open(path)
-    try:
-        notes = [note for file in sorted((DATA / "notes").glob("*.jsonl")) for note in parse_notes_file(file)]
-        await store.upsert_notes(notes)
-        if (DATA / "styles.jsonl").exists():
-            await store.upsert_styles(parse_styles_file(DATA / "styles.jsonl"))
-    finally:
-        await store.close()
-
-
-@pytest.fixture(scope="session")
-def knowledge_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("knowledge") / "lancedb"
-    asyncio.run(_seed(path))
-    return path
 
 
 @pytest.fixture

@@ -29,10 +29,13 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def seeded(tmp_path_factory: pytest.TempPathFactory, knowledge_dir: Path) -> Path:
+    """A prepared data dir: the session's seeded store (embedding the corpus once is enough), migrated."""
     data = tmp_path_factory.mktemp("seeded") / "data"
     settings = Settings(_env_file=None, data_dir=data)
-    asyncio.run(prepare_data(settings, log=lambda _message: None))
+    settings.ensure_dirs()
+    shutil.copytree(knowledge_dir, settings.store_dir, dirs_exist_ok=True)
+    asyncio.run(prepare_data(settings, log=lambda _message: None))  # migrates; the store is not empty
     return data
 
 

@@ -1,0 +1,58 @@
+"""Small helpers every route uses: reach the app's resources, read a JSON body safely."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+
+from agents.runner import Resources
+from app.errors import BadRequest, PayloadTooLarge, validation_failed
+from app.settings import Settings
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def resources_of(request: Request) -> Resources:
+    resources: Resources = request.app.state.resources
+    return resources
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The body as a JSON object; 413 past the size limit, 400 when it is not a JSON object."""
+    limit = settings_of(request).max_body_bytes
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLarge(f"请求体过大（上限 {limit // (1024 * 1024)} MB）", details={"limit": limit})
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLarge(f"请求体过大（上限 {limit // (1024 * 1024)} MB）", details={"limit": limit})
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+        raise BadRequest("请求体为空，需要一个 JSON 对象")
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"请求体不是合法的 JSON：{exc}") from exc
+    if not isinstance(body, dict):
+        raise BadRequest("请求体必须是 JSON 对象")
+    return body
+
+
+async def read_model(request: Request, model: type[M]) -> M:
+    """Read and validate a body; 422 with field details when it breaks the rules."""
+    body = await read_json(request)
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        raise validation_failed(exc) from exc

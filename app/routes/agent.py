@@ -1,0 +1,190 @@
+"""Runs over HTTP: start, confirm, follow, replay, cancel, resume after a restart, and the editors' inbox.
+
+Everything that can be checked is checked before the response starts, so bad input is a plain 4xx JSON
+error; once the SSE stream has started, failures arrive as `error` events followed by `[DONE]`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from agents.errors import ThreadNotFound
+from agents.runner import RunRequest
+from app.errors import ValidationFailed
+from app.http import read_model, settings_of
+from app.runs import Run, RunManager
+from app.sse import event_stream
+from tools.database import Creative, CreativeStatus
+
+THREAD_ID = r"^[A-Za-z0-9_.:-]{1,100}$"
+
+
+class ConfirmRequest(BaseModel):
+    """The body of `POST /api/agent/confirm` (the action's own rules are checked against the pause)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    thread_id: str = Field(pattern=THREAD_ID)
+    action: str | None = None
+    modified_data: dict[str, Any] | None = None
+    user_feedback: str | None = None
+    interrupt_id: str | None = None
+    user_response: dict[str, Any] | None = None
+
+
+class ThreadView(BaseModel):
+    """`GET /api/agent/threads/{threadId}`."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    thread_id: str
+    status: str
+    pending: dict[str, Any] | None
+    creative_id: int
+    last_seq: int
+
+
+class InboxItem(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    thread_id: str
+    creative_id: int
+    request: str
+    kind: str | None  # content | image_plans | clarification
+    question: str
+    paused_at: str
+    pending: dict[str, Any]
+
+
+def manager_of(request: Request) -> RunManager:
+    manager: RunManager = request.app.state.runs
+    return manager
+
+
+def _stream(request: Request, run: Run, *, owner: bool) -> Response:
+    manager = manager_of(request)
+    return event_stream(
+        manager.follow(run.thread_id, run.start_seq),
+        heartbeat_s=settings_of(request).heartbeat_s,
+        on_disconnect=(lambda: manager.abort_on_disconnect(run)) if owner else None,
+    )
+
+
+async def start_run(request: Request) -> Response:
+    """POST /api/agent/stream — start a run and stream its events."""
+    body = await read_model(request, RunRequest)
+    run = await manager_of(request).start(body)
+    return _stream(request, run, owner=True)
+
+
+async def confirm_run(request: Request) -> Response:
+    """POST /api/agent/confirm — answer the pending pause and stream the resumed run."""
+    body = await read_model(request, ConfirmRequest)
+    payload = body.model_dump(by_alias=True, exclude_none=True, exclude={"thread_id"})
+    run = await manager_of(request).confirm(body.thread_id, payload)
+    return _stream(request, run, owner=True)
+
+
+async def _creative(request: Request, thread_id: str) -> Creative:
+    creative = await manager_of(request).runner.find(thread_id)
+    if creative is None:
+        raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+    return creative
+
+
+async def get_thread(request: Request) -> Response:
+    """GET /api/agent/threads/{threadId}."""
+    thread_id = request.path_params["thread_id"]
+    creative = await _creative(request, thread_id)
+    manager = manager_of(request)
+    pending = await manager.runner.pending(thread_id) if creative.status == CreativeStatus.PAUSED else None
+    view = ThreadView(
+        thread_id=thread_id,
+        status=creative.status,
+        pending=pending,
+        creative_id=creative.id,
+        last_seq=await manager.last_seq(thread_id),
+    )
+    return JSONResponse(view.model_dump(by_alias=True))
+
+
+def _after(request: Request) -> int:
+    """The replay cursor: `Last-Event-ID` header, else `?after=`, else 0."""
+    raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
+    if not raw.strip().isdigit():
+        raise ValidationFailed(
+            "Last-Event-ID / after 必须是非负整数（事件的 seq）", details={"after": raw}
+        )
+    return int(raw)
+
+
+async def thread_events(request: Request) -> Response:
+    """GET /api/agent/threads/{threadId}/events — replay after the cursor, then follow live events."""
+    thread_id = request.path_params["thread_id"]
+    after = _after(request)
+    await _creative(request, thread_id)
+    manager = manager_of(request)
+    return event_stream(manager.follow(thread_id, after), heartbeat_s=settings_of(request).heartbeat_s)
+
+
+async def cancel_thread(request: Request) -> Response:
+    """POST /api/agent/threads/{threadId}/cancel — stop a running (or discard a paused) run."""
+    thread_id = request.path_params["thread_id"]
+    status = await manager_of(request).cancel(thread_id)
+    return JSONResponse({"threadId": thread_id, "status": status})
+
+
+async def resume_thread(request: Request) -> Response:
+    """POST /api/agent/threads/{threadId}/resume — continue a run cut off by a restart (SSE)."""
+    run = await manager_of(request).resume_interrupted(request.path_params["thread_id"])
+    return _stream(request, run, owner=True)
+
+
+async def inbox(request: Request) -> Response:
+    """GET /api/agent/inbox — paused threads awaiting an editor, newest first."""
+    manager = manager_of(request)
+    async with manager.resources.sessions() as session:
+        paused = (
+            await session.scalars(
+                select(Creative)
+                .where(Creative.status == CreativeStatus.PAUSED.value)
+                .order_by(Creative.updated_at.desc(), Creative.id.desc())
+                .limit(200)
+            )
+        ).all()
+    items = []
+    for creative in paused:
+        pending = await manager.runner.pending(creative.thread_id)
+        if pending is None:
+            continue
+        context = pending.get("context") or {}
+        items.append(
+            InboxItem(
+                thread_id=creative.thread_id,
+                creative_id=creative.id,
+                request=creative.request,
+                kind=context.get("kind") or ("clarification" if context.get("__clarification") else None),
+                question=str(pending.get("question") or ""),
+                paused_at=creative.updated_at.isoformat(),
+                pending=pending,
+            ).model_dump(by_alias=True)
+        )
+    return JSONResponse({"items": items, "total": len(items)})
+
+
+routes: list[BaseRoute] = [
+    Route("/api/agent/stream", start_run, methods=["POST"]),
+    Route("/api/agent/confirm", confirm_run, methods=["POST"]),
+    Route("/api/agent/inbox", inbox, methods=["GET"]),
+    Route("/api/agent/threads/{thread_id:str}", get_thread, methods=["GET"]),
+    Route("/api/agent/threads/{thread_id:str}/events", thread_events, methods=["GET"]),
+    Route("/api/agent/threads/{thread_id:str}/cancel", cancel_thread, methods=["POST"]),
+    Route("/api/agent/threads/{thread_id:str}/resume", resume_thread, methods=["POST"]),
+]

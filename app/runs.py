@@ -1,0 +1,232 @@
+"""The run manager: workflows run as background tasks, decoupled from the connections that watch them.
+
+Every event of a run is first appended to `run_events` (by `WorkflowRunner.stream`) and then published
+to the run's live subscribers. A subscriber — the stream that started the run, a confirm, or a replay
+client — first reads the stored log after its cursor, then follows the live events, skipping any `seq`
+it has already seen, so nothing is lost or duplicated however it joins.
+
+A client that disconnects does not stop the run unless `STUDIO_ON_DISCONNECT=abort` (the seed's
+behaviour: the run is cancelled and its creative marked `aborted`). One active run per thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from agents.errors import NotPaused, ThreadBusy, ThreadNotFound
+from agents.events import ErrorEvent
+from agents.runner import (
+    SHUTDOWN,
+    CreativeRecorder,
+    EventLog,
+    Resources,
+    RunHandle,
+    RunRequest,
+    WorkflowRunner,
+)
+from app.settings import Settings
+from tools.database import Creative, CreativeStatus, RunEvent
+
+log = logging.getLogger("studio.runs")
+
+Event = dict[str, Any]
+_END = None  # the sentinel a subscriber queue receives when the run is over
+
+
+@dataclass(eq=False)
+class Run:
+    """One live execution segment of a thread (a start, a confirm or a continue)."""
+
+    thread_id: str
+    creative_id: int
+    task: asyncio.Task[None] | None = None
+    start_seq: int = 0  # the thread's last stored seq when this segment began
+    last_seq: int = 0
+    finished: bool = False
+    subscribers: set[asyncio.Queue[Event | None]] = field(default_factory=set)
+
+    def publish(self, event: Event | None) -> None:
+        if event is not None:
+            self.last_seq = int(event["seq"])
+        for queue in self.subscribers:
+            queue.put_nowait(event)
+
+
+class RunManager:
+    """Owns the background tasks of the process's runs."""
+
+    def __init__(self, resources: Resources, settings: Settings) -> None:
+        self.resources = resources
+        self.settings = settings
+        self.runner = WorkflowRunner(resources)
+        self.active: dict[str, Run] = {}
+        self._starting: set[str] = set()
+        self._shutting_down = False
+
+    # --- lifecycle -----------------------------------------------------------------------------------
+    async def recover(self) -> list[str]:
+        """Settle runs a previous process left `running`: paused ones are paused, the rest `failed`
+        (code INTERRUPTED, resumable from their last checkpoint). Returns the affected thread ids."""
+        async with self.resources.sessions() as session:
+            stale = (
+                await session.scalars(
+                    select(Creative.thread_id).where(Creative.status == CreativeStatus.RUNNING.value)
+                )
+            ).all()
+        for thread_id in stale:
+            await self.runner.mark_interrupted(thread_id)
+        if stale:
+            log.warning("settled %d run(s) left running by a previous process", len(stale))
+        return list(stale)
+
+    async def shutdown(self) -> None:
+        """Graceful stop: cancel what is still running and record it as interrupted (resumable from its
+        last checkpoint after the restart), not as aborted."""
+        self._shutting_down = True
+        runs = [run for run in self.active.values() if run.task and not run.task.done()]
+        for run in runs:
+            assert run.task is not None
+            run.task.cancel(SHUTDOWN)
+        await asyncio.gather(*(run.task for run in runs if run.task), return_exceptions=True)
+        for run in runs:
+            event = await self.runner.mark_interrupted(run.thread_id)
+            if event is not None:
+                run.publish(event)
+
+    # --- starting ------------------------------------------------------------------------------------
+    async def start(self, request: RunRequest) -> Run:
+        """Validate and launch a new run; 409 if the thread exists or is starting."""
+        wanted = request.thread_id
+        if wanted and (wanted in self.active or wanted in self._starting):
+            raise ThreadBusy(f"会话 {wanted} 正在运行", details={"threadId": wanted})
+        if wanted:
+            self._starting.add(wanted)
+        try:
+            handle = await self.runner.prepare_start(request)
+        finally:
+            self._starting.discard(wanted or "")
+        return await self._launch(handle)
+
+    async def confirm(self, thread_id: str, payload: dict[str, Any]) -> Run:
+        """Validate a confirm against the pending pause, claim it atomically and resume the run."""
+        if thread_id in self.active:
+            raise NotPaused("这个会话正在运行，当前没有等待确认的步骤", details={"threadId": thread_id})
+        handle = await self.runner.prepare_resume(thread_id, payload)
+        return await self._launch(handle)
+
+    async def resume_interrupted(self, thread_id: str) -> Run:
+        """Continue a run cut off by a restart from its last checkpoint."""
+        if thread_id in self.active:
+            raise ThreadBusy("这个会话正在运行", details={"threadId": thread_id})
+        handle = await self.runner.prepare_continue(thread_id)
+        return await self._launch(handle)
+
+    async def _launch(self, handle: RunHandle) -> Run:
+        start = await self.last_seq(handle.thread_id)
+        run = Run(handle.thread_id, handle.creative_id, start_seq=start, last_seq=start)
+        self.active[handle.thread_id] = run
+        run.task = asyncio.create_task(self._drive(run, handle), name=f"run:{handle.thread_id}")
+        return run
+
+    async def _drive(self, run: Run, handle: RunHandle) -> None:
+        try:
+            async for event in self.runner.stream(handle):
+                run.publish(event)
+        except asyncio.CancelledError:
+            if self._shutting_down:
+                return  # `shutdown` records the interruption
+            # the runner marked the creative aborted; tell the watchers why their stream ends
+            try:
+                event = await self._append(run, ErrorEvent(
+                    code="ABORTED", message="运行已取消", agent=None, retryable=False
+                ).wire())
+                run.publish(event)
+            except Exception:  # best effort: the run is already over
+                log.exception("could not record the abort of %s", run.thread_id)
+        except Exception:  # the runner reports its own failures as events; this is a bug
+            log.exception("run %s crashed", run.thread_id)
+        finally:
+            run.finished = True
+            run.publish(_END)
+            self.active.pop(run.thread_id, None)
+
+    async def _append(self, run: Run, event: Event) -> Event:
+        stamped = await (await EventLog.open(self.resources.sessions, run.thread_id)).append(event)
+        recorder = CreativeRecorder(self.resources.sessions, run.creative_id)
+        await recorder.status(CreativeStatus.ABORTED, completed_at=datetime.now(UTC))
+        return stamped
+
+    # --- cancelling ----------------------------------------------------------------------------------
+    async def cancel(self, thread_id: str) -> str:
+        """Stop a running run (or discard a paused one); the creative ends `aborted`."""
+        run = self.active.get(thread_id)
+        if run is not None and run.task is not None:
+            run.task.cancel()
+            await asyncio.gather(run.task, return_exceptions=True)
+            return CreativeStatus.ABORTED.value
+        creative = await self.runner.find(thread_id)
+        if creative is None:
+            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        if creative.status != CreativeStatus.PAUSED:
+            raise NotPaused(
+                f"会话 {thread_id} 没有在运行（状态：{creative.status}），无需取消",
+                details={"status": creative.status},
+            )
+        stub = Run(thread_id, creative.id)
+        await self._append(stub, ErrorEvent(
+            code="ABORTED", message="已放弃这个暂停中的运行", agent=None, retryable=False
+        ).wire())
+        return CreativeStatus.ABORTED.value
+
+    # --- watching ------------------------------------------------------------------------------------
+    async def follow(self, thread_id: str, after: int = 0) -> AsyncIterator[Event]:
+        """Stored events after `after`, then live ones until the current run segment ends."""
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        run = self.active.get(thread_id)
+        if run is not None:
+            run.subscribers.add(queue)  # before reading the log: nothing can fall in between
+        try:
+            seen = after
+            for event in await self.stored(thread_id, after):
+                seen = int(event["seq"])
+                yield event
+            if run is None:
+                return
+            while True:
+                item = await queue.get()
+                if item is _END:
+                    return
+                assert item is not None
+                if int(item["seq"]) > seen:
+                    seen = int(item["seq"])
+                    yield item
+        finally:
+            if run is not None:
+                run.subscribers.discard(queue)
+
+    async def last_seq(self, thread_id: str) -> int:
+        async with self.resources.sessions() as session:
+            last = await session.scalar(select(func.max(RunEvent.seq)).where(RunEvent.thread_id == thread_id))
+        return int(last or 0)
+
+    async def stored(self, thread_id: str, after: int = 0) -> list[Event]:
+        async with self.resources.sessions() as session:
+            rows = await session.scalars(
+                select(RunEvent.payload)
+                .where(RunEvent.thread_id == thread_id, RunEvent.seq > after)
+                .order_by(RunEvent.seq)
+            )
+            return list(rows.all())
+
+    def abort_on_disconnect(self, run: Run) -> None:
+        """The client that owns `run` went away: cancel it if the settings say so."""
+        if self.settings.on_disconnect == "abort" and run.task is not None and not run.task.done():
+            log.info("client of %s disconnected: aborting the run", run.thread_id)
+            run.task.cancel()

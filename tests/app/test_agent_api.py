@@ -1,0 +1,236 @@
+"""The agent API through the ASGI app (httpx, lifespan included): SSE contract, confirms, replay, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+from typing import Any
+
+import httpx
+import pytest
+from PIL import Image
+
+from agents.events import EVENT_TYPES, parse_event
+from app.settings import Settings
+from tests.serving import asgi_client, events_of
+
+REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+
+
+def png_data_url() -> str:
+    buffer = io.BytesIO()
+    Image.new("RGB", (320, 480), "#D9C6A5").save(buffer, "PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+async def post_events(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    response = await client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return events_of(response.text)
+
+
+async def start_paused(client: httpx.AsyncClient, **extra: Any) -> list[dict[str, Any]]:
+    events = await post_events(client, "/api/agent/stream", {"message": REQUEST, **extra})
+    assert [e["type"] for e in events[-2:]] == ["ask_user", "workflow_paused"]
+    return events
+
+
+async def test_full_run_over_sse_with_two_confirms(api: httpx.AsyncClient) -> None:
+    first = await start_paused(
+        api, imageCount=3, referenceImages=[{"data": png_data_url(), "type": "style"}]
+    )
+    thread_id = first[0]["threadId"]
+    assert first[0]["type"] == "agent_start" and first[0]["agent"] == "supervisor"
+    ask = first[-2]
+    assert ask["context"]["kind"] == "content" and ask["interruptId"]
+
+    thread = (await api.get(f"/api/agent/threads/{thread_id}")).json()
+    assert thread["status"] == "paused" and thread["pending"]["interruptId"] == ask["interruptId"]
+    assert thread["lastSeq"] == first[-1]["seq"]
+
+    second = await post_events(
+        api,
+        "/api/agent/confirm",
+        {"threadId": thread_id, "action": "modify", "modifiedData": {"title": "下班后去露营"},
+         "interruptId": ask["interruptId"]},
+    )
+    assert second[0]["seq"] == first[-1]["seq"] + 1  # a confirm streams only what is new
+    plans_ask = second[-2]
+    assert plans_ask["context"]["kind"] == "image_plans"
+    third = await post_events(api, "/api/agent/confirm", {"threadId": thread_id, "action": "approve"})
+    done = third[-1]
+    assert done["type"] == "workflow_complete" and done["title"] == "下班后去露营"
+    assert len(done["imageAssetIds"]) == 3
+
+    events = first + second + third
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    for event in events:
+        parse_event(event)  # every event validates against the contract
+    assert EVENT_TYPES - {e["type"] for e in events} <= {"error"}
+    complete = [e for e in events if e["type"] == "image_progress" and e["status"] == "complete"]
+    assert {e["url"] for e in complete} == {f"/api/assets/{i}" for i in done["imageAssetIds"]}
+    status = (await api.get(f"/api/agent/threads/{thread_id}")).json()
+    assert status["status"] == "completed" and status["pending"] is None
+
+
+async def test_reject_redoes_the_draft_and_pauses_again(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api)
+    thread_id = first[0]["threadId"]
+    again = await post_events(
+        api, "/api/agent/confirm",
+        {"threadId": thread_id, "action": "reject", "userFeedback": "语气再轻松一点，多写预算"},
+    )
+    starts = [e["agent"] for e in again if e["type"] == "agent_start"]
+    assert starts == ["writer_agent"]
+    assert again[-2]["context"]["kind"] == "content" and again[-2]["interruptId"] != first[-2]["interruptId"]
+
+
+async def test_two_concurrent_confirms_one_resumes_the_other_gets_409(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api)
+    body = {"threadId": first[0]["threadId"], "action": "approve", "interruptId": first[-2]["interruptId"]}
+    responses = await asyncio.gather(
+        api.post("/api/agent/confirm", json=body), api.post("/api/agent/confirm", json=body)
+    )
+    assert sorted(r.status_code for r in responses) == [200, 409]
+    loser = next(r for r in responses if r.status_code == 409)
+    assert loser.json()["error"]["code"] in {"THREAD_NOT_PAUSED", "STALE_INTERRUPT"}
+    winner = next(r for r in responses if r.status_code == 200)
+    assert events_of(winner.text)[-1]["type"] == "workflow_paused"
+
+    stale = await api.post("/api/agent/confirm", json=body)  # the first pause is gone
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "STALE_INTERRUPT"
+
+
+async def test_replay_after_last_event_id_returns_exactly_the_missed_events(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api)
+    thread_id = first[0]["threadId"]
+    missed = await api.get(f"/api/agent/threads/{thread_id}/events", headers={"Last-Event-ID": "10"})
+    assert events_of(missed.text) == first[10:]
+    by_query = await api.get(f"/api/agent/threads/{thread_id}/events", params={"after": 40})
+    assert events_of(by_query.text) == first[40:]
+    everything = await api.get(f"/api/agent/threads/{thread_id}/events")
+    assert events_of(everything.text) == first
+    bad = await api.get(f"/api/agent/threads/{thread_id}/events", params={"after": "x"})
+    assert bad.status_code == 422
+
+
+async def test_inbox_lists_paused_threads_newest_first(api: httpx.AsyncClient) -> None:
+    older = await start_paused(api)
+    newer = await start_paused(api, message="周末在家做一顿减脂早餐，写给健身新手")
+    items = (await api.get("/api/agent/inbox")).json()["items"]
+    assert [i["threadId"] for i in items] == [newer[0]["threadId"], older[0]["threadId"]]
+    assert items[0]["kind"] == "content" and items[0]["pending"]["type"] == "ask_user"
+    assert items[1]["request"] == REQUEST and items[0]["question"]
+    await post_events(api, "/api/agent/confirm", {"threadId": older[0]["threadId"], "action": "approve"})
+    # still paused, now at the plans checkpoint
+    kinds = {i["threadId"]: i["kind"] for i in (await api.get("/api/agent/inbox")).json()["items"]}
+    assert kinds[older[0]["threadId"]] == "image_plans"
+
+
+async def test_cancel_a_paused_run_and_unknown_threads(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api)
+    thread_id = first[0]["threadId"]
+    cancelled = await api.post(f"/api/agent/threads/{thread_id}/cancel")
+    assert cancelled.json() == {"threadId": thread_id, "status": "aborted"}
+    assert (await api.get(f"/api/agent/threads/{thread_id}")).json()["status"] == "aborted"
+    last = events_of((await api.get(f"/api/agent/threads/{thread_id}/events")).text)[-1]
+    assert last["type"] == "error" and last["code"] == "ABORTED"
+    again = await api.post(f"/api/agent/threads/{thread_id}/cancel")
+    assert again.status_code == 409
+    for method, path in (
+        ("GET", "/api/agent/threads/nope"),
+        ("GET", "/api/agent/threads/nope/events"),
+        ("POST", "/api/agent/threads/nope/cancel"),
+        ("POST", "/api/agent/threads/nope/resume"),
+    ):
+        response = await api.request(method, path)
+        assert response.status_code == 404 and response.json()["error"]["code"] == "THREAD_NOT_FOUND"
+
+
+async def test_starting_an_existing_thread_is_a_conflict(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api, threadId="my-thread-1")
+    assert first[0]["threadId"] == "my-thread-1"
+    response = await api.post("/api/agent/stream", json={"message": REQUEST, "threadId": "my-thread-1"})
+    assert response.status_code == 409 and response.json()["error"]["code"] == "THREAD_BUSY"
+
+
+BAD_STARTS: list[tuple[str, bytes, int, str]] = [
+    ("empty body", b"", 400, "BAD_REQUEST"),
+    ("invalid JSON", b'{"message": ', 400, "BAD_REQUEST"),
+    ("not an object", b"[1, 2]", 400, "BAD_REQUEST"),
+    ("empty message", json.dumps({"message": "   "}).encode(), 422, "VALIDATION_ERROR"),
+    ("5 MB message", json.dumps({"message": "x" * 5_000_000}).encode(), 422, "VALIDATION_ERROR"),
+    ("unknown field", json.dumps({"message": "hi", "colour": 1}).encode(), 422, "VALIDATION_ERROR"),
+    ("image count", json.dumps({"message": "hi", "imageCount": 0}).encode(), 422, "VALIDATION_ERROR"),
+    (
+        "bad data URL",
+        json.dumps({"message": "hi", "referenceImages": [{"data": "data:image/png;base64,!!!"}]}).encode(),
+        422,
+        "",
+    ),
+    (
+        "loopback URL",
+        json.dumps({"message": "hi", "referenceImages": [{"url": "http://127.0.0.1/a.png"}]}).encode(),
+        422,
+        "IMAGE_URL_REFUSED",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "status", "code"), BAD_STARTS, ids=[c[0] for c in BAD_STARTS])
+async def test_bad_start_bodies_are_clear_4xx_errors(
+    api: httpx.AsyncClient, case: str, body: bytes, status: int, code: str
+) -> None:
+    response = await api.post("/api/agent/stream", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["message"] and (not code or error["code"] == code)
+    assert (await api.get("/api/agent/inbox")).json()["total"] == 0  # nothing was started
+
+
+async def test_bad_confirms_are_clear_4xx_errors(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api)
+    thread_id = first[0]["threadId"]
+    cases = [
+        ({"threadId": thread_id, "action": "dance"}, 422, "INVALID_CONFIRMATION"),
+        ({"threadId": thread_id, "action": "reject"}, 422, "INVALID_CONFIRMATION"),
+        ({"threadId": thread_id, "action": "reject", "userFeedback": "  "}, 422, "INVALID_CONFIRMATION"),
+        ({"threadId": thread_id, "action": "modify", "modifiedData": {"title": ""}}, 422,
+         "INVALID_CONFIRMATION"),
+        ({"threadId": thread_id, "userResponse": {"selectedIds": ["a"]}}, 422, "INVALID_CONFIRMATION"),
+        ({"action": "approve"}, 422, "VALIDATION_ERROR"),
+        ({"threadId": "nope", "action": "approve"}, 404, "THREAD_NOT_FOUND"),
+    ]
+    for body, status, code in cases:
+        response = await api.post("/api/agent/confirm", json=body)
+        assert (response.status_code, response.json()["error"]["code"]) == (status, code), body
+    # nothing was lost: the pause is still there and can be approved
+    after = await post_events(api, "/api/agent/confirm", {"threadId": thread_id, "action": "approve"})
+    assert after[-2]["context"]["kind"] == "image_plans"
+
+
+async def test_body_over_the_limit_is_413(seeded_settings: Settings) -> None:
+    seeded_settings.max_body_bytes = 1024
+    async with asgi_client(seeded_settings) as client:
+        response = await client.post("/api/agent/stream", json={"message": "露" * 2000})
+    assert response.status_code == 413 and response.json()["error"]["code"] == "PAYLOAD_TOO_LARGE"
+
+
+async def test_openapi_describes_every_endpoint_and_body(api: httpx.AsyncClient) -> None:
+    document = (await api.get("/openapi.json")).json()
+    paths = document["paths"]
+    for path in (
+        "/api/agent/stream", "/api/agent/confirm", "/api/agent/inbox", "/api/agent/threads/{threadId}",
+        "/api/agent/threads/{threadId}/events", "/api/agent/threads/{threadId}/cancel",
+        "/api/creatives", "/api/creatives/{id}", "/api/creatives/stats", "/api/creatives/export.csv",
+        "/api/assets/{id}",
+    ):
+        assert path in paths, path
+    schemas = document["components"]["schemas"]
+    body = set(schemas["RunRequest"]["properties"])
+    assert body >= {"message", "referenceImages", "enableHITL", "imageCount"}
+    assert "userFeedback" in schemas["ConfirmRequest"]["properties"]
+    assert len(schemas["StreamEvent"]["oneOf"]) == len(EVENT_TYPES)

@@ -1,0 +1,139 @@
+"""The agent API through a real `studio serve` process: kill -9 and restart, disconnects, resume."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from agents.events import parse_event
+from app.settings import Settings
+from tests.serving import LiveServer, events_of
+
+REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+SLOW = {"STUDIO_OFFLINE_LATENCY_MS": "150", "STUDIO_OFFLINE_IMAGE_LATENCY_MS": "300"}
+
+
+def read_until(response: httpx.Response, stop: Any) -> list[dict[str, Any]]:
+    """Read SSE events from a streaming response until `stop(event)` holds; returns them."""
+    seen: list[dict[str, Any]] = []
+    for line in response.iter_lines():
+        if line.startswith("data: ") and line != "data: [DONE]":
+            event = json.loads(line[len("data: "):])
+            seen.append(event)
+            if stop(event):
+                break
+    return seen
+
+
+def status_of(client: httpx.Client, thread_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/agent/threads/{thread_id}")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def approve(client: httpx.Client, thread_id: str) -> list[dict[str, Any]]:
+    response = client.post("/api/agent/confirm", json={"threadId": thread_id, "action": "approve"})
+    assert response.status_code == 200, response.text
+    return events_of(response.text)
+
+
+@pytest.fixture
+def slow_server(seeded_settings: Settings) -> Iterator[LiveServer]:
+    server = LiveServer(seeded_settings.data_dir, env={**SLOW, "STUDIO_HITL_DEFAULT": "false"}).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_paused_run_survives_kill_9_and_completes_after_restart(live_server: LiveServer) -> None:
+    with live_server.client() as client:
+        started = client.post("/api/agent/stream", json={"message": REQUEST, "imageCount": 2})
+        first = events_of(started.text)
+        assert first[-1]["type"] == "workflow_paused"
+        thread_id = first[0]["threadId"]
+        second = approve(client, thread_id)
+        assert second[-2]["context"]["kind"] == "image_plans"
+
+    live_server.kill()
+    live_server.start()  # same data dir, new process
+
+    with live_server.client() as client:
+        assert status_of(client, thread_id)["status"] == "paused"
+        assert [i["threadId"] for i in client.get("/api/agent/inbox").json()["items"]] == [thread_id]
+        third = approve(client, thread_id)
+        done = third[-1]
+        assert done["type"] == "workflow_complete" and len(done["imageAssetIds"]) == 2
+        events = first + second + third
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        for event in events:
+            parse_event(event)
+        assert status_of(client, thread_id)["status"] == "completed"
+        for asset_id in done["imageAssetIds"]:
+            image = client.get(f"/api/assets/{asset_id}")
+            assert image.status_code == 200 and image.headers["content-type"] == "image/png"
+            assert image.content.startswith(b"\x89PNG")
+
+
+def test_run_killed_mid_flight_is_failed_then_resumable(slow_server: LiveServer) -> None:
+    with slow_server.client() as client, client.stream(
+        "POST", "/api/agent/stream", json={"message": REQUEST, "imageCount": 2}
+    ) as response:
+        seen = read_until(response, lambda e: e["type"] == "agent_start" and e["agent"] == "writer_agent")
+        thread_id = seen[0]["threadId"]
+        slow_server.kill()
+
+    slow_server.start()
+    with slow_server.client() as client:
+        thread = status_of(client, thread_id)
+        assert thread["status"] == "failed"  # never silently stuck as running
+        last = events_of(client.get(f"/api/agent/threads/{thread_id}/events").text)[-1]
+        assert last["type"] == "error" and last["code"] == "INTERRUPTED" and last["retryable"]
+
+        resumed = events_of(client.post(f"/api/agent/threads/{thread_id}/resume").text)
+        assert resumed[0]["seq"] == last["seq"] + 1
+        assert resumed[-1]["type"] == "workflow_complete"
+        started = [e["agent"] for e in resumed if e["type"] == "agent_start"]
+        assert "brief_compiler_agent" not in started  # continued from the checkpoint, not from scratch
+        assert status_of(client, thread_id)["status"] == "completed"
+        again = client.post(f"/api/agent/threads/{thread_id}/resume")
+        assert again.status_code == 409
+
+
+def test_disconnecting_client_does_not_stop_the_run_by_default(slow_server: LiveServer) -> None:
+    with slow_server.client() as client:
+        body = {"message": REQUEST, "imageCount": 1}
+        with client.stream("POST", "/api/agent/stream", json=body) as response:
+            seen = read_until(response, lambda e: e["type"] == "brief_ready")
+        thread_id = seen[0]["threadId"]
+        # follow the rest from where the dropped connection stopped: nothing missing, nothing twice
+        rest = events_of(
+            client.get(
+                f"/api/agent/threads/{thread_id}/events", headers={"Last-Event-ID": str(seen[-1]["seq"])}
+            ).text
+        )
+        assert rest[0]["seq"] == seen[-1]["seq"] + 1 and rest[-1]["type"] == "workflow_complete"
+        assert status_of(client, thread_id)["status"] == "completed"
+
+
+def test_disconnecting_client_aborts_the_run_with_the_abort_setting(seeded_settings: Settings) -> None:
+    server = LiveServer(
+        seeded_settings.data_dir,
+        env={**SLOW, "STUDIO_HITL_DEFAULT": "false", "STUDIO_ON_DISCONNECT": "abort"},
+    ).start()
+    try:
+        with server.client() as client:
+            with client.stream("POST", "/api/agent/stream", json={"message": REQUEST}) as response:
+                seen = read_until(response, lambda e: e["type"] == "brief_ready")
+            thread_id = seen[0]["threadId"]
+            rest = events_of(client.get(f"/api/agent/threads/{thread_id}/events").text)
+            assert rest[-1]["type"] == "error" and rest[-1]["code"] == "ABORTED"
+            assert not any(e["type"] == "workflow_complete" for e in rest)
+            assert status_of(client, thread_id)["status"] == "aborted"
+    finally:
+        server.stop()

@@ -1,0 +1,125 @@
+"""Real servers for tests: the ASGI app in-process (httpx, with its lifespan) and `studio serve` as a
+separate process on a free port, which tests may kill -9 and start again on the same data dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app import migrate
+from app.factory import create_app
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@asynccontextmanager
+async def asgi_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    """An httpx client talking to `create_app(settings)` in-process, lifespan included."""
+    settings.ensure_dirs()
+    await migrate.upgrade_async(settings.db_url)
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://studio.test", timeout=60
+        ) as client:
+            yield client
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """`python -m app serve` on a data dir; `start()`, `kill()` (SIGKILL), `stop()` (graceful)."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "STUDIO_DATA_DIR": str(data_dir), **(env or {})}
+        self.proc: subprocess.Popen[str] | None = None
+        self.log_path = data_dir.parent / f"server-{self.port}.log"
+
+    def start(self, timeout: float = 90) -> LiveServer:
+        log = self.log_path.open("a", encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--port", str(self.port)],
+            env=self.env,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited early:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"server did not answer /healthz in {timeout}s:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """kill -9: no shutdown hooks run."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=15)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 60), **kwargs)
+
+
+def parse_sse(text: str) -> list[dict[str, Any] | str]:
+    """The data of each frame of an SSE body, checked against the protocol: every event frame has an
+    `id:` equal to its `seq`, comments are heartbeats, and the body ends with exactly one `[DONE]`."""
+    frames: list[dict[str, Any] | str] = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
+        if not lines:
+            continue
+        fields = dict(line.split(": ", 1) for line in lines)
+        data = fields["data"]
+        if data == "[DONE]":
+            assert "id" not in fields
+            frames.append(data)
+            continue
+        event = json.loads(data)
+        assert fields.get("id") == str(event["seq"]), block
+        frames.append(event)
+    assert frames and frames[-1] == "[DONE]" and frames.count("[DONE]") == 1, frames[-3:]
+    return frames
+
+
+def events_of(text: str) -> list[dict[str, Any]]:
+    """The events of an SSE body (validated by `parse_sse`), without the `[DONE]` frame."""
+    return [frame for frame in parse_sse(text) if isinstance(frame, dict)]
