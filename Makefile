@@ -13,9 +13,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# System packages the studio needs (none yet beyond Python; browser tests will add chromium here).
+# System packages: Debian's chromium for the browser tests (Playwright drives it; browsers cannot be
+# downloaded here, so never `playwright install`). Idempotent: skipped when /usr/bin/chromium exists.
 system-deps:
-	@true
+	@if [ -x /usr/bin/chromium ]; then :; \
+	else \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
 
 install: system-deps $(STAMP)
 

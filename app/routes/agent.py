@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 
 from agents.errors import ThreadNotFound
 from agents.runner import RunRequest
+from app.creatives import iso
 from app.errors import ValidationFailed
 from app.http import read_model, settings_of
 from app.runs import Run, RunManager
@@ -172,7 +173,7 @@ async def inbox(request: Request) -> Response:
                 request=creative.request,
                 kind=context.get("kind") or ("clarification" if context.get("__clarification") else None),
                 question=str(pending.get("question") or ""),
-                paused_at=creative.updated_at.isoformat(),
+                paused_at=iso(creative.updated_at) or "",
                 pending=pending,
             ).model_dump(by_alias=True)
         )

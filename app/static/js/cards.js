@@ -1,0 +1,138 @@
+// Readable cards for the run's artifacts: brief, evidence, layout (with text–image bindings), draft.
+
+import { chip, clear, h, paragraphs, toast } from "./dom.js";
+import { BRIEF_FIELDS, DENSITY, LAYOUTS, POSITION, ROLES } from "./labels.js";
+
+function dl(rows) {
+  const list = h("dl", { class: "kv" });
+  for (const [label, value] of rows) {
+    if (value === null || value === undefined || value === "" || (Array.isArray(value) && !value.length)) continue;
+    list.append(h("dt", {}, label), h("dd", {}, value));
+  }
+  return list;
+}
+
+const chips = (items, cls = "") => h("div", { class: "chips" }, (items || []).map((t) => chip(String(t), cls)));
+const tagChips = (tags) => chips((tags || []).map((t) => `#${String(t).replace(/^#/, "")}`), "chip-tag");
+
+export function renderBrief(target, brief) {
+  clear(target);
+  if (!brief) return;
+  target.append(
+    dl([
+      ...BRIEF_FIELDS.map(([key, label]) => [label, brief[key]]),
+      ["关键词", brief.keywords?.length ? chips(brief.keywords) : null],
+      ["内容类型", brief.contentType],
+    ]),
+  );
+  if (brief.constraints?.length) {
+    target.append(h("div", { class: "sub-title" }, "约束"), h("ul", { class: "bullets" }, brief.constraints.map((c) => h("li", {}, c))));
+  }
+}
+
+/** Evidence: the stored pack when we have it, else what the research tools returned so far. */
+export class EvidenceCard {
+  constructor(target) {
+    this.target = target;
+    this.reset();
+  }
+
+  reset() {
+    this.tools = {};
+    this.pack = null;
+    clear(this.target);
+  }
+
+  toolResult(event) {
+    if (this.pack || event.agent !== "research_evidence_agent") return;
+    this.tools[event.tool] = event.toolOutput;
+    this.render();
+  }
+
+  setPack(pack) {
+    if (!pack || typeof pack !== "object") return;
+    this.pack = pack;
+    this.render();
+  }
+
+  render() {
+    const t = this.target;
+    clear(t);
+    const pack = this.pack;
+    if (pack) {
+      if (pack.summary) t.append(h("p", { class: "lead" }, pack.summary));
+      if (pack.facts?.length) {
+        t.append(h("div", { class: "sub-title" }, "要点"), h("ul", { class: "bullets" }, pack.facts.slice(0, 8).map((f) =>
+          h("li", {}, f.text || "", f.sourceTitle ? h("span", { class: "muted" }, `（${f.sourceTitle}）`) : null))));
+      }
+      if (pack.titlePatterns?.length) t.append(h("div", { class: "sub-title" }, "爆款标题套路"), chips(pack.titlePatterns));
+      const tags = pack.recommendedTags?.length ? pack.recommendedTags : pack.topTags;
+      if (tags?.length) t.append(h("div", { class: "sub-title" }, "推荐标签"), tagChips(tags));
+      if (pack.notes?.length) t.append(h("div", { class: "sub-title" }, "参考笔记"), noteList(pack.notes));
+      if (pack.webFindings) t.append(h("div", { class: "sub-title" }, "网络搜索"), h("p", { class: "pre-line" }, pack.webFindings));
+      return;
+    }
+    const hits = this.tools.searchNotes?.hits || [];
+    if (hits.length) t.append(h("div", { class: "sub-title" }, "相关笔记"), noteList(hits.map((x) => x.note || x)));
+    const tags = (this.tools.analyzeTopTags?.tags || []).map((x) => x.tag).filter(Boolean);
+    if (tags.length) t.append(h("div", { class: "sub-title" }, "热门标签"), tagChips(tags.slice(0, 10)));
+    const titles = (this.tools.getTopTitles?.titles || []).map((x) => x.title).filter(Boolean);
+    if (titles.length) t.append(h("div", { class: "sub-title" }, "高互动标题"), h("ol", { class: "bullets" }, titles.slice(0, 5).map((x) => h("li", {}, x))));
+  }
+}
+
+function noteList(notes) {
+  return h("ul", { class: "notes" }, notes.slice(0, 6).map((n) =>
+    h("li", {}, h("span", { class: "note-title" }, n.title || n.id || ""),
+      n.likes !== undefined ? h("span", { class: "muted" }, ` ♥ ${n.likes}`) : null)));
+}
+
+export function renderLayout(target, spec, alignment) {
+  clear(target);
+  if (spec) {
+    target.append(dl([["版式偏好", LAYOUTS[spec.preference] || spec.preference], ["说明", spec.notes]]));
+    target.append(h("ol", { class: "layout-items" }, (spec.items || []).map((item) =>
+      h("li", {},
+        h("strong", {}, `图${item.index} · ${ROLES[item.role] || item.role}`),
+        h("div", {}, `视觉焦点：${item.visualFocus || "—"}`),
+        h("div", { class: "muted" },
+          `文字 ${DENSITY[item.textDensity] || item.textDensity || "—"} · 位置 ${POSITION[item.textPosition] || item.textPosition || "—"}` +
+          (item.blocks?.length ? ` · 模块 ${item.blocks.join(" / ")}` : ""))))));
+  }
+  const bindings = alignment?.paragraphImageBindings || [];
+  if (bindings.length) {
+    target.append(h("div", { class: "sub-title" }, "图文对应"), h("ul", { class: "bullets" }, bindings.slice(0, 12).map((b) =>
+      h("li", {}, `第${Number(b.paragraphIndex) + 1}段 → 图${b.imageIndex}`, b.reason ? h("span", { class: "muted" }, `：${b.reason}`) : null))));
+  }
+}
+
+/** The draft (title / body / tags) as it would be posted, with a copy button. */
+export class DraftCard {
+  constructor(target) {
+    this.target = target;
+    this.draft = null;
+  }
+
+  set(draft) {
+    if (!draft) return;
+    this.draft = { title: draft.title || "", body: draft.body || "", tags: draft.tags || [] };
+    const t = clear(this.target);
+    t.append(
+      h("h3", { class: "draft-title", dataset: { testid: "draft-title" } }, this.draft.title),
+      h("div", { class: "draft-body", dataset: { testid: "draft-body" } }, paragraphs(this.draft.body)),
+      tagChips(this.draft.tags),
+      h("div", { class: "card-actions" }, h("button", { type: "button", class: "btn small", onclick: () => this.copy() }, "复制文案")),
+    );
+  }
+
+  async copy() {
+    const { title, body, tags } = this.draft || {};
+    const text = `${title}\n\n${body}\n\n${(tags || []).map((t) => `#${t}`).join(" ")}`;
+    try {
+      await navigator.clipboard.writeText(text);
+      toast("文案已复制", "ok");
+    } catch {
+      toast("浏览器不允许访问剪贴板，请手动选择复制", "error");
+    }
+  }
+}

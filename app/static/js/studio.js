@@ -1,0 +1,159 @@
+// The creators' studio (`/`): the request form, then the live run. `/?thread=<id>` reopens a run.
+
+import { describeError, getCreative } from "./api.js";
+import { $, chip, clear, h, replace, toast } from "./dom.js";
+import { LAYOUTS } from "./labels.js";
+import { initNav, refreshInboxBadge } from "./nav.js";
+import { ReferencePicker } from "./references.js";
+import { RunView } from "./runview.js";
+import { RunSession } from "./session.js";
+
+const form = $("#run-form");
+const message = $("#message");
+const formError = $("#form-error");
+const startBtn = $("#start-btn");
+const stopBtn = $("#stop-btn");
+const newBtn = $("#new-btn");
+const hero = $("#hero");
+const summary = $("#request-summary");
+
+const view = new RunView($("#run-main"), $("#timeline"));
+view.focusCheckpoints = true;
+const session = new RunSession(view, { onChange: updateButtons });
+
+const refs = new ReferencePicker({
+  dropzone: $("#dropzone"),
+  input: $("#ref-input"),
+  list: $("#ref-list"),
+  onError: (problems) => (problems.length ? showFormError("部分图片未添加", problems) : hideFormError()),
+});
+
+function showFormError(title, lines = []) {
+  clear(formError).append(h("strong", {}, title), ...lines.map((l) => h("div", {}, l)));
+  formError.hidden = false;
+}
+
+function hideFormError() {
+  formError.hidden = true;
+}
+
+// while a run is shown, the form folds into a summary of the request (the timeline gets the room)
+function showSummary(body) {
+  $("#summary-text").textContent = body.message;
+  const chips = [
+    `${body.imageCount} 张配图`,
+    LAYOUTS[body.layoutPreference] || body.layoutPreference,
+    body.enableHITL === false ? "人工审核：关" : "人工审核：开",
+    body.refCount ? `${body.refCount} 张参考图` : null,
+  ];
+  replace($("#summary-chips"), chips.filter(Boolean).map((c) => chip(c)));
+}
+
+function updateButtons() {
+  const idle = view.status === "idle";
+  startBtn.disabled = session.streaming;
+  stopBtn.hidden = !(session.streaming && ["running", "connecting"].includes(view.status));
+  form.hidden = !idle;
+  summary.hidden = idle;
+  hero.hidden = !idle;
+  document.body.dataset.run = view.status;
+  if (!session.streaming) refreshInboxBadge();
+}
+
+function readForm() {
+  const text = message.value.trim();
+  if (!text) return { error: "请先写下你的创作需求。", control: message };
+  const count = Number($("#image-count").value);
+  if (!Number.isInteger(count) || count < 1 || count > 9) return { error: "配图数量需要是 1–9 之间的整数。", control: $("#image-count") };
+  return {
+    body: {
+      message: text,
+      referenceImages: refs.value(),
+      imageCount: count,
+      layoutPreference: $("#layout-pref").value,
+      enableHITL: $("#hitl").checked,
+    },
+  };
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  hideFormError();
+  message.removeAttribute("aria-invalid");
+  const { body, error, control } = readForm();
+  if (error) {
+    showFormError(error);
+    control.setAttribute("aria-invalid", "true");
+    control.focus();
+    return;
+  }
+  startBtn.disabled = true;
+  startBtn.textContent = "正在启动…";
+  try {
+    showSummary({ ...body, refCount: body.referenceImages.length });
+    await session.start(body);
+    history.replaceState(null, "", `/?thread=${encodeURIComponent(session.threadId)}`);
+  } catch (err) {
+    const d = describeError(err);
+    view.reset(null);
+    showFormError(d.title, d.lines);
+  } finally {
+    startBtn.textContent = "开始创作";
+    updateButtons();
+  }
+});
+
+message.addEventListener("input", () => {
+  $("#message-count").textContent = String(message.value.length);
+});
+message.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) form.requestSubmit();
+});
+
+stopBtn.addEventListener("click", async () => {
+  stopBtn.disabled = true;
+  try {
+    await session.cancel();
+    toast("已请求停止运行", "info");
+  } catch (err) {
+    toast(describeError(err).title, "error");
+  } finally {
+    stopBtn.disabled = false;
+  }
+});
+
+newBtn.addEventListener("click", () => {
+  session.stop();
+  view.reset(null);
+  refs.clear();
+  history.replaceState(null, "", "/");
+  updateButtons();
+  message.focus();
+});
+
+async function reopen(threadId) {
+  try {
+    $("#summary-text").textContent = "";
+    const info = await session.open(threadId);
+    if (info.creativeId) {
+      getCreative(info.creativeId).then((c) => {
+        const o = c?.options || {};
+        showSummary({ message: c?.request || "", imageCount: o.imageCount ?? "?", layoutPreference: o.layoutPreference,
+          enableHITL: o.enableHITL, refCount: o.referenceCount || 0 });
+        message.value = c?.request || "";
+        $("#message-count").textContent = String(message.value.length);
+      }).catch(() => {});
+    }
+  } catch (err) {
+    const d = describeError(err);
+    view.reset(null);
+    showFormError(`无法打开任务 ${threadId}`, [d.title, ...d.lines]);
+  } finally {
+    updateButtons();
+  }
+}
+
+initNav();
+const params = new URLSearchParams(location.search);
+if (params.get("thread")) reopen(params.get("thread"));
+else updateButtons();
