@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: install system-deps run test lint typecheck pytest clean
+.PHONY: install system-deps run test lint typecheck pytest bench clean
 
 # Python dependencies into .venv (re-run when pyproject.toml changes).
 $(STAMP): pyproject.toml
@@ -40,6 +40,11 @@ pytest: install
 	$(BIN)/pytest
 
 test: lint typecheck pytest
+
+# Every benchmark (~6-8 min on 2 cores): tables on stdout, JSON in bench/results/, see docs/benchmarks.md.
+# On a shared machine: make bench BENCH_ARGS="--wait-load 1.0" (each benchmark waits for a quiet moment).
+bench: install
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

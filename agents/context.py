@@ -32,6 +32,14 @@ class RunOptions:
     vision_model: str | None = None
     web_search_model: str | None = None
     image_max_bytes: int = 10 * 1024 * 1024
+    # Benchmarks only: mimic the original single-chain design — one supervisor LLM call per decision,
+    # research and reference one after the other, one image at a time (see docs/benchmarks.md).
+    sequential_baseline: bool = False
+
+    @property
+    def effective_image_concurrency(self) -> int:
+        """How many images may generate at once: 1 in the sequential baseline, else the setting."""
+        return 1 if self.sequential_baseline else max(1, self.image_concurrency)
 
 
 def default_asset_url(asset_id: int) -> str:

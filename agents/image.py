@@ -3,7 +3,8 @@ each image's progress (`image_progress`: queued → generating → complete | fa
 
 One `ImageRequest` per plan carries the final prompt for real models and the structured parts (palette,
 overlay text, layout density) for the offline card renderer. Generation is bounded by
-`RunOptions.image_concurrency`; an image whose attempt fails (with a retryable error) is tried once more.
+`RunOptions.image_concurrency` (1 in the sequential baseline); an image whose attempt fails (with a
+retryable error) is tried once more.
 Successes are saved with `AssetStore.save`, failures get a `failed` asset row. Some failures still complete
 the stage (their slots are `None` in `generatedImageAssetIds`); only when every image failed does the stage
 end with a retryable `lastError` for the supervisor.
@@ -163,7 +164,7 @@ async def image_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
         raise StudioError("没有可生成的图片规划", code="NO_IMAGE_PLANS")
     for task in tasks:
         emit(ImageProgress(task_id=task.plan.index, status="queued", progress=0.0))
-    slots = asyncio.Semaphore(max(1, ctx.options.image_concurrency))
+    slots = asyncio.Semaphore(ctx.options.effective_image_concurrency)
     asset_ids = list(await asyncio.gather(*(generate_one(task, ctx, slots) for task in tasks)))
     done = sum(asset_id is not None for asset_id in asset_ids)
     if done == 0:

@@ -8,12 +8,16 @@ within it: only going back or rerunning the current stage, never skipping a due 
 budget, and never after a critical error or at `maxIterations`.
 
 Every decision emits `supervisor_decision` with its `source`.
+
+`RunOptions.sequential_baseline` (benchmarks only) turns this into the original single-chain design we
+measure against: `decide` never dispatches two agents at once, and the node makes one LLM call per
+decision (the rule's choice as the only allowed answer, so the route is unchanged but the call is paid).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -219,6 +223,8 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
         for agent, flag in ((RESEARCH, "evidenceComplete"), (REFERENCE, "referenceIntelligenceComplete"))
         if not state.get(flag)
     )
+    if len(pending) == 2 and options.sequential_baseline:
+        return Decision(pending[:1], "简报已就绪：先调研素材，再解析参考图（顺序基线）")
     if pending:
         return Decision(
             pending, "简报已就绪：调研素材与解析参考图" if len(pending) == 2 else f"补齐 {pending[0]}"
@@ -289,6 +295,10 @@ async def supervisor(state: StudioState, runtime: Runtime[StudioContext]) -> dic
     ):
         fallback_calls += 1
         decision = await _llm_choice(decision, state, ctx)
+    elif ctx.options.sequential_baseline:
+        # the original design asked the model before every step: one real call, the rule's choice its
+        # only allowed answer
+        decision = await _llm_choice(replace(decision, allowed=decision.next), state, ctx)
     emit(SupervisorDecision(decision=decision.label, reason=decision.reason, source=decision.source))
     return {
         **decision.updates,

@@ -83,6 +83,11 @@ class Settings(BaseSettings):
     max_iterations: int = Field(40, ge=5, le=200, description="Hard cap on supervisor decisions per run.")
     node_timeout_s: float = Field(300.0, gt=0, description="Timeout of one agent step.")
     review: ReviewThresholds = Field(default_factory=ReviewThresholds)
+    sequential_baseline: bool = Field(
+        False,
+        description="Benchmarks only: run the original single-chain design (a supervisor LLM call before "
+        "every step, research then reference, one image at a time).",
+    )
 
     # --- server --------------------------------------------------------------------------------------
     host: str = "127.0.0.1"

@@ -1,7 +1,8 @@
 """Image providers behind one interface: `ImageProvider.generate(ImageRequest) -> GeneratedImage`.
 
 - `OfflineImageProvider` ("offline"): the embedded card renderer (`tools.renderer`), with scriptable latency
-  and a deterministic failure rate for tests and benchmarks (a failed attempt can succeed when retried).
+  (each call's total duration: the card renders inside it) and a deterministic failure rate for tests and
+  benchmarks (a failed attempt can succeed when retried).
 - `LiteLLMImageProvider` (any other name): `litellm.aimage_generation` with that model; the answer's base64
   or URL goes through `tools.image_input`, so size, type and address rules apply to what the model returns.
 
@@ -17,6 +18,7 @@ import math
 import os
 import random
 import re
+import time
 from dataclasses import dataclass, field
 from io import BytesIO
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -120,17 +122,21 @@ class OfflineImageProvider:
         self._attempts: dict[str, int] = {}
 
     async def generate(self, request: ImageRequest) -> GeneratedImage:
+        """Render the card; the call lasts at least `latency_ms` in all (the render happens inside it)."""
+        started = time.perf_counter()
         key = f"{request.stable_seed()}:{request.role}:{request.index}"
         attempt = self._attempts.get(key, 0) + 1
         self._attempts[key] = attempt
-        if self._latency_s:
-            await asyncio.sleep(self._latency_s)
         if self._failure_rate and random.Random(f"{key}:{attempt}").random() < self._failure_rate:
+            await asyncio.sleep(self._latency_s)
             raise ImageGenerationError(
                 f"离线图片渲染失败（模拟故障，第 {attempt} 次尝试）",
                 details={"simulated": True, "attempt": attempt, "index": request.index},
             )
         data = await self._renderer.render(request)
+        remaining = self._latency_s - (time.perf_counter() - started)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
         return GeneratedImage(
             data=data, mime="image/png", width=request.width, height=request.height, provider=self.name
         )

@@ -337,6 +337,8 @@ def _allowed(schema: dict[str, Any] | None) -> list[str]:
     if "$ref" in field:
         name = field["$ref"].rsplit("/", 1)[-1]
         field = (schema or {}).get("$defs", {}).get(name, {})
+    if "const" in field:  # a one-value Literal
+        return [str(field["const"])]
     return [str(v) for v in field.get("enum", [])]
 
 

@@ -3,7 +3,8 @@
 It reads the same prompts real models get — the `## 标题 (key)` sections defined in `tools.prompting`
 — picks the composer for the task (the JSON-schema name, or `metadata.task`), and returns JSON
 that conforms to the requested schema, or streamed text. Deterministic: the answer is seeded by the
-prompt. For benchmarks and fault tests it can simulate latency and a failure rate.
+prompt. For benchmarks and fault tests it can simulate latency (each call's total duration: the answer is
+composed inside it) and a failure rate.
 """
 
 from __future__ import annotations
@@ -96,6 +97,14 @@ class OfflineLLM:
             self._attempts.popitem(last=False)
         return random.Random(f"{key}:{attempt}").random() < self.failure_rate
 
+    def remaining_s(self, started: float) -> float:
+        """What is left of the simulated latency of a call that began at `started` (perf_counter).
+
+        The latency is the call's whole duration, a floor: composing the answer happens inside it, as a
+        remote model's work would, so a benchmark knows the model time exactly.
+        """
+        return max(0.0, self.latency_ms / 1000 - (time.perf_counter() - started))
+
 
 def _make_handler(config: OfflineLLM) -> Any:
     litellm = litellm_module()
@@ -147,14 +156,18 @@ def _make_handler(config: OfflineLLM) -> Any:
             )
 
         def completion(self, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
             task, messages, schema = self._prepare(kwargs)
-            time.sleep(config.latency_ms / 1000)
-            return self._response(kwargs, self._answer(task, messages, schema), messages)
+            content = self._answer(task, messages, schema)
+            time.sleep(config.remaining_s(started))
+            return self._response(kwargs, content, messages)
 
         async def acompletion(self, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
             task, messages, schema = self._prepare(kwargs)
-            await asyncio.sleep(config.latency_ms / 1000)
-            return self._response(kwargs, self._answer(task, messages, schema), messages)
+            content = self._answer(task, messages, schema)
+            await asyncio.sleep(config.remaining_s(started))
+            return self._response(kwargs, content, messages)
 
         def _chunks(self, content: str, messages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             step = 12
@@ -183,14 +196,18 @@ def _make_handler(config: OfflineLLM) -> Any:
             }
 
         def streaming(self, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+            started = time.perf_counter()
             task, messages, schema = self._prepare(kwargs)
-            time.sleep(config.latency_ms / 1000)
-            yield from self._chunks(self._answer(task, messages, schema), messages)
+            content = self._answer(task, messages, schema)
+            time.sleep(config.remaining_s(started))
+            yield from self._chunks(content, messages)
 
         async def astreaming(self, *args: Any, **kwargs: Any) -> AsyncIterator[dict[str, Any]]:
+            started = time.perf_counter()
             task, messages, schema = self._prepare(kwargs)
-            await asyncio.sleep(config.latency_ms / 1000)
-            for chunk in self._chunks(self._answer(task, messages, schema), messages):
+            content = self._answer(task, messages, schema)
+            await asyncio.sleep(config.remaining_s(started))
+            for chunk in self._chunks(content, messages):
                 yield chunk
 
     return Handler()

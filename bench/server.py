@@ -1,0 +1,189 @@
+"""For the HTTP benchmarks: `studio serve` as a separate process on a scratch data dir, and an SSE client
+that stamps every event with the moment it arrived.
+
+The server is the real CLI entry (`python -m app serve`), configured only through `STUDIO_*` variables
+(the parent's own `STUDIO_*` variables are dropped, and it runs in the scratch dir so no `.env` is read).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def http_api_available() -> bool:
+    """Whether this checkout serves `POST /api/agent/stream` and `POST /api/agent/confirm`."""
+    from app.routes import agent
+
+    paths = {getattr(route, "path", None) for route in agent.routes}
+    return {"/api/agent/stream", "/api/agent/confirm"} <= paths
+
+
+class Server:
+    """`python -m app serve` on `data_dir` (whose store is a copy of `knowledge`), with `env` settings."""
+
+    def __init__(self, data_dir: Path, knowledge: Path, env: dict[str, Any]) -> None:
+        self.data_dir = data_dir
+        data_dir.mkdir(parents=True, exist_ok=True)
+        if not (data_dir / "lancedb").exists():
+            shutil.copytree(knowledge, data_dir / "lancedb")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        base = {k: v for k, v in os.environ.items() if not k.startswith("STUDIO_")}
+        self.env = {**base, "STUDIO_DATA_DIR": str(data_dir), **{k: str(v) for k, v in env.items()}}
+        self.log_path = data_dir.parent / f"server-{data_dir.name}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 180) -> float:
+        """Spawn the server and wait for `/healthz`; the milliseconds that took."""
+        started = time.perf_counter()
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                env=self.env,
+                cwd=self.data_dir.parent,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited early:\n{self.log()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return (time.perf_counter() - started) * 1000
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer /healthz in {timeout} s:\n{self.log()[-3000:]}")
+
+    def stop(self) -> None:
+        """Graceful stop (SIGTERM), SIGKILL after 20 s."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+
+    def memory_kb(self, field_name: str = "VmRSS") -> int:
+        """A memory figure of the server process from /proc (VmRSS now, VmHWM the peak); 0 if unknown."""
+        if self.proc is None:
+            return 0
+        try:
+            status = Path(f"/proc/{self.proc.pid}/status").read_text(encoding="utf-8")
+        except OSError:
+            return 0
+        for line in status.splitlines():
+            if line.startswith(f"{field_name}:"):
+                return int(line.split()[1])
+        return 0
+
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+@dataclass
+class Stream:
+    """One SSE response: its events with their arrival times (Unix ms) and how it ended."""
+
+    sent_ms: float
+    status: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    received_ms: list[float] = field(default_factory=list)
+    done: bool = False  # the terminal `[DONE]` frame arrived
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200 and self.done and self.error is None
+
+    @property
+    def last_type(self) -> str | None:
+        return self.events[-1]["type"] if self.events else None
+
+    @property
+    def first_event_ms(self) -> float | None:
+        return self.received_ms[0] - self.sent_ms if self.received_ms else None
+
+    @property
+    def end_ms(self) -> float:
+        return self.received_ms[-1] if self.received_ms else self.sent_ms
+
+    def lags_ms(self) -> list[float]:
+        """Delivery lag of each event: arrival minus the `timestamp` it was created with."""
+        return [got - event["timestamp"] for event, got in zip(self.events, self.received_ms, strict=True)]
+
+    def first(self, kind: str) -> dict[str, Any] | None:
+        return next((e for e in self.events if e["type"] == kind), None)
+
+
+async def post_sse(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Stream:
+    """POST `body` and read the SSE answer to its end; transport failures are recorded, not raised."""
+    stream = Stream(sent_ms=time.time() * 1000)
+    try:
+        async with client.stream("POST", path, json=body) as response:
+            stream.status = response.status_code
+            if response.status_code != 200:
+                stream.error = (await response.aread()).decode("utf-8", "replace")[:500]
+                return stream
+            async for line in response.aiter_lines():
+                if not line.startswith("data:"):
+                    continue  # `id:` lines, `: keep-alive` comments, frame separators
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    stream.done = True
+                    break
+                stream.received_ms.append(time.time() * 1000)
+                stream.events.append(json.loads(data))
+    except (httpx.HTTPError, json.JSONDecodeError) as exc:
+        stream.error = f"{type(exc).__name__}: {exc}"[:500]
+    return stream
+
+
+def client(server: Server, connections: int = 200) -> httpx.AsyncClient:
+    """An async client for `server` that can hold `connections` streams open at once."""
+    return httpx.AsyncClient(
+        base_url=server.url,
+        timeout=httpx.Timeout(600, connect=60),
+        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+    )
+
+
+async def sample_memory(server: Server, peak: list[int], stop: asyncio.Event, every_s: float = 0.1) -> None:
+    """Keep the largest RSS (kB) seen in `peak[0]` until `stop` is set."""
+    while not stop.is_set():
+        peak[0] = max(peak[0], server.memory_kb())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every_s)

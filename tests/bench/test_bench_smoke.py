@@ -1,0 +1,116 @@
+"""Smoke runs of the benchmark harness at a tiny scale: each harness runs end to end and writes results
+of the documented shape. Speed is never asserted here — the numbers live in docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import concurrency, critical_path, overhead, resume, retrieval
+from bench.common import percentile, write_result
+
+pytestmark = pytest.mark.slow
+
+
+def written(name: str, result: dict[str, Any], out: Path) -> dict[str, Any]:
+    """The result as `write_result` stores it, read back."""
+    document: dict[str, Any] = json.loads(write_result(name, result, out).read_text(encoding="utf-8"))
+    assert document["benchmark"] == name and document["machine"]["cores"] >= 1
+    return document
+
+
+def test_percentile_interpolates() -> None:
+    assert percentile([1, 2, 3, 4], 50) == 2.5
+    assert percentile([5], 95) == 5
+    assert percentile([0, 10], 95) == pytest.approx(9.5)
+
+
+async def test_critical_path(tmp_path: Path, knowledge_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = await critical_path.measure(
+        llm_ms=5,
+        image_ms=10,
+        images=2,
+        references=1,
+        runs=1,
+        warmup=0,
+        knowledge=knowledge_dir,
+        workdir=tmp_path,
+    )
+    doc = written("critical_path", result, tmp_path / "results")
+    ours, baseline = doc["ours"], doc["baseline"]
+    assert ours["allCompleted"] and baseline["allCompleted"]
+    assert ours["ratio"] > 0 and baseline["ratio"] > 0 and doc["speedup"] > 0
+    # our supervisor decides by rule; the baseline pays a call per decision and one image at a time
+    assert ours["llmCalls"]["supervisor"] == 0
+    assert baseline["llmCalls"]["supervisor"] == baseline["supervisorDecisions"] > 0
+    assert (ours["imageConcurrency"], baseline["imageConcurrency"]) == (4, 1)
+    assert ours["criticalPathMs"] == 5 * 7 + 10  # 7 LLM calls on the path, one wave of 2 images
+    assert baseline["criticalPathMs"] == 5 * (8 + baseline["supervisorDecisions"]) + 10 * 2
+    assert "max(research 1, reference 1)" in ours["formula"]
+    critical_path.report(result)
+    assert "speed-up" in capsys.readouterr().out
+
+
+async def test_overhead(tmp_path: Path, knowledge_dir: Path) -> None:
+    result = await overhead.measure(
+        runs=1, warmup=0, images=1, profile_runs=1, knowledge=knowledge_dir, workdir=tmp_path
+    )
+    doc = written("overhead", result, tmp_path / "results")
+    assert doc["allCompleted"] and doc["wallMs"]["n"] == 1
+    assert doc["eventsPerRun"] > 20 and doc["stepsPerRun"] > 10
+    assert doc["checkpointBytesPerRun"] > doc["checkpointBytesPerStep"] > 0
+    assert doc["inAgentsMs"]["p50"] > 0 and "writer_agent" in doc["agentMsP50"]
+    assert "checkpoint writes" in doc["timeInComponentsMsPerRun"]
+    assert doc["profile"]["topOwnTime"] and doc["profile"]["oursByCumulative"]
+    overhead.report(result)
+
+
+async def test_retrieval(tmp_path: Path) -> None:
+    result = await retrieval.measure(
+        sizes=(100, 200),
+        queries_per_tier=3,
+        embed_up_to=100,
+        index_from=200,
+        warmup_queries=1,
+        workdir=tmp_path,
+    )
+    doc = written("retrieval", result, tmp_path / "results")
+    first, second = doc["tiers"]
+    assert (first["notes"], second["notes"]) == (100, 200)
+    assert first["embedded"] and first["embedMsPerNote"] > 0
+    assert not second["embedded"] and second["estimatedFullImportNotesPerSecond"] > 0
+    for tier in doc["tiers"]:
+        assert tier["hybridMs"]["n"] == 3 and tier["hybridThemeMs"]["p95"] > 0
+        assert tier["vectorOnlyMs"]["p50"] > 0 and tier["fullTextOnlyMs"]["p50"] > 0
+    indexed = doc["withVectorIndex"]
+    assert indexed["notes"] == 200 and indexed["hybridMs"]["n"] == 3 and "IVF_HNSW_SQ" in indexed["index"]
+    retrieval.report(result)
+
+
+async def test_concurrency_over_http(tmp_path: Path, knowledge_dir: Path) -> None:
+    result = await concurrency.measure(
+        clients=(2,), llm_ms=5, image_ms=10, images=1, singles=1, knowledge=knowledge_dir, workdir=tmp_path
+    )
+    doc = written("concurrency", result, tmp_path / "results")
+    assert doc["singleRun"]["allCompleted"]
+    [wave] = doc["waves"]
+    assert wave["completed"] == 2 and wave["completionRate"] == 1.0, wave["failures"]
+    assert wave["firstEventMs"]["n"] == 2 and wave["eventLagMs"]["n"] > 20
+    assert wave["wallVsSingle"] > 0 and doc["serverRssPeakMb"] > 0
+    assert set(doc["met"]) == {"completionRate", "firstEventP95Ms", "wallVsSingle"}
+    concurrency.report(result)
+
+
+async def test_resume_after_a_restart(tmp_path: Path, knowledge_dir: Path) -> None:
+    result = await resume.measure(
+        threads=1, llm_ms=5, image_ms=10, images=1, knowledge=knowledge_dir, workdir=tmp_path
+    )
+    doc = written("resume", result, tmp_path / "results")
+    assert doc["paused"] == 1 and doc["restartMs"] > 0, doc["failures"]
+    after = doc["afterRestart"]
+    assert after["resumed"] == 1 and after["pausedAgain"] == 1 and after["coldFirstEventMs"] > 0
+    assert doc["warm"]["completed"] == 1 and doc["warm"]["firstEventMs"]["n"] == 1
+    resume.report(result)
