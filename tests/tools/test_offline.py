@@ -208,6 +208,20 @@ async def test_supervisor_fallback_picks_from_the_allowlist(gateway: LLMGateway)
     assert out.next_agent == "review"
     out = await gateway.complete_structured("supervisor", prompt(expected="image"), choice_model)
     assert out.next_agent == "writer"
+    only = create_model("Only", __base__=SupervisorChoiceOutput, next_agent=(Literal["layout"], ...))
+    out = await gateway.complete_structured("supervisor", prompt(), only)  # a one-value enum is a `const`
+    assert out.next_agent == "layout"
+
+
+async def test_simulated_latency_is_the_whole_call() -> None:
+    """The latency is a floor on each call's duration, composing included (so model time is known)."""
+    try:
+        slow = LLMGateway(LLMConfig(offline_latency_ms=150))
+        await slow.complete_structured("brief", prompt(request="周末露营"), Brief)
+        [record] = slow.meter.records
+        assert record.latency_ms >= 150
+    finally:
+        LLMGateway(LLMConfig())  # the offline provider is process-wide: restore its defaults
 
 
 async def test_unknown_task_still_gets_schema_valid_output(gateway: LLMGateway) -> None:
@@ -225,3 +239,29 @@ def test_conform_fills_trims_and_clamps() -> None:
     fixed = conform({"intent": "nonsense", "confidence": 3, "keywords": ["a"] * 20, "extra": 1}, schema)
     out = IntentOutput.model_validate(fixed)
     assert out.intent == "full_post" and out.confidence == 1 and len(out.keywords) == 12
+
+
+def test_writer_lines_keep_whole_clauses_and_drop_list_numbering() -> None:
+    from tools.offline.text import sentences
+    from tools.offline.writing import _clause
+
+    assert sentences("1. 安吉的一个竹林营地，营位一晚200元。2、早上6点出发骑到太湖边") == [
+        "安吉的一个竹林营地，营位一晚200元。",
+        "早上6点出发骑到太湖边",
+    ]
+    excerpt = "第三个月：跟着骑行群参加了第一次50公里的长途，平均速…"
+    assert _clause(excerpt, 64) == "第三个月：跟着骑行群参加了第一次50公里的长途"
+    assert _clause("我坚持了6周，一周5次…", 64) is None  # nothing whole is left worth a line
+    assert _clause("早餐：一杯无糖豆浆、一个鸡蛋。", 64) == "早餐：一杯无糖豆浆、一个鸡蛋"
+
+
+def test_recommended_tags_follow_the_topic_not_the_theme() -> None:
+    from tools.offline.writing import _recommended_tags
+
+    cycling = [
+        {"title": "环太湖骑行", "desc": "一天骑了100公里", "tags": ["骑行", "环太湖"]},
+        {"title": "新手骑行装备", "desc": "头盔和骑行裤", "tags": ["骑行", "骑行装备"]},
+    ]
+    tags = _recommended_tags(["骑行", "西湖"], cycling, ["露营", "秋冬露营", "周末去哪儿", "骑行路线"])
+    assert tags[:3] == ["骑行", "环太湖", "骑行装备"]
+    assert "骑行路线" in tags and not {"露营", "秋冬露营", "周末去哪儿"} & set(tags)

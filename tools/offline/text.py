@@ -71,10 +71,13 @@ def strip_emoji(text: str) -> str:
     return _EMOJI.sub("", text)
 
 
+_ENUMERATION = re.compile(r"^(?:\d{1,2}\s*[.、)）:：]|[①-⑩]|[（(]\d{1,2}[)）]|[-·•])\s*")
+
+
 def sentences(text: str) -> list[str]:
-    """Split Chinese prose into sentences, trimmed, dropping fragments."""
-    parts = (s.strip(" \n\t，,") for s in _SENTENCE_END.split(text))
-    return [p for p in parts if len(p) >= 6]
+    """Split Chinese prose into sentences, trimmed, without list numbering, dropping fragments."""
+    parts = (_ENUMERATION.sub("", s.strip(" \n\t，,")).strip() for s in _SENTENCE_END.split(text))
+    return [p for p in parts if len(p) >= 8]
 
 
 def is_concrete(sentence: str) -> bool:

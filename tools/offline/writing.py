@@ -155,6 +155,11 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     relevant = [n for n in notes if overlap(words, f"{n['title']}{n['desc']}{n.get('tags', '')}")]
     if len(relevant) >= 2:  # search results can carry stragglers from other topics: leave them out
         notes = relevant
+    # the activity itself (骑行, 露营 …) decides: notes sharing only a place or a season do not
+    core = [w for w in ctx.theme.triggers if w in ctx.topic]
+    on_activity = [n for n in notes if overlap(core, f"{n['title']}{n['desc']}{n.get('tags', '')}")]
+    if len(on_activity) >= 2:
+        notes = on_activity
     facts: list[dict[str, Any]] = []
     for note in notes:
         concrete = [s for s in sentences(note["desc"]) if is_concrete(s)]
@@ -166,8 +171,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
         if len(facts) >= 10:
             break
     titles = [n["title"] for n in notes[:12]]
-    tag_counts = Counter(tag_names([ctx.data("top_tags"), ctx.data("trend")]) or tag_names(notes))
-    tags = [t for t, _ in tag_counts.most_common(10)]
+    tags = _recommended_tags(words, notes[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
     desc_words = Counter(w for n in notes[:10] for w in keywords(n["desc"], 8))
     common = [w for w, _ in desc_words.most_common(6) if w not in ctx.topic][:3]
     likes = [int(n.get("likes") or 0) for n in notes[:10]]
@@ -197,6 +201,15 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     }
 
 
+def _recommended_tags(words: list[str], notes: list[dict[str, Any]], theme_tags: list[str]) -> list[str]:
+    """Tags of the notes on this very topic first; the theme's trending tags only where they share a
+    word with the topic or were used by those notes (a cycling post gets no camping tags)."""
+    own = Counter(tag_names(notes))
+    ranked = [t for t, _ in own.most_common(12)]
+    related = [t for t in theme_tags if t in own or overlap(words, t)]
+    return dedupe([*ranked, *related])[:10]
+
+
 # --- writer ------------------------------------------------------------------------------------------
 _FEEDBACK_FOCUS = (
     (re.compile(r"预算|价格|便宜|省钱|花费|多少钱"), re.compile(r"\d+\s*(?:元|块)")),
@@ -218,6 +231,17 @@ def _rank_facts(facts: list[str], words: list[str], feedback: str) -> list[str]:
         )
 
     return sorted(dedupe(facts), key=score, reverse=True)
+
+
+def _clause(text: str, limit: int) -> str | None:
+    """`text` as a list line of at most `limit` chars, cut at a clause boundary; None when it has none
+    early enough (a line cut mid-phrase reads badly)."""
+    text = text.strip().rstrip("。；;，,")
+    truncated = text.endswith(("…", "..."))  # an excerpt: keep its whole clauses only
+    if len(text) <= limit and not truncated:
+        return text or None
+    cut = max(text.rfind(mark, 0, min(limit, len(text))) for mark in "，；,;：:")
+    return text[:cut].rstrip("：:") if cut >= 12 else None
 
 
 def _title(ctx: Context, audience: str, topic: str, count: int, patterns: str, avoid: str | None) -> str:
@@ -267,10 +291,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         "每次结束后记两三条心得，下次会顺手很多",
         "和朋友一起会更有动力，也能分摊成本",
     ]
-    pool = facts or generic
-    points = [shorten(strip_emoji(f), 64).rstrip("。") for f in pool[:n_points]]
-    rest = [f for f in (facts[n_points:] or []) if f not in points] + generic
-    tips = [shorten(strip_emoji(f), 56).rstrip("。") for f in rest[:n_tips]]
+    lines = [c for c in (_clause(strip_emoji(f), 64) for f in facts) if c]
+    points = (lines or generic)[:n_points]
+    tips = [t for t in [*lines[n_points:], *generic] if t not in points][:n_tips]
 
     e = (lambda s: "") if plain else (lambda s: s)
     hooks = [
