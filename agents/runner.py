@@ -353,7 +353,7 @@ class WorkflowRunner:
             raise InvalidConfirmation(
                 str(exc), details={"kind": pending.get("context", {}).get("kind")}
             ) from exc
-        await self._claim(thread_id, CreativeStatus.PAUSED, "这个暂停已经有一个确认正在处理")
+        await self.claim(thread_id, CreativeStatus.PAUSED, "这个暂停已经有一个确认正在处理")
         context, meter = self._context(creative.id, creative.options or {})
         command: Command[Any] = Command(
             resume=confirmation.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -375,17 +375,25 @@ class WorkflowRunner:
                 f"会话 {thread_id} 不是被中断的运行，无法从检查点继续（状态：{creative.status}）",
                 details={"status": creative.status},
             )
-        await self._claim(thread_id, CreativeStatus.FAILED, "这个会话已经在继续运行")
+        await self.claim(thread_id, CreativeStatus.FAILED, "这个会话已经在继续运行")
         context, meter = self._context(creative.id, creative.options or {})
         return RunHandle(thread_id, creative.id, None, context, meter)
 
-    async def _claim(self, thread_id: str, expected: CreativeStatus, taken: str) -> None:
-        """Atomically move the creative from `expected` to running; exactly one concurrent caller wins."""
+    async def claim(
+        self,
+        thread_id: str,
+        expected: CreativeStatus,
+        taken: str,
+        to: CreativeStatus = CreativeStatus.RUNNING,
+    ) -> None:
+        """Atomically move the creative from `expected` to `to`; exactly one concurrent caller wins, the
+        others get NotPaused(`taken`)."""
+        finished = datetime.now(UTC) if to in FINISHED else None
         async with self.r.sessions() as session, session.begin():
             result = await session.execute(
                 update(Creative)
                 .where(Creative.thread_id == thread_id, Creative.status == expected.value)
-                .values(status=CreativeStatus.RUNNING.value, error=None, completed_at=None)
+                .values(status=to.value, error=None, completed_at=finished)
             )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise NotPaused(taken, details={"threadId": thread_id})

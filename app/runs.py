@@ -144,10 +144,7 @@ class RunManager:
                 return  # `shutdown` records the interruption
             # the runner marked the creative aborted; tell the watchers why their stream ends
             try:
-                event = await self._append(run, ErrorEvent(
-                    code="ABORTED", message="运行已取消", agent=None, retryable=False
-                ).wire())
-                run.publish(event)
+                run.publish(await self._record_abort(run.thread_id, run.creative_id, "运行已取消"))
             except Exception:  # best effort: the run is already over
                 log.exception("could not record the abort of %s", run.thread_id)
         except Exception:  # the runner reports its own failures as events; this is a bug
@@ -157,11 +154,16 @@ class RunManager:
             run.publish(_END)
             self.active.pop(run.thread_id, None)
 
-    async def _append(self, run: Run, event: Event) -> Event:
-        stamped = await (await EventLog.open(self.resources.sessions, run.thread_id)).append(event)
-        recorder = CreativeRecorder(self.resources.sessions, run.creative_id)
-        await recorder.status(CreativeStatus.ABORTED, completed_at=datetime.now(UTC))
-        return stamped
+    async def _record_abort(self, thread_id: str, creative_id: int, message: str) -> Event:
+        """End the thread's log with an `error` ABORTED event and mark its creative aborted."""
+        log_ = await EventLog.open(self.resources.sessions, thread_id)
+        event = await log_.append(
+            ErrorEvent(code="ABORTED", message=message, agent=None, retryable=False).wire()
+        )
+        await CreativeRecorder(self.resources.sessions, creative_id).status(
+            CreativeStatus.ABORTED, completed_at=datetime.now(UTC)
+        )
+        return event
 
     # --- cancelling ----------------------------------------------------------------------------------
     async def cancel(self, thread_id: str) -> str:
@@ -174,15 +176,13 @@ class RunManager:
         creative = await self.runner.find(thread_id)
         if creative is None:
             raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
-        if creative.status != CreativeStatus.PAUSED:
-            raise NotPaused(
-                f"会话 {thread_id} 没有在运行（状态：{creative.status}），无需取消",
-                details={"status": creative.status},
-            )
-        stub = Run(thread_id, creative.id)
-        await self._append(stub, ErrorEvent(
-            code="ABORTED", message="已放弃这个暂停中的运行", agent=None, retryable=False
-        ).wire())
+        await self.runner.claim(  # atomic: a confirm racing this cancel either wins or finds it aborted
+            thread_id,
+            CreativeStatus.PAUSED,
+            f"会话 {thread_id} 没有在运行或暂停（状态：{creative.status}），无法取消",
+            to=CreativeStatus.ABORTED,
+        )
+        await self._record_abort(thread_id, creative.id, "已放弃这个暂停中的运行")
         return CreativeStatus.ABORTED.value
 
     # --- watching ------------------------------------------------------------------------------------
