@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from agents.artifacts import LayoutPreference
 from agents.context import RunOptions, StudioContext, default_asset_url
 from agents.errors import InvalidConfirmation, NotPaused, StaleInterrupt, ThreadBusy, ThreadNotFound
-from agents.events import ErrorEvent, StateUpdate, WorkflowPaused, now_ms, parse_event
+from agents.events import ErrorEvent, Event, StateUpdate, WorkflowPaused, now_ms, parse_event
 from agents.hitl import ConfirmationError, parse_confirmation
 from agents.state import StudioState
 from tools.assets import AssetStore
@@ -43,6 +43,7 @@ from tools.llm import LLMGateway, UsageMeter
 FINISHED = {CreativeStatus.COMPLETED, CreativeStatus.FAILED, CreativeStatus.ABORTED}
 DEFERRED_TYPES = {"workflow_complete", "error"}  # sent last, after the final state_update
 INTERRUPTED = "INTERRUPTED"  # error code of a run cut off by a process exit; resumable
+ABORTED = "ABORTED"  # error code that ends a run cancelled by a user (creative `aborted`)
 SHUTDOWN = "shutdown"  # cancel a stream with this message to leave its run resumable, not aborted
 
 
@@ -207,8 +208,9 @@ class CreativeRecorder:
         elif kind == "workflow_paused":
             await self.status(CreativeStatus.PAUSED)
         elif kind == "error":
+            cancelled = event.get("code") == ABORTED
             await self.status(
-                CreativeStatus.FAILED,
+                CreativeStatus.ABORTED if cancelled else CreativeStatus.FAILED,
                 error={k: event.get(k) for k in ("code", "message", "agent", "retryable")},
                 completed_at=datetime.now(UTC),
             )
@@ -258,6 +260,13 @@ class WorkflowRunner:
             return (
                 await session.execute(select(Creative).where(Creative.thread_id == thread_id))
             ).scalar_one_or_none()
+
+    async def require(self, thread_id: str) -> Creative:
+        """The thread's creative; ThreadNotFound (404) when there is none."""
+        creative = await self.find(thread_id)
+        if creative is None:
+            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        return creative
 
     async def prepare_start(self, request: RunRequest) -> RunHandle:
         """Validate a new run, store its reference images and create its creative row."""
@@ -333,9 +342,7 @@ class WorkflowRunner:
 
     async def prepare_resume(self, thread_id: str, payload: dict[str, Any]) -> RunHandle:
         """Validate a confirm against the pending pause; raises 404/409/422-style errors."""
-        creative = await self.find(thread_id)
-        if creative is None:
-            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        creative = await self.require(thread_id)
         pending = await self.pending(thread_id)
         if pending is None or creative.status != CreativeStatus.PAUSED:
             raise NotPaused(
@@ -362,9 +369,7 @@ class WorkflowRunner:
 
     async def prepare_continue(self, thread_id: str) -> RunHandle:
         """Continue a run that was cut off mid-flight (process died) from its last checkpoint."""
-        creative = await self.find(thread_id)
-        if creative is None:
-            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        creative = await self.require(thread_id)
         snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
         interrupted = (creative.error or {}).get("code") == INTERRUPTED
         # `next` is empty when the steps that were running had already saved their writes: those
@@ -404,22 +409,26 @@ class WorkflowRunner:
         creative = await self.find(thread_id)
         if creative is None or creative.status != CreativeStatus.RUNNING:
             return None
-        recorder = CreativeRecorder(self.r.sessions, creative.id)
         if await self.pending(thread_id) is not None:
-            await recorder.status(CreativeStatus.PAUSED)
+            await CreativeRecorder(self.r.sessions, creative.id).status(CreativeStatus.PAUSED)
             return None
-        log = await EventLog.open(self.r.sessions, thread_id)
-        event = await log.append(
+        return await self.record(
+            thread_id,
+            creative.id,
             ErrorEvent(
                 code=INTERRUPTED,
                 message="服务重启时这个运行被中断了，可以从最近的检查点继续"
                 "（POST /api/agent/threads/{id}/resume）",
                 agent=None,
                 retryable=True,
-            ).wire()
+            ),
         )
-        await recorder.apply_event(event)
-        return event
+
+    async def record(self, thread_id: str, creative_id: int, event: Event) -> dict[str, Any]:
+        """Append an event outside a stream (a run that ended without one) and apply it to the creative."""
+        stamped = await (await EventLog.open(self.r.sessions, thread_id)).append(event.wire())
+        await CreativeRecorder(self.r.sessions, creative_id).apply_event(stamped)
+        return stamped
 
     # --- streaming ---------------------------------------------------------------------------------
     async def stream(self, handle: RunHandle) -> AsyncIterator[dict[str, Any]]:

@@ -15,17 +15,15 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
 
-from agents.errors import NotPaused, ThreadBusy, ThreadNotFound
+from agents.errors import NotPaused, ThreadBusy
 from agents.events import ErrorEvent
 from agents.runner import (
+    ABORTED,
     SHUTDOWN,
-    CreativeRecorder,
-    EventLog,
     Resources,
     RunHandle,
     RunRequest,
@@ -155,15 +153,9 @@ class RunManager:
             self.active.pop(run.thread_id, None)
 
     async def _record_abort(self, thread_id: str, creative_id: int, message: str) -> Event:
-        """End the thread's log with an `error` ABORTED event and mark its creative aborted."""
-        log_ = await EventLog.open(self.resources.sessions, thread_id)
-        event = await log_.append(
-            ErrorEvent(code="ABORTED", message=message, agent=None, retryable=False).wire()
-        )
-        await CreativeRecorder(self.resources.sessions, creative_id).status(
-            CreativeStatus.ABORTED, completed_at=datetime.now(UTC)
-        )
-        return event
+        """End the thread's log with an `error` ABORTED event (which marks its creative aborted)."""
+        abort = ErrorEvent(code=ABORTED, message=message, agent=None, retryable=False)
+        return await self.runner.record(thread_id, creative_id, abort)
 
     # --- cancelling ----------------------------------------------------------------------------------
     async def cancel(self, thread_id: str) -> str:
@@ -173,9 +165,7 @@ class RunManager:
             run.task.cancel()
             await asyncio.gather(run.task, return_exceptions=True)
             return CreativeStatus.ABORTED.value
-        creative = await self.runner.find(thread_id)
-        if creative is None:
-            raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
+        creative = await self.runner.require(thread_id)
         await self.runner.claim(  # atomic: a confirm racing this cancel either wins or finds it aborted
             thread_id,
             CreativeStatus.PAUSED,

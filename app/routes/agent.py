@@ -15,7 +15,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from agents.errors import ThreadNotFound
 from agents.runner import RunRequest
 from app.creatives import iso
 from app.errors import ValidationFailed
@@ -93,18 +92,11 @@ async def confirm_run(request: Request) -> Response:
     return _stream(request, run, owner=True)
 
 
-async def _creative(request: Request, thread_id: str) -> Creative:
-    creative = await manager_of(request).runner.find(thread_id)
-    if creative is None:
-        raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
-    return creative
-
-
 async def get_thread(request: Request) -> Response:
     """GET /api/agent/threads/{threadId}."""
     thread_id = request.path_params["thread_id"]
-    creative = await _creative(request, thread_id)
     manager = manager_of(request)
+    creative = await manager.runner.require(thread_id)
     pending = await manager.runner.pending(thread_id) if creative.status == CreativeStatus.PAUSED else None
     view = ThreadView(
         thread_id=thread_id,
@@ -130,8 +122,8 @@ async def thread_events(request: Request) -> Response:
     """GET /api/agent/threads/{threadId}/events — replay after the cursor, then follow live events."""
     thread_id = request.path_params["thread_id"]
     after = _after(request)
-    await _creative(request, thread_id)
     manager = manager_of(request)
+    await manager.runner.require(thread_id)
     return event_stream(manager.follow(thread_id, after), heartbeat_s=settings_of(request).heartbeat_s)
 
 
