@@ -23,9 +23,9 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from agents.artifacts import LayoutPreference
 from agents.context import RunOptions, StudioContext, default_asset_url
@@ -39,6 +39,7 @@ from tools.image_input import normalize_image_input
 from tools.images import ImageProvider
 from tools.knowledge import KnowledgeStore
 from tools.llm import LLMGateway, UsageMeter
+from tools.writer import BatchWriter
 
 FINISHED = {CreativeStatus.COMPLETED, CreativeStatus.FAILED, CreativeStatus.ABORTED}
 DEFERRED_TYPES = {"workflow_complete", "error"}  # sent last, after the final state_update
@@ -93,6 +94,7 @@ class Resources:
     assets: AssetStore
     llm: LLMGateway
     image_provider: Callable[[str | None], ImageProvider]  # by name; None → the default provider
+    writer: BatchWriter  # run events and creative-row updates, group-committed
     options: RunOptions = field(default_factory=RunOptions)
     hitl_default: bool = True
     image_max_bytes: int = 10 * 1024 * 1024
@@ -104,37 +106,50 @@ class Resources:
 class RunHandle:
     """A validated start or resume, ready to stream."""
 
-    thread_id: str
-    creative_id: int
+    creative: Creative  # as it was read (or created) while preparing
+    last_seq: int  # the thread's last stored event when this segment begins
     input: StudioState | Command[Any] | None  # None: continue from the last checkpoint
     context: StudioContext
     meter: UsageMeter
 
+    @property
+    def thread_id(self) -> str:
+        return self.creative.thread_id
+
+    @property
+    def creative_id(self) -> int:
+        return self.creative.id
+
 
 class EventLog:
-    """Stamps events with the thread id and the next `seq`, and appends them to `run_events`."""
+    """Stamps events with the thread id and the next `seq` and turns them into `run_events` rows."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], thread_id: str, last_seq: int) -> None:
-        self.sessions = sessions
+    def __init__(self, thread_id: str, last_seq: int) -> None:
         self.thread_id = thread_id
         self.seq = last_seq
 
-    @classmethod
-    async def open(cls, sessions: async_sessionmaker[AsyncSession], thread_id: str) -> EventLog:
-        async with sessions() as session:
+    @staticmethod
+    async def last_seq(r: Resources, thread_id: str) -> int:
+        """The thread's last stored seq, counting every event queued for writing before the call."""
+        await r.writer.flush()
+        async with r.sessions() as session:
             last = await session.scalar(select(func.max(RunEvent.seq)).where(RunEvent.thread_id == thread_id))
-        return cls(sessions, thread_id, int(last or 0))
+        return int(last or 0)
 
-    async def append(self, event: dict[str, Any]) -> dict[str, Any]:
+    def stamp(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The event as it goes on the wire: thread id, next seq, timestamp, the contract's shape."""
         self.seq += 1
         stamped = {**event, "threadId": self.thread_id, "seq": self.seq}
         stamped.setdefault("timestamp", now_ms())
-        stamped = parse_event(stamped).wire()  # every event leaves in the contract's shape
-        async with self.sessions() as session, session.begin():
-            session.add(
-                RunEvent(thread_id=self.thread_id, seq=self.seq, type=stamped["type"], payload=stamped)
-            )
-        return stamped
+        return parse_event(stamped).wire()
+
+    def row(self, stamped: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "thread_id": self.thread_id,
+            "seq": stamped["seq"],
+            "type": stamped["type"],
+            "payload": stamped,
+        }
 
 
 # State keys → creative columns.
@@ -150,87 +165,83 @@ _COLUMNS = {
 
 
 class CreativeRecorder:
-    """Keeps one creative row in step with its run."""
+    """What one creative row should hold as its run goes on: the column values each state update, event
+    and usage record implies. The row is read once; the run's own writes keep the copy current (one run
+    at a time per thread), so no update needs a read first. The caller writes the values — together with
+    the event they belong to, in one group commit."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], creative_id: int) -> None:
-        self.sessions = sessions
-        self.creative_id = creative_id
+    def __init__(self, creative: Creative) -> None:
+        self.creative_id = creative.id
+        self._timings: dict[str, Any] = dict(creative.timings or {})
+        self._rounds: list[dict[str, Any]] = list(creative.review_rounds or [])
+        self._usage: dict[str, dict[str, Any]] = {t: dict(row) for t, row in (creative.usage or {}).items()}
+        self._tokens = (creative.prompt_tokens, creative.completion_tokens, creative.cost_usd)
 
-    async def _update(self, **values: Any) -> None:
-        if not values:
-            return
-        async with self.sessions() as session, session.begin():
-            await session.execute(update(Creative).where(Creative.id == self.creative_id).values(**values))
-
-    async def _load(self) -> Creative:
-        async with self.sessions() as session:
-            creative = await session.get(Creative, self.creative_id)
-            assert creative is not None
-            return creative
-
-    async def status(self, status: CreativeStatus, **values: Any) -> None:
-        await self._update(status=status.value, **values)
-
-    async def apply_update(self, update_: dict[str, Any]) -> None:
+    def update_values(self, update_: dict[str, Any]) -> dict[str, Any]:
         values = {column: update_[key] for key, column in _COLUMNS.items() if key in update_}
         draft = update_.get("generatedContent")
         if isinstance(draft, dict):
             values.update(title=draft.get("title"), body=draft.get("body"), tags=draft.get("tags") or [])
         rounds = update_.get("qualityHistory")
         if rounds:
-            creative = await self._load()
             kept = [{k: v for k, v in r.items() if k != "package"} for r in rounds]
-            values["review_rounds"] = [*creative.review_rounds, *kept]
+            self._rounds = [*self._rounds, *kept]
+            values["review_rounds"] = self._rounds
             values["score"] = kept[-1].get("overall")
-        await self._update(**values)
+        return values
 
-    async def apply_event(self, event: dict[str, Any]) -> None:
+    def event_values(self, event: dict[str, Any]) -> dict[str, Any]:
         kind = event["type"]
         if kind == "agent_end":
-            creative = await self._load()
-            timings = dict(creative.timings or {})
-            row = dict(timings.get(event["agent"], {"runs": 0, "totalMs": 0}))
+            row = dict(self._timings.get(event["agent"], {"runs": 0, "totalMs": 0}))
             row["runs"] += 1
             row["totalMs"] += int(event["durationMs"])
-            timings[event["agent"]] = row
-            await self._update(timings=timings)
-        elif kind == "workflow_complete":
+            self._timings = {**self._timings, event["agent"]: row}
+            return {"timings": self._timings}
+        if kind == "workflow_complete":
             scores = event.get("qualityScores") or {}
-            await self.status(
-                CreativeStatus.COMPLETED,
-                title=event["title"] or None,
-                body=event["body"] or None,
-                tags=event["tags"],
-                score=scores.get("overall"),
-                completed_at=datetime.now(UTC),
-                error=None,
-            )
-        elif kind == "workflow_paused":
-            await self.status(CreativeStatus.PAUSED)
-        elif kind == "error":
+            return {
+                "status": CreativeStatus.COMPLETED.value,
+                "title": event["title"] or None,
+                "body": event["body"] or None,
+                "tags": event["tags"],
+                "score": scores.get("overall"),
+                "completed_at": datetime.now(UTC),
+                "error": None,
+            }
+        if kind == "workflow_paused":
+            return {"status": CreativeStatus.PAUSED.value}
+        if kind == "error":
             cancelled = event.get("code") == ABORTED
-            await self.status(
-                CreativeStatus.ABORTED if cancelled else CreativeStatus.FAILED,
-                error={k: event.get(k) for k in ("code", "message", "agent", "retryable")},
-                completed_at=datetime.now(UTC),
-            )
+            return {
+                "status": (CreativeStatus.ABORTED if cancelled else CreativeStatus.FAILED).value,
+                "error": {k: event.get(k) for k in ("code", "message", "agent", "retryable")},
+                "completed_at": datetime.now(UTC),
+            }
+        return {}
 
-    async def add_usage(self, meter: UsageMeter, model: str) -> None:
+    def usage_values(self, meter: UsageMeter, model: str) -> dict[str, Any]:
         if not meter.records:
-            return
-        creative = await self._load()
-        usage = {task: dict(row) for task, row in (creative.usage or {}).items()}
+            return {}
+        usage = {task: dict(row) for task, row in self._usage.items()}
         for task, row in meter.by_task().items():
             into = usage.setdefault(task, {k: 0 for k in row})
             for key, value in row.items():
                 into[key] = round(into.get(key, 0) + value, 6)
-        await self._update(
-            usage=usage,
-            model=model,
-            prompt_tokens=creative.prompt_tokens + meter.prompt_tokens,
-            completion_tokens=creative.completion_tokens + meter.completion_tokens,
-            cost_usd=round(creative.cost_usd + meter.cost_usd, 6),
+        prompt, completion, cost = self._tokens
+        self._usage = usage
+        self._tokens = (
+            prompt + meter.prompt_tokens,
+            completion + meter.completion_tokens,
+            round(cost + meter.cost_usd, 6),
         )
+        return {
+            "usage": usage,
+            "model": model,
+            "prompt_tokens": self._tokens[0],
+            "completion_tokens": self._tokens[1],
+            "cost_usd": self._tokens[2],
+        }
 
 
 class WorkflowRunner:
@@ -271,8 +282,6 @@ class WorkflowRunner:
     async def prepare_start(self, request: RunRequest) -> RunHandle:
         """Validate a new run, store its reference images and create its creative row."""
         thread_id = request.thread_id or uuid.uuid4().hex
-        if await self.find(thread_id) is not None:
-            raise ThreadBusy(f"会话 {thread_id} 已存在，不能重复开始", details={"threadId": thread_id})
         images = [
             await normalize_image_input(
                 ref.data or ref.url or "",
@@ -290,17 +299,24 @@ class WorkflowRunner:
             "model": request.model,
             "referenceCount": len(images),
         }
+        statement = (
+            insert(Creative)
+            .values(
+                thread_id=thread_id,
+                status=CreativeStatus.RUNNING.value,
+                request=request.message,
+                options=options,
+                model=request.model or self.r.llm.model,
+            )
+            .returning(*Creative.__table__.columns)
+        )
+
+        async def create(conn: AsyncConnection) -> Creative:
+            return Creative(**(await conn.execute(statement)).one()._asdict())
+
         try:
-            async with self.r.sessions() as session, session.begin():
-                creative = Creative(
-                    thread_id=thread_id,
-                    status=CreativeStatus.RUNNING.value,
-                    request=request.message,
-                    options=options,
-                    model=request.model or self.r.llm.model,
-                )
-                session.add(creative)
-        except IntegrityError as exc:  # a concurrent start of the same thread id won the insert
+            creative = await self.r.writer.run(create)
+        except IntegrityError as exc:  # the thread id exists (thread_id is unique)
             raise ThreadBusy(
                 f"会话 {thread_id} 已存在，不能重复开始", details={"threadId": thread_id}
             ) from exc
@@ -331,7 +347,7 @@ class WorkflowRunner:
             "imagePlans": [],
         }
         context, meter = self._context(creative.id, options)
-        return RunHandle(thread_id, creative.id, state, context, meter)
+        return RunHandle(creative, 0, state, context, meter)
 
     async def pending(self, thread_id: str) -> dict[str, Any] | None:
         """The open `ask_user` of a paused thread (with its `interruptId`), or None."""
@@ -365,7 +381,7 @@ class WorkflowRunner:
         command: Command[Any] = Command(
             resume=confirmation.model_dump(mode="json", by_alias=True, exclude_none=True)
         )
-        return RunHandle(thread_id, creative.id, command, context, meter)
+        return RunHandle(creative, await EventLog.last_seq(self.r, thread_id), command, context, meter)
 
     async def prepare_continue(self, thread_id: str) -> RunHandle:
         """Continue a run that was cut off mid-flight (process died) from its last checkpoint."""
@@ -382,7 +398,7 @@ class WorkflowRunner:
             )
         await self.claim(thread_id, CreativeStatus.FAILED, "这个会话已经在继续运行")
         context, meter = self._context(creative.id, creative.options or {})
-        return RunHandle(thread_id, creative.id, None, context, meter)
+        return RunHandle(creative, await EventLog.last_seq(self.r, thread_id), None, context, meter)
 
     async def claim(
         self,
@@ -393,14 +409,16 @@ class WorkflowRunner:
     ) -> None:
         """Atomically move the creative from `expected` to `to`; exactly one concurrent caller wins, the
         others get NotPaused(`taken`)."""
-        finished = datetime.now(UTC) if to in FINISHED else None
-        async with self.r.sessions() as session, session.begin():
-            result = await session.execute(
-                update(Creative)
-                .where(Creative.thread_id == thread_id, Creative.status == expected.value)
-                .values(status=to.value, error=None, completed_at=finished)
-            )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        statement = (
+            update(Creative)
+            .where(Creative.thread_id == thread_id, Creative.status == expected.value)
+            .values(status=to.value, error=None, completed_at=datetime.now(UTC) if to in FINISHED else None)
+        )
+
+        async def claim(conn: AsyncConnection) -> int:
+            return int(getattr(await conn.execute(statement), "rowcount", 0) or 0)
+
+        if await self.r.writer.run(claim) != 1:
             raise NotPaused(taken, details={"threadId": thread_id})
 
     async def mark_interrupted(self, thread_id: str) -> dict[str, Any] | None:
@@ -410,7 +428,7 @@ class WorkflowRunner:
         if creative is None or creative.status != CreativeStatus.RUNNING:
             return None
         if await self.pending(thread_id) is not None:
-            await CreativeRecorder(self.r.sessions, creative.id).status(CreativeStatus.PAUSED)
+            await self.r.writer.write(creative_id=creative.id, status=CreativeStatus.PAUSED.value)
             return None
         return await self.record(
             thread_id,
@@ -426,21 +444,28 @@ class WorkflowRunner:
 
     async def record(self, thread_id: str, creative_id: int, event: Event) -> dict[str, Any]:
         """Append an event outside a stream (a run that ended without one) and apply it to the creative."""
-        stamped = await (await EventLog.open(self.r.sessions, thread_id)).append(event.wire())
-        await CreativeRecorder(self.r.sessions, creative_id).apply_event(stamped)
+        creative = await self.require(thread_id)
+        log = EventLog(thread_id, await EventLog.last_seq(self.r, thread_id))
+        recorder = CreativeRecorder(creative)
+        stamped = log.stamp(event.wire())
+        await self.r.writer.write([log.row(stamped)], creative_id, **recorder.event_values(stamped))
         return stamped
 
     # --- streaming ---------------------------------------------------------------------------------
     async def stream(self, handle: RunHandle) -> AsyncIterator[dict[str, Any]]:
         """Drive the graph; yield each stamped event after it is stored."""
-        log = await EventLog.open(self.r.sessions, handle.thread_id)
-        recorder = CreativeRecorder(self.r.sessions, handle.creative_id)
-        await recorder.status(CreativeStatus.RUNNING)
+        # preparing stored the creative as running (created or claimed) and read what these need
+        log = EventLog(handle.thread_id, handle.last_seq)
+        recorder = CreativeRecorder(handle.creative)
+        write = self.r.writer.write
+        creative_id = handle.creative_id
         config: RunnableConfig = {"configurable": {"thread_id": handle.thread_id}, "recursion_limit": 500}
 
-        async def publish(event: dict[str, Any]) -> dict[str, Any]:
-            stamped = await log.append(event)
-            await recorder.apply_event(stamped)
+        async def publish(event: dict[str, Any], **values: Any) -> dict[str, Any]:
+            """Store the event and what it (and `values`) change in the creative row in one commit."""
+            stamped = log.stamp(event)
+            values = {**values, **recorder.event_values(stamped)}
+            await write([log.row(stamped)], creative_id, **values)
             return stamped
 
         mode: str
@@ -464,13 +489,19 @@ class WorkflowRunner:
                             )
                         yield await publish(WorkflowPaused().wire())
                     elif node_update:
-                        await recorder.apply_update(node_update)
-                        yield await publish(StateUpdate(agent=node, changes=sorted(node_update)).wire())
+                        yield await publish(
+                            StateUpdate(agent=node, changes=sorted(node_update)).wire(),
+                            **recorder.update_values(node_update),
+                        )
             for event in terminal:
                 yield await publish(event)
         except asyncio.CancelledError as exc:
             if SHUTDOWN not in exc.args:  # cancelled by a user: final
-                await recorder.status(CreativeStatus.ABORTED, completed_at=datetime.now(UTC))
+                await write(
+                    creative_id=creative_id,
+                    status=CreativeStatus.ABORTED.value,
+                    completed_at=datetime.now(UTC),
+                )
             raise  # at shutdown the run stays `running` for `mark_interrupted` (resumable)
         except Exception as exc:  # a bug or a broken store: report it as an error event, never hang
             yield await publish(
@@ -482,7 +513,9 @@ class WorkflowRunner:
                 ).wire()
             )
         finally:
-            await recorder.add_usage(handle.meter, handle.context.llm.model)
+            await write(
+                creative_id=creative_id, **recorder.usage_values(handle.meter, handle.context.llm.model)
+            )
 
 
 def reference_from_path(

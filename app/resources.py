@@ -18,6 +18,7 @@ from tools.database import create_engine, session_factory
 from tools.images import ImageProvider, make_image_provider
 from tools.knowledge import KnowledgeStore
 from tools.llm import LLMConfig, LLMGateway
+from tools.writer import BatchWriter
 
 
 def run_options(settings: Settings) -> RunOptions:
@@ -79,6 +80,8 @@ async def open_resources(settings: Settings) -> AsyncIterator[Resources]:
         engine = create_engine(settings.db_url)
         stack.push_async_callback(engine.dispose)
         sessions = session_factory(engine)
+        writer = BatchWriter(engine)
+        stack.push_async_callback(writer.close)  # before the engine is disposed
         saver = await stack.enter_async_context(
             AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_db))
         )
@@ -93,9 +96,10 @@ async def open_resources(settings: Settings) -> AsyncIterator[Resources]:
             graph=build_graph(saver),
             sessions=sessions,
             knowledge=knowledge,
-            assets=AssetStore(settings.assets_dir, sessions),
+            assets=AssetStore(settings.assets_dir, sessions, writer),
             llm=LLMGateway(llm_config(settings)),
             image_provider=image_providers(settings),
+            writer=writer,
             options=run_options(settings),
             hitl_default=settings.hitl_default,
             image_max_bytes=settings.image_max_bytes,

@@ -17,13 +17,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from agents.errors import NotPaused, ThreadBusy
 from agents.events import ErrorEvent
 from agents.runner import (
     ABORTED,
     SHUTDOWN,
+    EventLog,
     Resources,
     RunHandle,
     RunRequest,
@@ -127,7 +128,7 @@ class RunManager:
         return await self._launch(handle)
 
     async def _launch(self, handle: RunHandle) -> Run:
-        start = await self.last_seq(handle.thread_id)
+        start = handle.last_seq
         run = Run(handle.thread_id, handle.creative_id, start_seq=start, last_seq=start)
         self.active[handle.thread_id] = run
         run.task = asyncio.create_task(self._drive(run, handle), name=f"run:{handle.thread_id}")
@@ -184,7 +185,9 @@ class RunManager:
             run.subscribers.add(queue)  # before reading the log: nothing can fall in between
         try:
             seen = after
-            for event in await self.stored(thread_id, after):
+            # a live run has published every stored event up to its last_seq, and the queue gets the rest
+            stored = [] if run is not None and run.last_seq <= after else await self.stored(thread_id, after)
+            for event in stored:
                 seen = int(event["seq"])
                 yield event
             if run is None:
@@ -202,9 +205,7 @@ class RunManager:
                 run.subscribers.discard(queue)
 
     async def last_seq(self, thread_id: str) -> int:
-        async with self.resources.sessions() as session:
-            last = await session.scalar(select(func.max(RunEvent.seq)).where(RunEvent.thread_id == thread_id))
-        return int(last or 0)
+        return await EventLog.last_seq(self.resources, thread_id)
 
     async def stored(self, thread_id: str, after: int = 0) -> list[Event]:
         async with self.resources.sessions() as session:

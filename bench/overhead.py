@@ -61,13 +61,19 @@ def _components() -> dict[str, list[tuple[type, str]]]:
     from tools.knowledge import KnowledgeStore
     from tools.llm import LLMGateway
     from tools.renderer import CardRenderer
+    from tools.writer import BatchWriter
 
     return {
         "checkpoint writes": [(AsyncSqliteSaver, "aput"), (AsyncSqliteSaver, "aput_writes")],
-        "event log (run_events)": [(getattr(runner, "EventLog", object), "append")],
-        "creative row updates": [
-            (getattr(runner, "CreativeRecorder", object), name)
-            for name in ("apply_event", "apply_update", "status", "add_usage")
+        # events and creative-row updates share group commits (tools.writer); earlier checkouts wrote them
+        # through EventLog.append / CreativeRecorder separately
+        "event log + creative row": [
+            (BatchWriter, "write"),
+            (getattr(runner, "EventLog", object), "append"),
+            *(
+                (getattr(runner, "CreativeRecorder", object), name)
+                for name in ("apply_event", "apply_update", "status", "add_usage")
+            ),
         ],
         "model calls (offline)": [(LLMGateway, "_complete")],
         "retrieval (notes, styles)": [(KnowledgeStore, "search_notes"), (KnowledgeStore, "search_styles")],

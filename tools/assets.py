@@ -15,15 +15,19 @@ import asyncio
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from tools.database import ImageAsset
+from tools.writer import BatchWriter
+
+T = TypeVar("T")
 
 EXTENSIONS: dict[str, str] = {
     "image/png": "png",
@@ -59,11 +63,15 @@ class AssetRecord(BaseModel):
 
 
 class AssetStore:
-    """Content-addressed image files under `root` plus their rows, through `sessions`."""
+    """Content-addressed image files under `root` plus their rows, through `sessions` — rows are written
+    through `writer` (group commit, tools.writer) when one is given."""
 
-    def __init__(self, root: Path, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, root: Path, sessions: async_sessionmaker[AsyncSession], writer: BatchWriter | None = None
+    ) -> None:
         self.root = root
         self._sessions = sessions
+        self._writer = writer
 
     async def save(
         self,
@@ -87,7 +95,7 @@ class AssetStore:
         sha = hashlib.sha256(data).hexdigest()
         relative = f"{sha[:2]}/{sha}.{ext}"
         await asyncio.to_thread(self._write_once, self.root / relative, data)
-        row = ImageAsset(
+        row = dict(
             creative_id=creative_id,
             task_index=task_index,
             role=role,
@@ -115,7 +123,7 @@ class AssetStore:
         height: int = 0,
     ) -> AssetRecord:
         """Insert a `failed` row (no file): the task, what was asked for and why it failed."""
-        row = ImageAsset(
+        row = dict(
             creative_id=creative_id,
             task_index=task_index,
             role=role,
@@ -161,17 +169,26 @@ class AssetStore:
         if not ids:
             return 0
         statement = update(ImageAsset).where(ImageAsset.id.in_(ids)).values(creative_id=creative_id)
-        async with self._sessions() as session, session.begin():
-            result = await session.execute(statement)
-            return int(getattr(result, "rowcount", 0) or 0)
+
+        async def link(conn: AsyncConnection) -> int:
+            return int(getattr(await conn.execute(statement), "rowcount", 0) or 0)
+
+        return await self._write(link)
 
     # --- internals ----------------------------------------------------------------------------------------
-    async def _insert(self, row: ImageAsset) -> AssetRecord:
+    async def _insert(self, row: dict[str, Any]) -> AssetRecord:
+        statement = insert(ImageAsset).values(**row).returning(*ImageAsset.__table__.columns)
+
+        async def insert_row(conn: AsyncConnection) -> AssetRecord:
+            return AssetRecord.model_validate((await conn.execute(statement)).one())
+
+        return await self._write(insert_row)
+
+    async def _write(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        if self._writer is not None:
+            return await self._writer.run(op)
         async with self._sessions() as session, session.begin():
-            session.add(row)
-            await session.flush()
-            await session.refresh(row)
-            return AssetRecord.model_validate(row)
+            return await op(await session.connection())
 
     def _contained(self, relative: str) -> Path | None:
         root = self.root.resolve()

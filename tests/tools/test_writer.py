@@ -1,0 +1,126 @@
+"""Group commit (tools.writer) on a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tools.database import Base, Creative, RunEvent, create_engine, session_factory
+from tools.writer import BatchWriter
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'studio.db'}")
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    try:
+        yield engine
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+async def writer(engine: AsyncEngine) -> AsyncIterator[BatchWriter]:
+    writer = BatchWriter(engine)
+    try:
+        yield writer
+    finally:
+        await writer.close()
+
+
+async def creative(engine: AsyncEngine, thread_id: str) -> int:
+    async with session_factory(engine)() as session, session.begin():
+        row = Creative(thread_id=thread_id, status="running", request="周末露营")
+        session.add(row)
+    return row.id
+
+
+def event(thread_id: str, seq: int, kind: str = "progress") -> dict[str, object]:
+    payload = {"type": kind, "threadId": thread_id, "seq": seq, "timestamp": 1, "content": f"第 {seq} 步"}
+    return {"thread_id": thread_id, "seq": seq, "type": kind, "payload": payload}
+
+
+async def stored(engine: AsyncEngine) -> list[tuple[str, int, dict[str, object]]]:
+    async with session_factory(engine)() as session:
+        rows = await session.execute(select(RunEvent.thread_id, RunEvent.seq, RunEvent.payload))
+        return sorted((t, s, p) for t, s, p in rows.all())
+
+
+async def test_concurrent_writes_share_commits_and_all_land(engine: AsyncEngine, writer: BatchWriter) -> None:
+    ids = {f"t{i}": await creative(engine, f"t{i}") for i in range(20)}
+
+    async def run(thread_id: str) -> None:  # one run: five events, each with its creative update
+        for seq in range(1, 6):
+            await writer.write([event(thread_id, seq)], ids[thread_id], score=float(seq))
+
+    await asyncio.gather(*(run(t) for t in ids))
+    rows = await stored(engine)
+    assert [(t, s) for t, s, _ in rows] == sorted((t, s) for t in ids for s in range(1, 6))
+    assert rows[0][2]["content"] == "第 1 步"  # the JSON payload round-trips
+    assert writer.writes == 100
+    assert writer.batches < 50  # 20 runs writing at once share transactions
+    async with session_factory(engine)() as session:
+        scores = (await session.scalars(select(Creative.score))).all()
+    assert scores == [5.0] * 20
+
+
+async def test_updates_of_one_creative_in_a_batch_apply_in_order(
+    engine: AsyncEngine, writer: BatchWriter
+) -> None:
+    creative_id = await creative(engine, "t1")
+    await asyncio.gather(
+        writer.write(creative_id=creative_id, status="running", title="初稿"),
+        writer.write(creative_id=creative_id, title="终稿"),
+        writer.write(creative_id=creative_id, status="completed"),
+    )
+    async with session_factory(engine)() as session:
+        row = await session.get(Creative, creative_id)
+    assert row is not None and (row.status, row.title) == ("completed", "终稿")
+
+
+async def test_a_bad_write_fails_alone(engine: AsyncEngine, writer: BatchWriter) -> None:
+    await writer.write([event("t1", 1)])
+    results = await asyncio.gather(
+        writer.write([event("t1", 2)]),
+        writer.write([event("t1", 1)]),  # duplicate (thread, seq): violates the unique constraint
+        writer.write([event("t2", 1)]),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], IntegrityError)
+    assert [(t, s) for t, s, _ in await stored(engine)] == [("t1", 1), ("t1", 2), ("t2", 1)]
+
+
+async def test_a_cancelled_caller_still_gets_its_write_committed(
+    engine: AsyncEngine, writer: BatchWriter
+) -> None:
+    task = asyncio.create_task(writer.write([event("t1", 1)]))
+    await asyncio.sleep(0)  # queued, not yet committed
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await writer.flush()
+    assert [(t, s) for t, s, _ in await stored(engine)] == [("t1", 1)]
+
+
+async def test_close_commits_what_is_queued(engine: AsyncEngine) -> None:
+    writer = BatchWriter(engine)
+    pending = [asyncio.create_task(writer.write([event("t1", seq)])) for seq in range(1, 4)]
+    await asyncio.sleep(0)
+    await writer.close()
+    await asyncio.gather(*pending)
+    assert [s for _, s, _ in await stored(engine)] == [1, 2, 3]
+
+
+async def test_nothing_to_write_is_a_no_op(writer: BatchWriter) -> None:
+    await writer.write()
+    await writer.write([], creative_id=1)
+    await writer.flush()
+    assert writer.batches == 0

@@ -1,0 +1,159 @@
+"""Group commit for the hot write path: run events and creative-row updates.
+
+Every step of every run appends events to `run_events` and updates its creative row, and a run must not go
+on (or publish an event) before those writes are durable. Done one transaction per write, a hundred
+concurrent runs spend most of the server's time opening sessions and committing — and with SQLite, which
+has one writer at a time, in waiting for the write lock (its busy handler sleeps up to 100 ms a try).
+`BatchWriter` queues the writes instead; one background task takes whatever is waiting and commits it in
+one transaction — other statements (`run`) in order, then all event rows in one multi-row insert, then one
+update per creative (its queued values merged in order) — and wakes every writer of the batch. Alone, a
+write costs what it did before; under load, one commit serves many runs, and writers never contend.
+
+If a batch fails, its writes are retried one by one so that only the bad one fails (its caller gets the
+exception); the others are unaffected. So a `run` operation must only touch the database: it may be
+executed twice (the first time rolled back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import insert, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from tools.database import Creative, RunEvent
+
+log = logging.getLogger("studio.writer")
+T = TypeVar("T")
+
+
+Operation = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+@dataclass
+class _Write:
+    events: list[dict[str, Any]] = field(default_factory=list)  # run_events rows
+    creative_id: int | None = None
+    values: dict[str, Any] = field(default_factory=dict)  # creative columns to set
+    op: Operation | None = None  # any other statements, on the batch's connection
+    done: asyncio.Future[Any] | None = None
+
+
+class BatchWriter:
+    """Queues event rows and creative updates; commits them in batches from one background task."""
+
+    def __init__(self, engine: AsyncEngine, *, max_batch: int = 1000) -> None:
+        self._engine = engine
+        self._max_batch = max_batch
+        self._queue: asyncio.Queue[_Write] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.batches = 0  # committed transactions, for benchmarks and tests
+        self.writes = 0
+
+    async def write(
+        self,
+        events: list[dict[str, Any]] | None = None,
+        creative_id: int | None = None,
+        **values: Any,
+    ) -> None:
+        """Store `run_events` rows (thread_id, seq, type, payload) and set columns of one creative row;
+        returns once they are committed (raises if they could not be)."""
+        if events or (creative_id is not None and values):
+            await self._submit(_Write(events=list(events or []), creative_id=creative_id, values=values))
+
+    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Execute `op(connection)` inside the next batch's transaction; its result once committed."""
+        result: T = await self._submit(_Write(op=op))
+        return result
+
+    async def flush(self) -> None:
+        """Wait until everything queued so far is committed (or has failed)."""
+        while not self._idle.is_set():
+            await self._idle.wait()
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop the background task."""
+        await self.flush()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    # --- internals ---------------------------------------------------------------------------------
+    async def _submit(self, write: _Write) -> Any:
+        write.done = asyncio.get_running_loop().create_future()
+        write.done.add_done_callback(_retrieve)  # no "exception never retrieved" if its caller is gone
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="batch-writer")
+        self._idle.clear()
+        self._queue.put_nowait(write)
+        # a caller cancelled while waiting does not withdraw its write: it is committed all the same
+        return await asyncio.shield(write.done)
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < self._max_batch and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                results = await self._commit(batch)
+            except Exception:
+                await self._one_by_one(batch)
+            else:
+                for write, result in zip(batch, results, strict=True):
+                    _settle(write, None, result)
+            self.batches += 1
+            self.writes += len(batch)
+            if self._queue.empty():
+                self._idle.set()
+
+    async def _commit(self, batch: list[_Write]) -> list[Any]:
+        async with self._engine.begin() as conn:
+            return await _execute(conn, batch)
+
+    async def _one_by_one(self, batch: list[_Write]) -> None:
+        for write in batch:
+            try:
+                [result] = await self._commit([write])
+            except Exception as exc:
+                log.debug("a queued write failed: %s", exc)
+                _settle(write, exc)
+            else:
+                _settle(write, None, result)
+
+
+async def _execute(conn: AsyncConnection, batch: list[_Write]) -> list[Any]:
+    """The batch's statements on one connection; each write's result (an operation's return value)."""
+    results = [await write.op(conn) if write.op is not None else None for write in batch]
+    rows = [row for write in batch for row in write.events]
+    if rows:
+        await conn.execute(insert(RunEvent), rows)
+    merged: dict[int, dict[str, Any]] = {}
+    for write in batch:
+        if write.creative_id is not None and write.values:
+            merged.setdefault(write.creative_id, {}).update(write.values)
+    for creative_id, values in merged.items():
+        await conn.execute(update(Creative).where(Creative.id == creative_id).values(**values))
+    return results
+
+
+def _settle(write: _Write, error: BaseException | None, result: Any = None) -> None:
+    if write.done is None or write.done.done():
+        return
+    if error is None:
+        write.done.set_result(result)
+    else:
+        write.done.set_exception(error)
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
