@@ -15,9 +15,10 @@ from agents.runner import Resources
 from app.settings import Settings
 from tools.assets import AssetStore
 from tools.database import create_engine, session_factory
-from tools.images import ImageProvider, make_image_provider
+from tools.images import OFFLINE_NAMES, ImageProvider, make_image_provider
 from tools.knowledge import KnowledgeStore
 from tools.llm import LLMConfig, LLMGateway
+from tools.renderer import CardRenderer
 from tools.writer import BatchWriter
 
 
@@ -57,8 +58,11 @@ def llm_config(settings: Settings) -> LLMConfig:
     )
 
 
-def image_providers(settings: Settings) -> Callable[[str | None], ImageProvider]:
-    """A cached factory: the default provider for None, else the named one."""
+def image_providers(
+    settings: Settings, renderer: CardRenderer | None = None
+) -> Callable[[str | None], ImageProvider]:
+    """A cached factory: the default provider for None, else the named one; the offline one draws with
+    `renderer`."""
 
     @cache
     def provider(name: str | None) -> ImageProvider:
@@ -67,6 +71,7 @@ def image_providers(settings: Settings) -> Callable[[str | None], ImageProvider]
             timeout=settings.image_timeout_s,
             offline_latency_ms=settings.offline_image_latency_ms,
             offline_failure_rate=settings.offline_image_failure_rate,
+            renderer=renderer,
         )
 
     return provider
@@ -92,13 +97,17 @@ async def open_resources(settings: Settings) -> AsyncIterator[Resources]:
         await saver.conn.execute("PRAGMA synchronous=NORMAL")
         knowledge = await KnowledgeStore.open(settings.store_dir)
         stack.push_async_callback(knowledge.close)
+        renderer = CardRenderer(workers=settings.render_workers)
+        stack.callback(renderer.close)
+        if settings.image_provider.lower() in OFFLINE_NAMES:
+            renderer.start()  # the workers warm up while the first runs write
         yield Resources(
             graph=build_graph(saver),
             sessions=sessions,
             knowledge=knowledge,
             assets=AssetStore(settings.assets_dir, sessions, writer),
             llm=LLMGateway(llm_config(settings)),
-            image_provider=image_providers(settings),
+            image_provider=image_providers(settings, renderer),
             writer=writer,
             options=run_options(settings),
             hitl_default=settings.hitl_default,

@@ -70,6 +70,12 @@ class Settings(BaseSettings):
     # --- images --------------------------------------------------------------------------------------
     image_provider: str = Field("offline", description="'offline' or a litellm image model, e.g. dall-e-3.")
     image_concurrency: int = Field(4, ge=1, le=16)
+    render_workers: int = Field(
+        2,
+        ge=0,
+        le=32,
+        description="Worker processes that draw offline cards (0: threads inside the studio process).",
+    )
     image_timeout_s: float = Field(120.0, gt=0)
     image_max_bytes: int = Field(10 * 1024 * 1024, gt=0, description="Largest accepted reference image.")
     allow_private_image_urls: bool = Field(False, description="Tests only: allow loopback/private URLs.")

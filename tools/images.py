@@ -294,11 +294,15 @@ def make_image_provider(
     timeout: float = 120.0,
     offline_latency_ms: float = 0.0,
     offline_failure_rate: float = 0.0,
+    renderer: CardRenderer | None = None,
 ) -> ImageProvider:
-    """`offline` (or `studio/offline`) → the card renderer; any other name → that litellm image model."""
+    """`offline` (or `studio/offline`) → the card renderer (`renderer`, or a new in-process one); any other
+    name → that litellm image model."""
     model = name.strip()
     if not model:
         raise ValueError("image provider name is empty")
     if model.lower() in OFFLINE_NAMES:
-        return OfflineImageProvider(latency_ms=offline_latency_ms, failure_rate=offline_failure_rate)
+        return OfflineImageProvider(
+            latency_ms=offline_latency_ms, failure_rate=offline_failure_rate, renderer=renderer
+        )
     return LiteLLMImageProvider(model, api_key=api_key, api_base=api_base, timeout_s=timeout)

@@ -10,16 +10,23 @@ Typography and colour (font, cleaning, wrapping, fitting, contrast, the palette'
 `tools.typography`; this module composes cards from them: background, decorations, furniture and a layout
 per role.
 
-Same request → same bytes (randomness is seeded from `request.stable_seed()`). CPU work runs in a thread
-(`CardRenderer.render`); fonts are loaded lazily, per thread, on first use.
+Same request → same bytes (randomness is seeded from `request.stable_seed()`). `CardRenderer.render` runs
+the CPU work in a thread, or — with `workers` > 0, as the server does — in a pool of worker processes, so
+that drawing and PNG encoding (~50 ms of CPU a card) use the other cores and never hold the server's GIL,
+as a remote image model's work would not. Fonts are loaded lazily, per thread or process, on first use.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import multiprocessing
+import os
 import random
 import re
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -524,18 +531,45 @@ _LAYOUTS = {"cover": _cover, "detail": _detail, "result": _result}
 
 
 class CardRenderer:
-    """Renders `ImageRequest`s to PNG bytes. Thread-safe; `render` runs the CPU work in a worker thread."""
+    """Renders `ImageRequest`s to PNG bytes. Thread-safe; `render` runs the CPU work in a worker thread, or
+    in one of `workers` worker processes (started by `start`, or on first use; stopped by `close`)."""
 
-    def __init__(self, font_path: Path | None = None, *, compress_level: int = 3) -> None:
+    def __init__(self, font_path: Path | None = None, *, compress_level: int = 3, workers: int = 0) -> None:
         self.fonts = FontBook(font_path)
+        self._font_path = font_path
         self._compress_level = compress_level
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
 
     def warm_up(self) -> None:
         """Load the font and the word-segmentation dictionary now (~1 s) instead of in the first render."""
         self.fonts.warm_up()
 
+    def start(self) -> None:
+        """Start the worker processes (each warms up) in the background, before the first card is due."""
+        if self._workers and self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self._workers,
+                # spawn, not fork: the server has threads (SQLite, LanceDB) that a fork would copy mid-flight
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(self._font_path, self._compress_level),
+            )
+            for _ in range(self._workers):
+                self._pool.submit(_nothing)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
     async def render(self, request: ImageRequest) -> bytes:
-        return await asyncio.to_thread(self.render_png, request)
+        if not self._workers:
+            return await asyncio.to_thread(self.render_png, request)
+        self.start()
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _render_in_worker, request.model_dump())
 
     def render_image(self, request: ImageRequest) -> Image.Image:
         canvas = _Canvas(request, self.fonts)
@@ -546,3 +580,32 @@ class CardRenderer:
         out = BytesIO()
         self.render_image(request).save(out, format="PNG", compress_level=self._compress_level)
         return out.getvalue()
+
+
+# --- worker processes ----------------------------------------------------------------------------------
+_worker: CardRenderer | None = None
+
+
+def _start_worker(font_path: Path | None, compress_level: int) -> None:
+    global _worker
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    _worker = CardRenderer(font_path, compress_level=compress_level)
+    _worker.warm_up()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A studio killed with SIGKILL cannot stop its pool: its workers notice they were orphaned and exit."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _nothing() -> None:
+    """Submitted once per worker by `start`, so that the pool spawns them all now."""
+
+
+def _render_in_worker(fields: dict[str, object]) -> bytes:
+    from tools.images import ImageRequest
+
+    assert _worker is not None, "the worker process was not initialised"
+    return _worker.render_png(ImageRequest.model_validate(fields))

@@ -51,6 +51,19 @@ def decode(data: bytes) -> Image.Image:
 
 
 # --- cards ------------------------------------------------------------------------------------------------
+async def test_worker_processes_draw_the_same_cards(renderer: CardRenderer) -> None:
+    pooled = CardRenderer(workers=2)
+    try:
+        pooled.start()
+        requests = [request(role, index=i + 1) for i, role in enumerate(["cover", "detail", "result"])]
+        drawn = await asyncio.gather(*(pooled.render(r) for r in requests))
+        assert drawn == [renderer.render_png(r) for r in requests]  # same bytes as in-process
+        assert pooled._pool is not None and len(pooled._pool._processes) == 2  # really other processes
+    finally:
+        pooled.close()
+    assert pooled._pool is None
+
+
 @pytest.mark.parametrize("role", ["cover", "detail", "result"])
 async def test_each_role_renders_a_png_card(renderer: CardRenderer, role: str) -> None:
     image = decode(await renderer.render(request(role)))
