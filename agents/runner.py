@@ -23,14 +23,22 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from agents.artifacts import LayoutPreference
 from agents.context import RunOptions, StudioContext, default_asset_url
 from agents.errors import InvalidConfirmation, NotPaused, StaleInterrupt, ThreadBusy, ThreadNotFound
-from agents.events import ErrorEvent, Event, StateUpdate, WorkflowPaused, now_ms, parse_event
+from agents.events import (
+    ErrorEvent,
+    Event,
+    StateUpdate,
+    WorkflowPaused,
+    WorkflowProgress,
+    now_ms,
+    parse_event,
+)
 from agents.hitl import ConfirmationError, parse_confirmation
 from agents.state import StudioState
 from tools.assets import AssetStore
@@ -46,6 +54,12 @@ DEFERRED_TYPES = {"workflow_complete", "error"}  # sent last, after the final st
 INTERRUPTED = "INTERRUPTED"  # error code of a run cut off by a process exit; resumable
 ABORTED = "ABORTED"  # error code that ends a run cancelled by a user (creative `aborted`)
 SHUTDOWN = "shutdown"  # cancel a stream with this message to leave its run resumable, not aborted
+
+
+def accepted() -> WorkflowProgress:
+    """The first event of every new thread, stored with its creative row and sent before the graph starts:
+    a client learns the thread id (to reconnect with) at once, however busy the server is."""
+    return WorkflowProgress(phase="启动工作流", progress=0.0, current_agent="supervisor")
 
 
 class ReferenceImageInput(BaseModel):
@@ -111,6 +125,7 @@ class RunHandle:
     input: StudioState | Command[Any] | None  # None: continue from the last checkpoint
     context: StudioContext
     meter: UsageMeter
+    stored: list[dict[str, Any]] = field(default_factory=list)  # events stored while preparing, to send
 
     @property
     def thread_id(self) -> str:
@@ -119,6 +134,11 @@ class RunHandle:
     @property
     def creative_id(self) -> int:
         return self.creative.id
+
+    @property
+    def start_seq(self) -> int:
+        """The last seq a watcher of this segment has seen before it: the segment's own events follow."""
+        return self.last_seq - len(self.stored)
 
 
 class EventLog:
@@ -299,27 +319,22 @@ class WorkflowRunner:
             "model": request.model,
             "referenceCount": len(images),
         }
-        statement = (
-            insert(Creative)
-            .values(
-                thread_id=thread_id,
-                status=CreativeStatus.RUNNING.value,
-                request=request.message,
-                options=options,
-                model=request.model or self.r.llm.model,
-            )
-            .returning(*Creative.__table__.columns)
-        )
-
-        async def create(conn: AsyncConnection) -> Creative:
-            return Creative(**(await conn.execute(statement)).one()._asdict())
-
-        try:
-            creative = await self.r.writer.run(create)
+        values = {
+            "thread_id": thread_id,
+            "status": CreativeStatus.RUNNING.value,
+            "request": request.message,
+            "options": options,
+            "model": request.model or self.r.llm.model,
+        }
+        log = EventLog(thread_id, 0)
+        first = log.stamp(accepted().wire())
+        try:  # the row and the thread's first event, in one commit
+            row = await self.r.writer.insert(Creative, values, events=[log.row(first)])
         except IntegrityError as exc:  # the thread id exists (thread_id is unique)
             raise ThreadBusy(
                 f"会话 {thread_id} 已存在，不能重复开始", details={"threadId": thread_id}
             ) from exc
+        creative = Creative(**row._asdict())
         references = []
         for image, ref in zip(images, request.reference_images, strict=True):
             record = await self.r.assets.save(
@@ -347,7 +362,7 @@ class WorkflowRunner:
             "imagePlans": [],
         }
         context, meter = self._context(creative.id, options)
-        return RunHandle(creative, 0, state, context, meter)
+        return RunHandle(creative, log.seq, state, context, meter, stored=[first])
 
     async def pending(self, thread_id: str) -> dict[str, Any] | None:
         """The open `ask_user` of a paused thread (with its `interruptId`), or None."""
@@ -472,6 +487,8 @@ class WorkflowRunner:
         chunk: Any
         terminal: list[dict[str, Any]] = []  # workflow_complete / error go last, after finalize's update
         try:
+            for event in handle.stored:
+                yield event
             async for mode, chunk in self.r.graph.astream(
                 handle.input, config, context=handle.context, stream_mode=["updates", "custom"]
             ):

@@ -32,7 +32,7 @@ def create_app(settings: Settings) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
-        async with open_resources(settings) as resources:
+        async with open_resources(settings, warm=True) as resources:
             app.state.resources = resources
             manager = RunManager(resources, settings)
             await manager.recover()

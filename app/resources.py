@@ -78,8 +78,9 @@ def image_providers(
 
 
 @asynccontextmanager
-async def open_resources(settings: Settings) -> AsyncIterator[Resources]:
-    """Everything a run needs, opened in order and closed in reverse."""
+async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIterator[Resources]:
+    """Everything a run needs, opened in order and closed in reverse. `warm` (the server) starts the card
+    renderer's worker processes now rather than when the first card is due."""
     settings.ensure_dirs()
     async with AsyncExitStack() as stack:
         engine = create_engine(settings.db_url)
@@ -99,8 +100,8 @@ async def open_resources(settings: Settings) -> AsyncIterator[Resources]:
         stack.push_async_callback(knowledge.close)
         renderer = CardRenderer(workers=settings.render_workers)
         stack.callback(renderer.close)
-        if settings.image_provider.lower() in OFFLINE_NAMES:
-            renderer.start()  # the workers warm up while the first runs write
+        if warm and settings.image_provider.lower() in OFFLINE_NAMES:
+            renderer.start()  # they warm up (~1 s) while the first runs write
         yield Resources(
             graph=build_graph(saver),
             sessions=sessions,

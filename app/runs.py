@@ -128,7 +128,7 @@ class RunManager:
         return await self._launch(handle)
 
     async def _launch(self, handle: RunHandle) -> Run:
-        start = handle.last_seq
+        start = handle.start_seq
         run = Run(handle.thread_id, handle.creative_id, start_seq=start, last_seq=start)
         self.active[handle.thread_id] = run
         run.task = asyncio.create_task(self._drive(run, handle), name=f"run:{handle.thread_id}")

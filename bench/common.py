@@ -35,6 +35,28 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS_DIR = ROOT / "bench" / "results"
 CACHE_DIR = Path(tempfile.gettempdir()) / "studio-bench-cache"
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+# Many users at once ask for different things: ten topics (one per theme of the sample corpus) for ten
+# audiences, so no two of a hundred concurrent runs share a prompt (or anything cached from one).
+TOPICS = [
+    "周末城市露营",
+    "一周减脂便当",
+    "通勤胶囊衣橱",
+    "新手在家练普拉提",
+    "小户型收纳改造",
+    "秋季敏感肌护理",
+    "三天两晚成都旅行",
+    "第一次养猫准备清单",
+    "职场新人做周报",
+    "周末亲子手工",
+]
+AUDIENCES = ["上班族", "大学生", "新手妈妈", "退休阿姨", "独居青年"]
+AUDIENCES += ["程序员", "老师", "情侣", "学生党", "健身新手"]
+
+
+def request_for(index: int) -> str:
+    """The `index`-th of 100 distinct requests (then they repeat)."""
+    topic, audience = TOPICS[index % len(TOPICS)], AUDIENCES[index // len(TOPICS) % len(AUDIENCES)]
+    return f"帮我写一篇{topic}的小红书笔记，面向{audience}"
 
 
 # --- statistics ----------------------------------------------------------------------------------------

@@ -4,13 +4,15 @@
 
 One server process (uvicorn, one worker) with simulated model latency; the client is one asyncio process
 on the same machine. First a warm-up run and `--singles` runs one at a time give the single-run wall
-time; then for each N, N clients `POST /api/agent/stream` at once (full post, 4 images, no reference
-image, `enableHITL: false`) and read their SSE streams to `[DONE]`. Reported per N: completion rate
-(a stream that ends with `workflow_complete` then `[DONE]`), total wall time and its ratio to one run,
-p50/p95 time to first event (request sent → first event received), p50/p95 event delivery lag (an
-event's `timestamp`, set when it is created in the server, → its arrival at the client), and the
-server's peak RSS (sampled every 100 ms). Targets at N=100: all complete, p95 time-to-first-event
-< 250 ms, total wall < 2× one run.
+time; then for each N, N clients `POST /api/agent/stream` at once, each with a different request (ten
+topics × ten audiences; full post, 4 images, no reference image, `enableHITL: false`), and read their
+SSE streams to `[DONE]`. Reported per N: completion rate (a stream that ends with `workflow_complete`
+then `[DONE]`), total wall time and its ratio to one run, p50/p95 time to first event (request sent →
+first event received: the acknowledgement a new thread gets once it is stored) and to the first agent
+event (the supervisor's `agent_start`, once the graph runs), p50/p95 event delivery lag (an event's
+`timestamp`, set when it is created in the server, → its arrival at the client), and the server's peak
+RSS (sampled every 100 ms). Targets at N=100: all complete, p95 time-to-first-event < 250 ms, total wall
+< 2× one run.
 """
 
 from __future__ import annotations
@@ -24,14 +26,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.common import REQUEST, RESULTS_DIR, load_average, print_table, sample_store, summary, write_result
+from bench.common import (
+    REQUEST,
+    RESULTS_DIR,
+    load_average,
+    print_table,
+    request_for,
+    sample_store,
+    summary,
+    write_result,
+)
 from bench.server import Server, Stream, client, http_api_available, post_sse, sample_memory
 
 TARGETS = {"completionRate": 1.0, "firstEventP95Ms": 250, "wallVsSingle": 2.0}
 
 
-def run_body(images: int) -> dict[str, Any]:
-    return {"message": REQUEST, "imageCount": images, "enableHITL": False}
+def run_body(images: int, message: str = REQUEST) -> dict[str, Any]:
+    return {"message": message, "imageCount": images, "enableHITL": False}
 
 
 def _completed(stream: Stream) -> bool:
@@ -54,13 +65,14 @@ async def _wave(server: Server, n: int, images: int) -> dict[str, Any]:
     sampler = asyncio.create_task(sample_memory(server, peak, stop))
     async with client(server, connections=n + 10) as http:
         started = time.time() * 1000
-        body = run_body(images)
-        streams = await asyncio.gather(*(post_sse(http, "/api/agent/stream", body) for _ in range(n)))
+        bodies = [run_body(images, request_for(i)) for i in range(n)]  # every client asks something else
+        streams = await asyncio.gather(*(post_sse(http, "/api/agent/stream", body) for body in bodies))
         wall_ms = max(s.end_ms for s in streams) - started
     stop.set()
     await sampler
     done = [s for s in streams if _completed(s)]
     firsts = [s.first_event_ms for s in streams if s.first_event_ms is not None]
+    agent_firsts = [ms for s in streams if (ms := s.first_ms_of("agent_start")) is not None]
     lags = [lag for s in streams for lag in s.lags_ms()]
     failures = [_failure(s) for s in streams if not _completed(s)]
     return {
@@ -69,6 +81,7 @@ async def _wave(server: Server, n: int, images: int) -> dict[str, Any]:
         "completionRate": round(len(done) / n, 4),
         "wallMs": round(wall_ms, 1),
         "firstEventMs": summary(firsts),
+        "firstAgentEventMs": summary(agent_firsts),
         "eventLagMs": summary(lags),
         "eventsPerRun": statistics.median([len(s.events) for s in streams]) if streams else 0,
         "runWallMs": summary([s.end_ms - s.sent_ms for s in streams]),
@@ -123,6 +136,9 @@ async def measure(
         "singleRun": {
             "wallMs": summary([s.end_ms - s.sent_ms for s in single]),
             "firstEventMs": summary([s.first_event_ms for s in single if s.first_event_ms is not None]),
+            "firstAgentEventMs": summary(
+                [ms for s in single if (ms := s.first_ms_of("agent_start")) is not None]
+            ),
             "eventLagMs": summary([lag for s in single for lag in s.lags_ms()]),
             "allCompleted": all(_completed(s) for s in single),
         },
@@ -152,6 +168,7 @@ def report(result: dict[str, Any]) -> None:
             single["wallMs"]["p50"],
             1.0,
             f"{single['firstEventMs']['p50']} / {single['firstEventMs']['p95']}",
+            f"{single['firstAgentEventMs'].get('p50')} / {single['firstAgentEventMs'].get('p95')}",
             f"{single['eventLagMs']['p50']} / {single['eventLagMs']['p95']}",
             result["serverRssIdleMb"],
         ]
@@ -164,13 +181,23 @@ def report(result: dict[str, Any]) -> None:
                 wave["wallMs"],
                 wave["wallVsSingle"],
                 f"{wave['firstEventMs'].get('p50')} / {wave['firstEventMs'].get('p95')}",
+                f"{wave['firstAgentEventMs'].get('p50')} / {wave['firstAgentEventMs'].get('p95')}",
                 f"{wave['eventLagMs'].get('p50')} / {wave['eventLagMs'].get('p95')}",
                 wave["serverRssPeakMb"],
             ]
         )
     print_table(
         "Concurrency over HTTP/SSE (one server process)",
-        ["N", "completed", "wall ms", "× single", "first event p50/p95 ms", "lag p50/p95 ms", "RSS peak MB"],
+        [
+            "N",
+            "completed",
+            "wall ms",
+            "× single",
+            "first event p50/p95 ms",
+            "first agent event p50/p95 ms",
+            "lag p50/p95 ms",
+            "RSS peak MB",
+        ],
         rows,
     )
     met = result["met"]

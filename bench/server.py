@@ -137,6 +137,13 @@ class Stream:
     def first_event_ms(self) -> float | None:
         return self.received_ms[0] - self.sent_ms if self.received_ms else None
 
+    def first_ms_of(self, kind: str) -> float | None:
+        """Request sent → arrival of the first event of type `kind`."""
+        for event, got in zip(self.events, self.received_ms, strict=True):
+            if event["type"] == kind:
+                return got - self.sent_ms
+        return None
+
     @property
     def end_ms(self) -> float:
         return self.received_ms[-1] if self.received_ms else self.sent_ms

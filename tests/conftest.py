@@ -17,7 +17,9 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    s = Settings(_env_file=None, data_dir=tmp_path / "data")  # type: ignore[call-arg]
+    # in-process apps draw cards in threads: a worker pool per test would spawn two processes each time;
+    # the real servers of tests/serving.py run with the default pool
+    s = Settings(_env_file=None, data_dir=tmp_path / "data", render_workers=0)  # type: ignore[call-arg]
     s.ensure_dirs()
     return s
 

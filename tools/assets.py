@@ -177,12 +177,11 @@ class AssetStore:
 
     # --- internals ----------------------------------------------------------------------------------------
     async def _insert(self, row: dict[str, Any]) -> AssetRecord:
+        if self._writer is not None:
+            return AssetRecord.model_validate(await self._writer.insert(ImageAsset, row))
         statement = insert(ImageAsset).values(**row).returning(*ImageAsset.__table__.columns)
-
-        async def insert_row(conn: AsyncConnection) -> AssetRecord:
-            return AssetRecord.model_validate((await conn.execute(statement)).one())
-
-        return await self._write(insert_row)
+        async with self._sessions() as session, session.begin():
+            return AssetRecord.model_validate((await session.execute(statement)).one())
 
     async def _write(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         if self._writer is not None:

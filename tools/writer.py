@@ -5,8 +5,9 @@ on (or publish an event) before those writes are durable. Done one transaction p
 concurrent runs spend most of the server's time opening sessions and committing — and with SQLite, which
 has one writer at a time, in waiting for the write lock (its busy handler sleeps up to 100 ms a try).
 `BatchWriter` queues the writes instead; one background task takes whatever is waiting and commits it in
-one transaction — other statements (`run`) in order, then all event rows in one multi-row insert, then one
-update per creative (its queued values merged in order) — and wakes every writer of the batch. Alone, a
+one transaction — other statements (`run`) in order, then new rows (`insert`: one multi-row INSERT …
+RETURNING per table), then all event rows in one multi-row insert, then one update per creative (its
+queued values merged in order) — and wakes every writer of the batch. Alone, a
 write costs what it did before; under load, one commit serves many runs, and writers never contend.
 
 If a batch fails, its writes are retried one by one so that only the bad one fails (its caller gets the
@@ -23,10 +24,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import insert, update
+from sqlalchemy import Row, insert, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tools.database import Creative, RunEvent
+from tools.database import Base, Creative, RunEvent
 
 log = logging.getLogger("studio.writer")
 T = TypeVar("T")
@@ -41,6 +42,7 @@ class _Write:
     creative_id: int | None = None
     values: dict[str, Any] = field(default_factory=dict)  # creative columns to set
     op: Operation | None = None  # any other statements, on the batch's connection
+    insert: tuple[type[Base], dict[str, Any]] | None = None  # a new row, returned with defaults and id
     done: asyncio.Future[Any] | None = None
 
 
@@ -72,6 +74,14 @@ class BatchWriter:
         """Execute `op(connection)` inside the next batch's transaction; its result once committed."""
         result: T = await self._submit(_Write(op=op))
         return result
+
+    async def insert(
+        self, model: type[Base], values: dict[str, Any], *, events: list[dict[str, Any]] | None = None
+    ) -> Row[Any]:
+        """Insert one row into `model`'s table (with `events` rows, in the same commit); the stored row,
+        id and defaults included, once committed."""
+        row: Row[Any] = await self._submit(_Write(insert=(model, values), events=list(events or [])))
+        return row
 
     async def flush(self) -> None:
         """Wait until everything queued so far is committed (or has failed)."""
@@ -133,6 +143,17 @@ class BatchWriter:
 async def _execute(conn: AsyncConnection, batch: list[_Write]) -> list[Any]:
     """The batch's statements on one connection; each write's result (an operation's return value)."""
     results = [await write.op(conn) if write.op is not None else None for write in batch]
+    inserts: dict[tuple[type[Base], frozenset[str]], list[int]] = {}  # same table, same columns: one INSERT
+    for i, write in enumerate(batch):
+        if write.insert is not None:
+            model, values = write.insert
+            inserts.setdefault((model, frozenset(values)), []).append(i)
+    for (model, _), positions in inserts.items():
+        columns = model.__table__.columns
+        statement = insert(model).returning(*columns, sort_by_parameter_order=True)
+        stored = await conn.execute(statement, [batch[i].insert[1] for i in positions])  # type: ignore[index]
+        for i, row in zip(positions, stored.all(), strict=True):
+            results[i] = row
     rows = [row for write in batch for row in write.events]
     if rows:
         await conn.execute(insert(RunEvent), rows)

@@ -43,7 +43,7 @@ async def test_full_run_over_sse_with_two_confirms(api: httpx.AsyncClient) -> No
         api, imageCount=3, referenceImages=[{"data": png_data_url(), "type": "style"}]
     )
     thread_id = first[0]["threadId"]
-    assert first[0]["type"] == "agent_start" and first[0]["agent"] == "supervisor"
+    assert [e["type"] for e in first[:2]] == ["workflow_progress", "agent_start"]  # accepted, then working
     ask = first[-2]
     assert ask["context"]["kind"] == "content" and ask["interruptId"]
 

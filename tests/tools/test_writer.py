@@ -124,3 +124,21 @@ async def test_nothing_to_write_is_a_no_op(writer: BatchWriter) -> None:
     await writer.write([], creative_id=1)
     await writer.flush()
     assert writer.batches == 0
+
+
+async def test_inserts_share_one_statement_and_return_their_rows(
+    engine: AsyncEngine, writer: BatchWriter
+) -> None:
+    values = [{"thread_id": f"t{i}", "status": "running", "request": f"第 {i} 个请求"} for i in range(30)]
+    rows = await asyncio.gather(*(writer.insert(Creative, v) for v in values))
+    assert [row.thread_id for row in rows] == [v["thread_id"] for v in values]  # each caller gets its row
+    assert len({row.id for row in rows}) == 30
+    assert all(row.timings == {} and row.prompt_tokens == 0 for row in rows)  # defaults come back too
+    assert writer.batches < 30
+    duplicate, fresh = await asyncio.gather(
+        writer.insert(Creative, values[0]),
+        writer.insert(Creative, {**values[0], "thread_id": "new"}),
+        return_exceptions=True,
+    )
+    assert isinstance(duplicate, IntegrityError)  # thread_id is unique: only that insert fails
+    assert not isinstance(fresh, BaseException) and fresh.thread_id == "new"

@@ -8,7 +8,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from tools.offline.lexicon import GENERIC, STOPWORDS, THEMES, Theme
@@ -48,12 +48,18 @@ def _jieba() -> Any:
 
 def tokens(text: str) -> list[str]:
     """Meaningful words of `text`: jieba segmentation minus stopwords, punctuation and single characters."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    """Segmenting is the offline model's main cost, and the same notes are read by run after run."""
     words = _jieba().lcut(strip_emoji(text))
-    return [
+    return tuple(
         w.strip()
         for w in words
         if len(w.strip()) >= 2 and w.strip() not in STOPWORDS and not re.fullmatch(r"[\W\d_]+", w.strip())
-    ]
+    )
 
 
 def keywords(text: str, limit: int = 6, *, extra: Iterable[str] = ()) -> list[str]:
