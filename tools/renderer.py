@@ -27,6 +27,7 @@ import re
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -545,8 +546,9 @@ class CardRenderer:
         """Load the font and the word-segmentation dictionary now (~1 s) instead of in the first render."""
         self.fonts.warm_up()
 
-    def start(self) -> None:
-        """Start the worker processes (each warms up) in the background, before the first card is due."""
+    def start(self) -> ProcessPoolExecutor | None:
+        """Start the worker processes (each warms up) in the background, before the first card is due;
+        returns the pool (None without workers)."""
         if self._workers and self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self._workers,
@@ -557,6 +559,7 @@ class CardRenderer:
             )
             for _ in range(self._workers):
                 self._pool.submit(_nothing)
+        return self._pool
 
     def close(self) -> None:
         if self._pool is not None:
@@ -564,12 +567,17 @@ class CardRenderer:
             self._pool = None
 
     async def render(self, request: ImageRequest) -> bytes:
-        if not self._workers:
+        pool = self.start()
+        if pool is None:
             return await asyncio.to_thread(self.render_png, request)
-        self.start()
-        assert self._pool is not None
+        fields = request.model_dump()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _render_in_worker, request.model_dump())
+        try:
+            return await loop.run_in_executor(pool, _render_in_worker, fields)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): replace the pool, once
+            if self._pool is pool:  # not already replaced by another card that saw the same death
+                self.close()
+            return await loop.run_in_executor(self.start(), _render_in_worker, fields)
 
     def render_image(self, request: ImageRequest) -> Image.Image:
         canvas = _Canvas(request, self.fonts)

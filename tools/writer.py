@@ -1,4 +1,4 @@
-"""Group commit for the hot write path: run events and creative-row updates.
+"""Group commit for the hot write path: run events, creative rows, asset rows.
 
 Every step of every run appends events to `run_events` and updates its creative row, and a run must not go
 on (or publish an event) before those writes are durable. Done one transaction per write, a hundred
@@ -7,8 +7,8 @@ has one writer at a time, in waiting for the write lock (its busy handler sleeps
 `BatchWriter` queues the writes instead; one background task takes whatever is waiting and commits it in
 one transaction — other statements (`run`) in order, then new rows (`insert`: one multi-row INSERT …
 RETURNING per table), then all event rows in one multi-row insert, then one update per creative (its
-queued values merged in order) — and wakes every writer of the batch. Alone, a
-write costs what it did before; under load, one commit serves many runs, and writers never contend.
+queued values merged in order) — and wakes every writer of the batch. Alone, a write costs what it did
+before; under load, one commit serves many runs, and writers never contend.
 
 If a batch fails, its writes are retried one by one so that only the bad one fails (its caller gets the
 exception); the others are unaffected. So a `run` operation must only touch the database: it may be
@@ -47,7 +47,8 @@ class _Write:
 
 
 class BatchWriter:
-    """Queues event rows and creative updates; commits them in batches from one background task."""
+    """Queues writes (events, creative updates, inserts, operations); commits them in batches from one
+    background task."""
 
     def __init__(self, engine: AsyncEngine, *, max_batch: int = 1000) -> None:
         self._engine = engine

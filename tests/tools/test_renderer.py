@@ -64,6 +64,19 @@ async def test_worker_processes_draw_the_same_cards(renderer: CardRenderer) -> N
     assert pooled._pool is None
 
 
+async def test_a_dead_worker_is_replaced(renderer: CardRenderer) -> None:
+    pooled = CardRenderer(workers=1)
+    try:
+        await pooled.render(request())
+        assert pooled._pool is not None
+        [worker] = pooled._pool._processes.values()
+        worker.kill()  # e.g. the OOM killer
+        worker.join()
+        assert await pooled.render(request("detail")) == renderer.render_png(request("detail"))
+    finally:
+        pooled.close()
+
+
 @pytest.mark.parametrize("role", ["cover", "detail", "result"])
 async def test_each_role_renders_a_png_card(renderer: CardRenderer, role: str) -> None:
     image = decode(await renderer.render(request(role)))
