@@ -563,7 +563,7 @@ class CardRenderer:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)  # idle workers exit at once
             self._pool = None
 
     async def render(self, request: ImageRequest) -> bytes:
