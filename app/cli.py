@@ -74,7 +74,7 @@ def serve(
     if prepare:
         asyncio.run(prepare_data(settings, log=console.print))
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, tune_gc=True),
         host=host or settings.host,
         port=port or settings.port,
         log_level="info",

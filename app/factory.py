@@ -3,10 +3,14 @@
 The lifespan opens what every request shares — database, checkpointer (one per process), knowledge
 store, LLM gateway, image providers (`app.resources.open_resources`) — and the run manager, which first
 settles runs a previous process left behind. Routes reach them through `app.http`.
+
+`create_app(settings, tune_gc=True)` (what `studio serve` does) also tunes the garbage collector once
+everything is loaded — see `tune_gc_for_serving`.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -28,7 +32,17 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok"})
 
 
-def create_app(settings: Settings) -> Starlette:
+def tune_gc_for_serving() -> None:
+    """For a long-running server, after start-up. What start-up loaded (libraries, models, the compiled
+    graph: most of the heap) is never garbage, yet every full collection walked it: one took ~300 ms,
+    stopping every run at once (docs/benchmarks.md). Freeze it out of the collector's view and collect the
+    youngest generation less often (every 20,000 allocations instead of 700)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
+def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
@@ -37,6 +51,8 @@ def create_app(settings: Settings) -> Starlette:
             manager = RunManager(resources, settings)
             await manager.recover()
             app.state.runs = manager
+            if tune_gc:
+                tune_gc_for_serving()
             try:
                 yield
             finally:

@@ -177,17 +177,29 @@ class RunManager:
         return CreativeStatus.ABORTED.value
 
     # --- watching ------------------------------------------------------------------------------------
-    async def follow(self, thread_id: str, after: int = 0) -> AsyncIterator[Event]:
-        """Stored events after `after`, then live ones until the current run segment ends."""
+    def follow(self, thread_id: str, after: int = 0) -> AsyncIterator[Event]:
+        """Stored events after `after`, then live ones until the current run segment ends. Subscribes to
+        the live run at once, before the caller first iterates: a stream that follows the run it has just
+        started gets every event from the queue and never reads the log back."""
         queue: asyncio.Queue[Event | None] = asyncio.Queue()
         run = self.active.get(thread_id)
         if run is not None:
             run.subscribers.add(queue)  # before reading the log: nothing can fall in between
+        # a live run has published every stored event up to its last_seq; the queue gets the rest
+        caught_up = run is not None and run.last_seq <= after
+        return self._follow(thread_id, after, run, queue, caught_up)
+
+    async def _follow(
+        self,
+        thread_id: str,
+        after: int,
+        run: Run | None,
+        queue: asyncio.Queue[Event | None],
+        caught_up: bool,
+    ) -> AsyncIterator[Event]:
         try:
             seen = after
-            # a live run has published every stored event up to its last_seq, and the queue gets the rest
-            stored = [] if run is not None and run.last_seq <= after else await self.stored(thread_id, after)
-            for event in stored:
+            for event in [] if caught_up else await self.stored(thread_id, after):
                 seen = int(event["seq"])
                 yield event
             if run is None:
