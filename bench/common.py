@@ -7,6 +7,7 @@ checks the shape of what it writes, never how fast it was.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -140,6 +141,22 @@ def write_result(
     }
     path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def run_benchmark(
+    name: str,
+    measure: Callable[..., Coroutine[Any, Any, dict[str, Any]]],
+    report: Callable[[dict[str, Any]], None],
+    out_dir: Path,
+    **options: Any,
+) -> dict[str, Any]:
+    """What every script's `main` does after parsing its options: measure, print the table, write
+    `<out_dir>/<name>.json` with the load average at the start."""
+    load = load_average()
+    result: dict[str, Any] = asyncio.run(measure(**options))
+    report(result)
+    print(f"  → {write_result(name, result, out_dir, load_at_start=load)}")
+    return result
 
 
 def print_table(title: str, headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:

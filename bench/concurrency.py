@@ -29,12 +29,11 @@ from typing import Any
 from bench.common import (
     REQUEST,
     RESULTS_DIR,
-    load_average,
     print_table,
     request_for,
+    run_benchmark,
     sample_store,
     summary,
-    write_result,
 )
 from bench.server import Server, Stream, client, http_api_available, post_sse, sample_memory
 
@@ -218,19 +217,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--singles", type=int, default=3, help="single runs for the baseline wall time")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
-    load = load_average()
-    result = asyncio.run(
-        measure(
-            clients=args.clients,
-            llm_ms=args.llm_ms,
-            image_ms=args.image_ms,
-            images=args.images,
-            singles=args.singles,
-        )
+    return run_benchmark(
+        "concurrency",
+        measure,
+        report,
+        args.out,
+        clients=args.clients,
+        llm_ms=args.llm_ms,
+        image_ms=args.image_ms,
+        images=args.images,
+        singles=args.singles,
     )
-    report(result)
-    print(f"  → {write_result('concurrency', result, args.out, load_at_start=load)}")
-    return result
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ Reports `ratio = wall / path` (target ≤ 1.10) and `speedup = baseline wall / o
 from __future__ import annotations
 
 import argparse
-import asyncio
 import math
 import statistics
 import tempfile
@@ -37,14 +36,13 @@ from bench.common import (
     RESULTS_DIR,
     RunResult,
     full_post,
-    load_average,
     print_table,
+    run_benchmark,
     run_workflow,
     sample_store,
     studio,
     studio_settings,
     summary,
-    write_result,
 )
 from tools.llm import CallRecord
 
@@ -285,20 +283,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured runs per mode first")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
-    load = load_average()
-    result = asyncio.run(
-        measure(
-            llm_ms=args.llm_ms,
-            image_ms=args.image_ms,
-            images=args.images,
-            references=args.references,
-            runs=args.runs,
-            warmup=args.warmup,
-        )
+    return run_benchmark(
+        "critical_path",
+        measure,
+        report,
+        args.out,
+        llm_ms=args.llm_ms,
+        image_ms=args.image_ms,
+        images=args.images,
+        references=args.references,
+        runs=args.runs,
+        warmup=args.warmup,
     )
-    report(result)
-    print(f"  → {write_result('critical_path', result, args.out, load_at_start=load)}")
-    return result
 
 
 if __name__ == "__main__":

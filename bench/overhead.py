@@ -40,14 +40,13 @@ from bench.common import (
     RunResult,
     agent_windows_ms,
     full_post,
-    load_average,
     print_table,
+    run_benchmark,
     run_workflow,
     sample_store,
     studio,
     studio_settings,
     summary,
-    write_result,
 )
 
 
@@ -295,19 +294,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     parser.add_argument("--name", default="overhead", help="results file name (e.g. overhead-before)")
     args = parser.parse_args(argv)
-    load = load_average()
-    result = asyncio.run(
-        measure(
-            runs=args.runs,
-            warmup=args.warmup,
-            images=args.images,
-            references=args.references,
-            profile_runs=args.profile_runs,
-        )
+    return run_benchmark(
+        args.name,
+        measure,
+        report,
+        args.out,
+        runs=args.runs,
+        warmup=args.warmup,
+        images=args.images,
+        references=args.references,
+        profile_runs=args.profile_runs,
     )
-    report(result)
-    print(f"  → {write_result(args.name, result, args.out, load_at_start=load)}")
-    return result
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.common import REQUEST, RESULTS_DIR, load_average, print_table, sample_store, summary, write_result
+from bench.common import REQUEST, RESULTS_DIR, print_table, run_benchmark, sample_store, summary
 from bench.server import Server, Stream, client, http_api_available, post_sse
 
 
@@ -142,13 +142,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--images", type=int, default=2)
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
-    load = load_average()
-    result = asyncio.run(
-        measure(threads=args.threads, llm_ms=args.llm_ms, image_ms=args.image_ms, images=args.images)
+    return run_benchmark(
+        "resume",
+        measure,
+        report,
+        args.out,
+        threads=args.threads,
+        llm_ms=args.llm_ms,
+        image_ms=args.image_ms,
+        images=args.images,
     )
-    report(result)
-    print(f"  → {write_result('resume', result, args.out, load_at_start=load)}")
-    return result
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ measured once more after building an IVF-HNSW-SQ vector index (what the store wo
 from __future__ import annotations
 
 import argparse
-import asyncio
 import tempfile
 import time
 from collections.abc import Sequence
@@ -31,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.common import RESULTS_DIR, load_average, print_table, summary, write_result
+from bench.common import RESULTS_DIR, print_table, run_benchmark, summary
 from bench.corpus import queries, synthetic_notes
 from tools.embeddings import embed
 from tools.knowledge import KnowledgeStore
@@ -242,18 +241,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--index-from", type=int, default=50_000, help="also time the last tier indexed")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
-    load = load_average()
-    result = asyncio.run(
-        measure(
-            sizes=args.sizes,
-            queries_per_tier=args.queries,
-            embed_up_to=args.embed_up_to,
-            index_from=args.index_from,
-        )
+    return run_benchmark(
+        "retrieval",
+        measure,
+        report,
+        args.out,
+        sizes=args.sizes,
+        queries_per_tier=args.queries,
+        embed_up_to=args.embed_up_to,
+        index_from=args.index_from,
     )
-    report(result)
-    print(f"  → {write_result('retrieval', result, args.out, load_at_start=load)}")
-    return result
 
 
 if __name__ == "__main__":
