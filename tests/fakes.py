@@ -9,6 +9,26 @@ from typing import Any
 from tools.llm import litellm_module
 
 
+def register_provider(name: str, handler: Any) -> None:
+    """Route `<name>/*` models to `handler` (a litellm CustomLLM), replacing an earlier one of that name,
+    and declare for `<name>/offline` the capability the offline model has, so the gateway asks for
+    JSON-schema output."""
+    litellm = litellm_module()
+    others = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != name]
+    litellm.custom_provider_map = [*others, {"provider": name, "custom_handler": handler}]
+    litellm.register_model(
+        {
+            f"{name}/offline": {
+                "litellm_provider": name,
+                "mode": "chat",
+                "supports_response_schema": True,
+                "input_cost_per_token": 0.0,
+                "output_cost_per_token": 0.0,
+            }
+        }
+    )
+
+
 class ScriptedProvider:
     """Register with `install()`; then calls to `scripted/<anything>` pop the next scripted step.
 
@@ -51,20 +71,7 @@ class ScriptedProvider:
                     usage={"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
                 )
 
-        others = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != self.name]
-        litellm.custom_provider_map = [*others, {"provider": self.name, "custom_handler": Handler()}]
-        # declare the capability the offline model has, so the gateway asks for JSON-schema output
-        litellm.register_model(
-            {
-                f"{self.name}/offline": {
-                    "litellm_provider": self.name,
-                    "mode": "chat",
-                    "supports_response_schema": True,
-                    "input_cost_per_token": 0.0,
-                    "output_cost_per_token": 0.0,
-                }
-            }
-        )
+        register_provider(self.name, Handler())
         return self
 
 
@@ -98,20 +105,7 @@ class RecordingOffline:
                 async for chunk in inner.astreaming(*args, **kwargs):
                     yield chunk
 
-        others = [p for p in (litellm.custom_provider_map or []) if p.get("provider") != self.name]
-        litellm.custom_provider_map = [*others, {"provider": self.name, "custom_handler": Handler()}]
-        # declare the capability the offline model has, so the gateway asks for JSON-schema output
-        litellm.register_model(
-            {
-                f"{self.name}/offline": {
-                    "litellm_provider": self.name,
-                    "mode": "chat",
-                    "supports_response_schema": True,
-                    "input_cost_per_token": 0.0,
-                    "output_cost_per_token": 0.0,
-                }
-            }
-        )
+        register_provider(self.name, Handler())
         return self
 
     def tasks(self) -> list[str]:
