@@ -1,10 +1,14 @@
-"""Fakes for tests: a scripted litellm provider whose answers are queued by the test."""
+"""Fakes for tests: a scripted litellm provider whose answers are queued by the test, the offline model
+recording its calls, and a reference photo."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 from collections import deque
 from typing import Any
+
+from PIL import Image
 
 from tools.llm import litellm_module
 
@@ -113,3 +117,14 @@ class RecordingOffline:
 
     def prompts(self, task: str) -> list[str]:
         return ["\n".join(str(m.get("content")) for m in messages) for t, messages in self.calls if t == task]
+
+
+def reference_png() -> bytes:
+    """A 600×800 reference photo: a cream background over a striped green lawn."""
+    image = Image.new("RGB", (600, 800), "#F2E6D8")
+    for y in range(500, 800):
+        for x in range(0, 600, 3):
+            image.putpixel((x, y), (110, 140, 90))
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import io
 import json
 import os
 import shutil
@@ -23,7 +22,7 @@ from agents.runner import Resources, RunRequest, WorkflowRunner
 from app import migrate
 from app.resources import open_resources
 from app.settings import ReviewThresholds, Settings
-from tests.fakes import RecordingOffline
+from tests.fakes import RecordingOffline, reference_png
 from tools.database import Creative, ImageAsset
 from tools.llm import LLMConfig, LLMGateway
 
@@ -50,14 +49,8 @@ async def drain(runner: WorkflowRunner, handle: Any) -> list[dict[str, Any]]:
     return [event async for event in runner.stream(handle)]
 
 
-def reference_png() -> str:
-    image = Image.new("RGB", (600, 800), "#F2E6D8")
-    for y in range(500, 800):
-        for x in range(0, 600, 3):
-            image.putpixel((x, y), (110, 140, 90))
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+def reference_data_url() -> str:
+    return "data:image/png;base64," + base64.b64encode(reference_png()).decode()
 
 
 async def creative_of(resources: Resources, thread_id: str) -> Creative:
@@ -73,7 +66,7 @@ async def test_full_run_with_both_checkpoints_emits_the_whole_protocol(studio: R
     handle = await runner.prepare_start(
         RunRequest(
             message=REQUEST,
-            reference_images=[{"data": reference_png(), "type": "style"}],
+            reference_images=[{"data": reference_data_url(), "type": "style"}],
             image_count=4,
         )
     )
@@ -264,7 +257,7 @@ async def test_research_and_reference_run_in_the_same_step(tmp_path: Path, knowl
         async with open_resources(settings) as studio:
             runner = WorkflowRunner(studio)
             handle = await runner.prepare_start(
-                RunRequest(message=REQUEST, reference_images=[{"data": reference_png()}], image_count=1)
+                RunRequest(message=REQUEST, reference_images=[{"data": reference_data_url()}], image_count=1)
             )
             events = await drain(runner, handle)
     finally:

@@ -3,28 +3,21 @@ clarification question, API errors, a phone-sized screen, and model output that 
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
 from playwright.sync_api import Page, Route, expect
 
+from tests.fakes import reference_png
 from tests.web.conftest import PHONE, Studio, no_horizontal_overflow, run_workflow
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 XSS = "<img src=x onerror=alert(1)>"
 
 
-def reference_png(path: Path) -> Path:
-    image = Image.new("RGB", (600, 800), "#F2E6D8")
-    for y in range(500, 800):
-        for x in range(0, 600, 3):
-            image.putpixel((x, y), (110, 140, 90))
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    path.write_bytes(buffer.getvalue())
+def reference_file(path: Path) -> Path:
+    path.write_bytes(reference_png())
     return path
 
 
@@ -60,7 +53,7 @@ def test_creator_completes_a_run_with_a_reference_image_a_rejection_and_an_edite
     studio.shot("1-empty")
 
     # a reference image through the file picker: previewed, typed, size shown
-    page.set_input_files("#ref-input", str(reference_png(tmp_path / "露营参考.png")))
+    page.set_input_files("#ref-input", str(reference_file(tmp_path / "露营参考.png")))
     item = page.locator(".ref-item")
     expect(item).to_have_count(1)
     expect(item.locator("img.ref-thumb")).to_have_attribute("src", re.compile(r"^data:image/png;base64,"))
@@ -289,7 +282,7 @@ def test_the_studio_works_on_a_phone(phone: Studio, tmp_path: Path) -> None:
     page = phone.goto("/")
     assert no_horizontal_overflow(page)
     phone.shot("1-empty")
-    page.set_input_files("#ref-input", str(reference_png(tmp_path / "ref.png")))
+    page.set_input_files("#ref-input", str(reference_file(tmp_path / "ref.png")))
     start(page, REQUEST, images=2, hitl=False)
     expect(page.locator(".status-pill").first).to_have_text("已完成", timeout=90_000)
     expect(page.locator(".image-grid img")).to_have_count(2)
