@@ -184,6 +184,32 @@ _COLUMNS = {
 }
 
 
+def status_values(event: dict[str, Any]) -> dict[str, Any]:
+    """The creative columns a final or pausing event sets (none for other events)."""
+    kind = event["type"]
+    if kind == "workflow_complete":
+        scores = event.get("qualityScores") or {}
+        return {
+            "status": CreativeStatus.COMPLETED.value,
+            "title": event["title"] or None,
+            "body": event["body"] or None,
+            "tags": event["tags"],
+            "score": scores.get("overall"),
+            "completed_at": datetime.now(UTC),
+            "error": None,
+        }
+    if kind == "workflow_paused":
+        return {"status": CreativeStatus.PAUSED.value}
+    if kind == "error":
+        cancelled = event.get("code") == ABORTED
+        return {
+            "status": (CreativeStatus.ABORTED if cancelled else CreativeStatus.FAILED).value,
+            "error": {k: event.get(k) for k in ("code", "message", "agent", "retryable")},
+            "completed_at": datetime.now(UTC),
+        }
+    return {}
+
+
 class CreativeRecorder:
     """What one creative row should hold as its run goes on: the column values each state update, event
     and usage record implies. The row is read once; the run's own writes keep the copy current (one run
@@ -211,34 +237,13 @@ class CreativeRecorder:
         return values
 
     def event_values(self, event: dict[str, Any]) -> dict[str, Any]:
-        kind = event["type"]
-        if kind == "agent_end":
+        if event["type"] == "agent_end":
             row = dict(self._timings.get(event["agent"], {"runs": 0, "totalMs": 0}))
             row["runs"] += 1
             row["totalMs"] += int(event["durationMs"])
             self._timings = {**self._timings, event["agent"]: row}
             return {"timings": self._timings}
-        if kind == "workflow_complete":
-            scores = event.get("qualityScores") or {}
-            return {
-                "status": CreativeStatus.COMPLETED.value,
-                "title": event["title"] or None,
-                "body": event["body"] or None,
-                "tags": event["tags"],
-                "score": scores.get("overall"),
-                "completed_at": datetime.now(UTC),
-                "error": None,
-            }
-        if kind == "workflow_paused":
-            return {"status": CreativeStatus.PAUSED.value}
-        if kind == "error":
-            cancelled = event.get("code") == ABORTED
-            return {
-                "status": (CreativeStatus.ABORTED if cancelled else CreativeStatus.FAILED).value,
-                "error": {k: event.get(k) for k in ("code", "message", "agent", "retryable")},
-                "completed_at": datetime.now(UTC),
-            }
-        return {}
+        return status_values(event)
 
     def usage_values(self, meter: UsageMeter, model: str) -> dict[str, Any]:
         if not meter.records:
@@ -459,11 +464,9 @@ class WorkflowRunner:
 
     async def record(self, thread_id: str, creative_id: int, event: Event) -> dict[str, Any]:
         """Append an event outside a stream (a run that ended without one) and apply it to the creative."""
-        creative = await self.require(thread_id)
         log = EventLog(thread_id, await EventLog.last_seq(self.r, thread_id))
-        recorder = CreativeRecorder(creative)
         stamped = log.stamp(event.wire())
-        await self.r.writer.write([log.row(stamped)], creative_id, **recorder.event_values(stamped))
+        await self.r.writer.write([log.row(stamped)], creative_id, **status_values(stamped))
         return stamped
 
     # --- streaming ---------------------------------------------------------------------------------
