@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -29,6 +30,24 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def wait_for_health(
+    proc: subprocess.Popen[Any], url: str, timeout: float, log: Callable[[], str], every_s: float = 0.05
+) -> None:
+    """Poll `url`/healthz until it answers 200; RuntimeError (with the end of `log()`) if the process
+    exits first or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited early:\n{log()[-3000:]}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(every_s)
+    raise RuntimeError(f"the server did not answer /healthz in {timeout} s:\n{log()[-3000:]}")
 
 
 def http_api_available() -> bool:
@@ -65,17 +84,8 @@ class Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited early:\n{self.log()[-3000:]}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return (time.perf_counter() - started) * 1000
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"the server did not answer /healthz in {timeout} s:\n{self.log()[-3000:]}")
+        wait_for_health(self.proc, self.url, timeout, self.log)
+        return (time.perf_counter() - started) * 1000
 
     def stop(self) -> None:
         """Graceful stop (SIGTERM), SIGKILL after 20 s."""

@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +18,7 @@ import httpx
 from app import migrate
 from app.factory import create_app
 from app.settings import Settings
+from bench.server import free_port, wait_for_health
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,12 +35,6 @@ async def asgi_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
             transport=transport, base_url="http://studio.test", timeout=60
         ) as client:
             yield client
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class LiveServer:
@@ -66,17 +59,8 @@ class LiveServer:
             text=True,
         )
         log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited early:\n{self.log()}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"server did not answer /healthz in {timeout}s:\n{self.log()}")
+        wait_for_health(self.proc, self.url, timeout, self.log, every_s=0.1)
+        return self
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""

@@ -2,50 +2,24 @@
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.serving import LiveServer
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "STUDIO_DATA_DIR": str(tmp_path / "data")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
+    live = LiveServer(tmp_path / "data").start()
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise AssertionError(f"server exited early:\n{proc.stdout.read() if proc.stdout else ''}")
-            try:
-                httpx.get(f"{url}/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        yield url
+        yield live.url
     finally:
-        proc.terminate()
-        proc.communicate(timeout=15)  # reaps the process and closes its pipe
+        live.stop()
 
 
 def test_serve_answers_healthz_and_prepared_the_data_dir(server: str, tmp_path: Path) -> None:
