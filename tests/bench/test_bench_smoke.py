@@ -86,7 +86,8 @@ async def test_retrieval(tmp_path: Path) -> None:
         assert tier["hybridMs"]["n"] == 3 and tier["hybridThemeMs"]["p95"] > 0
         assert tier["vectorOnlyMs"]["p50"] > 0 and tier["fullTextOnlyMs"]["p50"] > 0
     indexed = doc["withVectorIndex"]
-    assert indexed["notes"] == 200 and indexed["hybridMs"]["n"] == 3 and "IVF_HNSW_SQ" in indexed["index"]
+    assert indexed["notes"] == 200 and indexed["hybridMs"]["n"] == 3 and "IvfHnswSq" in indexed["index"]
+    assert 0 < indexed["recallAt8"] <= 1
     retrieval.report(result)
 
 

@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from tools.errors import ImportRowsError, KnowledgeError
-from tools.knowledge import KnowledgeStore, Note, Style, parse_notes_file, parse_styles_file, split_list_cell
+from tools.knowledge import (
+    KnowledgeStore,
+    Note,
+    Style,
+    VectorIndex,
+    parse_notes_file,
+    parse_styles_file,
+    split_list_cell,
+)
 
 
 def note(id: str, theme: str, title: str, desc: str, tags: list[str], likes: int = 100, day: int = 1) -> Note:
@@ -300,6 +308,38 @@ async def test_upsert_merges_by_key_and_keeps_fts_current(tmp_path: Path) -> Non
     # reopening sees the same data
     async with KnowledgeStore(tmp_path / "store") as store:
         assert await store.count_notes() == 3
+
+
+def copies(count: int, start: int = 0) -> list[Note]:
+    """`count` distinct notes made from NOTES (the same themes and words, new ids and titles)."""
+    made = []
+    for i in range(start, start + count):
+        base = NOTES[i % len(NOTES)]
+        made.append(base.model_copy(update={"id": f"{base.id}-{i}", "title": f"{base.title}（{i}）"}))
+    return made
+
+
+async def test_vector_index_is_built_at_the_threshold_kept_current_and_rebuilt_when_doubled(
+    tmp_path: Path,
+) -> None:
+    async with KnowledgeStore(tmp_path / "store", vector_index_from=100) as store:
+        await store.upsert_notes(copies(80))
+        assert await store.vector_index() is None  # exact search below the threshold
+        await store.upsert_notes(copies(40, start=80))
+        built = await store.vector_index()
+        assert built is not None and built.kind == "IvfHnswSq"
+        assert (built.indexed_rows, built.unindexed_rows) == (120, 0)
+
+        await store.upsert_notes(copies(10, start=120))  # added to the index, not rebuilt
+        assert await store.vector_index() == VectorIndex("IvfHnswSq", 130, 0)
+        await store.upsert_notes(copies(140, start=130))  # doubles the notes: rebuilt for 270
+        assert await store.vector_index() == VectorIndex("IvfHnswSq", 270, 0)
+
+        hits = await store.search_notes("新手露营装备清单", limit=5)
+        assert hits[0].note.title.startswith("新手露营装备清单")
+        assert {hit.note.theme for hit in hits} == {"outdoor"}
+        themed = await store.search_notes("早餐", limit=5, theme="food")
+        assert themed and {hit.note.theme for hit in themed} == {"food"}
 
 
 async def test_closed_store_raises_knowledge_error(tmp_path: Path) -> None:
