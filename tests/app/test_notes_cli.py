@@ -124,6 +124,22 @@ def test_import_search_styles_and_stats(tmp_path: Path) -> None:
     assert "向量索引：无（精确检索；笔记达到 20000 条时导入会自动建立）" in result.output
 
 
+def test_reindex_builds_the_vector_index_and_stats_shows_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = invoke(data, "reindex")
+    assert result.exit_code == 1 and "知识库里还没有笔记" in result.output
+
+    invoke(data, "import", str(write_jsonl(tmp_path / "notes.jsonl", NOTES)))
+    result = invoke(data, "reindex")
+    assert result.exit_code == 0, result.output
+    assert "已建立向量索引：IvfHnswSq，3 条笔记" in result.output
+
+    result = invoke(data, "stats")
+    assert "向量索引：IvfHnswSq，已索引 3 条，未索引 0 条" in result.output
+    result = invoke(data, "search", "露营装备", "--limit", "1")  # searches go through the index now
+    assert result.exit_code == 0 and "新手露营装备清单" in result.output
+
+
 def test_import_csv(tmp_path: Path) -> None:
     path = tmp_path / "notes.csv"
     path.write_text(
