@@ -12,7 +12,7 @@ per role.
 
 Same request → same bytes (randomness is seeded from `request.stable_seed()`). `CardRenderer.render` runs
 the CPU work in a thread, or — with `workers` > 0, as the server does — in a pool of worker processes, so
-that drawing and PNG encoding (~50 ms of CPU a card) use the other cores and never hold the server's GIL,
+that drawing and PNG encoding (~25 ms of CPU a card) use the other cores and never hold the server's GIL,
 as a remote image model's work would not. Fonts are loaded lazily, per thread or process, on first use.
 """
 
@@ -29,12 +29,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFilter, ImageStat
 
+from tools.png import encode_png
 from tools.typography import (
     LIGHT_INK,
     RGB,
@@ -180,8 +180,10 @@ class _Canvas:
 
 
 def _background(c: _Canvas) -> Image.Image:
-    """Smooth layers (gradient, light bloom) are built at quarter size and scaled up once — identical to
-    the eye and much cheaper; crisp layers (split edge, pattern) are drawn at full size."""
+    """Smooth layers (gradient, light bloom) are built at quarter size and scaled up once, by repeating each
+    pixel: neighbouring quarter-size pixels of these layers differ by at most a level or two, so the copies
+    are identical to the eye, and the scaling takes ~1 ms instead of ~9 for bilinear. Crisp layers (split
+    edge, pattern) are drawn at full size."""
     t, w, h, rng = c.theme, c.w, c.h, c.rng
     kind, q = c.req.background, 4
     small = Image.new("RGB", (-(-w // q), -(-h // q)), t.base)
@@ -199,7 +201,7 @@ def _background(c: _Canvas) -> Image.Image:
         )
         ImageDraw.Draw(bloom).ellipse((cx - r, cy - r, cx + r, cy + r), fill=80)
         small.paste((255, 255, 255), (0, 0), bloom.filter(ImageFilter.GaussianBlur(r / 2)))
-    image = small.resize((w, h), Image.Resampling.BILINEAR)
+    image = small.resize((w, h), Image.Resampling.NEAREST)
     if kind == "split":
         ratio = {"cover": 0.62, "detail": 0.3, "result": 0.34}[c.req.role]
         second = t.second if contrast(t.second, t.base) > 1.15 else mix(t.base, t.accent, 0.28)
@@ -532,10 +534,11 @@ _LAYOUTS = {"cover": _cover, "detail": _detail, "result": _result}
 
 
 class CardRenderer:
-    """Renders `ImageRequest`s to PNG bytes. Thread-safe; `render` runs the CPU work in a worker thread, or
-    in one of `workers` worker processes (started by `start`, or on first use; stopped by `close`)."""
+    """Renders `ImageRequest`s to PNG bytes (`tools.png`, deflate level `compress_level`, 0–3). Thread-safe;
+    `render` runs the CPU work in a worker thread, or in one of `workers` worker processes (started by
+    `start`, or on first use; stopped by `close`)."""
 
-    def __init__(self, font_path: Path | None = None, *, compress_level: int = 3, workers: int = 0) -> None:
+    def __init__(self, font_path: Path | None = None, *, compress_level: int = 1, workers: int = 0) -> None:
         self.fonts = FontBook(font_path)
         self._font_path = font_path
         self._compress_level = compress_level
@@ -585,9 +588,7 @@ class CardRenderer:
         return canvas.image
 
     def render_png(self, request: ImageRequest) -> bytes:
-        out = BytesIO()
-        self.render_image(request).save(out, format="PNG", compress_level=self._compress_level)
-        return out.getvalue()
+        return encode_png(self.render_image(request), self._compress_level)
 
 
 # --- worker processes ----------------------------------------------------------------------------------
