@@ -26,6 +26,8 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
 )
+from sqlalchemy import create_engine as create_sync_engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -156,6 +158,18 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def blocking_twin(engine: AsyncEngine) -> Engine | None:
+    """A synchronous engine on the same SQLite file as `engine` (driver `sqlite` instead of `aiosqlite`,
+    the same pragmas), for code that runs a whole transaction on a thread of its own; None for other
+    databases and for in-memory SQLite, where a second engine would not see the same data."""
+    url = engine.url
+    if url.drivername != "sqlite+aiosqlite" or url.database in (None, "", ":memory:"):
+        return None
+    twin = create_sync_engine(url.set(drivername="sqlite"), echo=engine.echo)
+    event.listen(twin, "connect", _sqlite_pragmas)
+    return twin
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tools.database import Base, Creative, RunEvent, create_engine, session_factory
+from tools.database import Base, Creative, RunEvent, blocking_twin, create_engine, session_factory
 from tools.writer import BatchWriter
 
 
@@ -142,3 +142,50 @@ async def test_inserts_share_one_statement_and_return_their_rows(
     )
     assert isinstance(duplicate, IntegrityError)  # thread_id is unique: only that insert fails
     assert not isinstance(fresh, BaseException) and fresh.thread_id == "new"
+
+
+async def test_operations_and_rows_in_one_batch_all_commit(engine: AsyncEngine, writer: BatchWriter) -> None:
+    ids = {f"t{i}": await creative(engine, f"t{i}") for i in range(10)}
+
+    async def claim(conn: AsyncConnection) -> int:  # an operation: the batch goes through the async engine
+        result = await conn.execute(
+            update(Creative).where(Creative.thread_id == "t0").values(status="paused")
+        )
+        return int(getattr(result, "rowcount", 0))
+
+    results = await asyncio.gather(
+        writer.run(claim),
+        *(writer.write([event(t, 1)], ids[t], score=1.0) for t in ids),
+        writer.insert(Creative, {"thread_id": "new", "status": "running", "request": "新请求"}),
+    )
+    assert results[0] == 1 and results[-1].thread_id == "new"
+    assert writer.batches < len(results)  # they shared commits
+    assert [(t, s) for t, s, _ in await stored(engine)] == sorted((t, 1) for t in ids)
+    async with session_factory(engine)() as session:
+        statuses = dict((await session.execute(select(Creative.thread_id, Creative.status))).all())
+    assert statuses["t0"] == "paused" and statuses["new"] == "running"
+
+
+def test_only_sqlite_files_get_a_blocking_twin(tmp_path: Path) -> None:
+    twin = blocking_twin(create_engine(f"sqlite+aiosqlite:///{tmp_path / 'studio.db'}"))
+    assert twin is not None and twin.url.drivername == "sqlite"
+    with twin.connect() as conn:  # the same pragmas as the async engine's connections
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    twin.dispose()
+    assert blocking_twin(create_engine("sqlite+aiosqlite://")) is None  # in memory: a twin would not share it
+
+
+async def test_an_in_memory_database_is_written_through_the_async_engine() -> None:
+    engine = create_engine("sqlite+aiosqlite://")
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    writer = BatchWriter(engine)
+    try:
+        row = await writer.insert(Creative, {"thread_id": "t", "status": "running", "request": "露营"})
+        await asyncio.gather(
+            *(writer.write([event("t", seq)], row.id, score=float(seq)) for seq in (1, 2, 3))
+        )
+        assert [(t, s) for t, s, _ in await stored(engine)] == [("t", 1), ("t", 2), ("t", 3)]
+    finally:
+        await writer.close()
+        await engine.dispose()
