@@ -3,7 +3,7 @@
 Pillow's PNG encoder tries all five row filters on every row and keeps the best; on a 1080×1440 card that
 costs ~22 ms before any compression, and with zlib the whole encode took ~34 ms, as much as drawing the
 card. The cards are large flat areas, smooth gradients and anti-aliased text, which deflate compresses
-about as well unfiltered: ISA-L's level 1 writes a file the size of Pillow's level 3 (~150 KB) in ~8 ms
+about as well unfiltered: ISA-L's level 1 writes a file the size of Pillow's level 3 (~150 KB) in ~5 ms
 (docs/benchmarks.md §2). The output is a plain 8-bit RGB or RGBA PNG that any decoder reads.
 """
 

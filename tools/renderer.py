@@ -12,7 +12,7 @@ per role.
 
 Same request → same bytes (randomness is seeded from `request.stable_seed()`). `CardRenderer.render` runs
 the CPU work in a thread, or — with `workers` > 0, as the server does — in a pool of worker processes, so
-that drawing and PNG encoding (~25 ms of CPU a card) use the other cores and never hold the server's GIL,
+that drawing and PNG encoding (~27 ms of CPU a card) use the other cores and never hold the server's GIL,
 as a remote image model's work would not. Fonts are loaded lazily, per thread or process, on first use.
 """
 
