@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from tools.llm import OFFLINE_PROVIDER, litellm_module
-from tools.offline import planning, writing
+from tools.offline import briefing, planning, writing
 from tools.offline.context import Context
 from tools.offline.schema import conform, generate
 from tools.offline.text import keywords, rng_for
@@ -28,8 +28,8 @@ from tools.prompting import parse_sections
 Composer = Callable[[Context], dict[str, Any]]
 
 COMPOSERS: dict[str, Composer] = {
-    "intent": writing.compose_intent,
-    "brief": writing.compose_brief,
+    "intent": briefing.compose_intent,
+    "brief": briefing.compose_brief,
     "evidence": writing.compose_evidence,
     "writer": writing.compose_draft,
     "reference": planning.compose_reference,

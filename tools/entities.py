@@ -1,0 +1,94 @@
+"""The entities of a text the quality loop reasons about: the places it names and the kinds of advice
+(health, medical, financial, weight loss) it gives.
+
+Places come from `jieba.posseg` (place names are tagged `ns`), minus the words it mis-tags or that name
+no particular place (`data/lexicon/not_places.txt`), plus landmark names jieba tags as other nouns but
+that end in a landmark suffix (老君山, 瘦西湖, 鼓浪屿 …). This is the research filter's and the critic's
+extractor; the quality benchmark counts places with a gazetteer of its own, so that one extractor's
+blind spots cannot hide its own failures.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+_NOT_PLACES_FILE = Path(__file__).resolve().parents[1] / "data" / "lexicon" / "not_places.txt"
+_LANDMARK = re.compile(r"(?:山|湖|岛|屿|寺|塔|桥|路|街|巷|古镇|古城|公园|景区|石窟|水库|草原|峡谷|沙滩)$")
+_NAMED_FLAGS = frozenset({"ns", "nr", "nrt", "nz", "nt"})
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]")
+
+# The kinds of advice a post must not give unless it is about them (issue: "health, medical and financial
+# advice only when the topic is about it"). A text is in a domain when it uses one of its words.
+ADVICE_DOMAINS: dict[str, tuple[str, ...]] = {
+    "medical": (
+        "发烧", "退烧", "高烧", "低烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "抗生素", "处方", "就医",
+        "挂号", "医院", "急诊", "症状", "药物", "用药", "吃药", "服药", "病毒", "感染", "疫苗", "过敏药",
+        "医生", "诊所", "体温",
+    ),
+    "weight_loss": (
+        "减脂", "减肥", "瘦身", "掉秤", "体脂", "热量缺口", "卡路里", "大卡", "千卡", "低卡", "体重", "斤肉",
+        "瘦了", "减重", "燃脂", "刷脂",
+    ),
+    "financial": (
+        "理财", "基金", "股票", "收益率", "年化", "存款利率", "贷款", "信用卡分期", "定投", "保险", "投资",
+        "公积金", "房贷",
+    ),
+}
+
+
+@cache
+def _posseg() -> Any:
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba.posseg
+
+
+@cache
+def not_places() -> frozenset[str]:
+    words: set[str] = set()
+    for line in _NOT_PLACES_FILE.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            words.update(line.split())
+    return frozenset(words)
+
+
+@lru_cache(maxsize=8192)
+def _places(text: str) -> tuple[str, ...]:
+    found: list[str] = []
+    stop = not_places()
+    for pair in _posseg().lcut(_EMOJI.sub(" ", text)):
+        word, flag = pair.word.strip(), pair.flag
+        if len(word) < 2 or word in stop or not re.fullmatch(r"[\u4e00-\u9fff]+", word):
+            continue
+        if flag == "ns" or (flag in _NAMED_FLAGS | {"n"} and len(word) >= 3 and _LANDMARK.search(word)):
+            found.append(word)
+    return tuple(dict.fromkeys(found))
+
+
+def places(text: str) -> list[str]:
+    """The place names `text` mentions, in order of first mention: '厦门三天两晚' → ['厦门']."""
+    return list(_places(text))
+
+
+def same_place(a: str, b: str) -> bool:
+    """One name contains the other: 杭州 and 杭州市区, 西湖 and 西湖边."""
+    return a in b or b in a
+
+
+def foreign_places(text: str, allowed: Iterable[str]) -> list[str]:
+    """The places in `text` that are none of `allowed` (nor contain or are contained in one of them)."""
+    allowed = list(allowed)
+    return [p for p in places(text) if not any(same_place(p, a) for a in allowed)]
+
+
+def advice_domains(text: str) -> set[str]:
+    """The advice domains `text` touches (see ADVICE_DOMAINS)."""
+    return {name for name, words in ADVICE_DOMAINS.items() if any(w in text for w in words)}
