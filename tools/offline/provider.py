@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from tools.llm import OFFLINE_PROVIDER, litellm_module
-from tools.offline import briefing, planning, writing
+from tools.offline import briefing, planning, review, writing
 from tools.offline.context import Context
 from tools.offline.schema import conform, generate
 from tools.offline.text import keywords, rng_for
@@ -35,7 +35,7 @@ COMPOSERS: dict[str, Composer] = {
     "reference": planning.compose_reference,
     "layout": planning.compose_layout,
     "image_plan": planning.compose_image_plans,
-    "review": planning.compose_review,
+    "review": review.compose_review,
     "supervisor": planning.compose_supervisor,
 }
 
