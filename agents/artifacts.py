@@ -104,6 +104,9 @@ class EvidencePack(EvidenceSummaryOutput):
     top_titles: list[str] = Field(default_factory=list, max_length=10)
     notes: list[NoteRef] = Field(default_factory=list, max_length=20)
     web_findings: str | None = None
+    gaps: list[str] = Field(
+        default_factory=list, max_length=6, description="What the corpus has nothing on (a place, a topic)."
+    )
 
 
 # --- reference images -------------------------------------------------------------------------------

@@ -12,6 +12,11 @@ through `call_tool` so the studio sees `tool_call` / `tool_result`:
 A failing optional tool is reported and skipped. The model (task `evidence`) distils the compacted tool
 outputs into an `EvidenceSummaryOutput`, which is combined with the raw references into an `EvidencePack`.
 When a failed review sent the run back here, the review's reasons go into the prompt and the search is wider.
+
+Evidence stays on the request's topic (`agents.grounding.Scope`): notes about another place or another
+topic never reach the model as facts, sentences naming another place or giving advice outside the topic
+are cut out of the notes it sees, and the facts and tags it returns are filtered again. When the corpus has
+nothing on a place the request names, the pack says so (`gaps`), and the writer writes from the brief.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pydantic.alias_generators import to_snake
 from agents.artifacts import Brief, EvidencePack, EvidenceSummaryOutput, NoteRef
 from agents.context import StudioContext
 from agents.events import Progress, emit
+from agents.grounding import Scope
 from agents.node import agent, call_tool, prompt
 from agents.review import review_feedback_text
 from agents.state import StudioState
@@ -96,28 +102,38 @@ async def _corpus_theme(theme: str, store: KnowledgeStore) -> str | None:
 
 
 # --- compaction: what the model sees of each tool's output -------------------------------------------
-def compact_notes(search: dict[str, Any], limit: int = PROMPT_NOTES) -> list[dict[str, Any]] | str:
-    """The top notes with what a writer needs: id, title, body excerpt, tags and counts."""
-    notes = [
-        {
+def compact_notes(
+    search: dict[str, Any], limit: int = PROMPT_NOTES, scope: Scope | None = None
+) -> list[dict[str, Any]] | str:
+    """The top notes with what a writer needs: id, title, body excerpt, tags and counts. With a `scope`,
+    only the notes on the request's topic, without their sentences about other places or stray advice."""
+    notes = []
+    for note in (hit["note"] for hit in search.get("hits", [])):
+        if scope is not None and scope.note_fit(note) != "on_topic":
+            continue
+        excerpt = scope.clean(note["excerpt"]) if scope else note["excerpt"]
+        if not excerpt:
+            continue
+        notes.append({
             "id": note["id"],
             "title": note["title"],
-            "desc": note["excerpt"],
-            "tags": note["tags"],
+            "desc": excerpt,
+            "tags": [t for t in note["tags"] if scope is None or scope.tag_fits(t)],
             "likes": note["likes"],
             "collects": note["collects"],
             "comments": note["comments"],
-        }
-        for note in (hit["note"] for hit in search.get("hits", [])[:limit])
-    ]
-    return notes or "（笔记库里没有找到相关笔记）"
+        })
+        if len(notes) >= limit:
+            break
+    return notes or "（笔记库里没有找到与需求相符的笔记）"
 
 
-def _compact_tags(report: dict[str, Any]) -> dict[str, Any] | str:
+def _compact_tags(report: dict[str, Any], scope: Scope | None = None) -> dict[str, Any] | str:
     tags = [
         {"tag": t["tag"], "count": t["count"], "avgEngagement": t["avg_engagement"]}
-        for t in report.get("tags", [])[:12]
-    ]
+        for t in report.get("tags", [])
+        if scope is None or scope.tag_fits(t["tag"])
+    ][:12]
     if not tags:
         return f"（没有可统计的标签：{report.get('message') or '相关笔记太少'}）"
     window = report.get("window") or {}
@@ -150,7 +166,7 @@ def _compact_titles(report: dict[str, Any]) -> dict[str, Any] | str:
     }
 
 
-def _compact_trend(report: dict[str, Any]) -> dict[str, Any] | str:
+def _compact_trend(report: dict[str, Any], scope: Scope | None = None) -> dict[str, Any] | str:
     if not report.get("notes_considered"):
         return f"（没有趋势数据：{report.get('message') or '窗口内没有笔记'}）"
     window = report.get("window") or {}
@@ -160,8 +176,9 @@ def _compact_trend(report: dict[str, Any]) -> dict[str, Any] | str:
         "notesConsidered": report["notes_considered"],
         "risingTags": [
             {"tag": r["tag"], "recent": r["recent"], "earlier": r["earlier"], "growth": r["growth"]}
-            for r in report.get("rising_tags", [])[:8]
-        ],
+            for r in report.get("rising_tags", [])
+            if scope is None or scope.tag_fits(r["tag"])
+        ][:8],
         "engagementRecent": report.get("engagement_recent"),
         "engagementEarlier": report.get("engagement_earlier"),
         "topNotes": [
@@ -177,6 +194,16 @@ def _web_text(result: dict[str, Any]) -> str | None:
         return None
     sources = "；".join(c["url"] for c in result.get("citations", [])[:5])
     return str(result["answer"])[:1500] + (f"\n来源：{sources}" if sources else "")
+
+
+def _coverage(total: int, on_topic: int, elsewhere: list[str], gaps: list[str]) -> str:
+    """The research agent's account of what the corpus had for this request."""
+    text = f"检索到{total}篇笔记，{on_topic}篇与需求的地点和主题相符，作为事实依据"
+    if elsewhere:
+        text += f"；{len(elsewhere)}篇写的是其他地方（如《{elsewhere[0]}》），只参考标题写法"
+    if gaps:
+        text += "；" + "；".join(g.split("：")[0] for g in gaps)
+    return text
 
 
 def _tag(value: str) -> str | None:
@@ -215,16 +242,27 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
         emit(Progress(agent=NAME, content="部分调研工具暂不可用，已跳过："
                       + "；".join(f"{o.tool}（{o.error.message}）" for o in failed if o.error)))
 
+    scope = Scope.of(state.get("request", ""), brief)
+    hits = (search.output or {}).get("hits", [])
+    fits = {h["note"]["id"]: scope.note_fit(h["note"]) for h in hits}
+    on_topic = [h["note"] for h in hits if fits[h["note"]["id"]] == "on_topic"]
+    elsewhere = [h["note"]["title"] for h in hits if fits[h["note"]["id"]] == "elsewhere"]
+    gaps = scope.describe_gaps(on_topic)
+    emit(Progress(agent=NAME, content=_coverage(len(hits), len(on_topic), elsewhere, gaps)))
+
     skipped = "（本次未调用）"
     web = outcomes.get("webSearch")
     web_findings = _web_text(web.output or {}) if web and web.output else None
     messages = prompt("evidence").render(
         request=state.get("request", ""),
         brief=brief,
-        notes=search.section(compact_notes),
-        top_tags=outcomes["analyzeTopTags"].section(_compact_tags),
+        notes=search.section(partial(compact_notes, scope=scope)),
+        gaps="\n".join(gaps) or None,
+        top_tags=outcomes["analyzeTopTags"].section(partial(_compact_tags, scope=scope)),
         top_titles=outcomes["getTopTitles"].section(_compact_titles),
-        trend=outcomes["getTrendReport"].section(_compact_trend) if "getTrendReport" in outcomes else skipped,
+        trend=outcomes["getTrendReport"].section(partial(_compact_trend, scope=scope))
+        if "getTrendReport" in outcomes
+        else skipped,
         web=web_findings or (web.section(lambda r: f"（联网搜索没有结果：{r.get('message') or '无'}）")
                              if web else None),
         review_feedback=review_feedback_text(review) if redo else None,
@@ -233,17 +271,31 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
 
     tags_report = outcomes["analyzeTopTags"].output or {}
     titles_report = outcomes["getTopTitles"].output or {}
-    hits = (search.output or {}).get("hits", [])
+    sources = {h["note"]["id"]: h["note"] for h in hits}
+    facts = [
+        f for f in summary.facts
+        if scope.fact_fits(f.text, sources.get(f.source_id or "") if f.source_id in sources else None)
+    ]
+    if len(facts) < len(summary.facts):
+        dropped = len(summary.facts) - len(facts)
+        emit(Progress(agent=NAME, content=f"剔除了{dropped}条与需求的地点或主题不符的事实"))
     pack = EvidencePack.model_validate({
         **summary.model_dump(by_alias=True),
-        "recommendedTags": [t for t in dict.fromkeys(map(_tag, summary.recommended_tags)) if t],
-        "topTags": [t for t in dict.fromkeys(_tag(s["tag"]) for s in tags_report.get("tags", [])) if t][:20],
+        "summary": scope.clean(summary.summary) or summary.summary,
+        "facts": [f.model_dump(by_alias=True) for f in facts],
+        "recommendedTags": [
+            t for t in dict.fromkeys(map(_tag, summary.recommended_tags)) if t and scope.tag_fits(t)
+        ],
+        "topTags": [
+            t for t in dict.fromkeys(_tag(s["tag"]) for s in tags_report.get("tags", []))
+            if t and scope.tag_fits(t)
+        ][:20],
         "topTitles": [t["title"] for t in titles_report.get("titles", [])][:10],
         "notes": [
-            NoteRef(id=h["note"]["id"], title=h["note"]["title"], likes=h["note"]["likes"],
-                    collects=h["note"]["collects"])
-            for h in hits[:20]
+            NoteRef(id=n["id"], title=n["title"], likes=n["likes"], collects=n["collects"])
+            for n in on_topic[:20]
         ],
         "webFindings": web_findings,
+        "gaps": gaps,
     })
     return {"evidencePack": pack.model_dump(mode="json", by_alias=True), "evidenceComplete": True}

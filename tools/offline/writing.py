@@ -1,6 +1,7 @@
-"""Offline composers for the writing tasks: evidence summary, writer and direct answers.
+"""Offline composers for the writing tasks: the evidence summary and direct answers.
 
-Understanding the request (intent and brief) is in `tools.offline.briefing`."""
+Understanding the request (intent and brief) is in `tools.offline.briefing`, the writer in
+`tools.offline.drafting`."""
 
 from __future__ import annotations
 
@@ -11,18 +12,13 @@ from typing import Any
 from tools.offline.context import Context, engagement, note_dicts, tag_names
 from tools.offline.text import (
     dedupe,
-    extract_audience,
     is_concrete,
     keywords,
     overlap,
-    pick,
     sentences,
     shorten,
     strip_emoji,
 )
-
-KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
-
 
 # --- evidence ----------------------------------------------------------------------------------------
 _PATTERN_WORDS = (
@@ -121,140 +117,6 @@ def _recommended_tags(words: list[str], notes: list[dict[str, Any]], theme_tags:
     ranked = [t for t, _ in own.most_common(12)]
     related = [t for t in theme_tags if t in own or overlap(words, t)]
     return dedupe([*ranked, *related])[:10]
-
-
-# --- writer ------------------------------------------------------------------------------------------
-_FEEDBACK_FOCUS = (
-    (re.compile(r"预算|价格|便宜|省钱|花费|多少钱"), re.compile(r"\d+\s*(?:元|块)")),
-    (re.compile(r"时间|路线|行程|几点|多久"), re.compile(r"\d+\s*(?:分钟|小时|点|天)")),
-    (re.compile(r"装备|清单|带什么|东西"), re.compile(r"装备|带|清单|准备")),
-)
-
-
-def _rank_facts(facts: list[str], words: list[str], feedback: str) -> list[str]:
-    focus = [fact_re for ask, fact_re in _FEEDBACK_FOCUS if ask.search(feedback)]
-    fb_words = keywords(feedback, 5) if feedback else []
-
-    def score(fact: str) -> float:
-        return (
-            overlap(words, fact)
-            + 3 * overlap(fb_words, fact)
-            + sum(4 for r in focus if r.search(fact))
-            + (1 if is_concrete(fact) else 0)
-        )
-
-    return sorted(dedupe(facts), key=score, reverse=True)
-
-
-def _clause(text: str, limit: int) -> str | None:
-    """`text` as a list line of at most `limit` chars, cut at a clause boundary; None when it has none
-    early enough (a line cut mid-phrase reads badly)."""
-    text = text.strip().rstrip("。；;，,")
-    truncated = text.endswith(("…", "..."))  # an excerpt: keep its whole clauses only
-    if len(text) <= limit and not truncated:
-        return text or None
-    cut = max(text.rfind(mark, 0, min(limit, len(text))) for mark in "，；,;：:")
-    return text[:cut].rstrip("：:") if cut >= 12 else None
-
-
-def _title(ctx: Context, audience: str, topic: str, count: int, patterns: str, avoid: str | None) -> str:
-    theme = ctx.theme
-    emoji = pick(ctx.rng, theme.emoji)
-    short_audience = audience[:6]
-    candidates = [
-        f"{short_audience}的{topic}｜{count}个要点亲测有用{emoji}",
-        f"{topic}保姆级攻略｜{short_audience}直接抄",
-        f"{count}个{topic}小技巧，{theme.benefit}！",
-        f"{short_audience}怎么{topic}？看这篇就够了",
-        f"谁懂啊！{topic}原来可以这么{pick(ctx.rng, ('简单', '松弛', '省心', '好玩'))}{emoji}",
-        f"{topic}｜{theme.benefit}的{count}个细节",
-    ]
-    if "提问" in patterns:
-        candidates.insert(0, candidates.pop(3))
-    elif "数字" in patterns:
-        candidates.insert(0, candidates.pop(2))
-    ctx.rng.shuffle(candidates[1:])
-    fitting = [c for c in candidates if len(c) <= 20 and c != avoid]
-    if fitting:
-        return fitting[0]
-    return shorten(f"{topic}｜{count}个要点{emoji}", 20)
-
-
-def compose_draft(ctx: Context) -> dict[str, Any]:
-    brief = ctx.brief
-    theme = ctx.theme
-    topic = ctx.topic
-    audience = str(brief.get("audience") or extract_audience(ctx.request) or theme.audience)
-    feedback = ctx.feedback
-    evidence = ctx.data("evidence") or {}
-    words = [*brief.get("keywords", []), *keywords(topic, 3)]
-    facts = [f["text"] for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
-    facts = _rank_facts(facts, words, feedback)
-
-    shorter = bool(re.search(r"短|精简|简洁|太长|啰嗦", feedback))
-    longer = bool(re.search(r"长一|详细|丰富|展开|太短|多写", feedback))
-    plain = bool(re.search(r"正式|专业|少用表情|不要表情|emoji太多", feedback))
-    n_points = 3 if shorter else 6 if longer else 4
-    n_tips = 1 if shorter else 3 if longer else 2
-
-    generic = [
-        f"先想清楚这次{topic}最想得到什么，再按需准备，别一次追求完美",
-        f"从最容易上手的一步开始，第一次{topic}不求多、只求顺",
-        "提前把时间和预算写下来，执行的时候心里有底",
-        "每次结束后记两三条心得，下次会顺手很多",
-        "和朋友一起会更有动力，也能分摊成本",
-    ]
-    lines = [c for c in (_clause(strip_emoji(f), 64) for f in facts) if c]
-    points = (lines or generic)[:n_points]
-    tips = [t for t in [*lines[n_points:], *generic] if t not in points][:n_tips]
-
-    e = (lambda s: "") if plain else (lambda s: s)
-    hooks = [
-        f"{e(pick(ctx.rng, theme.emoji))}{audience}看过来！{topic}其实没有想象中那么难，"
-        f"我把自己踩过的坑和社区里的高赞经验整理成了{len(points)}个要点，{theme.benefit}～",
-        f"作为{audience}，平时忙到没空好好安排，这次认真研究了{topic}，"
-        f"发现只要抓住几个关键点就能{theme.benefit}{e(pick(ctx.rng, theme.emoji))}",
-        f"被问了很多次{topic}怎么安排，今天一次说清楚！适合{audience}，照着做基本不会出错{e('👇')}",
-    ]
-    if brief.get("tone", "").startswith("专业"):
-        hooks = [
-            f"关于{topic}，很多{audience}常见的疑问其实有章可循。下面按重要程度整理{len(points)}个要点。"
-        ]
-    paragraphs = [pick(ctx.rng, hooks)]
-    keycaps = KEYCAPS if not plain else tuple(f"{i}." for i in range(1, 10))
-    paragraphs.append(
-        (theme.points_heading if not plain else strip_emoji(theme.points_heading).strip())
-        + "\n"
-        + "\n".join(f"{keycaps[i]} {p}" for i, p in enumerate(points))
-    )
-    paragraphs.append(
-        (theme.tips_heading if not plain else strip_emoji(theme.tips_heading).strip())
-        + "\n"
-        + "\n".join(f"· {t}" for t in tips)
-    )
-    summary = evidence.get("summary")
-    if summary and not shorter and facts:
-        tags_hint = "、".join(evidence.get("recommendedTags", [])[:3])
-        paragraphs.append(
-            f"{e('📊 ')}做功课的时候看了不少高赞笔记，大家最常聊的是{tags_hint or topic}，"
-            "这篇把最实用的部分挑出来了，照着做就行。"
-        )
-    paragraphs.append(str(brief.get("callToAction") or theme.cta))
-
-    previous = ctx.data("previous") or {}
-    patterns = " ".join(evidence.get("titlePatterns", []))
-    title = _title(ctx, audience, topic, len(points), patterns, avoid=previous.get("title"))
-    tags = dedupe(
-        t.lstrip("#").strip()[:24]
-        for t in [
-            topic if len(topic) <= 8 else "",
-            *evidence.get("recommendedTags", []),
-            *theme.tags,
-            *(k for k in brief.get("keywords", []) if len(k) >= 3),
-        ]
-        if t and t.strip("#").strip()
-    )
-    return {"title": title, "body": "\n\n".join(paragraphs), "tags": tags[:8]}
 
 
 # --- direct answer (text) ----------------------------------------------------------------------------

@@ -1,0 +1,123 @@
+"""Evidence on topic, for every model: what of the retrieved notes a post about *this* request may use.
+
+Retrieval returns the nearest notes, whatever place or topic they are about; a writer given them stitches
+their sentences in (a Xiamen post citing the Chengdu panda base, a West Lake post with children's
+fever-medicine advice). `Scope` is what the request is about — its places, its topic words and the kinds
+of advice it asks for — and sorts every note into
+
+    on topic     its facts, sentences, tags may be used (sentences naming another place or giving advice
+                 outside the topic are still cut out of it);
+    elsewhere    about another place: it may inform title patterns and generic tags, never facts;
+    off topic    shares nothing with the request: not used at all.
+
+The research agent filters what the model sees with it and filters what the model returns again (a
+real model may still bring a foreign fact in), so the writer only ever gets evidence about the request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from agents.artifacts import Brief
+from tools.entities import advice_domains, foreign_places, places
+from tools.offline.text import tokens
+
+NoteFit = Literal["on_topic", "elsewhere", "off_topic"]
+
+# Words every request of a kind shares: they say what kind of post it is, not what it is about.
+_GENERIC_WORDS = frozenset({
+    "攻略", "分享", "笔记", "推荐", "经验", "心得", "合集", "清单", "测评", "种草", "干货", "教程",
+    "指南", "入门", "新手", "小白", "技巧", "方法", "建议", "整理", "记录", "日常", "打卡", "必备",
+    "好物", "一篇", "小红书", "文案", "帖子", "内容", "适合", "面向", "我们", "大家", "自己", "朋友",
+    "第一次", "周末", "一周", "一天", "半天", "夏天", "冬天", "秋天", "春天", "秋冬", "春夏", "今年",
+    "最近",
+})
+# A request about health: medical advice belongs in its post.
+_HEALTH = re.compile(r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|养生|疫苗")
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a request is about: its places, topic words and the advice domains it may touch."""
+
+    places: tuple[str, ...]
+    words: tuple[str, ...]
+    domains: frozenset[str]
+    theme: str = ""
+
+    @classmethod
+    def of(cls, request: str, brief: Brief | Mapping[str, Any] | None = None) -> Scope:
+        if isinstance(brief, Brief):
+            topic, keywords, theme = brief.topic, list(brief.keywords), brief.theme
+        else:
+            topic = str((brief or {}).get("topic") or "")
+            keywords = [str(k) for k in (brief or {}).get("keywords") or []]
+            theme = str((brief or {}).get("theme") or "")
+        about = " ".join([request, topic, *keywords])
+        found = places(about)
+        words = [w for w in tokens(" ".join([topic, *keywords, request])) if w not in _GENERIC_WORDS]
+        words = [w for w in words if not any(w in p or p in w for p in found)]
+        domains = set(advice_domains(about))
+        if _HEALTH.search(about):
+            domains.add("medical")
+        return cls(tuple(found), tuple(dict.fromkeys(words)), frozenset(domains), theme)
+
+    # --- texts ---------------------------------------------------------------------------------------
+    def foreign(self, text: str) -> list[str]:
+        """Places `text` names that this request does not."""
+        return foreign_places(text, self.places)
+
+    def stray_advice(self, text: str) -> set[str]:
+        """Advice domains `text` touches that the request is not about."""
+        return advice_domains(text) - self.domains
+
+    def sentence_fits(self, sentence: str) -> bool:
+        return not self.foreign(sentence) and not self.stray_advice(sentence)
+
+    def clean(self, text: str) -> str:
+        """`text` without the sentences that name another place or give advice outside the topic."""
+        return "".join(s for s in _SENTENCE.findall(text) if self.sentence_fits(s)).strip()
+
+    def shares_topic(self, text: str) -> bool:
+        return any(w in text for w in self.words) or any(p in text for p in self.places)
+
+    # --- notes ---------------------------------------------------------------------------------------
+    def note_fit(self, note: Mapping[str, Any]) -> NoteFit:
+        """How a note (title, desc/excerpt, tags) may be used for this request."""
+        head = f"{note.get('title', '')} {' '.join(str(t) for t in note.get('tags') or [])}"
+        body = str(note.get("desc") or note.get("excerpt") or "")
+        # a note is about the places its title and tags name, or failing those, the ones its text names
+        about = places(head) or places(body)
+        if about and self.foreign(" ".join(about)):
+            return "elsewhere"
+        if self.places and about:
+            return "on_topic"  # about the request's own place
+        # a word in the title or tags says more than one in the text; a note of another corpus theme
+        # needs more than a word in common (带爸妈 and 新手爸妈 share a word, not a topic)
+        shared = 2 * sum(w in head for w in self.words) + sum(w in body and w not in head for w in self.words)
+        same_theme = not self.theme or not note.get("theme") or note.get("theme") == self.theme
+        return "on_topic" if shared >= (1 if same_theme else 3) else "off_topic"
+
+    def fact_fits(self, text: str, source: Mapping[str, Any] | None = None) -> bool:
+        """A fact may be used: it names no other place, gives no stray advice, and its source note (when
+        known) is on topic."""
+        if not self.sentence_fits(text):
+            return False
+        return source is None or self.note_fit(source) == "on_topic"
+
+    def tag_fits(self, tag: str) -> bool:
+        return not self.foreign(tag) and not self.stray_advice(tag)
+
+    def describe_gaps(self, on_topic: Iterable[Mapping[str, Any]]) -> list[str]:
+        """What the corpus has nothing on: each request place no on-topic note names."""
+        text = " ".join(f"{n.get('title', '')} {n.get('desc') or n.get('excerpt') or ''} "
+                        f"{' '.join(str(t) for t in n.get('tags') or [])}" for n in on_topic)
+        return [
+            f"笔记库里没有关于「{p}」的笔记：正文只写{p}本身和通用经验，不要借用其他城市或地点的事实"
+            for p in self.places
+            if p not in text
+        ]

@@ -1,0 +1,209 @@
+"""The offline writer: title, body and tags from the brief and the evidence — and every redo from the
+editor's feedback and the critic's reasons.
+
+The body's shape follows the content type (a guide has steps and pitfalls, a list has items and how to
+choose, a story is told, not enumerated); the facts are the evidence's, whole sentences only; phrasing is
+drawn from `tools.offline.voice` so posts do not share a formula. Feedback is read into operations
+(`tools.feedback`) and applied: words added to the title, things deleted everywhere, a subject written
+about at more length, shorter or longer, another tone or audience, more or fewer emoji, other tags.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tools.feedback import Feedback, parse
+from tools.offline import voice
+from tools.offline.context import Context
+from tools.offline.text import dedupe, extract_audience, is_concrete, keywords, overlap, pick, strip_emoji
+
+KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
+TITLE_LIMIT = 20
+_KIND_WORDS = re.compile(
+    r"(?:的)?(?:旅行|旅游)?(?:攻略|合集|清单|分享|经验分享|经验|心得|推荐|测评|评测|笔记|指南|教程|"
+    r"大全|盘点|总结|记录|科普|干货|安利|种草)+$"
+)
+_OPEN_END = re.compile(r"[，、：:；;（(“「《—～~]$|(?:和|与|及|或|但|而|的|了|是|在|把|被|就|还|也|都|到)$")
+_NUMBERING = re.compile(r"^(?:第[一二三四五六七八九十\d]+[天步点]|[\d一二三四五六七八九十]+[.、）)])[：:，]?")
+_PAIRS = (("“", "”"), ("（", "）"), ("「", "」"), ("(", ")"))
+_INTRO = re.compile(r"^[^：:]{0,14}(?:要点|几点|如下|总结|建议|经验|心得|分享|步骤|做法)[^：:]{0,4}[：:]")
+_INLINE_NUMBER = re.compile(r"(?<=[：:，,；;\s])\d{1,2}[.、]\s*")
+_NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
+_META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
+_SENTENCES = re.compile(r"[^。！？!?；;\n]+")
+_PLACE_SUFFIX = re.compile(r"[市省县区]$")
+
+
+def subject_of(topic: str, audience: str) -> str:
+    """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
+    subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的", "", topic.strip())
+    stripped = _KIND_WORDS.sub("", subject)
+    subject = stripped if len(stripped) >= 2 else subject
+    if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
+        subject = subject[len(audience):].lstrip("的")
+    return subject[:12]
+
+
+def _line(text: str, limit: int = 60) -> str | None:
+    """A fact as one list line: a whole sentence, or its leading whole clauses; None when it would have to
+    be cut mid-phrase, is only a heading ('总结出的经验'), or carries no usable information."""
+    text = strip_emoji(text).strip().rstrip("。；;，,！!")
+    if text.endswith(("…", "...")):  # an excerpt: keep its whole clauses only
+        text = re.split(r"[，,；;]", text[:-1].rstrip("."))[0] if "，" in text else ""
+    text = _NUMBERING.sub("", _INTRO.sub("", text))
+    text = _INLINE_NUMBER.sub("", text)
+    if len(text) > limit:
+        cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
+        text = text[:cut] if cut >= 12 else ""
+    if len(text) < 8 or _OPEN_END.search(text) or _META.search(text):
+        return None
+    if any(text.count(a) != text.count(b) for a, b in _PAIRS):
+        return None
+    return text
+
+
+def _facts(ctx: Context, fb: Feedback, words: list[str], kind: str) -> list[str]:
+    evidence = ctx.data("evidence") or {}
+    raw = [f["text"] for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
+    lines: list[str] = []
+    for fact in raw:  # a fact may hold several sentences: each is a candidate line
+        lines.extend(line for s in _SENTENCES.findall(fact) if (line := _line(s)))
+    lines = [ln for ln in dedupe(lines) if not any(x in ln for x in fb.avoid)]
+
+    told = kind in ("story", "diary")
+
+    def score(line: str) -> float:
+        """Lines on what the editor asked for, on the topic, concrete; instructions for a guide or a list,
+        first-person narration for a story."""
+        narrative = bool(_NARRATIVE.search(line))
+        return (
+            4 * overlap(fb.expand, line)
+            + overlap(words, line)
+            + (1 if is_concrete(line) else 0)
+            + (1.5 if narrative == told else 0)
+        )
+
+    return sorted(lines, key=score, reverse=True)
+
+
+def _emoji(ctx: Context, plain: bool) -> Any:
+    """A picker of the theme's emoji ('' when the post is plain)."""
+    return (lambda: "") if plain else (lambda: pick(ctx.rng, ctx.theme.emoji))
+
+
+def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patterns: str, avoid: str) -> str:
+    if fb.title_set:
+        return fb.title_set[:TITLE_LIMIT]
+    templates = list(voice.TITLES.get(kind, voice.TITLES["guide"]))
+    ctx.rng.shuffle(templates)
+    if "提问" in patterns:  # the winning titles ask: try a question first
+        templates.sort(key=lambda t: "？" not in t)
+    elif "数字" in patterns:
+        templates.sort(key=lambda t: "{n}" not in t)
+    candidates = [t.format(**fields) for t in templates]
+    for add in fb.title_add:  # the editor's words go first
+        candidates = [c if add in c else f"{add}｜{c}" for c in candidates]
+    fitting = [c for c in candidates if len(c) <= TITLE_LIMIT and c != avoid]
+    if fitting:
+        return fitting[0]
+    short = {**fields, "e": "", "a": fields["a"][:4]}
+    fallback = ("｜".join([*fb.title_add, "{s}"]) if fb.title_add else templates[0]).format(**short)
+    return fallback[:TITLE_LIMIT]
+
+
+def _audience(ctx: Context, fb: Feedback) -> str:
+    if fb.audience:
+        return re.sub(r"^(?:面向|写给|针对|给)", "", fb.audience)
+    audience = str(ctx.brief.get("audience") or extract_audience(ctx.request) or ctx.theme.audience)
+    return audience[:10]
+
+
+def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) -> list[str]:
+    evidence = ctx.data("evidence") or {}
+    if fb.tags_set:
+        base = list(fb.tags_set)
+    else:
+        pool = [
+            subject if len(subject) <= 8 else "",
+            *evidence.get("recommendedTags", []),
+            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8),
+            *ctx.theme.tags,
+        ]
+        base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
+        if fb.tags_refresh:  # other tags than last time, as far as the pool allows
+            old = {str(t) for t in previous.get("tags") or []}
+            base = [t for t in base if t not in old] + [t for t in base if t in old]
+    tags = dedupe([*fb.tags_add, *base])
+    return [t[:24] for t in tags if not any(x in t for x in fb.avoid)][:8]
+
+
+def compose_draft(ctx: Context) -> dict[str, Any]:
+    brief = ctx.brief
+    fb = parse(ctx.text("feedback"))
+    critic = parse(ctx.text("review_feedback"))
+    fb.avoid += critic.avoid
+    previous = ctx.data("previous") or {}
+    kind = str(brief.get("contentType") or "guide")
+    kind = kind if kind in voice.TITLES else "guide"
+    asked_formal = re.search(r"正式|严谨|书面", f"{ctx.request} {brief.get('tone', '')}")
+    tone = fb.tone or ("formal" if asked_formal else None)
+    plain = fb.emoji == "none" or tone == "formal"
+    e = _emoji(ctx, plain)
+    audience = _audience(ctx, fb)
+    subject = subject_of(str(brief.get("topic") or ctx.topic), audience)
+    words = [*brief.get("keywords", []), *keywords(subject, 3), *fb.expand]
+    facts = _facts(ctx, fb, words, kind)
+
+    length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
+    n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)
+    n_tips = {"shorter": 1, "longer": 3}.get(length or "", 2)
+    points = facts[:n_points]
+    tips = [*facts[n_points : n_points + n_tips]]
+    general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
+    ctx.rng.shuffle(general)
+    tips += general[: max(0, n_tips - len(tips))]
+    if len(points) < 2:  # the corpus had little on this: advice true of any subject, said as advice
+        points += general[n_tips : n_tips + 3 - len(points)]
+    for subject_word in fb.expand:  # asked for more about something the evidence does not cover
+        if not any(subject_word in p for p in points):
+            points.append(f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍")
+
+    fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
+    hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
+    hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
+    if tone in voice.ASIDES:
+        hook = pick(ctx.rng, voice.ASIDES[tone]) + hook
+    if fb.emoji == "more":
+        hook = f"{e()}{hook}{e()}{e()}"
+
+    paragraphs = [hook]
+    marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
+    heading = pick(ctx.rng, voice.POINT_HEADINGS.get(kind, voice.POINT_HEADINGS["guide"])).format(e=e())
+    if kind in ("story", "diary"):  # told, not enumerated
+        paragraphs.append("。".join(points[:3]) + "。")
+    else:
+        bullet_e = (lambda: f" {e()}") if fb.emoji == "more" else (lambda: "")
+        paragraphs.append(
+            heading.strip() + "\n" + "\n".join(f"{marker(i)} {p}{bullet_e()}" for i, p in enumerate(points))
+        )
+    if (tips and length != "shorter") or kind in ("story", "diary"):
+        tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"])).format(e=e())
+        paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
+    if length == "longer" and len(facts) > n_points + n_tips:
+        extra = facts[n_points + n_tips : n_points + n_tips + 2]
+        paragraphs.append("再补充几句：" + "；".join(extra) + "。")
+    closing = str(brief.get("callToAction") or "") or pick(ctx.rng, voice.CLOSINGS.get(kind, ("",)))
+    paragraphs.append(closing.format(e=e()) if "{e}" in closing else closing)
+    body = "\n\n".join(p for p in paragraphs if p.strip())
+    if plain:
+        body = strip_emoji(body)
+    for x in fb.avoid:  # whatever template or fact still said it
+        body = "\n".join(ln for ln in body.split("\n") if x not in ln)
+
+    evidence = ctx.data("evidence") or {}
+    patterns = " ".join(evidence.get("titlePatterns", []))
+    title = _title(ctx, kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
+    if plain:
+        title = strip_emoji(title).strip()
+    return {"title": title, "body": body, "tags": _tags(ctx, subject, fb, previous)}

@@ -1,0 +1,205 @@
+"""How the offline writer talks: title skeletons, openings, headings, tips and closings per content type.
+
+Only phrasing lives here — every fact comes from the evidence and every subject from the brief. Pools
+are large enough that no skeleton dominates (the quality benchmark counts title skeletons), and each
+template reads grammatically with any subject: `{s}` is a short noun phrase ("厦门三天两晚", "顺德早茶"),
+`{a}` an audience ("大学生", "带爸妈出游的人"), `{n}` a count, `{e}` an emoji (empty when plain).
+"""
+
+from __future__ import annotations
+
+# --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
+TITLES: dict[str, tuple[str, ...]] = {
+    "guide": (
+        "{s}怎么安排？看这篇{e}",
+        "{s}｜照着做就不会乱{e}",
+        "第一次{s}，按这个顺序来",
+        "{s}实用攻略，{a}收好{e}",
+        "{s}避坑指南{e}",
+        "把{s}安排明白了{e}",
+        "{s}，这份思路够用了",
+        "{a}的{s}指南{e}",
+        "{s}全流程，一篇讲清",
+        "{s}少走弯路的{n}个细节",
+    ),
+    "list": (
+        "{s}清单｜{n}个都值得{e}",
+        "私藏的{s}，这{n}个最常用",
+        "{s}合集，{a}先收藏{e}",
+        "反复回购的{s}{e}",
+        "{s}，我只推荐这{n}个",
+        "{n}个{s}，按需挑{e}",
+        "{s}大盘点{e}",
+        "{a}必看的{s}清单",
+    ),
+    "review": (
+        "{s}真实测评，说点实话",
+        "{s}值不值？用完说说{e}",
+        "实测{s}：优缺点都在这",
+        "{s}横向对比{e}",
+        "{s}踩雷还是真香？",
+        "{a}视角：{s}测评",
+    ),
+    "story": (
+        "{s}，这次终于做对了{e}",
+        "关于{s}，我想说几句",
+        "{s}的这些天{e}",
+        "{s}后，我改变了什么",
+        "记一次{s}{e}",
+        "{s}｜一点真实的感受",
+    ),
+    "diary": (
+        "{s}的一天{e}",
+        "{s}小记{e}",
+        "今天的{s}{e}",
+        "{s}，慢慢来也很好",
+    ),
+    "edu": (
+        "{s}，一次讲明白",
+        "关于{s}的{n}个常识{e}",
+        "{s}入门：先搞懂这些",
+        "{a}也能看懂的{s}",
+        "{s}的误区，你中了几个？",
+    ),
+    "product": (
+        "{s}｜用了才知道好{e}",
+        "被问爆的{s}{e}",
+        "{s}，{a}闭眼收藏",
+        "安利{s}，真的好用",
+        "{s}使用感受{e}",
+    ),
+    "billboard": (
+        "{s}｜报名看这里{e}",
+        "{s}来了{e}",
+        "{s}，别错过{e}",
+    ),
+}
+
+# --- openings: {s} subject, {a} audience, {g} what the reader gains ------------------------------------
+HOOKS: dict[str, tuple[str, ...]] = {
+    "guide": (
+        "{e}这篇写给{a}：{s}其实不难，难的是把顺序排对。下面是我整理的安排，{g}。",
+        "{s}我来回折腾了好几次，总算摸清了门道。{a}照着下面来，{g}{e}",
+        "很多{a}问我{s}怎么安排，这次一次写清楚{e}",
+        "第一次{s}最怕手忙脚乱。把关键的几步提前想好，{g}。",
+        "{s}想省心，提前做好功课就够了{e}这份安排适合{a}。",
+    ),
+    "list": (
+        "{e}整理了一份{s}清单，{a}可以直接照着挑。",
+        "{s}我试过不少，留下来的就这几个，{g}。",
+        "被问了好多次{s}，干脆列成清单{e}",
+        "给{a}的{s}清单来了，每个都写了理由{e}",
+    ),
+    "review": (
+        "{s}我实际用了一段时间，优点缺点都说说，{a}可以参考。",
+        "{e}不吹不黑，{s}的真实感受在这里。",
+        "买之前我也纠结过{s}，用下来有些结论想分享给{a}。",
+    ),
+    "story": (
+        "说说我的{s}。{e}一开始也走了不少弯路，后来慢慢找到了适合自己的办法。",
+        "{s}这件事，我想认真记录一下{e}",
+        "如果你也是{a}，也许会在我的{s}里看到自己。",
+    ),
+    "diary": (
+        "{e}今天的主题是{s}，记录一下。",
+        "随手记录{s}，平凡但很治愈{e}",
+    ),
+    "edu": (
+        "{s}看起来复杂，其实抓住几个关键点就够了{e}",
+        "很多{a}对{s}有误解，这篇用大白话讲清楚。",
+        "{e}关于{s}，先把最基础的几件事弄明白。",
+    ),
+    "product": (
+        "{e}最近被{s}圈粉了，说说为什么值得{a}试试。",
+        "{s}用了一阵子，真心觉得好用{e}",
+        "朋友一直问我{s}，今天统一回答{e}",
+    ),
+    "billboard": (
+        "{e}{s}来啦！时间、地点和参加方式都在下面。",
+        "{s}开始报名了，{a}看过来{e}",
+    ),
+}
+
+# Formal openings (tone 专业 / 正式, or the editor asked for it): no exclamations, no emoji.
+FORMAL_HOOKS: tuple[str, ...] = (
+    "关于{s}，{a}常见的疑问其实有章可循。下面按重要程度整理如下。",
+    "本文围绕{s}，结合实际经验梳理要点，供{a}参考。",
+    "{s}涉及的细节较多，以下分条说明，便于{a}对照执行。",
+)
+
+# Extra colloquial / lively asides that may open the second paragraph.
+ASIDES: dict[str, tuple[str, ...]] = {
+    "colloquial": ("说实话，", "讲真，", "说白了，", "跟你们说，"),
+    "lively": ("冲冲冲！", "真的绝了！", "太好用了！", "这个必须安利！"),
+}
+
+# --- headings of the main list and the tips, by content type --------------------------------------------
+POINT_HEADINGS: dict[str, tuple[str, ...]] = {
+    "guide": ("{e}具体安排", "{e}按这个顺序来", "{e}关键几步"),
+    "list": ("{e}清单在这里", "{e}逐个说说", "{e}我的选择"),
+    "review": ("{e}真实体验", "{e}用下来的感受", "{e}优缺点"),
+    "story": ("{e}后来我这样做", "{e}我做了这些调整"),
+    "diary": ("{e}今天做了这些",),
+    "edu": ("{e}先搞懂这几点", "{e}划重点"),
+    "product": ("{e}为什么推荐", "{e}用下来的感受"),
+    "billboard": ("{e}活动信息",),
+}
+TIP_HEADINGS: dict[str, tuple[str, ...]] = {
+    "guide": ("{e}避坑提醒", "{e}几个小提醒"),
+    "list": ("{e}怎么挑", "{e}选之前看看"),
+    "review": ("{e}适合谁", "{e}购买建议"),
+    "story": ("{e}几点感受", "{e}想对你说"),
+    "diary": ("{e}小感受",),
+    "edu": ("{e}常见误区", "{e}容易忽略的点"),
+    "product": ("{e}使用提醒", "{e}注意事项"),
+    "billboard": ("{e}参加须知",),
+}
+
+# General advice by content type when the evidence runs short: true of any subject, never a made-up fact.
+GENERAL_TIPS: dict[str, tuple[str, ...]] = {
+    "guide": (
+        "别把行程排太满，留一点余量给临时的变化",
+        "出发前把要用的信息存在手机里，现场少折腾",
+        "先做最重要的一件事，其余的看状态再加",
+        "高峰时段尽量错开，体验会好很多",
+        "提前确认开放时间和预约规则，免得白跑一趟",
+    ),
+    "list": (
+        "按自己的需求挑，不必全部入手",
+        "先从口碑稳定的选起，再慢慢试新的",
+        "预算有限就先买使用频率最高的",
+    ),
+    "review": (
+        "适合重视实用的人，追求颜值的可以再看看",
+        "买之前先想清楚自己的使用场景",
+        "价格有波动，大促时入手更划算",
+    ),
+    "story": (
+        "慢一点没关系，找到适合自己的节奏最重要",
+        "别和别人比进度，和昨天的自己比就好",
+        "遇到问题先记下来，回头看都是经验",
+    ),
+    "diary": ("把小事做好，日子就会慢慢变好", "记录本身就是一种治愈"),
+    "edu": (
+        "先理解原理，再记方法，会轻松很多",
+        "遇到说法不一的地方，以权威来源为准",
+        "每次只改一个变量，更容易看出效果",
+    ),
+    "product": (
+        "第一次用先少量试试，适合再长期用",
+        "按说明书的用法来，效果更稳定",
+    ),
+    "billboard": ("名额有限，想参加的早点报名", "到场前再确认一次时间地点"),
+}
+
+# Closing calls to action by content type, used when the brief has none that fits.
+CLOSINGS: dict[str, tuple[str, ...]] = {
+    "guide": ("收藏起来，用的时候翻出来对照～", "先收藏，出发前再看一遍{e}"),
+    "list": ("你还有私藏的吗？评论区补充给我～", "收藏这份清单，按需挑就好{e}"),
+    "review": ("你用过吗？评论区聊聊真实感受～", "有问题评论区问我，看到都会回{e}"),
+    "story": ("你有过类似的经历吗？评论区聊聊～", "如果对你有一点点帮助，就点个赞吧{e}"),
+    "diary": ("你今天过得怎么样？评论区说说～",),
+    "edu": ("觉得有用就收藏，转给需要的朋友～", "还有想了解的，评论区告诉我{e}"),
+    "product": ("用过的姐妹评论区说说感受～", "先收藏，下次买的时候对照着挑{e}"),
+    "billboard": ("想参加的评论区扣1，我把报名方式发你～",),
+}
