@@ -221,6 +221,13 @@ class ReviewOutput(Artifact):
 class QualityReport(ReviewOutput):
     round: int = Field(ge=1)
     passed: bool
+    checks: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="The deterministic checks that failed: {check, dimension, owner, reason}.",
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="Checks failed by text an editor wrote: reported, not redone."
+    )
 
 
 # --- supervisor fallback ----------------------------------------------------------------------------

@@ -153,6 +153,7 @@ class QualityScore(Event):
     passed: bool
     fail_reasons: list[str]
     round: int
+    checks: list[dict[str, str]] = Field(default_factory=list)  # failed deterministic checks (extension)
 
 
 class AskOption(BaseModel):

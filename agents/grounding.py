@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from agents.artifacts import Brief
@@ -48,6 +48,8 @@ class Scope:
     words: tuple[str, ...]
     domains: frozenset[str]
     theme: str = ""
+    # places inside the request's places, learnt from the notes about them (鼓浪屿 from a note titled 厦门)
+    companions: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, request: str, brief: Brief | Mapping[str, Any] | None = None) -> Scope:
@@ -66,10 +68,24 @@ class Scope:
             domains.add("medical")
         return cls(tuple(found), tuple(dict.fromkeys(words)), frozenset(domains), theme)
 
+    def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
+        """This scope, also allowing the places named in the text of notes whose title and tags name only
+        the request's places: a note titled 厦门 that mentions 鼓浪屿 says 鼓浪屿 is part of a Xiamen trip."""
+        if not self.places:
+            return self
+        found: list[str] = []
+        for note in notes:
+            head = f"{note.get('title', '')} {' '.join(str(t) for t in note.get('tags') or [])}"
+            named = places(head)
+            if named and not foreign_places(" ".join(named), self.places):
+                found += places(str(note.get("desc") or note.get("excerpt") or ""))
+        extra = [p for p in dict.fromkeys(found) if p not in self.places]
+        return replace(self, companions=tuple(extra))
+
     # --- texts ---------------------------------------------------------------------------------------
     def foreign(self, text: str) -> list[str]:
-        """Places `text` names that this request does not."""
-        return foreign_places(text, self.places)
+        """Places `text` names that this request does not (nor are known to be part of its places)."""
+        return foreign_places(text, (*self.places, *self.companions))
 
     def stray_advice(self, text: str) -> set[str]:
         """Advice domains `text` touches that the request is not about."""

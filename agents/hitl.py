@@ -140,7 +140,9 @@ def apply_plans_edit(modified: dict[str, Any]) -> list[dict[str, Any]]:
         ) from exc
 
 
-def _ask(kind: HitlKind, question: str, data: dict[str, Any]) -> dict[str, Any]:
+def _ask(
+    kind: HitlKind, question: str, data: dict[str, Any], warnings: list[str] | None = None
+) -> dict[str, Any]:
     event = AskUser(
         question=question,
         options=[
@@ -150,7 +152,7 @@ def _ask(kind: HitlKind, question: str, data: dict[str, Any]) -> dict[str, Any]:
         ],
         selection_type="single",
         allow_custom_input=True,
-        context={"__hitl": True, "kind": kind, "data": data},
+        context={"__hitl": True, "kind": kind, "data": data, **({"warnings": warnings} if warnings else {})},
     )
     return event.model_dump(mode="json", by_alias=True, exclude={"thread_id", "seq", "timestamp"})
 
@@ -160,7 +162,10 @@ async def content_checkpoint(state: StudioState, runtime: Runtime[StudioContext]
     draft = state.get("generatedContent") or {}
     if not state.get("enableHITL", True):
         return {"contentApproved": True}
-    answer = Confirmation.model_validate(interrupt(_ask("content", "文案已生成，是否继续？", draft)))
+    # what the text checks still find after the bounded redos: the editor decides, knowing
+    warnings = [str(f.get("reason")) for f in (state.get("draftChecks") or {}).get("findings") or []]
+    question = "文案已生成，是否继续？" + (f"（自动检查仍有{len(warnings)}项提醒）" if warnings else "")
+    answer = Confirmation.model_validate(interrupt(_ask("content", question, draft, warnings)))
     if answer.action == "approve":
         return {"contentApproved": True}
     if answer.action == "reject":
@@ -171,7 +176,7 @@ async def content_checkpoint(state: StudioState, runtime: Runtime[StudioContext]
         }
     edited = apply_content_edit(draft, answer.modified_data or {})
     emit(ContentUpdate(title=edited["title"], body=edited["body"], tags=edited["tags"]))
-    return {"generatedContent": edited, "contentApproved": True}
+    return {"generatedContent": edited, "contentApproved": True, "editorEdited": True}
 
 
 async def plans_checkpoint(state: StudioState, runtime: Runtime[StudioContext]) -> dict[str, Any]:
@@ -197,6 +202,7 @@ async def plans_checkpoint(state: StudioState, runtime: Runtime[StudioContext]) 
     return {
         "imagePlans": edited,
         "imagePlansApproved": True,
+        "plansEdited": True,
         "imageCount": len(kept),
         "textOverlayPlan": overlays,
         "paragraphImageBindings": bindings,

@@ -242,8 +242,8 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
         emit(Progress(agent=NAME, content="部分调研工具暂不可用，已跳过："
                       + "；".join(f"{o.tool}（{o.error.message}）" for o in failed if o.error)))
 
-    scope = Scope.of(state.get("request", ""), brief)
     hits = (search.output or {}).get("hits", [])
+    scope = Scope.of(state.get("request", ""), brief).with_companions(h["note"] for h in hits)
     fits = {h["note"]["id"]: scope.note_fit(h["note"]) for h in hits}
     on_topic = [h["note"] for h in hits if fits[h["note"]["id"]] == "on_topic"]
     elsewhere = [h["note"]["title"] for h in hits if fits[h["note"]["id"]] == "elsewhere"]

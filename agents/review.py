@@ -5,6 +5,12 @@ The model (task `review`) scores; pass/fail is decided here, by the thresholds i
 dimension under its threshold always gets a fail reason, so the agent it is routed back to knows why.
 Each round is appended to `qualityHistory` with the package it judged, so the best round can be
 delivered when none passes.
+
+The model's scores are combined with the deterministic checks of `agents.checks` (foreign places, topic
+drift, stray advice, a call to action that contradicts the content type, title, tags, duplicates, cut
+phrases, stock phrases; card text against its overlay plan), which run whatever the model: a failed check
+pulls its dimension below threshold with its concrete reason, and the round records which checks failed.
+Text an editor wrote or modified is never sent back: its failed checks become warnings for the editor.
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from agents.artifacts import (
     QualityReport,
     ReviewOutput,
 )
+from agents.checks import Finding
+from agents.checks.cards import card_findings
+from agents.checks.text import text_findings
 from agents.context import StudioContext
 from agents.events import Message, QualityScore, emit
 from agents.node import agent, prompt
@@ -68,17 +77,45 @@ def _mentions(reason: str, dimension: Dimension) -> bool:
     )
 
 
+CHECK_MARGIN = 0.1  # a failed check puts its dimension this far under the threshold
+
+
+def apply_findings(
+    output: ReviewOutput, findings: list[Finding], thresholds: Mapping[str, float]
+) -> ReviewOutput:
+    """The model's scores with each failed check's dimension pulled below its threshold, the overall
+    lowered by what the dimensions lost, and the checks' reasons first among the fail reasons."""
+    if not findings:
+        return output
+    scores: dict[str, float] = output.scores.model_dump(by_alias=True)
+    lost = 0.0
+    for dimension in dict.fromkeys(f.dimension for f in findings):
+        capped = round(max(0.0, min(scores[dimension], thresholds.get(dimension, 0.6) - CHECK_MARGIN)), 2)
+        lost += scores[dimension] - capped
+        scores[dimension] = capped
+    return output.model_copy(update={
+        "scores": output.scores.model_validate(scores),
+        "overall": round(max(0.0, output.overall - lost / len(DIMENSIONS)), 2),
+        "fail_reasons": list(dict.fromkeys([*(f.reason for f in findings), *output.fail_reasons])),
+    })
+
+
 def judge(
     output: ReviewOutput,
     thresholds: Mapping[str, float],
     round_: int,
     dimensions: tuple[Dimension, ...] = DIMENSIONS,
+    findings: list[Finding] | None = None,
+    warnings: list[str] | None = None,
 ) -> QualityReport:
     """Pass/fail by the thresholds; every failing dimension (and a low overall) gets a reason.
 
     Only `dimensions` count: an image-only package is judged on `IMAGE_DIMENSIONS`, its overall the mean
-    of those, and the model's reasons about the absent text are dropped.
+    of those, and the model's reasons about the absent text are dropped. Failed checks (`findings`) are
+    applied first (`apply_findings`): a package with one never passes.
     """
+    findings = [f for f in findings or [] if f.dimension in dimensions]
+    output = apply_findings(output, findings, thresholds)
     scores: dict[str, float] = output.scores.model_dump(by_alias=True)
     if dimensions != DIMENSIONS:
         ignored = [d for d in DIMENSIONS if d not in dimensions]
@@ -93,7 +130,7 @@ def judge(
         )
     below = [d for d in dimensions if scores[d] < thresholds.get(d, 0.0)]
     overall_min = thresholds.get("overall", 0.0)
-    passed = output.overall >= overall_min and not below
+    passed = output.overall >= overall_min and not below and not findings
     if passed:  # the model's misgivings stay as suggestions; a passed package has no fail reasons
         reasons: list[str] = []
         suggestions = [*output.suggestions, *(f"可改进：{r}" for r in output.fail_reasons)]
@@ -114,6 +151,8 @@ def judge(
         suggestions=list(dict.fromkeys(suggestions))[:MAX_REASONS],
         round=round_,
         passed=passed,
+        checks=[f.wire() for f in findings],
+        warnings=list(warnings or []),
     )
 
 
@@ -153,6 +192,32 @@ def _plans_for_prompt(plans: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def package_findings(state: StudioState) -> tuple[list[Finding], list[str]]:
+    """The deterministic checks of the package: failures, and warnings on text an editor wrote."""
+    draft = state.get("generatedContent") or None
+    image_only = (state.get("intent") or {}).get("intent") == "image_only"
+    findings: list[Finding] = []
+    warnings: list[str] = []
+    if draft and not image_only:
+        text = text_findings(
+            request=state.get("request", ""), brief=state.get("creativeBrief") or None, draft=draft,
+            evidence=state.get("evidencePack") or None,
+        )
+        if state.get("editorEdited"):
+            warnings = [f.reason for f in text]
+        else:
+            findings.extend(text)
+    cards = card_findings(
+        draft=draft, plans=state.get("imagePlans") or [], overlays=state.get("textOverlayPlan") or [],
+        layout=state.get("layoutSpec") or None,
+    )
+    if state.get("plansEdited"):
+        warnings.extend(f.reason for f in cards)
+    else:
+        findings.extend(cards)
+    return findings, warnings
+
+
 @agent(NAME)
 async def review_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
     """Score the package, decide pass/fail by the thresholds, and record the round."""
@@ -179,12 +244,19 @@ async def review_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
         references=_references_for_prompt(state.get("referenceAnalyses")),
     )
     output = await ctx.llm.complete_structured("review", messages, ReviewOutput)
-    report = judge(output, ctx.options.thresholds, round_, IMAGE_DIMENSIONS if image_only else DIMENSIONS)
+    findings, warnings = package_findings(state)
+    report = judge(
+        output, ctx.options.thresholds, round_, IMAGE_DIMENSIONS if image_only else DIMENSIONS,
+        findings=findings, warnings=warnings,
+    )
     wire = report.model_dump(mode="json", by_alias=True)
     emit(QualityScore(
         scores=wire["scores"], overall=report.overall, passed=report.passed,
-        fail_reasons=report.fail_reasons, round=round_,
+        fail_reasons=report.fail_reasons, round=round_, checks=report.checks,
     ))
+    if warnings:
+        emit(Message(agent=NAME, content="编辑修改过的文案有几处没通过自动检查，仅作提醒、不会重写：\n"
+                     + "\n".join(f"- {w}" for w in warnings)))
     verdict = "通过" if report.passed else "未通过"
     detail = "；".join(report.fail_reasons[:3]) if not report.passed else "各项均达到阈值"
     emit(Message(agent=NAME, content=f"第{round_}轮审核{verdict}（综合 {report.overall:.2f}）：{detail}"))

@@ -97,6 +97,11 @@ INVALIDATES: dict[str, dict[str, Any]] = {
     IMAGE: {"imagesComplete": False, "reviewComplete": False},
 }
 
+# Who redoes work a failed check found, most upstream first: evidence that carried a foreign fact is
+# fixed at the source, then the text, then the cards.
+CHECK_OWNERS: tuple[str, ...] = (RESEARCH, WRITER, PLANNER)
+MAX_DRAFT_REDOS = 2  # redos of a draft that fails the text checks before the editor sees it anyway
+
 _VAGUE_SCAFFOLD = re.compile(
     r"帮我|帮忙|请|麻烦|给我|写|来|一篇|一条|一份|一个|篇|条|个|点|些|小红书|笔记|文案|帖子|内容|东西|随便|什么|吧|的|了|呢|啊"
 )
@@ -147,6 +152,11 @@ def _review_gate(state: StudioState, options: RunOptions, *, image_only: bool = 
     gaps = {d: scores.get(d, 0.0) - thresholds.get(d, 0.0) for d in dimensions}
     weakest = min(dimensions, key=lambda d: (gaps[d], scores.get(d, 0.0)))
     owner = PLANNER if image_only else DIMENSION_OWNER[weakest]
+    checks = report.get("checks") or []
+    check_owner = _check_owner(checks)
+    if check_owner and not image_only:  # a failed check names who must fix it
+        owner = check_owner
+        weakest = next(c["dimension"] for c in checks if c.get("owner") == owner)
     feedback = {
         "dimension": weakest,
         "owner": owner,
@@ -159,6 +169,39 @@ def _review_gate(state: StudioState, options: RunOptions, *, image_only: bool = 
         (owner,),
         f"第{rounds}轮审核未通过，最弱维度 {weakest}={scores.get(weakest, 0):.2f}，回流给 {owner}",
         updates={**INVALIDATES[owner], "reviewFeedback": feedback},
+    )
+
+
+def _check_owner(checks: list[dict[str, Any]]) -> str | None:
+    owners = {c.get("owner") for c in checks}
+    return next((o for o in CHECK_OWNERS if o in owners), None)
+
+
+def _draft_gate(state: StudioState) -> Decision | None:
+    """A fresh draft that fails the text checks goes back before the editor sees it (bounded)."""
+    checks = state.get("draftChecks") or {}
+    findings = checks.get("findings") or []
+    redos = int(checks.get("redos") or 0)
+    owner = _check_owner(findings)
+    if not findings or owner is None or redos >= MAX_DRAFT_REDOS:
+        return None
+    feedback = {
+        "dimension": next(f["dimension"] for f in findings if f.get("owner") == owner),
+        "owner": owner,
+        "round": 0,
+        "source": "draft_checks",
+        "reasons": [f["reason"] for f in findings],
+        "suggestions": [],
+    }
+    return Decision(
+        (owner,),
+        f"文案有{len(findings)}项没通过自动检查（{findings[0]['reason']}），"
+        f"退回 {owner} 重做（第{redos + 1}次）",
+        updates={
+            **INVALIDATES[owner],
+            "reviewFeedback": feedback,
+            "draftChecks": {**checks, "redos": redos + 1},
+        },
     )
 
 
@@ -232,7 +275,7 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
     if not state.get("contentComplete"):
         return Decision((WRITER,), "素材齐备，开始撰写文案")
     if not state.get("contentApproved"):
-        return Decision((CONTENT_CHECKPOINT,), "文案待确认")
+        return _draft_gate(state) or Decision((CONTENT_CHECKPOINT,), "文案待确认")
     if not state.get("layoutComplete"):
         return Decision((LAYOUT,), "文案已确认，规划版式")
     if not state.get("imagePlansComplete"):

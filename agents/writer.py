@@ -4,18 +4,30 @@ It also redoes the draft: after an editor rejected it (`userFeedback["writer_age
 and after a failed review (`reviewFeedback`, whichever agent owned it — the writer always runs again
 after research, and owns platformFit). On a redo the previous draft is in the prompt so the model can
 keep what worked and change what did not.
+
+After drafting, the writer holds the draft against the critic's text checks (`agents.checks.text`) and
+records what failed in `draftChecks`: the supervisor sends a failing draft back (bounded) before the editor
+ever sees it. A redo gets the failed checks as concrete instructions ("不要出现「成都」"), and the redo is
+checked against the editor's feedback (`tools.feedback`): what it did not do is said in a `message`.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from agents.artifacts import Brief, Draft, EvidencePack
+from agents.checks import Finding
+from agents.checks.text import text_findings
 from agents.context import StudioContext
 from agents.events import ContentUpdate, Message, emit
+from agents.grounding import Scope
 from agents.node import agent, prompt
 from agents.review import review_feedback_text
 from agents.state import StudioState
+from tools import feedback as editor_feedback
+from tools.entities import ADVICE_DOMAINS
 
 NAME = "writer_agent"
 _REFERENCE_KEYS = ("usage", "style", "mood", "palette", "layout", "styleKeywords", "summary")
@@ -42,6 +54,82 @@ def clean_tags(tags: list[str], fallback: list[str]) -> list[str]:
     return cleaned or list(dict.fromkeys(fallback))[:8]
 
 
+_QUOTED = re.compile(r"「([^」]{2,40})」")
+_FIXES = {
+    "duplicate": "去掉重复的句子和段落",
+    "cta_mismatch": "结尾换一句适合这类笔记的互动引导",
+    "title_length": "标题不超过20个字",
+    "title_pasted": "标题换个写法，不要照搬需求原文",
+    "tag_count": "换一批标签，保留3到8个",
+    "tag_unrelated": "换一批标签，只用和主题相关的",
+    "topic_drift": "只写和主题有关的内容",
+}
+
+
+def check_instructions(findings: list[Mapping[str, str]], request: str, brief: Mapping | None,
+                       draft: Mapping | None) -> list[str]:
+    """Failed checks as instructions any model can follow — and the offline model applies."""
+    if not findings or not draft:
+        return []
+    text = " ".join([str(draft.get("title") or ""), str(draft.get("body") or ""),
+                     *map(str, draft.get("tags") or [])])
+    scope = Scope.of(request, brief)
+    out: list[str] = []
+    for finding in findings:
+        check = finding.get("check", "")
+        if check in ("foreign_place", "tag_foreign_place"):
+            out += [f"不要出现「{p}」" for p in scope.foreign(text)]
+        elif check == "off_topic_advice":
+            stray = scope.stray_advice(text)
+            out += [f"不要出现「{w}」" for d in stray for w in ADVICE_DOMAINS[d] if w in text]
+        elif check in ("stock_phrase", "cut_off", "topic_drift", "tag_unrelated"):
+            quoted = [q.rstrip("…") for q in _QUOTED.findall(finding.get("reason", ""))]
+            out += [f"不要出现「{q}」" for q in quoted if q in text and q not in request]
+        if check in _FIXES:
+            out.append(_FIXES[check])
+    return list(dict.fromkeys(out))
+
+
+def _redo_text(state: StudioState) -> str | None:
+    """The review feedback for the prompt, with the failed checks as instructions."""
+    review = state.get("reviewFeedback") or None
+    text = review_feedback_text(review)
+    if (review or {}).get("source") == "draft_checks":
+        checks = (state.get("draftChecks") or {}).get("findings")
+    else:
+        checks = (state.get("qualityScores") or {}).get("checks")
+    steps = check_instructions(checks or [], state.get("request", ""), state.get("creativeBrief"),
+                               state.get("generatedContent")) if review else []
+    if steps:
+        text = (text or "") + "\n具体修改：\n" + "\n".join(f"- {s}" for s in steps)
+    return text
+
+
+def _report_feedback(feedback: str | None, draft: dict[str, Any], previous: Mapping | None) -> None:
+    """Say plainly what of the editor's feedback this redo did not do (never a silent reshuffle)."""
+    if previous and all(draft.get(k) == previous.get(k) for k in ("title", "body", "tags")):
+        emit(Message(agent=NAME, content="这一版和上一版完全相同：没能按意见改动，请换个说法再试"))
+        return
+    if not feedback:
+        return
+    wanted = editor_feedback.parse(feedback)
+    misses = editor_feedback.unmet(wanted, draft, previous)
+    misses += [f"没能理解「{c}」" for c in wanted.unparsed]
+    if misses:
+        emit(Message(agent=NAME, content="这些修改意见没能完全落实：" + "；".join(misses)))
+
+
+def _draft_checks(state: StudioState, draft: dict[str, Any]) -> dict[str, Any]:
+    """The draft against the text checks; the redo count carries over while the checks send it back."""
+    findings: list[Finding] = text_findings(
+        request=state.get("request", ""), brief=state.get("creativeBrief") or None, draft=draft,
+        evidence=state.get("evidencePack") or None,
+    )
+    previous = state.get("draftChecks") or {}
+    from_checks = (state.get("reviewFeedback") or {}).get("source") == "draft_checks"
+    return {"findings": [f.wire() for f in findings], "redos": previous.get("redos", 0) if from_checks else 0}
+
+
 @agent(NAME)
 async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
     """Write (or rewrite) the post from the brief, the evidence and any feedback."""
@@ -55,16 +143,24 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
         evidence=evidence_for_prompt(state.get("evidencePack")),
         references=references_for_prompt(state.get("referenceAnalyses")),
         feedback=feedback,
-        review_feedback=review_feedback_text(state.get("reviewFeedback")),
+        review_feedback=_redo_text(state),
         previous={k: previous.get(k) for k in ("title", "body", "tags")} if previous else None,
     )
     draft = await ctx.llm.complete_structured("writer", messages, Draft)
     draft = draft.model_copy(update={"tags": clean_tags(draft.tags, brief.keywords if brief else [])})
+    wire = draft.model_dump(mode="json", by_alias=True)
     emit(Message(agent=NAME, content=f"标题：{draft.title}\n\n正文：{draft.body}"))
     emit(ContentUpdate(title=draft.title, body=draft.body, tags=draft.tags))
+    _report_feedback(feedback, wire, previous)
+    checks = _draft_checks(state, wire)
+    if checks["findings"]:
+        reasons = [str(f["reason"]) for f in checks["findings"]]
+        emit(Message(agent=NAME, content="自动检查发现：" + "；".join(reasons)))
     return {
-        "generatedContent": draft.model_dump(mode="json", by_alias=True),
+        "generatedContent": wire,
         "contentComplete": True,
         "contentApproved": False,
+        "editorEdited": False,
+        "draftChecks": checks,
         "userFeedback": {NAME: ""},  # consumed
     }

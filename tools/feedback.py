@@ -27,6 +27,7 @@ _CONTENT_WORDS = re.compile(
 def _items(text: str) -> list[str]:
     """'银河和泉州的内容' → ['银河', '泉州']: the things a clause names."""
     text = _CONTENT_WORDS.sub("", text)
+    text = re.sub(r"(?:了|吧|啊|呀|哦|啦|呢)+$", "", text)
     items = [i.strip(_QUOTES + " 的") for i in _ITEMS.split(text)]
     return [i for i in items if 1 <= len(i) <= 16]
 
@@ -46,6 +47,7 @@ class Feedback:
     tags_set: list[str] = field(default_factory=list)
     tags_add: list[str] = field(default_factory=list)
     tags_refresh: bool = False
+    closing_refresh: bool = False  # another call to action at the end
     unparsed: list[str] = field(default_factory=list)
 
     @property
@@ -53,10 +55,13 @@ class Feedback:
         return not (
             self.title_add or self.title_set or self.avoid or self.expand or self.length or self.tone
             or self.audience or self.emoji or self.tags_set or self.tags_add or self.tags_refresh
+            or self.closing_refresh
         )
 
 
 _RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?:结尾|互动引导|行动号召|收尾)(?:的)?(?:话|句子)?.{0,4}(?:换|改|重写|不对|不符)|(?:换|改)(?:个|一个|一句)?(?:结尾|互动引导)"),
+     "closing_refresh"),
     (re.compile(r"标题(?:改成|换成|改为|就叫|用)[「“\"]?(?P<x>[^」”\"]+)"), "title_set"),
     (re.compile(r"标题(?:里|中|上)?(?:要|需要|得)?(?:加上|加入|加|带上|带|放上|放进|包含|出现|体现|突出)了?(?P<x>.+)"),
      "title_add"),
@@ -82,7 +87,7 @@ _TONES: tuple[tuple[Tone, re.Pattern[str]], ...] = (
     ("colloquial", re.compile(r"口语|接地气|随意|聊天|大白话|像朋友|亲切")),
     ("lively", re.compile(r"活泼|生动|有趣|俏皮|有梗|轻松|有活力|热情")),
 )
-_EMOJI_NONE = re.compile(r"(?:不要|别用|不用|去掉|删掉)(?:任何)?(?:emoji|表情|表情符号)", re.I)
+_EMOJI_NONE = re.compile(r"(?:不要用?|别用|不用|去掉|删掉)(?:任何)?(?:emoji|表情|表情符号)", re.I)
 _EMOJI_FEWER = re.compile(
     r"(?:少用|少一?点|少些|减少)(?:emoji|表情)|(?:emoji|表情)(?:太多|少一?点|少些|减少)", re.I
 )
@@ -148,6 +153,8 @@ def _clause(clause: str, feedback: Feedback) -> bool:
             feedback.tags_add.extend(i.lstrip("#") for i in _items(value))
         elif kind == "tags_refresh":
             feedback.tags_refresh = True
+        elif kind == "closing_refresh":
+            feedback.closing_refresh = True
         elif kind == "avoid":
             items = [i for i in _items(re.sub(r"^(?:正文|文中|标题|标签)(?:里|中)?的?", "", value)) if i]
             if not items:

@@ -143,6 +143,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     fb = parse(ctx.text("feedback"))
     critic = parse(ctx.text("review_feedback"))
     fb.avoid += critic.avoid
+    fb.tags_refresh = fb.tags_refresh or critic.tags_refresh
     previous = ctx.data("previous") or {}
     kind = str(brief.get("contentType") or "guide")
     kind = kind if kind in voice.TITLES else "guide"
@@ -171,6 +172,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
+    if fb.audience:  # a new audience is named in the opening
+        hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
     if tone in voice.ASIDES:
         hook = pick(ctx.rng, voice.ASIDES[tone]) + hook
@@ -193,7 +196,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if length == "longer" and len(facts) > n_points + n_tips:
         extra = facts[n_points + n_tips : n_points + n_tips + 2]
         paragraphs.append("再补充几句：" + "；".join(extra) + "。")
-    closing = str(brief.get("callToAction") or "") or pick(ctx.rng, voice.CLOSINGS.get(kind, ("",)))
+    closing = "" if fb.closing_refresh or critic.closing_refresh else str(brief.get("callToAction") or "")
+    if not closing:
+        before = str(previous.get("body") or "").rsplit("\n\n", 1)[-1]
+        choices = [c for c in voice.CLOSINGS.get(kind, ("",)) if c.format(e="") not in before]
+        closing = pick(ctx.rng, choices or voice.CLOSINGS.get(kind, ("",)))
     paragraphs.append(closing.format(e=e()) if "{e}" in closing else closing)
     body = "\n\n".join(p for p in paragraphs if p.strip())
     if plain:

@@ -1,0 +1,57 @@
+"""Evidence on topic (agents.grounding.Scope): notes about another place or topic never supply facts."""
+
+from __future__ import annotations
+
+from agents.grounding import Scope
+
+BRIEF = {"topic": "厦门三天两晚旅行", "keywords": ["厦门", "旅行", "爸妈"], "theme": "travel"}
+XIAMEN = Scope.of("厦门三天两晚旅行攻略，适合带爸妈", BRIEF)
+
+
+def note(title: str, desc: str, tags: list[str], theme: str = "travel") -> dict[str, object]:
+    return {"title": title, "desc": desc, "tags": tags, "theme": theme}
+
+
+def test_a_note_about_another_place_only_informs_patterns() -> None:
+    chengdu = note(
+        "成都吃喝3天，本地朋友带我走的路线", "大熊猫基地早上7点半开门，去晚了熊猫都睡了。", ["成都"]
+    )
+    assert XIAMEN.note_fit(chengdu) == "elsewhere"
+    assert not XIAMEN.fact_fits("大熊猫基地早上7点半开门", chengdu)
+
+
+def test_a_note_about_the_place_or_a_generic_one_on_the_topic_is_used() -> None:
+    xiamen = note("第一次去厦门，这5个坑千万别踩", "鼓浪屿船票要提前3天预约。", ["厦门", "避雷"])
+    parents = note("带爸妈旅行，这份清单能少吵一半架", "每天最多安排2个景点，中午回酒店休息。", ["带父母"])
+    assert XIAMEN.note_fit(xiamen) == "on_topic"
+    assert XIAMEN.note_fit(parents) == "on_topic"
+
+
+def test_a_note_of_another_theme_sharing_one_word_is_off_topic() -> None:
+    babies = note("新手爸妈必看：宝宝发烧怎么办", "38.5度以上可以用退烧药。", ["育儿知识"], theme="parenting")
+    assert XIAMEN.note_fit(babies) == "off_topic"
+
+
+def test_sentences_naming_another_place_or_stray_advice_are_cut() -> None:
+    text = "鼓浪屿船票35元往返。上次在成都也是这样订的。孩子发烧可以吃布洛芬。早上8点前人最少。"
+    assert XIAMEN.clean(text) == "早上8点前人最少。"  # 鼓浪屿 is not known to be in Xiamen yet
+    learnt = XIAMEN.with_companions([note("第一次去厦门", "鼓浪屿船票要提前3天预约。", ["厦门"])])
+    assert learnt.clean(text) == "鼓浪屿船票35元往返。早上8点前人最少。"
+    assert learnt.note_fit(note("鼓浪屿一日游", "船票35元。", ["鼓浪屿"])) == "on_topic"
+    assert XIAMEN.stray_advice("每天热量缺口400大卡") == {"weight_loss"}
+    assert not XIAMEN.tag_fits("成都美食")
+
+
+def test_advice_belongs_in_a_post_about_it() -> None:
+    health = Scope.of("上班族颈椎痛怎么缓解，写篇笔记")
+    diet = Scope.of("跑步减肥怎么吃，新手食谱推荐")
+    assert health.sentence_fits("疼痛超过两周要去医院就医")
+    assert diet.sentence_fits("每天热量缺口大约400大卡")
+
+
+def test_a_place_the_corpus_lacks_is_reported() -> None:
+    luoyang = Scope.of("洛阳两日游攻略")
+    assert luoyang.places == ("洛阳",)
+    gaps = luoyang.describe_gaps([note("带爸妈旅行清单", "每天最多2个景点。", ["旅行"])])
+    assert len(gaps) == 1 and "洛阳" in gaps[0] and "不要借用其他城市" in gaps[0]
+    assert luoyang.describe_gaps([note("洛阳老城汉服", "租汉服128元。", ["洛阳"])]) == []
