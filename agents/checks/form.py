@@ -239,8 +239,9 @@ def _unfinished(line: str, last: bool) -> str:
     if text[-1] in "：:" and last:
         return "以冒号结尾，后面没有内容"
     tail = [w for w in jieba_module().lcut(text) if w.strip()]
-    if tail and tail[-1] in _CONNECTIVES and not is_heading(line):
-        return f"停在「{tail[-1]}」上，话没说完"
+    ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
+    if ending in _CONNECTIVES and not is_heading(line):
+        return f"停在「{ending}」上，话没说完"
     return ""
 
 

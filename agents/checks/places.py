@@ -23,10 +23,12 @@ from pathlib import Path
 from tools.entities import _posseg, places
 
 _LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
-# A place name followed by one of these names a style or a dish, not where the post happens: 兰州拉面, 韩式.
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
+# A place name followed by one of these names a dish, a style or a street, not where the post happens:
+# 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
 _ORIGIN_LABEL = re.compile(
-    r"^(?:风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人)"
+    r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|"
+    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人)"
 )
 
 
@@ -174,6 +176,8 @@ def mentioned(text: str) -> list[str]:
     for pair in _posseg().lcut(text):
         word = pair.word
         if word in regions and reportable(word) and (pair.flag in {"ns", "nrt", "nz"} or _major(word)):
+            found.append(word)
+        elif word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
     out = []
     for name in dict.fromkeys(found):
