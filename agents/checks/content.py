@@ -1,0 +1,164 @@
+"""Checks of what a post says: places foreign to the request, sentences that drift off the topic, and advice
+(medical, weight loss, financial) the topic does not call for. All three pull `infoDensity` down and go
+back to the writer — or to research when the offending text came from the evidence's facts, so the redo
+does not stitch the same sentences in again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agents.checks import Finding, Owner
+from agents.checks.places import foreign_mentions
+from agents.checks.textutil import (
+    Scope,
+    bigrams,
+    cjk_len,
+    is_heading,
+    jaccard,
+    normalise,
+    paragraphs,
+    sections,
+    sentences,
+    theme_hits,
+)
+from tools.entities import ADVICE_DOMAINS
+
+_DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
+# One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
+_STRONG_ADVICE = frozenset(
+    """
+    退烧 布洛芬 对乙酰氨基酚 美林 泰诺林 抗生素 处方 吃药 服药 用药 减脂 减肥 瘦身 掉秤 热量缺口 燃脂
+    刷脂 减重 理财 基金 股票 收益率 年化 定投
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+# Themes whose posts may carry a domain's words without the request naming it (a workout plan talks 减脂).
+_THEME_DOMAINS = {"fitness": {"weight_loss"}, "pets": {"medical"}, "parenting": {"medical"}}
+DRIFT_MIN, DRIFT_SHARE = 2, 0.2
+
+
+def fact_texts(evidence: Mapping[str, Any] | None) -> list[str]:
+    if not evidence:
+        return []
+    facts = evidence.get("facts") or []
+    return [str(f.get("text", "")) for f in facts if isinstance(f, Mapping) and f.get("text")]
+
+
+def from_evidence(sentence: str, facts: Sequence[str]) -> bool:
+    """Was `sentence` taken from one of the evidence's facts (contained in it, or mostly the same)?"""
+    core = normalise(sentence)
+    if len(core) < 6:
+        return False
+    grams = bigrams(sentence)
+    return any(core in normalise(fact) or jaccard(grams, bigrams(fact)) >= 0.5 for fact in facts)
+
+
+def _scope_label(scope: Scope) -> str:
+    return "、".join(scope.places.names[:3])
+
+
+def foreign_places(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
+    """Places in the title or body outside the request's places (and what lies in or around them)."""
+    found: dict[str, list[str]] = {}  # place → where ("标题", "正文")
+    for where, text in (("标题", str(draft.get("title", ""))), ("正文", str(draft.get("body", "")))):
+        for place in foreign_mentions(text, scope.places):
+            found.setdefault(place, []).append(where)
+    if not found:
+        return []
+    wanted = f"需求是{_scope_label(scope)}" if scope.places.names else "需求没有指定这个地点"
+    carried = [p for p in found if any(p in fact for fact in facts)]
+    own = [p for p in found if p not in carried]
+    findings = []
+    for names, owner, note in (
+        (carried, "research_evidence_agent", "（调研证据里就带着这些内容）"),
+        (own, "writer_agent", ""),
+    ):
+        if names:
+            where = "和".join(dict.fromkeys(w for p in names for w in found[p]))
+            reason = f"{where}提到{'、'.join(names[:4])}，但{wanted}{note}"
+            findings.append(Finding("foreign_place", "infoDensity", owner, reason))  # type: ignore[arg-type]
+    return findings
+
+
+def content_sentences(body: str) -> list[str]:
+    """The body's sentences that carry content: not the opening hook, the closing call to action, headings
+    or short fragments."""
+    paras = paragraphs(body)
+    middle = paras[1:-1] if len(paras) >= 3 else paras
+    out: list[str] = []
+    for para in middle:
+        for line in para.splitlines():
+            if is_heading(line):
+                continue
+            out.extend(s for s in sentences(line) if cjk_len(s) >= 6)
+    return out
+
+
+def _on_topic(sentence: str, scope: Scope) -> bool:
+    lowered = sentence.lower()
+    if any(w in lowered for w in scope.topic_words) or any(b in lowered for b in scope.topic_bigrams):
+        # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
+        shared = {w for w in scope.topic_words if w in lowered}
+        if len(shared) <= 1 and scope.themes and not any(theme_hits(t, sentence) for t in scope.themes):
+            return not _other_theme(sentence, scope)
+        return True
+    if any(theme_hits(t, sentence) for t in scope.themes):
+        return True
+    return any(place in sentence for place in scope.places.names)
+
+
+def _other_theme(sentence: str, scope: Scope) -> bool:
+    """Does the sentence use a (two-character or longer) word of a theme the request is not in?"""
+    return any(
+        theme_hits(t, sentence, min_len=2) for t in sections("theme_words.txt") if t not in scope.themes
+    )
+
+
+def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
+    """Fails when a real share of the content sentences share nothing with the request and brief."""
+    body = str(draft.get("body", ""))
+    content = content_sentences(body)
+    drifting = [s for s in content if not _on_topic(s, scope)]
+    if len(drifting) < DRIFT_MIN or len(drifting) < DRIFT_SHARE * len(content):
+        return []
+    borrowed = [s for s in drifting if from_evidence(s, facts)]
+    owner: Owner = "research_evidence_agent" if len(borrowed) * 2 >= len(drifting) else "writer_agent"
+    example = (borrowed if owner == "research_evidence_agent" else drifting)[0]
+    topic = "、".join(sorted(scope.topic_words, key=scope.text.find)[:3]) or scope.request[:20]
+    note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
+    reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
+    return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _clip(text: str, limit: int = 28) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
+    """Medical, weight-loss or financial advice in a post whose request is about none of it."""
+    allowed = {d for d, ws in ADVICE_DOMAINS.items() if any(w in scope.text for w in ws)}
+    for theme in scope.themes:
+        allowed |= _THEME_DOMAINS.get(theme, set())
+    text = "\n".join(
+        [str(draft.get("title", "")), str(draft.get("body", "")), " ".join(draft.get("tags") or [])]
+    )
+    findings = []
+    for domain, domain_words in ADVICE_DOMAINS.items():
+        if domain in allowed:
+            continue
+        used = [w for w in domain_words if w in text]
+        if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used)):
+            continue
+        carriers = [s for s in sentences(text) if any(w in s for w in used)]
+        borrowed = [s for s in carriers if from_evidence(s, facts)]
+        owner: Owner = "research_evidence_agent" if borrowed else "writer_agent"
+        note = "（来自调研证据）" if borrowed else ""
+        topic = scope.request if len(scope.request) <= 24 else scope.request[:23] + "…"
+        reason = (
+            f"正文出现{_DOMAIN_LABELS[domain]}方面的建议（{'、'.join(used[:3])}）{note}，"
+            f"但需求「{topic}」与此无关"
+        )
+        findings.append(Finding("off_topic_advice", "infoDensity", owner, reason))
+    return findings

@@ -1,0 +1,272 @@
+"""Checks of a post's form: the title, the tags, a call to action that fits the kind of post, repeated and
+cut-off sentences, and stock phrases. All go back to the writer; the word lists they rely on are data in
+`data/lexicon/` (cta_families.txt, generic_tags.txt, stock_phrases.txt).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from agents.checks import Finding, Owner
+from agents.checks.places import foreign_mentions
+from agents.checks.textutil import (
+    LEXICON,
+    Scope,
+    bigrams,
+    char_count,
+    is_heading,
+    jaccard,
+    jieba_module,
+    lines,
+    normalise,
+    paragraphs,
+    sections,
+    sentences,
+    strip_emoji,
+    theme_hits,
+    word_list,
+    words,
+)
+from tools.entities import advice_domains
+
+TITLE_MAX = 20
+TAGS_MIN, TAGS_MAX = 3, 10
+STOCK_LONG = 12  # a stock phrase this long fails on its own
+SENTENCE_SIMILAR, PARAGRAPH_SIMILAR = 0.85, 0.7
+_EN_SCAFFOLD = re.compile(
+    r"^\s*(?:please\s+)?(?:write|create|generate|make|draft|compose)\b|\b(?:a|an|the)\s+(?:post|note|article)\s+(?:about|on)\b",
+    re.I,
+)
+_ZH_SCAFFOLD = re.compile(r"帮我写|帮忙写|请写|写一篇|写一条|写篇|小红书笔记|[（(]\s*补充|补充[：:]")
+# Words that leave a line unfinished when it ends on them (jieba's last word of the line).
+_CONNECTIVES = frozenset(
+    """
+    和 与 或 而 但 因为 所以 如果 但是 而且 以及 或者 比如 包括 并且 然后 还有 及其 例如 像是
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+_OPEN_END = "，、,（(「“‘《【—"
+_PAIRS = ("（）", "()", "「」", "“”", "《》", "【】")
+
+
+# --- title -----------------------------------------------------------------------------------------
+def title(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
+    text = str(draft.get("title", "")).strip()
+    findings = []
+    count = char_count(text)
+    if count > TITLE_MAX:
+        findings.append(
+            Finding(
+                "title_length", "platformFit", "writer_agent", f"标题有 {count} 个字，超过 {TITLE_MAX} 字限制"
+            )
+        )
+    if _pasted(text, scope.request):
+        findings.append(
+            Finding(
+                "title_pasted", "platformFit", "writer_agent", f"标题「{text}」照搬了需求原文，没有写成标题"
+            )
+        )
+    return findings
+
+
+def _pasted(text: str, request: str) -> bool:
+    if _EN_SCAFFOLD.search(text) or _ZH_SCAFFOLD.search(text):
+        return True
+    core = normalise(text)
+    if len(core) < 4:
+        return False
+    clauses = {normalise(request), normalise(re.split(r"[，,。.!！？?；;\n]", request.strip())[0])}
+    return any(
+        c and len(c) >= 6 and (core == c or difflib.SequenceMatcher(None, core, c).ratio() >= 0.9)
+        for c in clauses
+    )
+
+
+# --- tags ------------------------------------------------------------------------------------------
+@cache
+def _generic_tags() -> frozenset[str]:
+    return frozenset(t.lower() for t in word_list("generic_tags.txt"))
+
+
+def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | None) -> list[Finding]:
+    raw = [str(t).strip().lstrip("#") for t in draft.get("tags") or []]
+    items = [t for t in raw if t]
+    findings = []
+    if not TAGS_MIN <= len(items) <= TAGS_MAX:
+        findings.append(
+            Finding(
+                "tag_count",
+                "platformFit",
+                "writer_agent",
+                f"标签有 {len(items)} 个，应为 {TAGS_MIN} 到 {TAGS_MAX} 个",
+            )
+        )
+    post = "\n".join([scope.text, str(draft.get("title", "")), str(draft.get("body", ""))]).lower()
+    foreign = [t for t in items if foreign_mentions(t, scope.places)]
+    unrelated = [t for t in items if t not in foreign and not _related(t, post, scope)]
+    if unrelated:
+        findings.append(
+            Finding(
+                "tag_unrelated",
+                "platformFit",
+                "writer_agent",
+                f"标签{'、'.join(f'#{t}' for t in unrelated[:4])}和这篇笔记的内容无关",
+            )
+        )
+    if foreign:
+        suggested = {
+            str(t) for key in ("recommendedTags", "topTags") for t in (evidence or {}).get(key) or []
+        }
+        owner: Owner = "research_evidence_agent" if suggested.intersection(foreign) else "writer_agent"
+        wanted = "、".join(scope.places.names[:3]) or "没有指定地点"
+        note = "（调研证据推荐了这些标签）" if owner == "research_evidence_agent" else ""
+        reason = f"标签{'、'.join(f'#{t}' for t in foreign[:4])}是别的地方，但需求是{wanted}{note}"
+        findings.append(Finding("tag_foreign_place", "platformFit", owner, reason))
+    return findings
+
+
+def _related(tag: str, post: str, scope: Scope) -> bool:
+    """Shares a word or a character bigram with the post, or is a platform/theme tag — or at least names
+    nothing of another theme or of an advice domain (a mood tag like #松弛感 is fine on any post)."""
+    lowered = tag.lower()
+    if lowered in _generic_tags() or lowered in post:
+        return True
+    if any(w in post for w in words(lowered)) or any(g in post for g in bigrams(lowered)):
+        return True
+    if any(theme_hits(t, lowered, min_len=2) for t in scope.themes):
+        return True
+    themes = sections("theme_words.txt")
+    other = any(
+        theme_hits(key, lowered, min_len=2)
+        or any(w in lowered for w in entry["triggers"].split() if len(w) >= 2)
+        for key, entry in themes.items()
+        if key not in scope.themes
+    )
+    return not other and not advice_domains(lowered)
+
+
+# --- call to action --------------------------------------------------------------------------------
+def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
+    """The closing paragraph's call to action must fit the kind of post (no recipe CTA on a trip)."""
+    paras = paragraphs(str(draft.get("body", "")))
+    if len(paras) < 2:
+        return []
+    closing = strip_emoji(paras[-1])
+    context = scope.text.lower()
+    for key, family in sections("cta_families.txt").items():
+        match = re.search(family["cta"], closing)
+        if not match:
+            continue
+        fits = [w for w in family.get("fits", "").split() if w in context]
+        clashes = [w for w in family.get("clashes", "").split() if w in context]
+        placed = key == "trip" and bool(scope.places.names)
+        if len(clashes) > len(fits) or (not fits and not placed):
+            kind = f"「{clashes[0]}」" if clashes else "这个主题"
+            reason = f"结尾的互动引导「{match.group(0)}」是{family['label']}类笔记的说法，和{kind}的内容不符"
+            return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]
+    return []
+
+
+# --- duplicates ------------------------------------------------------------------------------------
+def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
+    body = str(draft.get("body", ""))
+    paras = [p for p in paragraphs(body) if len(normalise(p)) >= 20]
+    for i, a in enumerate(paras):
+        for b in paras[i + 1 :]:
+            if jaccard(bigrams(a), bigrams(b)) >= PARAGRAPH_SIMILAR:
+                return [_dup("段落", a, b)]
+    items = [
+        s for line in lines(body) if not is_heading(line) for s in sentences(line) if len(normalise(s)) >= 8
+    ]
+    for i, a in enumerate(items):
+        for b in items[i + 1 :]:
+            na, nb = normalise(a), normalise(b)
+            if (
+                na == nb
+                or jaccard(bigrams(a), bigrams(b)) >= SENTENCE_SIMILAR
+                or _ratio(na, nb) >= SENTENCE_SIMILAR
+            ):
+                return [_dup("句子", a, b)]
+    return []
+
+
+def _ratio(a: str, b: str) -> float:
+    if min(len(a), len(b)) < 0.7 * max(len(a), len(b)):
+        return 0.0
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _dup(kind: str, a: str, b: str) -> Finding:
+    same = "重复" if normalise(a) == normalise(b) else "几乎一样"
+    return Finding(
+        "duplicate", "readability", "writer_agent", f"正文有{same}的{kind}：「{_clip(a)}」和「{_clip(b)}」"
+    )
+
+
+def _clip(text: str, limit: int = 24) -> str:
+    text = " ".join(strip_emoji(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- cut-off phrases -------------------------------------------------------------------------------
+def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
+    """A line that stops mid-phrase: on a comma or an opening bracket, on a connective, with a bracket or
+    quote left open, or on a colon with nothing after it."""
+    title_text = str(draft.get("title", ""))
+    body_lines = lines(str(draft.get("body", "")))
+    candidates = [("标题", title_text, False)] + [
+        (f"第 {i + 1} 行", line, i == len(body_lines) - 1) for i, line in enumerate(body_lines)
+    ]
+    for where, line, last in candidates:
+        why = _unfinished(line, last)
+        if why:
+            return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
+    return []
+
+
+def _unfinished(line: str, last: bool) -> str:
+    text = strip_emoji(line).strip()
+    if not text or text.endswith(("…", "...")):
+        return ""
+    for pair in _PAIRS:
+        if text.count(pair[0]) > text.count(pair[1]):
+            return f"的「{pair[0]}」没有闭合，句子被截断了"
+    if text[-1] in _OPEN_END:
+        return f"以「{text[-1]}」结尾，话没说完"
+    if text[-1] in "：:" and last:
+        return "以冒号结尾，后面没有内容"
+    tail = [w for w in jieba_module().lcut(text) if w.strip()]
+    ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
+    if ending in _CONNECTIVES and not is_heading(line):
+        return f"停在「{ending}」上，话没说完"
+    return ""
+
+
+# --- stock phrases ---------------------------------------------------------------------------------
+@cache
+def _stock() -> tuple[str, ...]:
+    text = (LEXICON / "stock_phrases.txt").read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def stock_phrases(draft: Mapping[str, Any]) -> list[Finding]:
+    text = f"{draft.get('title', '')}\n{draft.get('body', '')}".lower()
+    hits = [p for p in _stock() if p.lower() in text]
+    if len(hits) >= 2 or any(len(p) >= STOCK_LONG for p in hits):
+        quoted = "".join(f"「{p}」" for p in hits[:3])
+        return [Finding("stock_phrase", "platformFit", "writer_agent", f"出现套话{quoted}，读起来像模板")]
+    return []
+
+
+def all_form(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | None) -> Sequence[Finding]:
+    return [
+        *title(scope, draft),
+        *tags(scope, draft, evidence),
+        *call_to_action(scope, draft),
+        *duplicates(draft),
+        *cut_off(draft),
+        *stock_phrases(draft),
+    ]

@@ -1,0 +1,198 @@
+"""Which places a post may name, and which of the places it names lie outside the request.
+
+`tools.entities.places` finds the place names (jieba.posseg `ns` and landmark words); this module decides
+whether each one is inside the request's places. Plain name containment (杭州 / 杭州市区) is not enough: a
+Xiamen post rightly names 思明 or 鼓浪屿, and rightly names 福建. So names are resolved to China's division
+table (`data/lexicon/regions.tsv`, province → prefecture → county), to a short list of landmarks with their
+city (`data/lexicon/landmarks.tsv`) and to foreign countries and cities (`data/lexicon/world_places.txt`);
+two places agree when one lies in the other or both lie in the same prefecture.
+
+A name none of these tables knows (a street, a small scenic spot, a word jieba mis-tags) is never reported:
+the critic's false fails send good posts back, and the research filter and the quality benchmark's own
+gazetteer cover the long tail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tools.entities import _posseg, places
+
+_LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
+_COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
+# A place name followed by one of these names a dish, a style or a street, not where the post happens:
+# 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
+_ORIGIN_LABEL = re.compile(
+    r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|"
+    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人)"
+)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A resolved place: its display name and where it sits (6-digit adcodes, or a foreign key)."""
+
+    name: str
+    codes: frozenset[str]  # adcodes of every division the name may mean; "world:<name>" when foreign
+
+
+def _lines(name: str) -> list[str]:
+    text = (_LEXICON / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@cache
+def _regions() -> dict[str, frozenset[str]]:
+    """Name (full and short) → adcodes it may mean: 朝阳 → Beijing's district, Liaoning's city, …"""
+    table: dict[str, set[str]] = {}
+    for line in _lines("regions.tsv"):
+        code, full, short = line.split("\t")
+        for name in {full, short}:
+            table.setdefault(name, set()).add(code)
+    return {name: frozenset(codes) for name, codes in table.items()}
+
+
+@cache
+def _landmarks() -> dict[str, str]:
+    pairs = (line.split("\t", 1) for line in _lines("landmarks.tsv"))
+    return {name: city for name, city in pairs}
+
+
+@cache
+def _world() -> tuple[dict[str, str], dict[str, str]]:
+    """(Chinese name → Chinese name for places outside the division table, English alias → Chinese name)."""
+    foreign: dict[str, str] = {}
+    english: dict[str, str] = {}
+    for line in _lines("world_places.txt"):
+        name, _, aliases = line.partition("\t")
+        if name not in _regions():
+            foreign[name] = name
+        for alias in filter(None, (a.strip().lower() for a in aliases.split("|"))):
+            english[alias] = name
+    return foreign, english
+
+
+def resolve(name: str) -> Place | None:
+    """What a place name refers to, or None when no table knows it."""
+    regions = _regions()
+    if name in regions:
+        return Place(name, regions[name])
+    if name in _landmarks():
+        city = _landmarks()[name]
+        return Place(name, regions.get(city, frozenset({f"world:{city}"})))
+    foreign, _ = _world()
+    if name in foreign:
+        return Place(name, frozenset({f"world:{name}"}))
+    for prefix in (name[:4], name[:3], name[:2]):  # 洛阳龙门石窟 → 洛阳 (but every city has a 中山公园)
+        rest = name[len(prefix) :]
+        if len(rest) >= 3 and not _COMMON_SPOT.search(rest) and prefix in regions and _major(prefix):
+            return Place(name, regions[prefix])
+    return None
+
+
+def reportable(name: str) -> bool:
+    """Is `name` specific enough to call foreign? Provinces, prefectures, landmarks, foreign places and
+    divisions written in full (顺德区). A bare county short name is often a word or a street (滨江, 中山)."""
+    if name in _landmarks() or name in _world()[0] or name in _world()[1].values():
+        return True
+    codes = _regions().get(name)
+    if codes is None:
+        return resolve(name) is not None
+    return any(code.endswith("00") for code in codes) or bool(re.search(r"[区县市旗州]$", name))
+
+
+def _codes_agree(a: str, b: str) -> bool:
+    if a.startswith("world:") or b.startswith("world:"):
+        return a == b
+    if a[:4] == b[:4] and not a.endswith("0000"):  # same prefecture (or one is the prefecture)
+        return True
+    return _contains(a, b) or _contains(b, a)
+
+
+def _contains(outer: str, inner: str) -> bool:
+    """Does division `outer` contain `inner`? A province ends in 0000, a prefecture in 00."""
+    if outer.endswith("0000"):
+        return inner[:2] == outer[:2]
+    if outer.endswith("00"):
+        return inner[:4] == outer[:4]
+    return inner == outer
+
+
+def agree(a: Place, b: Place) -> bool:
+    """One place lies in the other, or both in one prefecture (思明 and 鼓浪屿 and 厦门 and 福建)."""
+    if a.name in b.name or b.name in a.name:
+        return True
+    return any(_codes_agree(x, y) for x in a.codes for y in b.codes)
+
+
+@dataclass(frozen=True)
+class PlaceScope:
+    """The places a request (and its brief) names; a post may name these and what lies in or around them."""
+
+    names: tuple[str, ...]
+    resolved: tuple[Place, ...]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> PlaceScope:
+        names: list[str] = []
+        for text in texts:
+            names.extend(_request_places(text))
+        names = list(dict.fromkeys(names))
+        return cls(tuple(names), tuple(p for p in map(resolve, names) if p is not None))
+
+    def allows(self, name: str) -> bool:
+        if any(name in allowed or allowed in name for allowed in self.names):
+            return True
+        place = resolve(name)
+        return place is None or any(agree(place, allowed) for allowed in self.resolved)
+
+
+def _request_places(text: str) -> list[str]:
+    """Places a request names, generously: jieba's places, any division, landmark or foreign name it
+    contains (顺德 is not tagged `ns`), and English names. Generous here only makes the check lenient."""
+    found = list(places(text))
+    for table in (_regions(), _landmarks(), _world()[0]):
+        found.extend(name for name in table if len(name) >= 2 and name in text)
+    lowered = text.lower()
+    found.extend(
+        name
+        for alias, name in _world()[1].items()
+        if re.search(rf"(?<![a-z]){re.escape(alias)}(?![a-z])", lowered)
+    )
+    return found
+
+
+def mentioned(text: str) -> list[str]:
+    """The places `text` names that a table knows, in order: jieba's places, plus tokens that are
+    a province or prefecture name (jieba tags 顺德 `nrt`), minus origin labels (兰州拉面, 川渝火锅)."""
+    if not text:
+        return []
+    found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
+    regions = _regions()
+    for pair in _posseg().lcut(text):
+        word = pair.word
+        if word in regions and reportable(word) and (pair.flag in {"ns", "nrt", "nz"} or _major(word)):
+            found.append(word)
+        elif word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
+            found.append(word)
+    out = []
+    for name in dict.fromkeys(found):
+        spans = [m.end() for m in re.finditer(re.escape(name), text)]
+        if spans and all(_ORIGIN_LABEL.match(text[end:]) for end in spans):
+            continue
+        out.append(name)
+    return out
+
+
+def _major(word: str) -> bool:
+    """A province or prefecture-level city (codes ending 00): safe to read as a place whatever jieba says."""
+    return any(code.endswith("00") for code in _regions().get(word, ()))
+
+
+def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
+    """The places `text` names that lie outside `scope`."""
+    return [name for name in mentioned(text) if not scope.allows(name)]

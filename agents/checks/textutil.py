@@ -1,0 +1,199 @@
+"""Text helpers the deterministic checks share: how a post is cut into paragraphs, lines and sentences, how
+text is normalised for comparison, how characters are counted, and what the request is about (`Scope`).
+
+The scope is built from the brief when there is one and from the request alone when not, so the checks run
+the same whatever model (or none) wrote the brief.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from agents.checks.places import PlaceScope
+
+LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2190-\u21ff\u3030\u303d\u3297\u3299]")
+_JOINERS = re.compile("[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff]|\u200d.")
+_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
+_SENTENCE = re.compile(r"(?<=[。！？!?；;…])|\n")
+_NUMBERING = re.compile(r"^(?:\d{1,2}\s*[.、)）:：]|[①-⑩]|[（(]\d{1,2}[)）]|[-·•*])\s*")
+_NOT_WORD = re.compile(r"[\W_]+")
+# Words of request scaffolding that say nothing about the topic.
+_SCAFFOLD_WORDS = frozenset(
+    """
+    帮 帮我 我 写 一篇 篇 一个 一份 一条 小红书 笔记 文案 帖子 内容 分享 推荐 整理 生成 创作 给 适合
+    面向 针对 关于 需要 什么 怎么 如何 哪些 可以 一下 一些 这个 那个 合集 清单 攻略 心得 经验 教程 指南
+    写个 来 要 的 了 和 与 及 请 做 想 吧 呢 吗 啊 新手 入门 第一次 一次 本地人 本地 朋友 大家 我们 自己
+    补充 write post about for the a an of to in on and with
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+_AUDIENCE = re.compile(
+    r"(?:面向|针对|给|写给|适合|for)\s*(?P<who>[^，。,.！!？?\s的]{2,12}?)(?:的|看|群体|人群|，|。|$)"
+)
+
+
+@cache
+def jieba_module() -> Any:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+@lru_cache(maxsize=4096)
+def words(text: str) -> tuple[str, ...]:
+    """Meaningful jieba words of `text` (two characters or more, no punctuation, digits or scaffolding)."""
+    out = []
+    for word in jieba_module().lcut(strip_emoji(text).lower()):
+        word = word.strip()
+        if len(word) >= 2 and word not in _SCAFFOLD_WORDS and not re.fullmatch(r"[\W\d_]+", word):
+            out.append(word)
+    return tuple(dict.fromkeys(out))
+
+
+def strip_emoji(text: str) -> str:
+    return EMOJI.sub("", _JOINERS.sub("", _KEYCAP.sub("", text)))
+
+
+def char_count(text: str) -> int:
+    """Characters as a reader (and the writer prompt) counts them: an emoji is one, however it is encoded."""
+    return len(_JOINERS.sub("", text.strip()))
+
+
+def normalise(text: str) -> str:
+    """For comparisons: no emoji, numbering, punctuation or spaces; lower case."""
+    return _NOT_WORD.sub("", strip_emoji(_NUMBERING.sub("", text.strip())).lower())
+
+
+def bigrams(text: str) -> set[str]:
+    flat = normalise(text)
+    return {flat[i : i + 2] for i in range(len(flat) - 1)}
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def paragraphs(body: str) -> list[str]:
+    return [p.strip() for p in re.split(r"\n\s*\n", body) if p.strip()]
+
+
+def lines(body: str) -> list[str]:
+    return [line.strip() for line in body.splitlines() if line.strip()]
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and list lines of `text`, with their end punctuation, list numbering removed."""
+    out = []
+    for part in _SENTENCE.split(text):
+        part = _NUMBERING.sub("", strip_emoji(part).strip()).strip()
+        if part:
+            out.append(part)
+    return out
+
+
+def is_heading(line: str) -> bool:
+    """A short label line such as "🗺️ 行程路线" or "⚠️ 避坑提醒：" (no sentence of its own)."""
+    core = normalise(line)
+    return len(core) <= 8 and not re.search(r"[，。！？!?,]", line.rstrip("：:"))
+
+
+def cjk_len(text: str) -> int:
+    return len(re.findall(r"[\u4e00-\u9fff]", text))
+
+
+@cache
+def sections(name: str) -> dict[str, dict[str, str]]:
+    """An INI-like data file of `data/lexicon`: [section] then `key: value` lines; # starts a note."""
+    out: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for raw in (LEXICON / name).read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = out.setdefault(line[1:-1], {})
+        elif current is not None and ":" in line:
+            key, _, value = line.partition(":")
+            current[key.strip()] = value.strip()
+    return out
+
+
+@cache
+def word_list(name: str) -> tuple[str, ...]:
+    """A data file of words: one or more a line, separated by spaces; # starts a note."""
+    text = (LEXICON / name).read_text(encoding="utf-8")
+    return tuple(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the post is meant to be about, from the request and (when known) the brief."""
+
+    request: str
+    text: str  # request + brief topic, keywords, audience: everything that says what the post is about
+    topic_words: frozenset[str]  # jieba words of that text
+    topic_bigrams: frozenset[str]  # character bigrams of the topic words
+    audience: str
+    themes: tuple[str, ...]  # keys of data/lexicon/theme_words.txt the request belongs to
+    places: PlaceScope
+
+
+def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
+    brief = brief or {}
+    parts = [request]
+    for key in ("topic", "audience"):
+        if isinstance(brief.get(key), str):
+            parts.append(brief[key])
+    parts.extend(str(k) for k in brief.get("keywords") or [] if isinstance(k, str))
+    text = "\n".join(parts)
+    topic_words = frozenset(words(text))
+    topic_bigrams = frozenset(b for w in topic_words if re.search(r"[\u4e00-\u9fff]", w) for b in bigrams(w))
+    match = _AUDIENCE.search(request)
+    audience = str(brief.get("audience") or (match.group("who") if match else ""))
+    return Scope(
+        request=request,
+        text=text,
+        topic_words=topic_words,
+        topic_bigrams=topic_bigrams,
+        audience=audience,
+        themes=themes_of(text, str(brief.get("theme") or "")),
+        places=PlaceScope.of(parts),
+    )
+
+
+def themes_of(text: str, theme_key: str = "") -> tuple[str, ...]:
+    """Themes whose trigger words the text uses (all of them: 露营美食 is outdoor and food)."""
+    lowered = text.lower()
+    found = [key for key, entry in sections("theme_words.txt").items() if _hits(entry["triggers"], lowered)]
+    if theme_key in sections("theme_words.txt") and theme_key not in found:
+        found.append(theme_key)
+    return tuple(found)
+
+
+def _hits(word_line: str, text: str) -> list[str]:
+    return [w for w in word_line.split() if w in text]
+
+
+def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:
+    """The theme's vocabulary words `sentence` uses (only words of `min_len` characters or more). A
+    one-character word counts only as a word of its own (面 in 一碗面, not in 面试)."""
+    entry = sections("theme_words.txt").get(theme, {})
+    lowered = sentence.lower()
+    hits = {w for w in entry.get("words", "").split() if len(w) >= max(2, min_len) and w in lowered}
+    if min_len <= 1:
+        single = {w for w in entry.get("words", "").split() if len(w) == 1}
+        hits |= single.intersection(_tokens(lowered))
+    return hits
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(jieba_module().lcut(text))

@@ -1,0 +1,387 @@
+"""The critic's deterministic text checks: each fails on a flawed post and stays silent on good ones.
+
+Good posts are written here as a creator would write them (full posts, emoji, lists, a closing call to
+action); flawed ones are those posts with one defect each, as the issue reports them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.checks import Finding
+from agents.checks.text import CHECK_IDS, apply_caps, reasons_by_owner, summarize, text_findings
+
+XIAMEN_REQUEST = "帮我写一篇厦门三天两晚旅行攻略，给第一次去的大学生"
+XIAMEN = {
+    "title": "厦门3天2晚｜学生党不踩坑路线🌊",
+    "body": (
+        "第一次去厦门，预算有限又怕踩坑？这份三天两晚的路线是我和室友刚走完的，学生党照着安排就很稳。\n\n"
+        "🗺️ 行程路线\n"
+        "1️⃣ 第一天：下午到曾厝垵放行李，傍晚沿环岛路骑行看日落，晚上在沙坡尾逛夜市。\n"
+        "2️⃣ 第二天：早上坐轮渡上鼓浪屿，提前在公众号买船票，岛上建议步行，下午去菽庄花园看海。\n"
+        "3️⃣ 第三天：上午去南普陀寺，中午在中山路吃沙茶面和土笋冻，下午去机场。\n\n"
+        "⚠️ 避坑提醒\n"
+        "· 鼓浪屿船票经常提前两三天售罄，定好日期就先抢票。\n"
+        "· 住宿选曾厝垵附近的青旅，床位一晚六七十元，去哪儿都方便。\n"
+        "· 夏天紫外线很强，防晒霜和帽子一定带上。\n\n"
+        "收藏这份攻略，下个假期直接出发！"
+    ),
+    "tags": ["厦门旅行", "学生党旅行", "鼓浪屿", "三天两晚", "旅行攻略"],
+}
+
+RECIPE_REQUEST = "分享一道快手番茄炒蛋的做法，适合上班族"
+RECIPE = {
+    "title": "10分钟番茄炒蛋｜下班也能吃口热乎的",
+    "body": (
+        "下班到家已经八点，不想点外卖的时候，我就做这道番茄炒蛋，十分钟出锅，汤汁拌饭一绝😋\n\n"
+        "🍳 做法步骤\n"
+        "1️⃣ 3个鸡蛋加一小撮盐打散，热锅多放点油，蛋液下锅炒到七成熟就盛出。\n"
+        "2️⃣ 2个番茄切块，锅里留底油，中火把番茄炒出沙，加半勺糖提鲜。\n"
+        "3️⃣ 倒回鸡蛋翻炒均匀，加小半碗清水煮一分钟，出锅前撒葱花。\n\n"
+        "💡 小贴士\n"
+        "· 番茄选熟透发软的，更容易炒出汁。\n"
+        "· 鸡蛋别炒太老，嫩一点回锅后口感刚好。\n\n"
+        "收藏起来，这周就做给自己吃吧～"
+    ),
+    "tags": ["番茄炒蛋", "快手菜", "上班族晚餐", "家常菜", "一人食"],
+}
+
+HOTPOT_REQUEST = "成都火锅探店合集，本地人推荐"
+HOTPOT = {
+    "title": "成都本地人私藏的3家火锅🔥",
+    "body": (
+        "在成都住了八年，朋友来玩总问我吃哪家火锅。这三家是我自己常去、也带外地朋友去过的。\n\n"
+        "1️⃣ 玉林路老火锅：藏在老小区里，牛油锅底够香，毛肚七上八下刚好，人均90左右。\n"
+        "2️⃣ 建设路的串串火锅：签子一毛一根，锅底选微辣，本地人都是下午四点就来排队。\n"
+        "3️⃣ 太古里附近的鸳鸯锅：清汤锅底是菌汤，不吃辣的朋友也能吃得开心，人均120。\n\n"
+        "⚠️ 小提醒：周末晚饭高峰要排一小时，建议工作日去或者提前线上取号。\n\n"
+        "收藏起来，下次来成都按这个顺序吃，也欢迎评论区补充你的宝藏店～"
+    ),
+    "tags": ["成都火锅", "成都美食", "探店", "本地人推荐", "火锅"],
+}
+
+CAMPING_REQUEST = "周末城市露营新手装备清单"
+CAMPING = {
+    "title": "城市露营新手清单｜10件就够⛺",
+    "body": (
+        "第一次露营最容易买一堆用不上的东西。我把这两年周末露营真正用得上的装备列出来，新手照着准备就行。\n\n"
+        "🎒 必带装备\n"
+        "· 帐篷：选秒开款，一个人五分钟就能搭好。\n"
+        "· 天幕：夏天遮阳比帐篷更重要，配两根营地灯挂杆。\n"
+        "· 折叠椅和蛋卷桌：选轻量款，小推车一次拉完。\n"
+        "· 防潮垫和薄睡袋：草地晚上返潮，垫子一定要有。\n\n"
+        "⚠️ 新手避坑\n"
+        "· 先在城市公园的营地试一晚，缺什么再补，不要一次买齐。\n"
+        "· 驱蚊液和垃圾袋别忘了，走的时候把营地收拾干净。\n\n"
+        "收藏起来，挑个好天气就出发吧🌿"
+    ),
+    "tags": ["城市露营", "露营装备", "新手露营", "周末去哪儿", "松弛感"],
+}
+
+SKIN_REQUEST = "油皮夏季护肤心得"
+SKIN = {
+    "title": "油皮夏天不泛油光的护肤顺序",
+    "body": (
+        "油皮一到夏天，中午脸就能煎鸡蛋。试了两个夏天，这套顺序让我出油少了很多。\n\n"
+        "🧴 我的护肤顺序\n"
+        "1️⃣ 早上用温和的氨基酸洗面奶，洗完拍爽肤水。\n"
+        "2️⃣ 乳液换成清爽的凝露质地，薄薄一层就够。\n"
+        "3️⃣ 防晒选控油款，出门前二十分钟涂。\n"
+        "4️⃣ 每周用一次清洁面膜，别天天用，屏障会受不了。\n\n"
+        "💡 油皮更要保湿，缺水反而会出更多油。\n\n"
+        "收藏这篇，护肤少走弯路💗"
+    ),
+    "tags": ["油皮护肤", "夏季护肤", "控油", "护肤心得"],
+}
+
+PARENTS_REQUEST = "杭州西湖带爸妈一日游攻略"
+PARENTS = {
+    "title": "带爸妈逛西湖｜不累的一日路线",
+    "body": (
+        "带爸妈去西湖，最怕走太多路他们累。这条路线我上个月刚陪爸妈走过，全程节奏很慢。\n\n"
+        "🗺️ 路线安排\n"
+        "1️⃣ 上午从断桥出发，沿白堤慢慢走到平湖秋月，路平、长椅多，随时能歇。\n"
+        "2️⃣ 中午在湖边吃杭帮菜，西湖醋鱼和龙井虾仁爸妈都说好。\n"
+        "3️⃣ 下午坐游船去三潭印月，不用爬坡，老人也轻松。\n"
+        "4️⃣ 傍晚去苏堤看日落，走累了就坐观光车回来。\n\n"
+        "⚠️ 提醒：节假日人很多，尽量工作日去，带个折叠小板凳。\n\n"
+        "收藏这份攻略，下个假期带爸妈直接出发！"
+    ),
+    "tags": ["杭州旅行", "西湖", "带爸妈旅行", "一日游", "旅行攻略"],
+}
+
+GOOD = [
+    (XIAMEN_REQUEST, XIAMEN),
+    (RECIPE_REQUEST, RECIPE),
+    (HOTPOT_REQUEST, HOTPOT),
+    (CAMPING_REQUEST, CAMPING),
+    (SKIN_REQUEST, SKIN),
+    (PARENTS_REQUEST, PARENTS),
+]
+
+
+def findings(request: str, draft: dict[str, Any], **kwargs: Any) -> list[Finding]:
+    return text_findings(request=request, brief=kwargs.pop("brief", None), draft=draft, **kwargs)
+
+
+def checks(request: str, draft: dict[str, Any], **kwargs: Any) -> set[str]:
+    return {f.check for f in findings(request, draft, **kwargs)}
+
+
+def edit(draft: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {**draft, **changes}
+
+
+def with_line(draft: dict[str, Any], after: str, line: str) -> dict[str, Any]:
+    """The draft with `line` added after the line that contains `after`."""
+    body = str(draft["body"])
+    start = body.index(after)
+    end = body.index("\n", start)
+    return edit(draft, body=body[:end] + "\n" + line + body[end:])
+
+
+# --- good posts pass -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("request_text", "draft"), GOOD, ids=[d["title"] for _, d in GOOD])
+def test_good_posts_have_no_findings(request_text: str, draft: dict[str, Any]) -> None:
+    assert findings(request_text, draft) == []
+
+
+def test_good_post_passes_with_a_brief_too() -> None:
+    brief = {
+        "topic": "厦门三天两晚旅行",
+        "audience": "第一次去厦门的大学生",
+        "keywords": ["厦门", "鼓浪屿", "学生党", "三天两晚"],
+        "theme": "travel",
+        "callToAction": "收藏这份攻略，下个假期直接出发！",
+    }
+    assert findings(XIAMEN_REQUEST, XIAMEN, brief=brief) == []
+
+
+# --- foreign places --------------------------------------------------------------------------------
+def test_foreign_place_in_body_names_the_place_and_the_request() -> None:
+    draft = with_line(XIAMEN, "2️⃣ 第二天", "· 顺路还可以去成都大熊猫基地看熊猫，早上九点前去。")
+    found = [f for f in findings(XIAMEN_REQUEST, draft) if f.check == "foreign_place"]
+    assert len(found) == 1
+    assert found[0].owner == "writer_agent" and found[0].dimension == "infoDensity"
+    assert "成都" in found[0].reason and "厦门" in found[0].reason
+
+
+def test_foreign_place_carried_by_evidence_goes_back_to_research() -> None:
+    draft = with_line(XIAMEN, "2️⃣ 第二天", "· 之前去重庆玩了两天，一天走了3万步。")
+    evidence = {"facts": [{"text": "之前去重庆玩了两天，一天走了3万步，打卡十几个景点", "sourceId": "n1"}]}
+    found = [f for f in findings(XIAMEN_REQUEST, draft, evidence=evidence) if f.check == "foreign_place"]
+    assert [f.owner for f in found] == ["research_evidence_agent"]
+    assert "重庆" in found[0].reason and "调研证据" in found[0].reason
+
+
+def test_places_inside_the_requested_city_and_its_province_are_fine() -> None:
+    draft = with_line(XIAMEN, "3️⃣ 第三天", "· 思明区的小吃最集中，福建的海鲜也便宜。")
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, draft)
+
+
+def test_another_city_of_the_same_province_is_foreign() -> None:
+    draft = with_line(XIAMEN, "3️⃣ 第三天", "· 时间多的话再坐动车去泉州看看西街。")
+    assert "foreign_place" in checks(XIAMEN_REQUEST, draft)
+
+
+def test_a_landmark_of_another_city_is_foreign() -> None:
+    draft = with_line(PARENTS, "3️⃣ 下午", "· 回程前再去外滩看看夜景。")
+    found = [f for f in findings(PARENTS_REQUEST, draft) if f.check == "foreign_place"]
+    assert found and "外滩" in found[0].reason
+
+
+def test_a_place_in_a_post_whose_request_names_none() -> None:
+    draft = with_line(CAMPING, "· 帐篷", "· 我常去上海滨江森林公园，草坪大、有停车场。")
+    found = [f for f in findings(CAMPING_REQUEST, draft) if f.check == "foreign_place"]
+    assert found and "上海" in found[0].reason
+
+
+def test_dish_names_after_a_place_are_not_places() -> None:
+    draft = with_line(RECIPE, "2️⃣", "· 配一碗兰州拉面或者川渝火锅底料煮的面也不错。")
+    assert "foreign_place" not in checks(RECIPE_REQUEST, draft)
+
+
+def test_english_request_allows_its_place() -> None:
+    draft = {
+        "title": "香港新手徒步｜麦理浩径二段",
+        "body": "第一次在香港徒步，选麦理浩径二段准没错，海景一路相伴。\n\n"
+        "· 从西贡坐小巴到北潭凹，全程约4小时。\n· 带够水，沿途补给点很少。\n\n收藏起来，挑个好天气就出发吧🌿",
+        "tags": ["香港徒步", "麦理浩径", "徒步", "户外"],
+    }
+    assert "foreign_place" not in checks("Write a post about hiking in Hong Kong for beginners", draft)
+
+
+# --- topic drift -----------------------------------------------------------------------------------
+def test_topic_drift_names_a_drifting_sentence() -> None:
+    draft = with_line(RECIPE, "3️⃣", "· 用番茄工作法：25分钟专注加5分钟休息，效率翻倍。")
+    draft = with_line(draft, "3️⃣", "· 简历要一页纸写完，把项目成果放在最前面，面试官一眼就看到。")
+    draft = with_line(draft, "3️⃣", "· 每天睡前复盘一次待办清单，拖延症会好很多。")
+    found = [f for f in findings(RECIPE_REQUEST, draft) if f.check == "topic_drift"]
+    assert len(found) == 1 and found[0].owner == "writer_agent"
+    assert any(s in found[0].reason for s in ("简历", "复盘", "番茄工作法"))
+
+
+def test_topic_drift_from_evidence_goes_to_research() -> None:
+    lines = ["· 简历要一页纸写完，把项目成果放在最前面。", "· 每天睡前复盘一次待办清单，拖延症会好很多。"]
+    draft = with_line(with_line(SKIN, "3️⃣", lines[0]), "3️⃣", lines[1])
+    evidence = {"facts": [{"text": line.lstrip("· ")} for line in lines]}
+    found = [f for f in findings(SKIN_REQUEST, draft, evidence=evidence) if f.check == "topic_drift"]
+    assert [f.owner for f in found] == ["research_evidence_agent"]
+
+
+def test_one_aside_is_not_drift() -> None:
+    draft = with_line(CAMPING, "· 帐篷", "· 那天还顺便在路上听完了一整张专辑。")
+    assert "topic_drift" not in checks(CAMPING_REQUEST, draft)
+
+
+# --- advice outside the topic ----------------------------------------------------------------------
+def test_medical_advice_on_a_travel_post() -> None:
+    draft = with_line(PARENTS, "4️⃣", "· 孩子发烧38.5度以上可以吃布洛芬退烧，记得带体温计。")
+    found = [f for f in findings(PARENTS_REQUEST, draft) if f.check == "off_topic_advice"]
+    assert found and "医疗" in found[0].reason and "布洛芬" in found[0].reason
+
+
+def test_weight_loss_numbers_on_a_food_tour() -> None:
+    draft = with_line(HOTPOT, "3️⃣", "· 想减脂的话涮菜为主，一顿控制在600大卡以内。")
+    draft = edit(draft, tags=[*HOTPOT["tags"], "减脂餐"])
+    assert "off_topic_advice" in checks(HOTPOT_REQUEST, draft)
+
+
+def test_advice_the_request_asks_for_is_fine() -> None:
+    request = "跑步减肥怎么吃，新手食谱推荐"
+    draft = {
+        "title": "跑步减脂期的一日三餐",
+        "body": "开始跑步减肥后，吃对比饿着更重要。\n\n"
+        "1️⃣ 早餐：燕麦加鸡蛋，跑前一小时吃完。\n2️⃣ 午餐：糙米饭配鸡胸肉和青菜，控制热量缺口在300大卡左右。\n"
+        "3️⃣ 晚餐：清蒸鱼和一大盘蔬菜。\n\n收藏打卡，一起练起来💪",
+        "tags": ["减脂餐", "跑步减肥", "减脂食谱", "健身"],
+    }
+    assert "off_topic_advice" not in checks(request, draft)
+
+
+def test_one_weak_domain_word_is_not_advice() -> None:
+    draft = with_line(XIAMEN, "3️⃣ 第三天", "· 记得买一份旅行保险，行李丢了也有保障。")
+    assert "off_topic_advice" not in checks(XIAMEN_REQUEST, draft)
+
+
+# --- call to action --------------------------------------------------------------------------------
+def test_recipe_cta_on_a_food_tour() -> None:
+    body = HOTPOT["body"].rsplit("\n\n", 1)[0] + "\n\n收藏起来，这周就做给自己吃吧～"
+    found = [f for f in findings(HOTPOT_REQUEST, edit(HOTPOT, body=body)) if f.check == "cta_mismatch"]
+    assert found and found[0].dimension == "platformFit" and "探店" in found[0].reason
+
+
+def test_trip_cta_on_a_recipe() -> None:
+    body = RECIPE["body"].rsplit("\n\n", 1)[0] + "\n\n收藏这份攻略，下个假期直接出发！"
+    assert "cta_mismatch" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
+
+
+def test_outfit_cta_on_a_skincare_post() -> None:
+    body = SKIN["body"].rsplit("\n\n", 1)[0] + "\n\n先收藏，明早出门直接抄作业～"
+    assert "cta_mismatch" in checks(SKIN_REQUEST, edit(SKIN, body=body))
+
+
+# --- title -----------------------------------------------------------------------------------------
+def test_long_title_counts_emoji_and_punctuation() -> None:
+    found = findings(RECIPE_REQUEST, edit(RECIPE, title="上班族下班十分钟就能做好的番茄炒蛋！超级下饭🍳"))
+    assert [f.reason for f in found if f.check == "title_length"] == ["标题有 23 个字，超过 20 字限制"]
+    assert "title_length" not in checks(RECIPE_REQUEST, edit(RECIPE, title="1️⃣0️⃣分钟番茄炒蛋｜下班也能吃口热乎的🍳"))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "title"),
+    [
+        ("Write a post about hiking in Hong Kong for beginners", "Write a post about"),
+        ("新手养猫需要准备什么？写个清单", "新手养猫需要准备什么？写个清单"),
+        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得"),
+        ("帮我写一篇厦门三天两晚旅行攻略", "帮我写一篇厦门旅行攻略"),
+        ("成都点什么好吃", "点东西（补充：美食探店）"),
+    ],
+)
+def test_pasted_request_title(request_text: str, title: str) -> None:
+    assert "title_pasted" in checks(request_text, edit(XIAMEN, title=title))
+
+
+def test_title_that_reuses_the_topic_with_a_hook_is_fine() -> None:
+    assert "title_pasted" not in checks(CAMPING_REQUEST, edit(CAMPING, title="周末城市露营装备清单｜10件就够"))
+
+
+# --- tags ------------------------------------------------------------------------------------------
+def test_tag_count() -> None:
+    assert "tag_count" in checks(SKIN_REQUEST, edit(SKIN, tags=["护肤", "油皮"]))
+    assert "tag_count" in checks(SKIN_REQUEST, edit(SKIN, tags=[f"油皮护肤{i}" for i in range(11)]))
+
+
+def test_unrelated_and_foreign_tags() -> None:
+    found = findings(XIAMEN_REQUEST, edit(XIAMEN, tags=[*XIAMEN["tags"], "大理", "简历模板"]))
+    by_check = {f.check: f for f in found}
+    assert "大理" in by_check["tag_foreign_place"].reason
+    assert "简历模板" in by_check["tag_unrelated"].reason and "大理" not in by_check["tag_unrelated"].reason
+
+
+def test_foreign_tag_recommended_by_evidence_goes_to_research() -> None:
+    evidence = {"recommendedTags": ["成都美食"], "facts": []}
+    found = findings(XIAMEN_REQUEST, edit(XIAMEN, tags=[*XIAMEN["tags"], "成都美食"]), evidence=evidence)
+    assert [f.owner for f in found if f.check == "tag_foreign_place"] == ["research_evidence_agent"]
+
+
+# --- duplicates ------------------------------------------------------------------------------------
+def test_duplicate_sentence() -> None:
+    draft = with_line(SKIN, "4️⃣", "5️⃣ 每周用一次清洁面膜，别天天用，皮肤屏障会受不了！")
+    found = [f for f in findings(SKIN_REQUEST, draft) if f.check == "duplicate"]
+    assert found and found[0].dimension == "readability" and "清洁面膜" in found[0].reason
+
+
+def test_duplicate_paragraph() -> None:
+    para = "📊 做攻略时翻了很多笔记，大家最关心的是住哪里、怎么去鼓浪屿，这里一次讲清楚。"
+    body = XIAMEN["body"].replace("⚠️ 避坑提醒", para + "\n\n⚠️ 避坑提醒").replace(
+        "收藏这份攻略", para.replace("一次讲清楚", "都讲清楚了") + "\n\n收藏这份攻略"
+    )
+    assert "duplicate" in checks(XIAMEN_REQUEST, edit(XIAMEN, body=body))
+
+
+def test_similar_list_items_are_not_duplicates() -> None:
+    draft = with_line(XIAMEN, "3️⃣ 第三天", "4️⃣ 第四天：上午去厦门大学，中午在思明路吃海蛎煎，下午去机场。")
+    assert "duplicate" not in checks(XIAMEN_REQUEST, draft)
+
+
+# --- cut-off phrases -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "line",
+    ["· 防晒选控油款，出门前", "· 推荐搭配「清爽乳液", "· 早晚都要做好清洁和", "· 洗完脸以后先拍水，", "· 油皮的主要原因是因为"],
+)
+def test_cut_off_line(line: str) -> None:
+    # "出门前" is a complete phrase; only the last four lines are cut.
+    draft = with_line(SKIN, "4️⃣", line)
+    assert ("cut_off" in checks(SKIN_REQUEST, draft)) is (line != "· 防晒选控油款，出门前")
+
+
+def test_colon_heading_and_ellipsis_are_fine() -> None:
+    draft = with_line(SKIN, "4️⃣", "· 我的经验：\n· 少即是多，精简步骤反而稳定……")
+    assert "cut_off" not in checks(SKIN_REQUEST, draft)
+
+
+# --- stock phrases ---------------------------------------------------------------------------------
+def test_stock_phrases_two_short_or_one_long() -> None:
+    two = with_line(CAMPING, "· 帐篷", "总而言之，露营装备不可或缺的就是这几样。")
+    assert "stock_phrase" in checks(CAMPING_REQUEST, two)
+    long = with_line(CAMPING, "· 帐篷", "📊 做功课的时候看了不少高赞笔记，这几样大家提得最多。")
+    assert "stock_phrase" in checks(CAMPING_REQUEST, long)
+    one = with_line(CAMPING, "· 帐篷", "总而言之，这几样最重要。")
+    assert "stock_phrase" not in checks(CAMPING_REQUEST, one)
+
+
+# --- routing helpers -------------------------------------------------------------------------------
+def test_every_check_id_is_listed_and_summary_caps_dimensions() -> None:
+    draft = edit(RECIPE, title="上班族下班十分钟就能做好的番茄炒蛋！超级下饭🍳", tags=["番茄炒蛋"])
+    draft = with_line(draft, "3️⃣", "· 孩子发烧可以吃布洛芬退烧。")
+    found = findings(RECIPE_REQUEST, draft)
+    assert {f.check for f in found} <= set(CHECK_IDS)
+    caps = summarize(found)
+    assert caps == {"platformFit": 0.5, "infoDensity": 0.5}
+    scores = {"infoDensity": 0.9, "readability": 0.8, "platformFit": 0.4}
+    assert apply_caps(scores, found) == {"infoDensity": 0.5, "readability": 0.8, "platformFit": 0.4}
+    assert set(reasons_by_owner(found)) == {"writer_agent"}
+    assert all(f.wire()["reason"] for f in found)
