@@ -32,7 +32,7 @@ from agents.delivery import finalize
 from agents.hitl import clarification, content_checkpoint, plans_checkpoint
 from agents.intake import intent
 from agents.state import StudioState
-from agents.supervisor import ROUTES, route, supervisor
+from agents.supervisor import ROUTES, draft_gate, route, supervisor
 
 AGENT_NODES = {
     "intent": intent,
@@ -49,8 +49,11 @@ AGENT_NODES = {
 
 
 def after_writer(state: StudioState) -> Literal["content_checkpoint", "supervisor"]:
-    """A finished draft goes straight to its checkpoint; a failed writer goes back to the supervisor."""
-    return "content_checkpoint" if state.get("contentComplete") else "supervisor"
+    """A finished draft that passes the text checks goes straight to its checkpoint; a failed writer, or a
+    draft the checks send back (`draft_gate`), goes back to the supervisor."""
+    if state.get("contentComplete") and draft_gate(state) is None:
+        return "content_checkpoint"
+    return "supervisor"
 
 
 def after_planner(state: StudioState) -> Literal["plans_checkpoint", "supervisor"]:

@@ -43,6 +43,7 @@ NAME = "research_evidence_agent"
 NOTES_LIMIT = 8
 WIDER_NOTES_LIMIT = 12  # when a review sent the run back for more evidence
 PROMPT_NOTES = 6  # notes shown to the model
+NOTE_CHARS = 400  # of each note's body: the facts are in the text, past a listing's short excerpt
 TAG_WINDOW_DAYS = 90
 TREND_WEEKS = 12
 TITLES_LIMIT = 8
@@ -221,7 +222,9 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
     theme = await _corpus_theme(brief.theme, ctx.knowledge)
 
     calls: dict[str, dict[str, Any]] = {
-        "searchNotes": {"query": query, "limit": WIDER_NOTES_LIMIT if redo else NOTES_LIMIT},
+        "searchNotes": {
+            "query": query, "limit": WIDER_NOTES_LIMIT if redo else NOTES_LIMIT, "excerptChars": NOTE_CHARS
+        },
         "analyzeTopTags": (
             {"theme": theme, "days": TAG_WINDOW_DAYS} if theme else {"query": query, "days": TAG_WINDOW_DAYS}
         ),

@@ -177,7 +177,7 @@ def _check_owner(checks: list[dict[str, Any]]) -> str | None:
     return next((o for o in CHECK_OWNERS if o in owners), None)
 
 
-def _draft_gate(state: StudioState) -> Decision | None:
+def draft_gate(state: StudioState) -> Decision | None:
     """A fresh draft that fails the text checks goes back before the editor sees it (bounded)."""
     checks = state.get("draftChecks") or {}
     findings = checks.get("findings") or []
@@ -275,7 +275,7 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
     if not state.get("contentComplete"):
         return Decision((WRITER,), "素材齐备，开始撰写文案")
     if not state.get("contentApproved"):
-        return _draft_gate(state) or Decision((CONTENT_CHECKPOINT,), "文案待确认")
+        return draft_gate(state) or Decision((CONTENT_CHECKPOINT,), "文案待确认")
     if not state.get("layoutComplete"):
         return Decision((LAYOUT,), "文案已确认，规划版式")
     if not state.get("imagePlansComplete"):

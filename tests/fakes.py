@@ -128,3 +128,36 @@ def reference_png() -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     return buffer.getvalue()
+
+
+class TamperedOffline(RecordingOffline):
+    """The offline model (as `tampered/offline`), whose first answers of one task are rewritten by
+    `tamper` (the answer's JSON text in, a new one out) — a model making a known mistake, once."""
+
+    name = "tampered"
+
+    def __init__(self, task: str, tamper: Any, times: int = 1) -> None:
+        super().__init__()
+        self.task, self.tamper, self.times = task, tamper, times
+
+    def install(self) -> TamperedOffline:
+        from tools.offline.provider import OfflineLLM, _make_handler
+
+        litellm = litellm_module()
+        inner = _make_handler(OfflineLLM())
+        owner = self
+
+        class Handler(litellm.CustomLLM):  # type: ignore[misc,name-defined]
+            async def acompletion(self, *args: Any, **kwargs: Any) -> Any:
+                metadata = (kwargs.get("litellm_params") or {}).get("metadata") or {}
+                task = str(metadata.get("task", "?"))
+                owner.calls.append((task, list(kwargs.get("messages") or [])))
+                response = await inner.acompletion(*args, **kwargs)
+                if task == owner.task and owner.times > 0:
+                    owner.times -= 1
+                    message = response.choices[0].message
+                    message.content = owner.tamper(message.content)
+                return response
+
+        register_provider(self.name, Handler())
+        return self

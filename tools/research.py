@@ -57,8 +57,8 @@ class NoteBrief(BaseModel):
     url: str
 
     @classmethod
-    def of(cls, note: Note) -> NoteBrief:
-        excerpt = note.desc if len(note.desc) <= EXCERPT_CHARS else note.desc[:EXCERPT_CHARS] + "…"
+    def of(cls, note: Note, excerpt_chars: int = EXCERPT_CHARS) -> NoteBrief:
+        excerpt = note.desc if len(note.desc) <= excerpt_chars else note.desc[:excerpt_chars] + "…"
         return cls(
             id=note.id,
             title=note.title,
@@ -120,6 +120,9 @@ class SearchNotesArgs(BaseModel):
     query: str = Field(min_length=1, description="What to look for, e.g. 露营装备.")
     limit: int = Field(10, ge=1, le=50)
     theme: str | None = Field(None, description="Restrict to one theme, e.g. food.")
+    excerpt_chars: int = Field(
+        EXCERPT_CHARS, ge=40, le=2000, description="How much of each note's body to return."
+    )
 
 
 class NoteSearchHit(BaseModel):
@@ -136,16 +139,21 @@ class NoteSearchResult(BaseModel):
 
 
 async def search_notes(
-    store: KnowledgeStore, query: str, limit: int = 10, theme: str | None = None
+    store: KnowledgeStore,
+    query: str,
+    limit: int = 10,
+    theme: str | None = None,
+    excerpt_chars: int = EXCERPT_CHARS,
 ) -> NoteSearchResult:
-    """The notes most relevant to `query` (hybrid vector + keyword search), best first."""
+    """The notes most relevant to `query` (hybrid vector + keyword search), best first, each body cut to
+    `excerpt_chars` (the research agent asks for more than a listing needs: the facts are in there)."""
     hits = await store.search_notes(query, limit=limit, theme=theme)
     return NoteSearchResult(
         query=query,
         theme=theme,
         hits=[
             NoteSearchHit(
-                note=NoteBrief.of(hit.note),
+                note=NoteBrief.of(hit.note, excerpt_chars),
                 score=round(hit.score, 6),
                 similarity=round(hit.similarity, 4),
                 keyword_match=hit.keyword_score is not None,

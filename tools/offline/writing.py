@@ -56,6 +56,10 @@ def title_patterns(titles: list[str]) -> list[str]:
     return [text for _, text in sorted(patterns, key=lambda p: -p[0])][:6]
 
 
+# A sentence that tells the reader what to do is evidence too, numbers or not.
+_ADVICE = re.compile(r"建议|一定|别|不要|记得|提前|最好|推荐|值得|适合|先|可以|注意|避开|优先")
+
+
 def compose_evidence(ctx: Context) -> dict[str, Any]:
     brief = ctx.brief
     words = [*brief.get("keywords", []), *keywords(ctx.topic, 3)]
@@ -71,13 +75,12 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
         notes = on_activity
     facts: list[dict[str, Any]] = []
     for note in notes:
-        concrete = [s for s in sentences(note["desc"]) if is_concrete(s)]
-        concrete.sort(key=lambda s: overlap(words, s), reverse=True)
-        for sentence in concrete[:2]:
-            facts.append(
-                {"text": shorten(sentence, 120), "sourceId": note.get("id"), "sourceTitle": note["title"]}
-            )
-        if len(facts) >= 10:
+        usable = [s for s in sentences(note["desc"]) if is_concrete(s) or _ADVICE.search(s)]
+        usable = [s for s in usable if len(s) <= 150 and not s.endswith(("…", "..."))]
+        usable.sort(key=lambda s: overlap(words, s) + (1 if is_concrete(s) else 0), reverse=True)
+        for sentence in usable[:3]:
+            facts.append({"text": sentence, "sourceId": note.get("id"), "sourceTitle": note["title"]})
+        if len(facts) >= 12:
             break
     titles = [n["title"] for n in notes[:12]]
     tags = _recommended_tags(words, notes[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
@@ -93,6 +96,9 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
         )
     else:
         summary = f"语料库里暂时没有与「{ctx.topic}」直接相关的笔记，建议以个人经验和通用技巧为主。"
+    gaps = ctx.text("gaps")
+    if gaps:  # say plainly what the corpus lacks, before anything it has
+        summary = "；".join(g.split("：")[0] for g in gaps.splitlines() if g.strip()) + "。" + summary
     audience = brief.get("audience") or ctx.theme.audience
     angles = dedupe(
         [
