@@ -250,9 +250,13 @@ def test_writer_lines_keep_whole_clauses_and_drop_list_numbering() -> None:
         "早上6点出发骑到太湖边",
     ]
     excerpt = "第三个月：跟着骑行群参加了第一次50公里的长途，平均速…"
-    assert _clause(excerpt, 64) == "第三个月：跟着骑行群参加了第一次50公里的长途"
-    assert _clause("我坚持了6周，一周5次…", 64) is None  # nothing whole is left worth a line
-    assert _clause("早餐：一杯无糖豆浆、一个鸡蛋。", 64) == "早餐：一杯无糖豆浆、一个鸡蛋"
+    assert _line(excerpt) == "第三个月：跟着骑行群参加了第一次50公里的长途"
+    assert _line("我坚持了6周，一周5次…") is None  # nothing whole is left worth a line
+    assert _line("早餐：一杯无糖豆浆、一个鸡蛋。") == "早餐：一杯无糖豆浆、一个鸡蛋"
+    assert _line("带爸妈出去玩了三次，总结出的经验") is None  # a heading, not a fact
+    assert _line("去了之后才发现最好的时间是") is None  # cut mid-phrase
+    assert _line("总结几个要点：1. 优先选物理防晒，刺激小") == "优先选物理防晒，刺激小"
+    assert _line("他说“别急着买") is None  # an open quote
 
 
 def test_recommended_tags_follow_the_topic_not_the_theme() -> None:
