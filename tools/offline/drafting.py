@@ -51,7 +51,7 @@ def _line(text: str, limit: int = 60) -> str | None:
     text = strip_emoji(text).strip().rstrip("。；;，,！!")
     if text.endswith(("…", "...")):  # an excerpt: keep its whole clauses only
         text = re.split(r"[，,；;]", text[:-1].rstrip("."))[0] if "，" in text else ""
-    text = _NUMBERING.sub("", _INTRO.sub("", text).lstrip())
+    text = _NUMBERING.sub("", _INTRO.sub("", text).lstrip()).lstrip()
     text = _INLINE_NUMBER.sub("", text)
     if len(text) > limit:
         cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
