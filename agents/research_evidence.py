@@ -22,6 +22,7 @@ nothing on a place the request names, the pack says so (`gaps`), and the writer 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -43,6 +44,7 @@ NAME = "research_evidence_agent"
 NOTES_LIMIT = 8
 WIDER_NOTES_LIMIT = 12  # when a review sent the run back for more evidence
 PROMPT_NOTES = 6  # notes shown to the model
+_QUOTED = re.compile(r"「([^」]{2,60})」")
 NOTE_CHARS = 400  # of each note's body: the facts are in the text, past a listing's short excerpt
 TAG_WINDOW_DAYS = 90
 TREND_WEEKS = 12
@@ -275,9 +277,12 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
     tags_report = outcomes["analyzeTopTags"].output or {}
     titles_report = outcomes["getTopTitles"].output or {}
     sources = {h["note"]["id"]: h["note"] for h in hits}
+    # a failed check that blamed the evidence quotes what it found: those facts do not come back
+    blamed = [q.rstrip("…") for r in (review.get("reasons") or []) if redo for q in _QUOTED.findall(str(r))]
     facts = [
         f for f in summary.facts
         if scope.fact_fits(f.text, sources.get(f.source_id or "") if f.source_id in sources else None)
+        and not any(len(q) >= 6 and q in f.text for q in blamed)
     ]
     if len(facts) < len(summary.facts):
         dropped = len(summary.facts) - len(facts)
