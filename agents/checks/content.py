@@ -35,7 +35,7 @@ _STRONG_ADVICE = frozenset(
 )
 # Themes whose posts may carry a domain's words without the request naming it (a workout plan talks 减脂).
 _THEME_DOMAINS = {"fitness": {"weight_loss"}, "pets": {"medical"}, "parenting": {"medical"}}
-DRIFT_MIN, DRIFT_SHARE = 2, 0.2
+DRIFT_MIN, DRIFT_SHARE = 2, 0.3
 
 
 def fact_texts(evidence: Mapping[str, Any] | None) -> list[str]:
@@ -97,15 +97,15 @@ def content_sentences(body: str) -> list[str]:
 
 def _on_topic(sentence: str, scope: Scope) -> bool:
     lowered = sentence.lower()
+    if any(place in sentence for place in scope.places.names):
+        return True
     if any(w in lowered for w in scope.topic_words) or any(b in lowered for b in scope.topic_bigrams):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
         shared = {w for w in scope.topic_words if w in lowered}
         if len(shared) <= 1 and scope.themes and not any(theme_hits(t, sentence) for t in scope.themes):
             return not _other_theme(sentence, scope)
         return True
-    if any(theme_hits(t, sentence) for t in scope.themes):
-        return True
-    return any(place in sentence for place in scope.places.names)
+    return any(theme_hits(t, sentence) for t in scope.themes)
 
 
 def _other_theme(sentence: str, scope: Scope) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tools.entities import _posseg, places
+from tools.entities import _posseg, not_places, places
 
 _LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -175,9 +175,10 @@ def mentioned(text: str) -> list[str]:
     regions = _regions()
     for pair in _posseg().lcut(text):
         word = pair.word
-        if word in regions and reportable(word) and (pair.flag in {"ns", "nrt", "nz"} or _major(word)):
-            found.append(word)
-        elif word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
+        if word in not_places():
+            continue
+        named = word in regions and reportable(word) and (pair.flag in {"ns", "nrt", "nz"} or _major(word))
+        if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
     out = []
     for name in dict.fromkeys(found):

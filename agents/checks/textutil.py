@@ -184,16 +184,17 @@ def _hits(word_line: str, text: str) -> list[str]:
 
 def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:
     """The theme's vocabulary words `sentence` uses (only words of `min_len` characters or more). A
-    one-character word counts only as a word of its own (面 in 一碗面, not in 面试)."""
+    one-character word counts as a word of its own or as the head (last character) of a word: 灯 in 台灯,
+    面 in 一碗面, but not 面 in 面试."""
     entry = sections("theme_words.txt").get(theme, {})
     lowered = sentence.lower()
     hits = {w for w in entry.get("words", "").split() if len(w) >= max(2, min_len) and w in lowered}
     if min_len <= 1:
         single = {w for w in entry.get("words", "").split() if len(w) == 1}
-        hits |= single.intersection(_tokens(lowered))
+        hits |= single.intersection(_heads(lowered))
     return hits
 
 
 @lru_cache(maxsize=4096)
-def _tokens(text: str) -> frozenset[str]:
-    return frozenset(jieba_module().lcut(text))
+def _heads(text: str) -> frozenset[str]:
+    return frozenset(word[-1] for word in jieba_module().lcut(text) if word.strip())

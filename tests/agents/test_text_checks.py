@@ -224,8 +224,14 @@ def test_topic_drift_names_a_drifting_sentence() -> None:
 
 
 def test_topic_drift_from_evidence_goes_to_research() -> None:
-    lines = ["· 简历要一页纸写完，把项目成果放在最前面。", "· 每天睡前复盘一次待办清单，拖延症会好很多。"]
-    draft = with_line(with_line(SKIN, "3️⃣", lines[0]), "3️⃣", lines[1])
+    lines = [
+        "· 简历要一页纸写完，把项目成果放在最前面。",
+        "· 每天睡前复盘一次待办清单，拖延症会好很多。",
+        "· 面试前一晚把自我介绍练三遍。",
+    ]
+    draft = SKIN
+    for line in lines:
+        draft = with_line(draft, "3️⃣", line)
     evidence = {"facts": [{"text": line.lstrip("· ")} for line in lines]}
     found = [f for f in findings(SKIN_REQUEST, draft, evidence=evidence) if f.check == "topic_drift"]
     assert [f.owner for f in found] == ["research_evidence_agent"]
@@ -287,7 +293,8 @@ def test_outfit_cta_on_a_skincare_post() -> None:
 def test_long_title_counts_emoji_and_punctuation() -> None:
     found = findings(RECIPE_REQUEST, edit(RECIPE, title="上班族下班十分钟就能做好的番茄炒蛋！超级下饭🍳"))
     assert [f.reason for f in found if f.check == "title_length"] == ["标题有 23 个字，超过 20 字限制"]
-    assert "title_length" not in checks(RECIPE_REQUEST, edit(RECIPE, title="1️⃣0️⃣分钟番茄炒蛋｜下班也能吃口热乎的🍳"))
+    emoji_title = "1️⃣0️⃣分钟番茄炒蛋｜下班也能吃口热乎的🍳"  # 20 as a reader counts, 24 code points
+    assert "title_length" not in checks(RECIPE_REQUEST, edit(RECIPE, title=emoji_title))
 
 
 @pytest.mark.parametrize(
@@ -305,7 +312,8 @@ def test_pasted_request_title(request_text: str, title: str) -> None:
 
 
 def test_title_that_reuses_the_topic_with_a_hook_is_fine() -> None:
-    assert "title_pasted" not in checks(CAMPING_REQUEST, edit(CAMPING, title="周末城市露营装备清单｜10件就够"))
+    hooked = edit(CAMPING, title="周末城市露营装备清单｜10件就够")
+    assert "title_pasted" not in checks(CAMPING_REQUEST, hooked)
 
 
 # --- tags ------------------------------------------------------------------------------------------
@@ -350,7 +358,13 @@ def test_similar_list_items_are_not_duplicates() -> None:
 # --- cut-off phrases -------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "line",
-    ["· 防晒选控油款，出门前", "· 推荐搭配「清爽乳液", "· 早晚都要做好清洁和", "· 洗完脸以后先拍水，", "· 油皮的主要原因是因为"],
+    [
+        "· 防晒选控油款，出门前",
+        "· 推荐搭配「清爽乳液",
+        "· 早晚都要做好清洁和",
+        "· 洗完脸以后先拍水，",
+        "· 油皮的主要原因是因为",
+    ],
 )
 def test_cut_off_line(line: str) -> None:
     # "出门前" is a complete phrase; only the last four lines are cut.
