@@ -34,7 +34,13 @@ _STRONG_ADVICE = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 # Themes whose posts may carry a domain's words without the request naming it (a workout plan talks 减脂).
-_THEME_DOMAINS = {"fitness": {"weight_loss"}, "pets": {"medical"}, "parenting": {"medical"}}
+# A sensitive-skin post may send the reader to a dermatologist.
+_THEME_DOMAINS = {
+    "fitness": {"weight_loss"},
+    "pets": {"medical"},
+    "parenting": {"medical"},
+    "beauty": {"medical"},
+}
 DRIFT_MIN, DRIFT_SHARE = 2, 0.3
 
 
@@ -102,16 +108,16 @@ def _on_topic(sentence: str, scope: Scope) -> bool:
     if any(w in lowered for w in scope.topic_words) or any(b in lowered for b in scope.topic_bigrams):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
         shared = {w for w in scope.topic_words if w in lowered}
-        if len(shared) <= 1 and scope.themes and not any(theme_hits(t, sentence) for t in scope.themes):
+        if len(shared) <= 1 and scope.themes and not any(theme_hits(t, sentence) for t in scope.near):
             return not _other_theme(sentence, scope)
         return True
-    return any(theme_hits(t, sentence) for t in scope.themes)
+    return any(theme_hits(t, sentence) for t in scope.near)
 
 
 def _other_theme(sentence: str, scope: Scope) -> bool:
     """Does the sentence use a (two-character or longer) word of a theme the request is not in?"""
     return any(
-        theme_hits(t, sentence, min_len=2) for t in sections("theme_words.txt") if t not in scope.themes
+        theme_hits(t, sentence, min_len=2) for t in sections("theme_words.txt") if t not in scope.near
     )
 
 

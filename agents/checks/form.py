@@ -136,14 +136,14 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         return True
     if any(w in post for w in words(lowered)) or any(g in post for g in bigrams(lowered)):
         return True
-    if any(theme_hits(t, lowered, min_len=2) for t in scope.themes):
+    if any(theme_hits(t, lowered, min_len=2) for t in scope.near):
         return True
     themes = sections("theme_words.txt")
     other = any(
         theme_hits(key, lowered, min_len=2)
         or any(w in lowered for w in entry["triggers"].split() if len(w) >= 2)
         for key, entry in themes.items()
-        if key not in scope.themes
+        if key not in scope.near
     )
     return not other and not advice_domains(lowered)
 

@@ -64,13 +64,14 @@ def _landmarks() -> dict[str, str]:
 
 @cache
 def _world() -> tuple[dict[str, str], dict[str, str]]:
-    """(Chinese name → Chinese name for places outside the division table, English alias → Chinese name)."""
+    """(Chinese name → its country for places outside the division table, English alias → Chinese name)."""
     foreign: dict[str, str] = {}
     english: dict[str, str] = {}
     for line in _lines("world_places.txt"):
-        name, _, aliases = line.partition("\t")
+        name, _, rest = line.partition("\t")
+        aliases, _, country = rest.partition("\t")
         if name not in _regions():
-            foreign[name] = name
+            foreign[name] = country.strip() or name
         for alias in filter(None, (a.strip().lower() for a in aliases.split("|"))):
             english[alias] = name
     return foreign, english
@@ -86,7 +87,7 @@ def resolve(name: str) -> Place | None:
         return Place(name, regions.get(city, frozenset({f"world:{city}"})))
     foreign, _ = _world()
     if name in foreign:
-        return Place(name, frozenset({f"world:{name}"}))
+        return Place(name, frozenset({f"world:{name}", f"world:{foreign[name]}"}))
     for prefix in (name[:4], name[:3], name[:2]):  # 洛阳龙门石窟 → 洛阳 (but every city has a 中山公园)
         rest = name[len(prefix) :]
         if len(rest) >= 3 and not _COMMON_SPOT.search(rest) and prefix in regions and _major(prefix):

@@ -143,6 +143,7 @@ class Scope:
     topic_bigrams: frozenset[str]  # character bigrams of the topic words
     audience: str
     themes: tuple[str, ...]  # keys of data/lexicon/theme_words.txt the request belongs to
+    near: tuple[str, ...]  # those themes and the themes they are related to (a trip talks food)
     places: PlaceScope
 
 
@@ -158,13 +159,17 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     topic_bigrams = frozenset(b for w in topic_words if re.search(r"[\u4e00-\u9fff]", w) for b in bigrams(w))
     match = _AUDIENCE.search(request)
     audience = str(brief.get("audience") or (match.group("who") if match else ""))
+    themes = themes_of(text, str(brief.get("theme") or ""))
+    table = sections("theme_words.txt")
+    near = [*themes, *(r for t in themes for r in table[t].get("related", "").split() if r in table)]
     return Scope(
         request=request,
         text=text,
         topic_words=topic_words,
         topic_bigrams=topic_bigrams,
         audience=audience,
-        themes=themes_of(text, str(brief.get("theme") or "")),
+        themes=themes,
+        near=tuple(dict.fromkeys(near)),
         places=PlaceScope.of(parts),
     )
 

@@ -6,6 +6,8 @@ action); flawed ones are those posts with one defect each, as the issue reports 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -122,6 +124,15 @@ GOOD = [
 ]
 
 
+# More good posts over other themes (fashion, home, fitness, study, pets, parenting, a food tour, a trip,
+# an English request with its brief, skincare, work, an appliance recipe round-up).
+MORE_GOOD = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "good_posts.jsonl").read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
 def findings(request: str, draft: dict[str, Any], **kwargs: Any) -> list[Finding]:
     return text_findings(request=request, brief=kwargs.pop("brief", None), draft=draft, **kwargs)
 
@@ -146,6 +157,26 @@ def with_line(draft: dict[str, Any], after: str, line: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("request_text", "draft"), GOOD, ids=[d["title"] for _, d in GOOD])
 def test_good_posts_have_no_findings(request_text: str, draft: dict[str, Any]) -> None:
     assert findings(request_text, draft) == []
+
+
+@pytest.mark.parametrize("post", MORE_GOOD, ids=[p["title"] for p in MORE_GOOD])
+def test_more_good_posts_have_no_findings(post: dict[str, Any]) -> None:
+    assert findings(post["request"], post, brief=post.get("brief")) == []
+
+
+def test_places_inside_a_country_or_province() -> None:
+    japan = {
+        "title": "关西7天自由行｜不赶路版🗾",
+        "body": "第一次去日本关西，七天刚刚好。\n\n1️⃣ 前三天住大阪，逛道顿堀吃章鱼烧。\n"
+        "2️⃣ 中间两天去京都看寺庙，一天留给奈良喂小鹿。\n\n收藏这份攻略，下个假期直接出发！",
+        "tags": ["日本旅行", "关西自由行", "大阪", "京都", "奈良"],
+    }
+    assert findings("日本关西7天自由行攻略", japan) == []
+    body = japan["body"].replace("日本关西", "云南").replace("大阪", "昆明").replace("京都", "大理")
+    yunnan = edit(japan, body=body.replace("奈良", "丽江"), title="云南7天慢旅行｜不赶路版")
+    yunnan["tags"] = ["云南旅行", "大理", "丽江", "昆明", "旅行攻略"]
+    assert "foreign_place" not in checks("云南7天旅行攻略", yunnan)
+    assert "foreign_place" in checks("云南7天旅行攻略", with_line(yunnan, "1️⃣", "3️⃣ 最后一天去成都吃火锅。"))
 
 
 def test_good_post_passes_with_a_brief_too() -> None:
