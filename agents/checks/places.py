@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from tools.entities import _posseg, not_places, places
@@ -174,11 +174,10 @@ def mentioned(text: str) -> list[str]:
         return []
     found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
     regions = _regions()
-    for pair in _posseg().lcut(text):
-        word = pair.word
+    for word, flag in _tagged(text):
         if word in not_places():
             continue
-        named = word in regions and reportable(word) and (pair.flag in {"ns", "nrt", "nz"} or _major(word))
+        named = word in regions and reportable(word) and (flag in {"ns", "nrt", "nz"} or _major(word))
         if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
     out = []
@@ -188,6 +187,12 @@ def mentioned(text: str) -> list[str]:
             continue
         out.append(name)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _tagged(text: str) -> tuple[tuple[str, str], ...]:
+    """Dictionary words with their tags (no HMM: the names looked up here are all in jieba's dictionary)."""
+    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text, HMM=False))
 
 
 def _major(word: str) -> bool:
