@@ -184,7 +184,12 @@ def themes_of(text: str, theme_key: str = "") -> tuple[str, ...]:
 
 
 def _hits(word_line: str, text: str) -> list[str]:
-    return [w for w in word_line.split() if w in text]
+    """Words of `word_line` in `text`; English ones as whole words (cat is not in education)."""
+    return [
+        w
+        for w in word_line.split()
+        if (re.search(rf"\b{re.escape(w)}\b", text) if w.isascii() else w in text)
+    ]
 
 
 def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:

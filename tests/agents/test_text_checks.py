@@ -375,8 +375,10 @@ def test_duplicate_sentence() -> None:
 
 def test_duplicate_paragraph() -> None:
     para = "📊 做攻略时翻了很多笔记，大家最关心的是住哪里、怎么去鼓浪屿，这里一次讲清楚。"
-    body = XIAMEN["body"].replace("⚠️ 避坑提醒", para + "\n\n⚠️ 避坑提醒").replace(
-        "收藏这份攻略", para.replace("一次讲清楚", "都讲清楚了") + "\n\n收藏这份攻略"
+    body = (
+        XIAMEN["body"]
+        .replace("⚠️ 避坑提醒", para + "\n\n⚠️ 避坑提醒")
+        .replace("收藏这份攻略", para.replace("一次讲清楚", "都讲清楚了") + "\n\n收藏这份攻略")
     )
     assert "duplicate" in checks(XIAMEN_REQUEST, edit(XIAMEN, body=body))
 
