@@ -152,10 +152,20 @@ class PlaceScope:
         return place is None or any(agree(place, allowed) for allowed in self.resolved)
 
 
+@cache
+def _aliases() -> dict[str, tuple[str, ...]]:
+    """Regions spanning several divisions (江浙沪, 川渝 …) → the divisions they cover."""
+    return {line.split()[0]: tuple(line.split()[1:]) for line in _lines("region_aliases.txt")}
+
+
 def _request_places(text: str) -> list[str]:
     """Places a request names, generously: jieba's places, any division, landmark or foreign name it
-    contains (顺德 is not tagged `ns`), and English names. Generous here only makes the check lenient."""
+    contains (顺德 is not tagged `ns`), the divisions a region like 江浙沪 covers, and English names.
+    Generous here only makes the check lenient."""
     found = list(places(text))
+    for alias, members in _aliases().items():
+        if alias in text:
+            found.extend(members)
     for table in (_regions(), _landmarks(), _world()[0]):
         found.extend(name for name in table if len(name) >= 2 and name in text)
     lowered = text.lower()

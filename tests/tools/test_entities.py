@@ -73,3 +73,15 @@ def test_every_landmark_city_resolves() -> None:
             name, _city = line.split("\t")
             place = resolve(name)
             assert place is not None and not any(c.startswith("world:") for c in place.codes), name
+
+
+def test_regions_spanning_several_divisions() -> None:
+    scope = PlaceScope.of(["江浙沪周末周边游推荐"])
+    assert foreign_mentions("杭州、苏州和乌镇都不错，别去成都", scope) == ["成都"]
+    assert PlaceScope.of(["川渝美食之旅"]).allows("重庆")
+
+
+def test_countries_contain_their_cities() -> None:
+    assert PlaceScope.of(["日本关西自由行"]).allows("京都")
+    assert not PlaceScope.of(["日本关西自由行"]).allows("首尔")
+    assert PlaceScope.of(["云南旅行"]).allows("大理") and not PlaceScope.of(["云南旅行"]).allows("成都")
