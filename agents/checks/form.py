@@ -155,7 +155,7 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
     if len(paras) < 2:
         return []
     closing = strip_emoji(paras[-1])
-    context = scope.text.lower()
+    context = scope.kind_text.lower()
     for key, family in sections("cta_families.txt").items():
         match = re.search(family["cta"], closing)
         if not match:

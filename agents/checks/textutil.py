@@ -139,6 +139,7 @@ class Scope:
 
     request: str
     text: str  # request + brief topic, keywords, audience: everything that says what the post is about
+    kind_text: str  # request + brief topic and keywords: what kind of post it is (an audience says nothing)
     topic_words: frozenset[str]  # jieba words of that text
     topic_bigrams: frozenset[str]  # character bigrams of the topic words
     audience: str
@@ -150,10 +151,12 @@ class Scope:
 def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     brief = brief or {}
     parts = [request]
-    for key in ("topic", "audience"):
-        if isinstance(brief.get(key), str):
-            parts.append(brief[key])
+    if isinstance(brief.get("topic"), str):
+        parts.append(brief["topic"])
     parts.extend(str(k) for k in brief.get("keywords") or [] if isinstance(k, str))
+    kind_text = "\n".join(parts)
+    if isinstance(brief.get("audience"), str):
+        parts.append(brief["audience"])
     text = "\n".join(parts)
     topic_words = frozenset(words(text))
     topic_bigrams = frozenset(b for w in topic_words if re.search(r"[\u4e00-\u9fff]", w) for b in bigrams(w))
@@ -165,6 +168,7 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     return Scope(
         request=request,
         text=text,
+        kind_text=kind_text,
         topic_words=topic_words,
         topic_bigrams=topic_bigrams,
         audience=audience,
@@ -188,7 +192,7 @@ def _hits(word_line: str, text: str) -> list[str]:
     return [
         w
         for w in word_line.split()
-        if (re.search(rf"\b{re.escape(w)}\b", text) if w.isascii() else w in text)
+        if (re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text) if w.isascii() else w in text)
     ]
 
 

@@ -310,6 +310,17 @@ def test_recipe_cta_on_a_food_tour() -> None:
     assert found and found[0].dimension == "platformFit" and "探店" in found[0].reason
 
 
+def test_the_brief_audience_does_not_make_a_recipe_cta_fit() -> None:
+    body = HOTPOT["body"].rsplit("\n\n", 1)[0] + "\n\n收藏起来，这周就做给自己吃吧～"
+    brief = {"topic": "成都火锅探店", "audience": "爱做饭的打工人", "keywords": ["成都", "火锅", "探店"]}
+    assert "cta_mismatch" in checks(HOTPOT_REQUEST, edit(HOTPOT, body=body), brief=brief)
+
+
+def test_english_theme_words_next_to_chinese() -> None:
+    draft = with_line(CAMPING, "· 帐篷", "· 搭帐篷前先看营地的地面，别扎在坡上。")
+    assert findings("周末citywalk和露营清单", draft) == []
+
+
 def test_trip_cta_on_a_recipe() -> None:
     body = RECIPE["body"].rsplit("\n\n", 1)[0] + "\n\n收藏这份攻略，下个假期直接出发！"
     assert "cta_mismatch" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
