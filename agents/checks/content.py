@@ -41,7 +41,7 @@ _THEME_DOMAINS = {
     "parenting": {"medical"},
     "beauty": {"medical"},
 }
-DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 0.5
+DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
 
 
 def fact_texts(evidence: Mapping[str, Any] | None) -> list[str]:
@@ -132,7 +132,7 @@ def _other_theme(sentence: str, scope: Scope) -> bool:
 
 def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
     """Fails when a real share of the content sentences drift. A sentence that shows another topic counts
-    fully; one that merely shares nothing counts half, and not at all when the request has no known theme
+    fully; one that merely shares nothing counts a third, and not at all when the request has no known theme
     (a diary or an essay is mostly narrative)."""
     body = str(draft.get("body", ""))
     content = content_sentences(body)
