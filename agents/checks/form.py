@@ -121,9 +121,10 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
             str(t) for key in ("recommendedTags", "topTags") for t in (evidence or {}).get(key) or []
         }
         owner: Owner = "research_evidence_agent" if suggested.intersection(foreign) else "writer_agent"
-        wanted = "、".join(scope.places.names[:3]) or "没有指定地点"
+        names = "、".join(scope.places.names[:3])
+        wanted = f"是别的地方，但需求是{names}" if names else "指向具体的地点，但需求没有指定地点"
         note = "（调研证据推荐了这些标签）" if owner == "research_evidence_agent" else ""
-        reason = f"标签{'、'.join(f'#{t}' for t in foreign[:4])}是别的地方，但需求是{wanted}{note}"
+        reason = f"标签{'、'.join(f'#{t}' for t in foreign[:4])}{wanted}{note}"
         findings.append(Finding("tag_foreign_place", "platformFit", owner, reason))
     return findings
 
