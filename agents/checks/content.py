@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents.checks import Finding, Owner
-from agents.checks.places import foreign_mentions
+from agents.checks.places import foreign_mentions, mentioned
 from agents.checks.textutil import (
     Scope,
     bigrams,
@@ -34,8 +34,14 @@ _STRONG_ADVICE = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 # Themes whose posts may carry a domain's words without the request naming it (a workout plan talks 减脂).
-_THEME_DOMAINS = {"fitness": {"weight_loss"}, "pets": {"medical"}, "parenting": {"medical"}}
-DRIFT_MIN, DRIFT_SHARE = 2, 0.2
+# A sensitive-skin post may send the reader to a dermatologist.
+_THEME_DOMAINS = {
+    "fitness": {"weight_loss"},
+    "pets": {"medical"},
+    "parenting": {"medical"},
+    "beauty": {"medical"},
+}
+DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
 
 
 def fact_texts(evidence: Mapping[str, Any] | None) -> list[str]:
@@ -95,33 +101,48 @@ def content_sentences(body: str) -> list[str]:
     return out
 
 
-def _on_topic(sentence: str, scope: Scope) -> bool:
+def _stance(sentence: str, scope: Scope) -> str:
+    """The sentence is "on" (shares a topic word, a theme word or a requested place), "off" (no link, and
+    words of another theme: a 简历 line in a recipe) or "loose" (no link, no sign of another topic: a line
+    of narrative)."""
     lowered = sentence.lower()
-    if any(w in lowered for w in scope.topic_words) or any(b in lowered for b in scope.topic_bigrams):
+    if any(place in sentence for place in scope.places.names) or any(
+        scope.places.allows(p) for p in mentioned(sentence)
+    ):
+        return "on"
+    own = any(theme_hits(t, sentence) for t in scope.near)
+    shared = {w for w in scope.topic_words if w in lowered}
+    if shared or any(b in lowered for b in scope.topic_bigrams):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
-        shared = {w for w in scope.topic_words if w in lowered}
-        if len(shared) <= 1 and scope.themes and not any(theme_hits(t, sentence) for t in scope.themes):
-            return not _other_theme(sentence, scope)
-        return True
-    if any(theme_hits(t, sentence) for t in scope.themes):
-        return True
-    return any(place in sentence for place in scope.places.names)
+        if len(shared) <= 1 and scope.themes and not own and _other_theme(sentence, scope):
+            return "off"
+        return "on"
+    if own:
+        return "on"
+    return "off" if _other_theme(sentence, scope) else "loose"
 
 
 def _other_theme(sentence: str, scope: Scope) -> bool:
-    """Does the sentence use a (two-character or longer) word of a theme the request is not in?"""
-    return any(
-        theme_hits(t, sentence, min_len=2) for t in sections("theme_words.txt") if t not in scope.themes
-    )
+    """Does the sentence use words of a theme the request is not in? One is enough when the request's
+    themes are known; without them, two of one theme (a lone 下班 in a diary line says little)."""
+    need = 1 if scope.themes else 2
+    table = sections("theme_words.txt")
+    return any(len(theme_hits(t, sentence, min_len=2)) >= need for t in table if t not in scope.near)
 
 
 def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
-    """Fails when a real share of the content sentences share nothing with the request and brief."""
+    """Fails when a real share of the content sentences drift. A sentence that shows another topic counts
+    fully; one that merely shares nothing counts a third, and not at all when the request has no known theme
+    (a diary or an essay is mostly narrative)."""
     body = str(draft.get("body", ""))
     content = content_sentences(body)
-    drifting = [s for s in content if not _on_topic(s, scope)]
-    if len(drifting) < DRIFT_MIN or len(drifting) < DRIFT_SHARE * len(content):
+    stances = [(s, _stance(s, scope)) for s in content]
+    off = [s for s, stance in stances if stance == "off"]
+    loose = [s for s, stance in stances if stance == "loose"]
+    weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
+    if weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
         return []
+    drifting = off + (loose if scope.themes else [])
     borrowed = [s for s in drifting if from_evidence(s, facts)]
     owner: Owner = "research_evidence_agent" if len(borrowed) * 2 >= len(drifting) else "writer_agent"
     example = (borrowed if owner == "research_evidence_agent" else drifting)[0]

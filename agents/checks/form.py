@@ -121,9 +121,10 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
             str(t) for key in ("recommendedTags", "topTags") for t in (evidence or {}).get(key) or []
         }
         owner: Owner = "research_evidence_agent" if suggested.intersection(foreign) else "writer_agent"
-        wanted = "、".join(scope.places.names[:3]) or "没有指定地点"
+        names = "、".join(scope.places.names[:3])
+        wanted = f"是别的地方，但需求是{names}" if names else "指向具体的地点，但需求没有指定地点"
         note = "（调研证据推荐了这些标签）" if owner == "research_evidence_agent" else ""
-        reason = f"标签{'、'.join(f'#{t}' for t in foreign[:4])}是别的地方，但需求是{wanted}{note}"
+        reason = f"标签{'、'.join(f'#{t}' for t in foreign[:4])}{wanted}{note}"
         findings.append(Finding("tag_foreign_place", "platformFit", owner, reason))
     return findings
 
@@ -136,14 +137,14 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         return True
     if any(w in post for w in words(lowered)) or any(g in post for g in bigrams(lowered)):
         return True
-    if any(theme_hits(t, lowered, min_len=2) for t in scope.themes):
+    if any(theme_hits(t, lowered, min_len=2) for t in scope.near):
         return True
     themes = sections("theme_words.txt")
     other = any(
         theme_hits(key, lowered, min_len=2)
         or any(w in lowered for w in entry["triggers"].split() if len(w) >= 2)
         for key, entry in themes.items()
-        if key not in scope.themes
+        if key not in scope.near
     )
     return not other and not advice_domains(lowered)
 
@@ -155,7 +156,7 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
     if len(paras) < 2:
         return []
     closing = strip_emoji(paras[-1])
-    context = scope.text.lower()
+    context = scope.kind_text.lower()
     for key, family in sections("cta_families.txt").items():
         match = re.search(family["cta"], closing)
         if not match:

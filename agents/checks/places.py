@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-from tools.entities import _posseg, places
+from tools.entities import _posseg, not_places, places
 
 _LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -28,7 +28,7 @@ _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|�
 # 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
 _ORIGIN_LABEL = re.compile(
     r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|"
-    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人)"
+    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶)"
 )
 
 
@@ -64,13 +64,14 @@ def _landmarks() -> dict[str, str]:
 
 @cache
 def _world() -> tuple[dict[str, str], dict[str, str]]:
-    """(Chinese name → Chinese name for places outside the division table, English alias → Chinese name)."""
+    """(Chinese name → its country for places outside the division table, English alias → Chinese name)."""
     foreign: dict[str, str] = {}
     english: dict[str, str] = {}
     for line in _lines("world_places.txt"):
-        name, _, aliases = line.partition("\t")
+        name, _, rest = line.partition("\t")
+        aliases, _, country = rest.partition("\t")
         if name not in _regions():
-            foreign[name] = name
+            foreign[name] = country.strip() or name
         for alias in filter(None, (a.strip().lower() for a in aliases.split("|"))):
             english[alias] = name
     return foreign, english
@@ -86,7 +87,7 @@ def resolve(name: str) -> Place | None:
         return Place(name, regions.get(city, frozenset({f"world:{city}"})))
     foreign, _ = _world()
     if name in foreign:
-        return Place(name, frozenset({f"world:{name}"}))
+        return Place(name, frozenset({f"world:{name}", f"world:{foreign[name]}"}))
     for prefix in (name[:4], name[:3], name[:2]):  # 洛阳龙门石窟 → 洛阳 (but every city has a 中山公园)
         rest = name[len(prefix) :]
         if len(rest) >= 3 and not _COMMON_SPOT.search(rest) and prefix in regions and _major(prefix):
@@ -151,10 +152,20 @@ class PlaceScope:
         return place is None or any(agree(place, allowed) for allowed in self.resolved)
 
 
+@cache
+def _aliases() -> dict[str, tuple[str, ...]]:
+    """Regions spanning several divisions (江浙沪, 川渝 …) → the divisions they cover."""
+    return {line.split()[0]: tuple(line.split()[1:]) for line in _lines("region_aliases.txt")}
+
+
 def _request_places(text: str) -> list[str]:
     """Places a request names, generously: jieba's places, any division, landmark or foreign name it
-    contains (顺德 is not tagged `ns`), and English names. Generous here only makes the check lenient."""
+    contains (顺德 is not tagged `ns`), the divisions a region like 江浙沪 covers, and English names.
+    Generous here only makes the check lenient."""
     found = list(places(text))
+    for alias, members in _aliases().items():
+        if alias in text:
+            found.extend(members)
     for table in (_regions(), _landmarks(), _world()[0]):
         found.extend(name for name in table if len(name) >= 2 and name in text)
     lowered = text.lower()
@@ -173,11 +184,11 @@ def mentioned(text: str) -> list[str]:
         return []
     found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
     regions = _regions()
-    for pair in _posseg().lcut(text):
-        word = pair.word
-        if word in regions and reportable(word) and (pair.flag in {"ns", "nrt", "nz"} or _major(word)):
-            found.append(word)
-        elif word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
+    for word, flag in _tagged(text):
+        if word in not_places():
+            continue
+        named = word in regions and reportable(word) and (flag in {"ns", "nrt", "nz"} or _major(word))
+        if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
     out = []
     for name in dict.fromkeys(found):
@@ -186,6 +197,12 @@ def mentioned(text: str) -> list[str]:
             continue
         out.append(name)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _tagged(text: str) -> tuple[tuple[str, str], ...]:
+    """Dictionary words with their tags (no HMM: the names looked up here are all in jieba's dictionary)."""
+    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text, HMM=False))
 
 
 def _major(word: str) -> bool:

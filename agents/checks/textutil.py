@@ -139,32 +139,41 @@ class Scope:
 
     request: str
     text: str  # request + brief topic, keywords, audience: everything that says what the post is about
+    kind_text: str  # request + brief topic and keywords: what kind of post it is (an audience says nothing)
     topic_words: frozenset[str]  # jieba words of that text
     topic_bigrams: frozenset[str]  # character bigrams of the topic words
     audience: str
     themes: tuple[str, ...]  # keys of data/lexicon/theme_words.txt the request belongs to
+    near: tuple[str, ...]  # those themes and the themes they are related to (a trip talks food)
     places: PlaceScope
 
 
 def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     brief = brief or {}
     parts = [request]
-    for key in ("topic", "audience"):
-        if isinstance(brief.get(key), str):
-            parts.append(brief[key])
+    if isinstance(brief.get("topic"), str):
+        parts.append(brief["topic"])
     parts.extend(str(k) for k in brief.get("keywords") or [] if isinstance(k, str))
+    kind_text = "\n".join(parts)
+    if isinstance(brief.get("audience"), str):
+        parts.append(brief["audience"])
     text = "\n".join(parts)
     topic_words = frozenset(words(text))
     topic_bigrams = frozenset(b for w in topic_words if re.search(r"[\u4e00-\u9fff]", w) for b in bigrams(w))
     match = _AUDIENCE.search(request)
     audience = str(brief.get("audience") or (match.group("who") if match else ""))
+    themes = themes_of(text, str(brief.get("theme") or ""))
+    table = sections("theme_words.txt")
+    near = [*themes, *(r for t in themes for r in table[t].get("related", "").split() if r in table)]
     return Scope(
         request=request,
         text=text,
+        kind_text=kind_text,
         topic_words=topic_words,
         topic_bigrams=topic_bigrams,
         audience=audience,
-        themes=themes_of(text, str(brief.get("theme") or "")),
+        themes=themes,
+        near=tuple(dict.fromkeys(near)),
         places=PlaceScope.of(parts),
     )
 
@@ -179,21 +188,27 @@ def themes_of(text: str, theme_key: str = "") -> tuple[str, ...]:
 
 
 def _hits(word_line: str, text: str) -> list[str]:
-    return [w for w in word_line.split() if w in text]
+    """Words of `word_line` in `text`; English ones as whole words (cat is not in education)."""
+    return [
+        w
+        for w in word_line.split()
+        if (re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text) if w.isascii() else w in text)
+    ]
 
 
 def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:
     """The theme's vocabulary words `sentence` uses (only words of `min_len` characters or more). A
-    one-character word counts only as a word of its own (面 in 一碗面, not in 面试)."""
+    one-character word counts as a word of its own or as the head (last character) of a word: 灯 in 台灯,
+    面 in 一碗面, but not 面 in 面试."""
     entry = sections("theme_words.txt").get(theme, {})
     lowered = sentence.lower()
     hits = {w for w in entry.get("words", "").split() if len(w) >= max(2, min_len) and w in lowered}
     if min_len <= 1:
         single = {w for w in entry.get("words", "").split() if len(w) == 1}
-        hits |= single.intersection(_tokens(lowered))
+        hits |= single.intersection(_heads(lowered))
     return hits
 
 
 @lru_cache(maxsize=4096)
-def _tokens(text: str) -> frozenset[str]:
-    return frozenset(jieba_module().lcut(text))
+def _heads(text: str) -> frozenset[str]:
+    return frozenset(word[-1] for word in jieba_module().lcut(text) if word.strip())

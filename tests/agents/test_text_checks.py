@@ -6,6 +6,8 @@ action); flawed ones are those posts with one defect each, as the issue reports 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -122,6 +124,15 @@ GOOD = [
 ]
 
 
+# More good posts over other themes (fashion, home, fitness, study, pets, parenting, a food tour, a trip,
+# an English request with its brief, skincare, work, an appliance recipe round-up).
+MORE_GOOD = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "good_posts.jsonl").read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
 def findings(request: str, draft: dict[str, Any], **kwargs: Any) -> list[Finding]:
     return text_findings(request=request, brief=kwargs.pop("brief", None), draft=draft, **kwargs)
 
@@ -146,6 +157,26 @@ def with_line(draft: dict[str, Any], after: str, line: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("request_text", "draft"), GOOD, ids=[d["title"] for _, d in GOOD])
 def test_good_posts_have_no_findings(request_text: str, draft: dict[str, Any]) -> None:
     assert findings(request_text, draft) == []
+
+
+@pytest.mark.parametrize("post", MORE_GOOD, ids=[p["title"] for p in MORE_GOOD])
+def test_more_good_posts_have_no_findings(post: dict[str, Any]) -> None:
+    assert findings(post["request"], post, brief=post.get("brief")) == []
+
+
+def test_places_inside_a_country_or_province() -> None:
+    japan = {
+        "title": "关西7天自由行｜不赶路版🗾",
+        "body": "第一次去日本关西，七天刚刚好。\n\n1️⃣ 前三天住大阪，逛道顿堀吃章鱼烧。\n"
+        "2️⃣ 中间两天去京都看寺庙，一天留给奈良喂小鹿。\n\n收藏这份攻略，下个假期直接出发！",
+        "tags": ["日本旅行", "关西自由行", "大阪", "京都", "奈良"],
+    }
+    assert findings("日本关西7天自由行攻略", japan) == []
+    body = japan["body"].replace("日本关西", "云南").replace("大阪", "昆明").replace("京都", "大理")
+    yunnan = edit(japan, body=body.replace("奈良", "丽江"), title="云南7天慢旅行｜不赶路版")
+    yunnan["tags"] = ["云南旅行", "大理", "丽江", "昆明", "旅行攻略"]
+    assert "foreign_place" not in checks("云南7天旅行攻略", yunnan)
+    assert "foreign_place" in checks("云南7天旅行攻略", with_line(yunnan, "1️⃣", "3️⃣ 最后一天去成都吃火锅。"))
 
 
 def test_good_post_passes_with_a_brief_too() -> None:
@@ -224,8 +255,14 @@ def test_topic_drift_names_a_drifting_sentence() -> None:
 
 
 def test_topic_drift_from_evidence_goes_to_research() -> None:
-    lines = ["· 简历要一页纸写完，把项目成果放在最前面。", "· 每天睡前复盘一次待办清单，拖延症会好很多。"]
-    draft = with_line(with_line(SKIN, "3️⃣", lines[0]), "3️⃣", lines[1])
+    lines = [
+        "· 简历要一页纸写完，把项目成果放在最前面。",
+        "· 每天睡前复盘一次待办清单，拖延症会好很多。",
+        "· 面试前一晚把自我介绍练三遍。",
+    ]
+    draft = SKIN
+    for line in lines:
+        draft = with_line(draft, "3️⃣", line)
     evidence = {"facts": [{"text": line.lstrip("· ")} for line in lines]}
     found = [f for f in findings(SKIN_REQUEST, draft, evidence=evidence) if f.check == "topic_drift"]
     assert [f.owner for f in found] == ["research_evidence_agent"]
@@ -273,6 +310,17 @@ def test_recipe_cta_on_a_food_tour() -> None:
     assert found and found[0].dimension == "platformFit" and "探店" in found[0].reason
 
 
+def test_the_brief_audience_does_not_make_a_recipe_cta_fit() -> None:
+    body = HOTPOT["body"].rsplit("\n\n", 1)[0] + "\n\n收藏起来，这周就做给自己吃吧～"
+    brief = {"topic": "成都火锅探店", "audience": "爱做饭的打工人", "keywords": ["成都", "火锅", "探店"]}
+    assert "cta_mismatch" in checks(HOTPOT_REQUEST, edit(HOTPOT, body=body), brief=brief)
+
+
+def test_english_theme_words_next_to_chinese() -> None:
+    draft = with_line(CAMPING, "· 帐篷", "· 搭帐篷前先看营地的地面，别扎在坡上。")
+    assert findings("周末citywalk和露营清单", draft) == []
+
+
 def test_trip_cta_on_a_recipe() -> None:
     body = RECIPE["body"].rsplit("\n\n", 1)[0] + "\n\n收藏这份攻略，下个假期直接出发！"
     assert "cta_mismatch" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
@@ -287,7 +335,8 @@ def test_outfit_cta_on_a_skincare_post() -> None:
 def test_long_title_counts_emoji_and_punctuation() -> None:
     found = findings(RECIPE_REQUEST, edit(RECIPE, title="上班族下班十分钟就能做好的番茄炒蛋！超级下饭🍳"))
     assert [f.reason for f in found if f.check == "title_length"] == ["标题有 23 个字，超过 20 字限制"]
-    assert "title_length" not in checks(RECIPE_REQUEST, edit(RECIPE, title="1️⃣0️⃣分钟番茄炒蛋｜下班也能吃口热乎的🍳"))
+    emoji_title = "1️⃣0️⃣分钟番茄炒蛋｜下班也能吃口热乎的🍳"  # 20 as a reader counts, 24 code points
+    assert "title_length" not in checks(RECIPE_REQUEST, edit(RECIPE, title=emoji_title))
 
 
 @pytest.mark.parametrize(
@@ -305,7 +354,8 @@ def test_pasted_request_title(request_text: str, title: str) -> None:
 
 
 def test_title_that_reuses_the_topic_with_a_hook_is_fine() -> None:
-    assert "title_pasted" not in checks(CAMPING_REQUEST, edit(CAMPING, title="周末城市露营装备清单｜10件就够"))
+    hooked = edit(CAMPING, title="周末城市露营装备清单｜10件就够")
+    assert "title_pasted" not in checks(CAMPING_REQUEST, hooked)
 
 
 # --- tags ------------------------------------------------------------------------------------------
@@ -336,8 +386,10 @@ def test_duplicate_sentence() -> None:
 
 def test_duplicate_paragraph() -> None:
     para = "📊 做攻略时翻了很多笔记，大家最关心的是住哪里、怎么去鼓浪屿，这里一次讲清楚。"
-    body = XIAMEN["body"].replace("⚠️ 避坑提醒", para + "\n\n⚠️ 避坑提醒").replace(
-        "收藏这份攻略", para.replace("一次讲清楚", "都讲清楚了") + "\n\n收藏这份攻略"
+    body = (
+        XIAMEN["body"]
+        .replace("⚠️ 避坑提醒", para + "\n\n⚠️ 避坑提醒")
+        .replace("收藏这份攻略", para.replace("一次讲清楚", "都讲清楚了") + "\n\n收藏这份攻略")
     )
     assert "duplicate" in checks(XIAMEN_REQUEST, edit(XIAMEN, body=body))
 
@@ -350,7 +402,13 @@ def test_similar_list_items_are_not_duplicates() -> None:
 # --- cut-off phrases -------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "line",
-    ["· 防晒选控油款，出门前", "· 推荐搭配「清爽乳液", "· 早晚都要做好清洁和", "· 洗完脸以后先拍水，", "· 油皮的主要原因是因为"],
+    [
+        "· 防晒选控油款，出门前",
+        "· 推荐搭配「清爽乳液",
+        "· 早晚都要做好清洁和",
+        "· 洗完脸以后先拍水，",
+        "· 油皮的主要原因是因为",
+    ],
 )
 def test_cut_off_line(line: str) -> None:
     # "出门前" is a complete phrase; only the last four lines are cut.
