@@ -100,6 +100,8 @@ async def run_requests(
                     post["title"] or "", request=row["message"], masks=masks, places=places
                 ),
                 "reviewRounds": len(run.of_type("quality_score")),
+                "body": post["body"],
+                "tags": post["tags"],
             }
         out.append(record)
     return out
