@@ -6,7 +6,7 @@ import { DraftCard, EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { renderCheckpoint } from "./checkpoint.js";
 import { card, clear, h, progressBar } from "./dom.js";
 import { ImageGrid, ScorePanel } from "./images.js";
-import { agentLabel, kindOf, STATUS } from "./labels.js";
+import { agentLabel, kindOf, label, STATUS } from "./labels.js";
 import { Timeline } from "./timeline.js";
 
 const STATUS_TEXT = { idle: "未开始", connecting: "连接中", ...STATUS };
@@ -90,7 +90,7 @@ export class RunView {
   setStatus(status) {
     this.status = status;
     this.pill.dataset.status = status;
-    this.pill.textContent = STATUS_TEXT[status] || status;
+    this.pill.textContent = STATUS_TEXT[status] || label("status", status);
   }
 
   setCreative(id) {
@@ -185,7 +185,7 @@ export class RunView {
         break;
       case "error":
         this.setStatus(event.code === "ABORTED" || event.code === "CANCELLED" ? "aborted" : "failed");
-        this.showError(`运行出错（${event.code || "ERROR"}）：${event.message || ""}`,
+        this.showError(`运行出错：${event.message || "未知错误"}`,
           event.agent ? [`出错的环节：${agentLabel(event.agent)}`] : []);
         this.clearPending();
         break;
