@@ -445,11 +445,13 @@ class LiveView:
         overall = scores.get("overall")
         passed = "通过" if scores.get("passed") else "未全部达标"
         verdict = "-" if overall is None else f"{overall:.2f}（{passed}）"
+        tags = " ".join(f"#{t}" for t in event["tags"])
         lines = [
-            f"[bold]{escape(event['title'])}[/bold]", "", escape(event["body"]), "",
-            f"[cyan]{escape(' '.join(f'#{t}' for t in event['tags']))}[/cyan]", "",
+            f"[bold]{escape(event['title'])}[/bold]", "",
+            *([escape(event["body"]), ""] if event["body"].strip() else []),  # image-only runs have no text
+            *([f"[cyan]{escape(tags)}[/cyan]", ""] if tags else []),
             f"质量评分：{verdict}",
-            f"作品 ID：{event.get('creativeId')}    会话：{event.get('threadId')}",
+            f"作品编号：{event.get('creativeId')}    会话：{event.get('threadId')}",
         ]
         self.console.print(Panel("\n".join(lines), title="[green]✓ 创作完成[/green]", title_align="left"))
         if images:
