@@ -42,7 +42,7 @@ TABLES: dict[str, dict[str, str]] = {
         "beauty": "美妆护肤",
         "home": "家居",
         "fitness": "健身",
-        "career": "职场",
+        "career": "学习成长",
         "pets": "萌宠",
         "parenting": "亲子",
         "lifestyle": "生活方式",
@@ -63,12 +63,6 @@ TABLES: dict[str, dict[str, str]] = {
         "checklist": "清单",
         "tags": "标签",
         "caption": "图注",
-        "emoji": "表情",
-        "body": "正文",
-        "quote": "引用",
-        "cta": "行动号召",
-        "price": "价格",
-        "steps": "步骤",
     },
     # agents/artifacts.Dimension
     "dimension": {
@@ -83,7 +77,7 @@ TABLES: dict[str, dict[str, str]] = {
     "status": {
         "draft": "草稿",
         "running": "生成中",
-        "paused": "待确认",
+        "paused": "待审核",
         "completed": "已完成",
         "failed": "失败",
         "aborted": "已中止",

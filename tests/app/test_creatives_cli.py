@@ -36,7 +36,7 @@ def test_list_table_and_filters(settings: Settings, catalog: Catalog) -> None:
     result = studio(settings, "list")
     assert result.exit_code == 0, result.output
     assert "周末城市露营攻略｜上班族也能轻松出发" in result.output and "番茄炒蛋的家常做法" in result.output
-    assert "已完成" in result.output and "待确认" in result.output
+    assert "已完成" in result.output and "待审核" in result.output
     assert "共 6 条，显示第 1–6 条" in result.output
 
     result = studio(settings, "list", "--status", "completed", "--q", "露营", "--min-score", "0.8")

@@ -170,7 +170,7 @@ def test_reject_repauses_with_a_new_draft_and_threads_lists_it(data_dir: Path) -
 
     listed = studio(data_dir, "threads", "--status", "paused")
     assert listed.exit_code == 0, listed.output
-    assert thread_id in listed.output and "待确认" in listed.output
+    assert thread_id in listed.output and "待审核" in listed.output
     assert thread_id not in studio(data_dir, "threads", "--status", "completed").output
 
 
