@@ -40,6 +40,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from agents.artifacts import IMAGE_DIMENSIONS
 from agents.errors import InvalidConfirmation, NotPaused, RunError, ThreadNotFound
 from agents.node import AGENTS
 from app.labels import TABLES, agent_label, label
@@ -233,6 +234,7 @@ class LiveView:
 
     def __init__(self, thresholds: dict[str, float] | None = None, *, verbose: bool = False) -> None:
         self.verbose = verbose  # debug numbers (confidences, `detail` of messages, tool arguments) only then
+        self.image_only = False  # an image-only package is judged on the image dimensions only
         self.console = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
         self.thresholds = thresholds or {}
@@ -281,6 +283,7 @@ class LiveView:
         elif kind == "tool_result" and isinstance(e.get("toolOutput"), dict) and "error" in e["toolOutput"]:
             self.line(e, "  [yellow]⚙[/yellow]", f"{label('tool', e['tool'])} 调用失败")
         elif kind == "intent_detected":
+            self.image_only = e["intent"] == "image_only"
             source = label("source", e.get("source"))
             confidence = f"（置信度 {e['confidence']:.0%}，{source}）" if self.verbose else ""
             theme = label("theme", e.get("suggestedCategory"))
@@ -335,7 +338,8 @@ class LiveView:
         table = Table(title=title, title_justify="left")
         for name, justify in (("维度", "left"), ("得分", "right"), ("阈值", "right"), ("", "left")):
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
-        for key, name in DIMENSIONS.items():
+        shown = [k for k in DIMENSIONS if k in IMAGE_DIMENSIONS] if self.image_only else list(DIMENSIONS)
+        for key, name in ((k, DIMENSIONS[k]) for k in shown):
             score, bar = float(e["scores"].get(key, 0.0)), "█" * round(float(e["scores"].get(key, 0.0)) * 10)
             low = score < self.thresholds.get(key, 0.0)
             limit = self.thresholds.get(key)

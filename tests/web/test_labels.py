@@ -10,8 +10,8 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 from agents import artifacts, events
-from tools.labels import FALLBACK, TABLES
 from tests.web.conftest import PHONE, Studio, no_horizontal_overflow
+from tools.labels import FALLBACK, TABLES
 
 REQUEST = "帮我写一篇周末带娃去郊野公园野餐的攻略，面向新手爸妈"
 
@@ -40,9 +40,8 @@ def raw_values() -> set[str]:
 
 
 RAW = raw_values()
-RAW_PATTERN = re.compile(
-    r"(?<![A-Za-z0-9_\-])(" + "|".join(sorted(map(re.escape, RAW), key=len, reverse=True)) + r")(?![A-Za-z0-9_\-])"
-)
+ALTERNATIVES = "|".join(sorted(map(re.escape, RAW), key=len, reverse=True))
+RAW_PATTERN = re.compile(rf"(?<![A-Za-z0-9_\-])({ALTERNATIVES})(?![A-Za-z0-9_\-])")
 
 
 def raw_on_screen(where: Locator) -> list[str]:
@@ -146,6 +145,10 @@ def test_phone_screens_show_chinese_labels_without_overflow(phone: Studio) -> No
     page.click("#start-btn")
     expect(page.locator(".status-pill").first).to_have_text("已完成", timeout=90_000)
     expect(page.locator("#timeline")).to_contain_text("识别意图：只要图片")
+    # no post text to show or copy; scored on the image dimensions only
+    expect(page.locator("#draft-card")).to_be_hidden()
+    bars = page.locator("#scores-card .score-bars .bar-label")
+    expect(bars).to_have_text(["图文一致", "风格统一", "可读性"])
     assert_chinese(page, "image-only run")
     assert no_horizontal_overflow(page)
     phone.shot("1-image-only")
@@ -177,24 +180,27 @@ def test_the_web_label_table_matches_the_python_one(studio: Studio) -> None:
 def test_a_messages_detail_sits_behind_a_collapsed_toggle(studio: Studio) -> None:
     """The timeline as the run view drives it, fed the events a run sends (with and without `detail`)."""
     page = studio.goto("/")
+    agent = "image_planner_agent"
+    sent: list[dict[str, Any]] = [
+        {"type": "agent_start", "agent": agent, "content": "图片策划 开始工作..."},
+        {"type": "message", "agent": agent, "content": "风格库没有足够接近的风格，按主题默认风格处理",
+         "detail": "相似度 0.41，阈值 0.45"},
+        {"type": "message", "agent": agent, "content": "已规划 3 张图"},
+        {"type": "progress", "agent": agent, "content": "生成中", "detail": ""},
+        {"type": "tool_call", "agent": agent, "tool": "futureTool", "toolCallId": "x1", "toolInput": {}},
+        {"type": "content_type_detected", "contentType": "poem", "confidence": 0.5, "reasoning": ""},
+        {"type": "error", "code": "LLM_TIMEOUT", "message": "模型响应超时", "agent": "writer_agent"},
+    ]
     page.evaluate(
-        """async () => {
+        """async (sent) => {
           const { Timeline } = await import('/static/js/timeline.js');
           const root = document.createElement('div');
           root.id = 'probe';
           document.querySelector('main').prepend(root);
-          const t = new Timeline(root);
-          const at = Date.now();
-          t.add({ type: 'agent_start', agent: 'image_planner_agent', content: '图片策划 开始工作...', seq: 1, timestamp: at });
-          t.add({ type: 'message', agent: 'image_planner_agent', seq: 2, timestamp: at,
-                  content: '风格库没有足够接近的风格，按主题默认风格处理', detail: '相似度 0.41，阈值 0.45' });
-          t.add({ type: 'message', agent: 'image_planner_agent', seq: 3, timestamp: at, content: '已规划 3 张图' });
-          t.add({ type: 'progress', agent: 'image_planner_agent', seq: 4, timestamp: at, content: '生成中', detail: '' });
-          t.add({ type: 'tool_call', agent: 'image_planner_agent', seq: 5, timestamp: at, tool: 'futureTool',
-                  toolCallId: 'x1', toolInput: {} });
-          t.add({ type: 'content_type_detected', contentType: 'poem', confidence: 0.5, reasoning: '', seq: 6, timestamp: at });
-          t.add({ type: 'error', code: 'LLM_TIMEOUT', message: '模型响应超时', agent: 'writer_agent', seq: 7, timestamp: at });
-        }"""
+          const timeline = new Timeline(root);
+          sent.forEach((event, i) => timeline.add({ ...event, seq: i + 1, timestamp: Date.now() }));
+        }""",
+        sent,
     )
     probe = page.locator("#probe")
     expect(probe).to_contain_text("风格库没有足够接近的风格")

@@ -87,6 +87,9 @@ export class ImageGrid {
   }
 }
 
+// agents/artifacts.IMAGE_DIMENSIONS: what an image-only package (no post text) is judged on
+export const IMAGE_DIMENSION_KEYS = ["textImageAlignment", "styleConsistency", "readability"];
+
 export class ScorePanel {
   constructor(target) {
     this.target = target;
@@ -94,6 +97,7 @@ export class ScorePanel {
   }
 
   reset() {
+    this.only = null; // dimension keys to show (an image-only run), null for all
     this.rounds = new Map();
     clear(this.target);
     this.target.append(h("p", { class: "muted empty-note" }, "图文齐备后，质量审核员会按五个维度打分。"));
@@ -110,7 +114,7 @@ export class ScorePanel {
     const t = clear(this.target);
     const rounds = [...this.rounds.keys()].sort((a, b) => a - b);
     const latest = this.rounds.get(rounds[rounds.length - 1]);
-    t.append(scoreBlock(latest));
+    t.append(scoreBlock(latest, this.only));
     if (rounds.length > 1) {
       t.append(h("div", { class: "sub-title" }, "历次审核"), h("ol", { class: "rounds" }, rounds.map((r) => {
         const rep = this.rounds.get(r);
@@ -123,9 +127,10 @@ export class ScorePanel {
 }
 
 /** One review round: overall, pass/fail, one bar per dimension, reasons. Also used by the explorer. */
-export function scoreBlock(report) {
+export function scoreBlock(report, only = null) {
   const scores = report.scores || {};
-  const keys = [...DIMENSION_KEYS.filter((k) => k in scores), ...Object.keys(scores).filter((k) => !DIMENSIONS[k])];
+  const keys = [...DIMENSION_KEYS.filter((k) => k in scores), ...Object.keys(scores).filter((k) => !DIMENSIONS[k])]
+    .filter((k) => !only || only.includes(k));
   return h("div", { class: "score-block" },
     h("div", { class: "score-head" },
       h("span", { class: "score-overall" }, fmtScore(report.overall)),

@@ -5,7 +5,7 @@ import { describeError } from "./api.js";
 import { DraftCard, EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { renderCheckpoint } from "./checkpoint.js";
 import { card, clear, h, progressBar } from "./dom.js";
-import { ImageGrid, ScorePanel } from "./images.js";
+import { IMAGE_DIMENSION_KEYS, ImageGrid, ScorePanel } from "./images.js";
 import { agentLabel, kindOf, label, STATUS } from "./labels.js";
 import { Timeline } from "./timeline.js";
 
@@ -67,6 +67,7 @@ export class RunView {
     this.creativeId = null;
     this.layoutSpec = null;
     this.alignment = null;
+    this.imageOnly = false;
     this.timeline.reset();
     this.images.reset();
     this.scores.reset();
@@ -144,6 +145,12 @@ export class RunView {
         this.bar.set(event.progress, event.phase);
         this.phase.textContent = `${event.phase || ""} · ${agentLabel(event.currentAgent)}`;
         break;
+      case "intent_detected":
+        // an image-only package has no post text and is judged on the image dimensions only
+        this.imageOnly = event.intent === "image_only";
+        this.scores.only = this.imageOnly ? IMAGE_DIMENSION_KEYS : null;
+        if (this.imageOnly) this.cards.draft.hidden = true;
+        break;
       case "brief_ready":
         this.cards.brief.hidden = false;
         renderBrief(this.briefBody, event.brief);
@@ -196,11 +203,15 @@ export class RunView {
 
   clearPending() {
     this.pending = null;
-    this.draftCard.hidden = this.compact ? !this.draft.draft : this.status === "idle";
+    this.draftCard.hidden = this.compact ? !this.draft.draft : this.status === "idle" || this.imageOnly;
     clear(this.checkpointSlot);
   }
 
   setDraft(draft) {
+    if (this.imageOnly && !String(draft?.body || "").trim()) {
+      this.cards.draft.hidden = true; // nothing to read or copy
+      return;
+    }
     this.draftEmpty.hidden = true;
     this.cards.draft.hidden = false;
     this.draft.set(draft);
