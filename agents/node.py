@@ -93,10 +93,10 @@ def describe_error(agent: str, exc: BaseException) -> dict[str, Any]:
     return {
         "agent": agent,
         "code": "AGENT_FAILED",
-        "message": f"{AGENTS[agent].label}出错：{type(exc).__name__}",
+        "message": f"{AGENTS[agent].label}遇到内部错误",
         "retryable": False,
         "critical": True,
-        "detail": str(exc)[:500],
+        "detail": f"{type(exc).__name__}: {exc}"[:500],
     }
 
 

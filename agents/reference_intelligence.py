@@ -24,12 +24,12 @@ from agents.events import Message, Progress, emit
 from agents.node import agent, call_tool, prompt
 from agents.state import StudioState
 from tools.errors import ImageInputError, LLMError
+from tools.labels import label as label_of
 from tools.vision import ImageAnalysis, analyze_image
 
 NAME = "reference_intelligence_agent"
 Usage = Literal["style", "layout", "content"]
 USAGES: tuple[Usage, ...] = ("style", "layout", "content")
-USAGE_LABELS: dict[str, str] = {"style": "风格参考", "layout": "版式参考", "content": "内容参考"}
 VISION_MAX_SIDE = 1024  # longer images are downscaled before they are sent to a vision model
 VISION_MAX_BYTES = 1_500_000
 
@@ -124,7 +124,7 @@ async def analyze_reference(
     ref: ReferenceInput, brief: Brief | None, ctx: StudioContext
 ) -> ReferenceAnalysis | None:
     """Measure and read one reference image; None (with a message) when it cannot be used."""
-    label = f"参考图{ref.position}（{USAGE_LABELS[ref.usage]}）"
+    label = f"参考图{ref.position}（{label_of('usage', ref.usage)}）"
     stored = await _read(ref, ctx)
     if stored is None:
         emit(Message(agent=NAME, content=f"{label}找不到或已损坏，已跳过"))

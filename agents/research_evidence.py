@@ -38,6 +38,7 @@ from agents.review import review_feedback_text
 from agents.state import StudioState
 from tools.errors import StudioError
 from tools.knowledge import KnowledgeStore
+from tools.labels import label
 from tools.research import run_tool
 
 NAME = "research_evidence_agent"
@@ -244,8 +245,8 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
         raise search.error  # no evidence without the notes
     failed = [o for o in outcomes.values() if o.error is not None]
     if failed:
-        emit(Progress(agent=NAME, content="部分调研工具暂不可用，已跳过："
-                      + "；".join(f"{o.tool}（{o.error.message}）" for o in failed if o.error)))
+        skipped_tools = "；".join(f"{label('tool', o.tool)}（{o.error.message}）" for o in failed if o.error)
+        emit(Progress(agent=NAME, content=f"部分调研工具暂不可用，已跳过：{skipped_tools}"))
 
     hits = (search.output or {}).get("hits", [])
     scope = Scope.of(state.get("request", ""), brief).with_companions(h["note"] for h in hits)

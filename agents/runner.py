@@ -46,6 +46,7 @@ from tools.database import Creative, CreativeStatus, RunEvent
 from tools.image_input import normalize_image_input
 from tools.images import ImageProvider
 from tools.knowledge import KnowledgeStore
+from tools.labels import label
 from tools.llm import LLMGateway, UsageMeter
 from tools.writer import BatchWriter
 
@@ -382,7 +383,7 @@ class WorkflowRunner:
         pending = await self.pending(thread_id)
         if pending is None or creative.status != CreativeStatus.PAUSED:
             raise NotPaused(
-                f"会话 {thread_id} 当前没有等待确认的步骤（状态：{creative.status}）",
+                f"会话 {thread_id} 当前没有等待确认的步骤（状态：{label('status', creative.status)}）",
                 details={"status": creative.status},
             )
         wanted = payload.get("interruptId")
@@ -413,7 +414,8 @@ class WorkflowRunner:
         resumable = bool(snapshot.next or snapshot.tasks)
         if creative.status != CreativeStatus.FAILED or not interrupted or not resumable:
             raise NotPaused(
-                f"会话 {thread_id} 不是被中断的运行，无法从检查点继续（状态：{creative.status}）",
+                f"会话 {thread_id} 不是被中断的运行，无法从检查点继续"
+                f"（状态：{label('status', creative.status)}）",
                 details={"status": creative.status},
             )
         await self.claim(thread_id, CreativeStatus.FAILED, "这个会话已经在继续运行")

@@ -29,6 +29,7 @@ from agents.events import AgentStart, SupervisorDecision, emit
 from agents.node import prompt
 from agents.state import StudioState
 from tools.errors import LLMError
+from tools.labels import agent_label, label
 
 # Node names, in the seed's order.
 INTENT = "intent"
@@ -167,7 +168,8 @@ def _review_gate(state: StudioState, options: RunOptions, *, image_only: bool = 
     }
     return Decision(
         (owner,),
-        f"第{rounds}轮审核未通过，最弱维度 {weakest}={scores.get(weakest, 0):.2f}，回流给 {owner}",
+        f"第{rounds}轮审核未通过，最弱维度「{label('dimension', weakest)}」{scores.get(weakest, 0):.2f}，"
+        f"回流给{agent_label(owner)}",
         updates={**INVALIDATES[owner], "reviewFeedback": feedback},
     )
 
@@ -221,16 +223,16 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
     if error:
         agent = str(error.get("agent", ""))
         if error.get("critical"):
-            return _finish(f"{agent} 发生严重错误（{error.get('code')}），终止流程")
+            return _finish(f"{agent_label(agent)}发生严重错误，终止流程")
         if error.get("retryable") and attempts.get(agent, 0) < 2:
             return Decision(
                 (agent,),
-                f"{agent} 出错（{error.get('code')}），重试一次",
+                f"{agent_label(agent)}出错，重试一次",
                 updates={"lastError": None},
                 ambiguous=True,
                 allowed=_stage_before(agent),
             )
-        return _finish(f"{agent} 重试后仍失败（{error.get('code')}），终止流程")
+        return _finish(f"{agent_label(agent)}重试后仍失败，终止流程")
     if state.get("iterationCount", 0) >= state.get("maxIterations", options.max_iterations):
         return _finish("达到最大调度次数，结束流程")
 
@@ -270,7 +272,8 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
         return Decision(pending[:1], "简报已就绪：先调研素材，再解析参考图（顺序基线）")
     if pending:
         return Decision(
-            pending, "简报已就绪：调研素材与解析参考图" if len(pending) == 2 else f"补齐 {pending[0]}"
+            pending,
+            "简报已就绪：调研素材与解析参考图" if len(pending) == 2 else f"补齐{agent_label(pending[0])}",
         )
     if not state.get("contentComplete"):
         return Decision((WRITER,), "素材齐备，开始撰写文案")

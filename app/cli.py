@@ -13,7 +13,7 @@ from app import migrate
 from app.settings import Settings, get_settings
 
 cli = typer.Typer(help="Content Studio — 多智能体内容工作室", no_args_is_help=True, add_completion=False)
-db_cli = typer.Typer(help="Database migrations.", no_args_is_help=True)
+db_cli = typer.Typer(help="数据库迁移。", no_args_is_help=True)
 cli.add_typer(db_cli, name="db")
 console = Console()
 
@@ -64,7 +64,7 @@ def serve(
     data_dir: DataDirOption = None,
     prepare: Annotated[bool, typer.Option(help="Migrate and load the sample corpus first.")] = True,
 ) -> None:
-    """Start the HTTP server."""
+    """启动 HTTP 服务（网页工作台与 API）。"""
     import uvicorn
 
     from app.factory import create_app

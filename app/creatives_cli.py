@@ -19,7 +19,6 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from agents.node import AGENTS
 from app import migrate
 from app.creatives import (
     CreativeFilter,
@@ -31,12 +30,13 @@ from app.creatives import (
     to_csv,
 )
 from app.errors import ValidationFailed
-from app.run_cli import DIMENSIONS, STATUS_LABELS
+from app.labels import TABLES, agent_label, label, model_label
 from app.settings import Settings, get_settings
 from tools.database import create_engine, session_factory
 
 T = TypeVar("T")
 BARS = " ▁▂▃▄▅▆▇█"
+DIMENSIONS = {key: text for key, text in TABLES["dimension"].items() if key != "overall"}
 
 creatives_cli = typer.Typer(help="创作记录：查询、详情、统计、导出 CSV。", no_args_is_help=True)
 
@@ -121,7 +121,18 @@ def _score(value: Any) -> str:
 
 def _status(value: str) -> str:
     color = {"completed": "green", "failed": "red", "paused": "yellow", "running": "cyan"}.get(value, "dim")
-    return f"[{color}]{STATUS_LABELS.get(value, value)}[/{color}]"
+    return f"[{color}]{label('status', value)}[/{color}]"
+
+
+def _kind_line(c: dict[str, Any]) -> str:
+    """What kind of post it is, in words: content type, theme, layout preference (those that are known)."""
+    brief, options, layout = c.get("brief") or {}, c.get("options") or {}, c.get("layoutSpec") or {}
+    parts = [
+        ("类型", label("contentType", brief.get("contentType"))),
+        ("题材", label("theme", brief.get("theme"))),
+        ("版式", label("layout", options.get("layoutPreference") or layout.get("preference"))),
+    ]
+    return "    ".join(f"{name}：{escape(value)}" for name, value in parts if value)
 
 
 @creatives_cli.command("list")
@@ -150,7 +161,7 @@ def list_command(
         console.print("没有符合条件的创作记录" if total == 0 else f"共 {total} 条，本页为空（offset 过大）")
         return
     table = Table(title="创作记录", title_justify="left")
-    columns = (("ID", "right"), ("状态", "left"), ("标题", "left"), ("标签", "left"), ("评分", "right"),
+    columns = (("编号", "right"), ("状态", "left"), ("标题", "left"), ("标签", "left"), ("评分", "right"),
                ("图片", "right"), ("创建时间 (UTC)", "left"), ("用时", "right"))
     for name, justify in columns:
         table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
@@ -181,14 +192,17 @@ def show_command(
     usage = c["usage"]
     facts = [
         f"状态：{_status(c['status'])}    综合评分：{_score(c['score'])}"
-        f"    模型：{escape(c['model'] or '—')}",
+        f"    模型：{escape(model_label(c['model']) or '—')}",
         f"创建：{_time(c['createdAt'])}    完成：{_time(c['completedAt'])}"
         f"    用时：{_seconds(c['durationMs'])}",
-        f"Token：{usage['promptTokens']} + {usage['completionTokens']} = {usage['totalTokens']}"
+        f"词元：{usage['promptTokens']} + {usage['completionTokens']} = {usage['totalTokens']}"
         f"    费用：${usage['costUsd']:.4f}",
         f"需求：{escape(c['request'])}",
         f"标签：{escape('、'.join(c['tags'])) or '—'}",
     ]
+    kind = _kind_line(c)
+    if kind:
+        facts.insert(3, kind)
     if c["error"]:
         facts.append(f"[red]错误：{escape(str(c['error'].get('message') or c['error']))}[/red]")
     console.print(Panel("\n".join(facts), title=f"#{c['id']} {escape(c['title'] or '（无标题）')}",
@@ -210,16 +224,16 @@ def show_command(
         for name, justify in (("智能体", "left"), ("次数", "right"), ("总用时", "right")):
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for agent, row in c["timings"].items():
-            label = AGENTS[agent].label if agent in AGENTS else agent
-            table.add_row(escape(label), str(row.get("runs", 0)), _seconds(int(row.get("totalMs", 0))))
+            runs, total = str(row.get("runs", 0)), _seconds(int(row.get("totalMs", 0)))
+            table.add_row(escape(agent_label(agent)), runs, total)
         console.print(table)
     if c["assets"]:
         table = Table(title="图片", title_justify="left")
-        for name in ("ID", "序号", "角色", "状态", "尺寸", "地址"):
+        for name in ("编号", "序号", "类型", "状态", "尺寸", "地址"):
             table.add_column(name, overflow="fold")
         for a in c["assets"]:
             status = "完成" if a["status"] == "complete" else f"[red]失败：{escape(a['error'] or '')}[/red]"
-            table.add_row(str(a["id"]), str(a["taskIndex"] or "—"), a["role"], status,
+            table.add_row(str(a["id"]), str(a["taskIndex"] or "—"), label("role", a["role"]), status,
                           f"{a['width']}×{a['height']}", a["url"] or "—")
         console.print(table)
 
@@ -254,11 +268,11 @@ def stats_command(
     table = Table(title="评分（平均与分布 0→1）", title_justify="left")
     for name, justify in (("维度", "left"), ("平均", "right"), ("分布", "left")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for key, label in (*DIMENSIONS.items(), ("overall", "综合")):
+    for key, name in (*DIMENSIONS.items(), ("overall", "综合")):
         counts = s["scoreDistribution"]["counts"][key]
         peak = max(counts) or 1
         bars = "".join(BARS[round(n / peak * (len(BARS) - 1))] for n in counts)
-        table.add_row(label, _score(s["scoreAverages"][key]), f"{bars}  {sum(counts)}")
+        table.add_row(name, _score(s["scoreAverages"][key]), f"{bars}  {sum(counts)}")
     console.print(table)
     if s["topTags"]:
         console.print("热门标签：" + escape("、".join(f"{t['tag']}({t['count']})" for t in s["topTags"])))

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from app.labels import key_of, label
 from app.settings import Settings, get_settings
 from tools.errors import ImportRowsError, KnowledgeError
 from tools.knowledge import (
@@ -36,7 +37,7 @@ SAMPLE_DATA_MISSING = "SAMPLE_DATA_MISSING"
 notes_cli = typer.Typer(help="笔记库与风格库：导入、检索、统计、加载示例数据。", no_args_is_help=True)
 
 DataDirOption = Annotated[
-    Path | None, typer.Option("--data-dir", help="Data directory (default: $STUDIO_DATA_DIR or ./.studio).")
+    Path | None, typer.Option("--data-dir", help="数据目录（默认：$STUDIO_DATA_DIR 或 ./.studio）")
 ]
 
 
@@ -135,12 +136,12 @@ async def _seed(settings: Settings, *, force: bool, data_dir: Path) -> str:
 
 @notes_cli.command("import")
 def import_file(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A .jsonl or .csv file.")],
-    fmt: Annotated[str | None, typer.Option("--format", help="jsonl or csv (default: by extension).")] = None,
-    styles: Annotated[bool, typer.Option("--styles", help="The file holds styles, not notes.")] = False,
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help=".jsonl 或 .csv 文件")],
+    fmt: Annotated[str | None, typer.Option("--format", help="jsonl 或 csv（默认按扩展名判断）")] = None,
+    styles: Annotated[bool, typer.Option("--styles", help="文件里是风格而不是笔记")] = False,
     data_dir: DataDirOption = None,
 ) -> None:
-    """Import notes (or styles) from FILE; if any row is invalid, nothing is imported."""
+    """从文件导入笔记（或风格）；只要有一行无效，就什么都不导入。"""
     console = _console()
     settings = _settings(data_dir)
     try:
@@ -177,14 +178,15 @@ def import_file(
 
 @notes_cli.command()
 def search(
-    query: Annotated[str, typer.Argument(help="What to look for, e.g. 露营装备.")],
-    limit: Annotated[int, typer.Option(min=1, max=100)] = 10,
-    theme: Annotated[str | None, typer.Option(help="Only this theme, e.g. food.")] = None,
+    query: Annotated[str, typer.Argument(help="要找什么，例如：露营装备")],
+    limit: Annotated[int, typer.Option(min=1, max=100, help="最多显示多少条")] = 10,
+    theme: Annotated[str | None, typer.Option(help="只看某个主题，例如：美食（或 food）")] = None,
     data_dir: DataDirOption = None,
 ) -> None:
-    """Hybrid search (vector + keywords) over the notes."""
+    """在笔记库中混合检索（向量 + 关键词）。"""
     console = _console()
     settings = _settings(data_dir)
+    theme = key_of("theme", theme) if theme else None
 
     async def run() -> list[tuple[Note, float, float, bool]]:
         async with KnowledgeStore(settings.store_dir) as store:
@@ -205,14 +207,14 @@ def search(
         ("评", "right"),
         ("相似度", "right"),
         ("关键词", "center"),
-        ("ID", "left"),
+        ("编号", "left"),
     ):
         table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for rank, (note, _score, similarity, keyword) in enumerate(hits, start=1):
         table.add_row(
             str(rank),
             note.title,
-            note.theme,
+            label("theme", note.theme),
             str(note.likes),
             str(note.collects),
             str(note.comments),
@@ -225,14 +227,12 @@ def search(
 
 @notes_cli.command("styles")
 def styles_search(
-    query: Annotated[str, typer.Argument(help="A style request, e.g. 奶油风 温柔.")],
-    limit: Annotated[int, typer.Option(min=1, max=36)] = 3,
-    threshold: Annotated[
-        float, typer.Option(min=0, max=1, help="Similarity needed to count as a match.")
-    ] = 0.6,
+    query: Annotated[str, typer.Argument(help="想要的风格，例如：奶油风 温柔")],
+    limit: Annotated[int, typer.Option(min=1, max=36, help="最多显示多少个")] = 3,
+    threshold: Annotated[float, typer.Option(min=0, max=1, help="算作匹配所需的相似度")] = 0.6,
     data_dir: DataDirOption = None,
 ) -> None:
-    """Find styles by cosine similarity; rows under the threshold are dimmed."""
+    """按相似度查找风格；低于阈值的行显示为灰色。"""
     console = _console()
     settings = _settings(data_dir)
 
@@ -263,7 +263,7 @@ def styles_search(
 
 @notes_cli.command()
 def stats(data_dir: DataDirOption = None) -> None:
-    """Notes per theme, and the size of the style library."""
+    """各主题的笔记数，以及风格库的大小。"""
     console = _console()
     settings = _settings(data_dir)
 
@@ -281,7 +281,7 @@ def stats(data_dir: DataDirOption = None) -> None:
     table.add_column("主题")
     table.add_column("笔记数", justify="right")
     for theme, count in counts.items():
-        table.add_row(theme, str(count))
+        table.add_row(label("theme", theme), str(count))
     table.add_row("[bold]合计[/bold]", f"[bold]{sum(counts.values())}[/bold]")
     console.print(table)
     if dates:
@@ -296,8 +296,7 @@ def stats(data_dir: DataDirOption = None) -> None:
 
 @notes_cli.command()
 def reindex(data_dir: DataDirOption = None) -> None:
-    """Build the notes' vector index now, whatever their number (an import builds it by itself from
-    20,000 notes on, and rebuilds it when it doubles the notes; many small imports do not)."""
+    """立即为笔记建立向量索引（导入达到 20,000 条时会自动建立，笔记数翻倍时自动重建）。"""
     console = _console()
     settings = _settings(data_dir)
 
@@ -321,10 +320,10 @@ def reindex(data_dir: DataDirOption = None) -> None:
 
 @notes_cli.command()
 def seed(
-    force: Annotated[bool, typer.Option("--force", help="Load even if the store already has data.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="即使库中已有数据也加载")] = False,
     data_dir: DataDirOption = None,
 ) -> None:
-    """Load the shipped sample notes and styles into an empty store."""
+    """把自带的示例笔记和风格加载到空的知识库。"""
     console = _console()
     settings = _settings(data_dir)
     try:

@@ -40,8 +40,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from agents.artifacts import IMAGE_DIMENSIONS
 from agents.errors import InvalidConfirmation, NotPaused, RunError, ThreadNotFound
 from agents.node import AGENTS
+from app.labels import TABLES, agent_label, label
 from app.settings import Settings, get_settings
 from tools.errors import ImageInputError, StudioError
 
@@ -60,6 +62,9 @@ AutoApproveOption = Annotated[
     bool, typer.Option("--auto-approve", help="每个确认点自动通过；澄清问题选第一个选项")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="不显示进度界面，每行输出一个 JSON 事件（NDJSON）")]
+VerboseOption = Annotated[
+    bool, typer.Option("--verbose", "-v", help="显示调试信息：置信度、相似度、工具参数、错误代码")
+]
 
 
 class RefType(StrEnum):
@@ -74,12 +79,9 @@ class Layout(StrEnum):
     visual_first = "visual-first"
 
 
-DIMENSIONS = {"infoDensity": "信息密度", "textImageAlignment": "图文一致", "styleConsistency": "风格统一",
-              "readability": "可读性", "platformFit": "平台适配"}
+DIMENSIONS = {key: text for key, text in TABLES["dimension"].items() if key != "overall"}
 READY = {"brief_ready": "创作简报", "layout_spec_ready": "版式规划", "alignment_map_ready": "图文对齐"}
-IMAGE_STATUS = {"queued": "排队中", "generating": "生成中", "complete": "已完成", "failed": "失败"}
-STATUS_LABELS = {"draft": "草稿", "running": "运行中", "paused": "待确认", "completed": "已完成",
-                 "failed": "失败", "aborted": "已中止"}
+STATUS_LABELS = TABLES["status"]
 CHOICES = {"1": "approve", "a": "approve", "approve": "approve", "继续": "approve",
            "2": "reject", "r": "reject", "reject": "reject", "重新生成": "reject",
            "3": "modify", "m": "modify", "modify": "modify", "修改": "modify"}
@@ -87,8 +89,7 @@ FORM_MARK = re.compile(r"^===\s*(标题|正文|标签)[^\n]*$", re.MULTILINE)
 
 
 def _label(agent: str | None) -> str:
-    info = AGENTS.get(agent or "")
-    return info.label if info else (agent or "")
+    return agent_label(agent)
 
 
 def _one_line(text: str, limit: int = 80) -> str:
@@ -231,7 +232,9 @@ class LiveView:
 
     interactive = True
 
-    def __init__(self, thresholds: dict[str, float] | None = None) -> None:
+    def __init__(self, thresholds: dict[str, float] | None = None, *, verbose: bool = False) -> None:
+        self.verbose = verbose  # debug numbers (confidences, `detail` of messages, tool arguments) only then
+        self.image_only = False  # an image-only package is judged on the image dimensions only
         self.console = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
         self.thresholds = thresholds or {}
@@ -264,27 +267,33 @@ class LiveView:
     def show(self, e: Event) -> None:
         kind, agent = e["type"], e.get("agent")
         if kind == "agent_start" and agent != "supervisor":
-            self.status = f"当前：{_label(agent)}（{AGENTS[agent].phase if agent in AGENTS else agent}）"
+            self.status = f"当前：{_label(agent)}（{AGENTS[agent].phase if agent in AGENTS else '处理中'}）"
             self.line(e, "[bold blue]▶[/bold blue]", e["content"])
         elif kind == "agent_end":
             ok = e["content"].endswith("完成")
             self.line(e, "[green]✓[/green]" if ok else "[yellow]![/yellow]", e["content"],
                       f"{e['durationMs'] / 1000:.1f}s")
         elif kind == "supervisor_decision":
-            targets = " + ".join(_label(a) for a in e["decision"].split("+"))
-            target = "结束" if e["decision"] == "END" else targets
-            source = "规则" if e["source"] == "rule" else "模型"
+            target = agent_label(e["decision"])
+            source = label("source", e["source"])
             self.line(e, "[magenta]→[/magenta]", f"调度：{target}", f"[{source}] {e['reason']}")
         elif kind == "tool_call":
-            arguments = json.dumps(e.get("toolInput") or {}, ensure_ascii=False)
-            self.line(e, "  [dim]⚙[/dim]", e["tool"], arguments)
+            arguments = json.dumps(e.get("toolInput") or {}, ensure_ascii=False) if self.verbose else ""
+            self.line(e, "  [dim]⚙[/dim]", label("tool", e["tool"]), arguments)
         elif kind == "tool_result" and isinstance(e.get("toolOutput"), dict) and "error" in e["toolOutput"]:
-            self.line(e, "  [yellow]⚙[/yellow]", f"{e['tool']} 调用失败")
+            self.line(e, "  [yellow]⚙[/yellow]", f"{label('tool', e['tool'])} 调用失败")
         elif kind == "intent_detected":
-            self.line(e, "[cyan]◆[/cyan]", f"识别意图：{e['intent']}（置信度 {e['confidence']:.0%}）",
-                      "、".join(e.get("keywords") or []))
+            self.image_only = e["intent"] == "image_only"
+            source = label("source", e.get("source"))
+            confidence = f"（置信度 {e['confidence']:.0%}，{source}）" if self.verbose else ""
+            theme = label("theme", e.get("suggestedCategory"))
+            about = "、".join(e.get("keywords") or [])
+            self.line(e, "[cyan]◆[/cyan]", f"识别意图：{label('intent', e['intent'])}{confidence}",
+                      f"题材：{theme} · {about}" if theme and about else theme or about)
         elif kind == "content_type_detected":
-            self.line(e, "[cyan]◆[/cyan]", f"内容类型：{e['contentType']}", e.get("reasoning") or "")
+            confidence = f"（置信度 {e['confidence']:.0%}）" if self.verbose else ""
+            self.line(e, "[cyan]◆[/cyan]", f"内容类型：{label('contentType', e['contentType'])}{confidence}",
+                      e.get("reasoning") or "")
         elif kind in ("brief_ready", "layout_spec_ready", "alignment_map_ready"):
             self.line(e, "[cyan]◆[/cyan]", f"{READY[kind]}已就绪")
         elif kind == "content_update":
@@ -293,6 +302,8 @@ class LiveView:
             self.status = f"{_label(agent)}：{e['content']}"
             if kind == "message" and e["content"]:
                 self.line(e, "[dim]·[/dim]", f"{_label(agent)}：{e['content']}")
+            if self.verbose and e.get("detail"):
+                self.line(e, "  [dim]…[/dim]", f"详情：{e['detail']}")
         elif kind == "workflow_progress":
             self.progress.update(self.overall, completed=e["progress"] * 100,
                                  description=f"[bold]总进度[/bold] {e['phase']}")
@@ -308,11 +319,11 @@ class LiveView:
             self.status = "已完成"
         elif kind == "error":
             self.status = "出错了"
-            self.line(e, "[red]✗[/red]", e["message"])
+            self.line(e, "[red]✗[/red]", e["message"], f"错误代码 {e.get('code')}" if self.verbose else "")
 
     def image(self, e: Event) -> None:
         number, status = e["taskId"], e["status"]
-        description = f"  图片 {number}：{IMAGE_STATUS.get(status, status)}"
+        description = f"  图片 {number}：{label('imageStatus', status)}"
         if number not in self.images:
             self.images[number] = self.progress.add_task(description, total=100)
         self.progress.update(self.images[number], completed=e["progress"] * 100, description=description)
@@ -327,11 +338,12 @@ class LiveView:
         table = Table(title=title, title_justify="left")
         for name, justify in (("维度", "left"), ("得分", "right"), ("阈值", "right"), ("", "left")):
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
-        for key, label in DIMENSIONS.items():
+        shown = [k for k in DIMENSIONS if k in IMAGE_DIMENSIONS] if self.image_only else list(DIMENSIONS)
+        for key, name in ((k, DIMENSIONS[k]) for k in shown):
             score, bar = float(e["scores"].get(key, 0.0)), "█" * round(float(e["scores"].get(key, 0.0)) * 10)
             low = score < self.thresholds.get(key, 0.0)
             limit = self.thresholds.get(key)
-            table.add_row(label, f"{score:.2f}", f"{limit:.2f}" if limit is not None else "-",
+            table.add_row(name, f"{score:.2f}", f"{limit:.2f}" if limit is not None else "-",
                           f"[{'yellow' if low else 'green'}]{bar}[/]")
         self.console.print(table)
         for reason in e.get("failReasons") or []:
@@ -349,12 +361,15 @@ class LiveView:
                 self.console.print(f"  [bold]{number}[/bold]. {escape(option['label'])}{description}")
         elif context.get("kind") == "image_plans":
             table = Table(title=escape(pending["question"]), title_justify="left", show_lines=False)
-            for name in ("#", "角色", "画面主体", "风格", "提示词"):
+            for name in ("#", "类型", "画面主体", "风格", "提示词"):
                 table.add_column(name, overflow="fold")
             for plan in data.get("plans") or []:
-                prompt = str(plan.get("prompt") or plan.get("basePrompt") or "")
-                short = prompt[:60] + ("…" if len(prompt) > 60 else "")
-                table.add_row(str(plan.get("index")), str(plan.get("role")), escape(str(plan.get("subject"))),
+                # the planner's own prompt; the style-enhanced one (often English style wording) only verbose
+                key = "prompt" if self.verbose else "basePrompt"
+                prompt = str(plan.get(key) or plan.get("prompt") or plan.get("basePrompt") or "")
+                short = prompt if self.verbose else prompt[:60] + ("…" if len(prompt) > 60 else "")
+                role = label("role", plan.get("role"))
+                table.add_row(str(plan.get("index")), role, escape(str(plan.get("subject"))),
                               escape(str(plan.get("style") or "-")), escape(short))
             self.console.print(table)
         else:
@@ -434,11 +449,13 @@ class LiveView:
         overall = scores.get("overall")
         passed = "通过" if scores.get("passed") else "未全部达标"
         verdict = "-" if overall is None else f"{overall:.2f}（{passed}）"
+        tags = " ".join(f"#{t}" for t in event["tags"])
         lines = [
-            f"[bold]{escape(event['title'])}[/bold]", "", escape(event["body"]), "",
-            f"[cyan]{escape(' '.join(f'#{t}' for t in event['tags']))}[/cyan]", "",
+            f"[bold]{escape(event['title'])}[/bold]", "",
+            *([escape(event["body"]), ""] if event["body"].strip() else []),  # image-only runs have no text
+            *([f"[cyan]{escape(tags)}[/cyan]", ""] if tags else []),
             f"质量评分：{verdict}",
-            f"作品 ID：{event.get('creativeId')}    会话：{event.get('threadId')}",
+            f"作品编号：{event.get('creativeId')}    会话：{event.get('threadId')}",
         ]
         self.console.print(Panel("\n".join(lines), title="[green]✓ 创作完成[/green]", title_align="left"))
         if images:
@@ -598,9 +615,10 @@ def run(
     data_dir: DataDirOption = None,
     model: Annotated[str | None, typer.Option("--model", help="本次使用的 litellm 模型")] = None,
     image_provider: Annotated[str | None, typer.Option("--image-provider", help="本次使用的图片服务")] = None,
+    verbose: VerboseOption = False,
 ) -> None:
     """开始一次创作：实时显示各智能体的进度，在确认点询问你的意见。"""
-    view: View = JsonView() if json_output else LiveView()
+    view: View = JsonView() if json_output else LiveView(verbose=verbose)
 
     def body() -> int:
         from agents.runner import RunRequest, reference_from_path
@@ -637,9 +655,10 @@ def resume(
     auto_approve: AutoApproveOption = False,
     json_output: JsonOption = False,
     data_dir: DataDirOption = None,
+    verbose: VerboseOption = False,
 ) -> None:
     """继续一个已暂停的运行（可以在另一个进程里）。"""
-    view: View = JsonView() if json_output else LiveView()
+    view: View = JsonView() if json_output else LiveView(verbose=verbose)
 
     def body() -> int:
         flags = {"--approve": approve, "--reject": reject is not None,
@@ -656,8 +675,8 @@ def resume(
                 raise ThreadNotFound(f"找不到会话 {thread_id}（用 studio threads 查看最近的运行）")
             pending = studio.loop.run(studio.runner.pending(thread_id))
             if pending is None or creative.status != "paused":
-                label = STATUS_LABELS.get(creative.status, creative.status)
-                raise NotPaused(f"会话 {thread_id} 当前没有等待确认的步骤（状态：{label}）")
+                state = label("status", creative.status)
+                raise NotPaused(f"会话 {thread_id} 当前没有等待确认的步骤（状态：{state}）")
             payload = _payload_from_flags(pending, approve, reject, modify_file, answer)
             if isinstance(view, LiveView):
                 view.console.print(f"[dim]继续会话 {thread_id} · {escape(creative.request[:60])}[/dim]")
@@ -710,7 +729,8 @@ def threads(
         from tools.database import Creative, CreativeStatus
 
         if status is not None and status not in set(CreativeStatus):
-            raise RunError(f"未知状态 {status}，可选：{'、'.join(s.value for s in CreativeStatus)}")
+            choices = "、".join(f"{s.value}（{label('status', s.value)}）" for s in CreativeStatus)
+            raise RunError(f"未知状态 {status}，可选：{choices}")
         query = select(Creative).order_by(Creative.updated_at.desc(), Creative.id.desc()).limit(limit)
         if status is not None:
             query = query.where(Creative.status == status)
@@ -732,7 +752,7 @@ def threads(
         table.add_column("更新时间", no_wrap=True)
         for row in rows:
             updated = row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC)
-            table.add_row(row.thread_id, STATUS_LABELS.get(row.status, row.status), escape(row.request),
+            table.add_row(row.thread_id, label("status", row.status), escape(row.request),
                           updated.astimezone().strftime("%Y-%m-%d %H:%M"))
         view.console.print(table)
         return OK

@@ -36,7 +36,7 @@ def test_list_table_and_filters(settings: Settings, catalog: Catalog) -> None:
     result = studio(settings, "list")
     assert result.exit_code == 0, result.output
     assert "周末城市露营攻略｜上班族也能轻松出发" in result.output and "番茄炒蛋的家常做法" in result.output
-    assert "已完成" in result.output and "待确认" in result.output
+    assert "已完成" in result.output and "待审核" in result.output
     assert "共 6 条，显示第 1–6 条" in result.output
 
     result = studio(settings, "list", "--status", "completed", "--q", "露营", "--min-score", "0.8")
@@ -125,3 +125,36 @@ def test_export_to_stdout_and_file(settings: Settings, catalog: Catalog, tmp_pat
     assert [r["title"] for r in rows] == [
         "周末城市露营攻略｜上班族也能轻松出发", "番茄炒蛋的家常做法", "Camping_100% checklist"
     ]
+
+
+def test_show_names_every_value_in_chinese(settings: Settings, catalog: Catalog) -> None:
+    """Content type, theme, layout preference, image roles, model and agents: labels, not identifiers."""
+    import re
+
+    from sqlalchemy import update
+
+    from tools.database import Creative, create_engine
+    from tools.labels import TABLES
+
+    async def describe(creative_id: int) -> None:
+        engine = create_engine(settings.db_url)
+        try:
+            async with engine.begin() as connection:
+                await connection.execute(
+                    update(Creative).where(Creative.id == creative_id).values(
+                        brief={"topic": "城市露营", "contentType": "review", "theme": "outdoor"},
+                        options={"imageCount": 2, "layoutPreference": "visual-first"},
+                    )
+                )
+        finally:
+            await engine.dispose()
+
+    creative_id = catalog.ids["camping"]
+    asyncio.run(describe(creative_id))
+    out = studio(settings, "show", str(creative_id)).output
+    assert "类型：测评" in out and "题材：户外" in out and "版式：图片优先" in out
+    assert "模型：内置离线模型" in out
+    assert re.search(r"│\s*封面\s*│", out) and re.search(r"│\s*内页\s*│", out)
+    raw = {key for table in TABLES.values() for key in table}
+    words = set(re.findall(r"[A-Za-z][A-Za-z_\-]*", out))
+    assert not words & raw, words & raw

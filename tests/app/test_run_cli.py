@@ -170,7 +170,7 @@ def test_reject_repauses_with_a_new_draft_and_threads_lists_it(data_dir: Path) -
 
     listed = studio(data_dir, "threads", "--status", "paused")
     assert listed.exit_code == 0, listed.output
-    assert thread_id in listed.output and "待确认" in listed.output
+    assert thread_id in listed.output and "待审核" in listed.output
     assert thread_id not in studio(data_dir, "threads", "--status", "completed").output
 
 
@@ -252,3 +252,50 @@ def test_live_display_on_a_terminal(data_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "\x1b[" in result.output  # the live area was drawn with cursor control
     assert "总进度" in result.output and "创作完成" in result.output
+
+
+# --- labels: every value in Chinese, debug numbers only with --verbose ------------------------------------
+
+
+def raw_values_in(text: str) -> list[str]:
+    """Identifiers of the studio (label table keys, artifact enums) that appear as words in `text`."""
+    import re
+    import typing
+
+    from agents import artifacts
+    from tools.labels import TABLES
+
+    raw = {key for table in TABLES.values() for key in table}
+    for name in ("Intent", "ContentType", "ImageRole", "TextDensity", "TextPosition", "LayoutPreference"):
+        raw |= set(typing.get_args(getattr(artifacts, name)))
+    alternatives = "|".join(sorted(map(re.escape, raw), key=len, reverse=True))
+    return sorted(set(re.findall(rf"(?<![A-Za-z0-9_\-])({alternatives})(?![A-Za-z0-9_\-])", text)))
+
+
+def test_live_view_shows_chinese_labels_and_hides_debug_numbers(data_dir: Path) -> None:
+    from tools.labels import TABLES
+
+    result = studio(data_dir, "run", "写一篇关于猫咪日常的日记", "--images", "2", input="1\n" * 8)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "识别意图：图文笔记" in out
+    assert any(f"内容类型：{name}" in out for name in TABLES["contentType"].values()), out
+    assert "题材：萌宠" in out
+    assert "检索笔记" in out and "匹配风格库" in out  # tool calls by their Chinese names
+    assert "[规则]" in out  # the supervisor's decision source
+    plans = out[out.index("图片规划已完成") :]
+    assert "│ 封面 │" in plans and "│ 内页 │" in plans  # image roles in the plans table
+    assert "置信度" not in out and '{"query"' not in out  # debug numbers and tool arguments: --verbose only
+    assert raw_values_in(out) == [], raw_values_in(out)
+
+
+def test_verbose_live_view_adds_the_debug_numbers(data_dir: Path) -> None:
+    request = "做一张咖啡店新品海报，只要图片"
+    result = studio(data_dir, "run", request, "--auto-approve", "--images", "1", "--verbose")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "识别意图：只要图片（置信度" in out
+    assert '匹配风格库 {"query"' in out  # the tool's arguments
+    # an image-only package is judged on the image dimensions only
+    table = out[out.index("质量审核 第1轮") :]
+    assert "图文一致" in table and "信息密度" not in table and "平台适配" not in table

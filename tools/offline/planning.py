@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tools.labels import label
 from tools.offline.context import Context, walk
 from tools.offline.text import dedupe, keywords, shorten, strip_emoji
 
@@ -135,7 +136,7 @@ def compose_layout(ctx: Context) -> dict[str, Any]:
         "preference": preference,
         "items": items,
         "notes": f"共{count}张：封面抓眼球，中间{max(0, count - 2)}张讲细节，最后一张做总结；"
-        f"文字密度按「{preference}」安排。",
+        f"文字密度按「{label('layout', preference)}」安排。",
     }
 
 

@@ -1,7 +1,7 @@
 // Readable cards for the run's artifacts: brief, evidence, layout (with text–image bindings), draft.
 
 import { chip, clear, h, paragraphs, toast } from "./dom.js";
-import { BRIEF_FIELDS, DENSITY, LAYOUTS, POSITION, ROLES } from "./labels.js";
+import { BRIEF_FIELDS, label, labels } from "./labels.js";
 
 function dl(rows) {
   const list = h("dl", { class: "kv" });
@@ -22,7 +22,9 @@ export function renderBrief(target, brief) {
     dl([
       ...BRIEF_FIELDS.map(([key, label]) => [label, brief[key]]),
       ["关键词", brief.keywords?.length ? chips(brief.keywords) : null],
-      ["内容类型", brief.contentType],
+      ["内容类型", label("contentType", brief.contentType)],
+      ["题材", label("theme", brief.theme)],
+      ["发布平台", label("platform", brief.platform)],
     ]),
   );
   if (brief.constraints?.length) {
@@ -90,14 +92,14 @@ function noteList(notes) {
 export function renderLayout(target, spec, alignment) {
   clear(target);
   if (spec) {
-    target.append(dl([["版式偏好", LAYOUTS[spec.preference] || spec.preference], ["说明", spec.notes]]));
+    target.append(dl([["版式偏好", label("layout", spec.preference)], ["说明", spec.notes]]));
     target.append(h("ol", { class: "layout-items" }, (spec.items || []).map((item) =>
       h("li", {},
-        h("strong", {}, `图${item.index} · ${ROLES[item.role] || item.role}`),
+        h("strong", {}, `图${item.index} · ${label("role", item.role)}`),
         h("div", {}, `视觉焦点：${item.visualFocus || "—"}`),
         h("div", { class: "muted" },
-          `文字 ${DENSITY[item.textDensity] || item.textDensity || "—"} · 位置 ${POSITION[item.textPosition] || item.textPosition || "—"}` +
-          (item.blocks?.length ? ` · 模块 ${item.blocks.join(" / ")}` : ""))))));
+          `文字量 ${label("density", item.textDensity) || "—"} · 文字位置 ${label("position", item.textPosition) || "—"}` +
+          (item.blocks?.length ? ` · 文字块 ${labels("block", item.blocks)}` : ""))))));
   }
   const bindings = alignment?.paragraphImageBindings || [];
   if (bindings.length) {

@@ -2,7 +2,7 @@
 // top tags. Every chart has a text alternative (aria-label + <title> per mark).
 
 import { h, s } from "./dom.js";
-import { DIMENSIONS } from "./labels.js";
+import { DIMENSIONS, label as labelOf } from "./labels.js";
 
 const BRAND = "#e8465b";
 const OK = "#12805c";
@@ -63,7 +63,7 @@ export function scoreDistributionChart(distribution, averages = {}) {
   const step = (W - labelW - avgW) / bins;
   const rows = keys.map((key, r) => {
     const top = r * rowH + 2;
-    const label = key === "overall" ? "综合" : DIMENSIONS[key] || key;
+    const label = labelOf("dimension", key);
     const avg = averages?.[key];
     return s("g", {},
       s("text", { x: 0, y: top + rowH / 2 + 2, text: label }),

@@ -3,7 +3,7 @@
 
 import { describeError } from "./api.js";
 import { clear, h, paragraphs } from "./dom.js";
-import { KIND, kindOf, ROLES } from "./labels.js";
+import { KIND, kindOf, label } from "./labels.js";
 import { planEditor } from "./plans.js";
 
 let uid = 0;
@@ -25,8 +25,12 @@ function draftPreview(data) {
 function plansPreview(plans) {
   return h("ol", { class: "plan-list" }, (plans || []).map((p) =>
     h("li", { class: "plan" },
-      h("div", { class: "plan-head" }, h("strong", {}, `图${p.index} · ${ROLES[p.role] || p.role}`), h("span", {}, p.subject || "")),
-      h("p", { class: "plan-prompt" }, p.prompt || p.basePrompt || ""),
+      h("div", { class: "plan-head" }, h("strong", {}, `图${p.index} · ${label("role", p.role)}`), h("span", {}, p.subject || "")),
+      h("p", { class: "plan-prompt" }, p.basePrompt || p.prompt || ""),
+      // the final prompt adds the style library's (often English) wording: shown on request only
+      p.prompt && p.basePrompt && p.prompt !== p.basePrompt
+        ? h("details", { class: "plan-full" }, h("summary", {}, "完整提示词（含风格增强）"), h("p", { class: "plan-prompt" }, p.prompt))
+        : null,
       p.style ? h("span", { class: "chip" }, `风格：${p.style}`) : null,
       swatches(p.palette))));
 }

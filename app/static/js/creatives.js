@@ -5,7 +5,7 @@ import { describeError, exportUrl, getCreative, getStats, itemsOf, listCreatives
 import { perDayChart, scoreDistributionChart, topTagsChart } from "./charts.js";
 import { renderDetail } from "./detail.js";
 import { $, chip, clear, fmtDateTime, fmtDuration, fmtScore, h, replace, safeUrl } from "./dom.js";
-import { STATUS } from "./labels.js";
+import { label } from "./labels.js";
 import { initNav } from "./nav.js";
 
 const PAGE = 20;
@@ -95,7 +95,7 @@ function renderRows(items) {
       h("td", { class: "title-cell" },
         h("a", { href: `/creatives/${encodeURIComponent(item.id)}`, dataset: { nav: "detail" } }, title),
         h("div", { class: "muted" }, item.request || "")),
-      h("td", {}, h("span", { class: "status-pill", dataset: { status: item.status } }, STATUS[item.status] || item.status)),
+      h("td", {}, h("span", { class: "status-pill", dataset: { status: item.status } }, label("status", item.status))),
       h("td", {}, fmtScore(item.score)),
       h("td", { class: "hide-narrow" }, h("div", { class: "chips" }, (item.tags || []).slice(0, 3).map((t) => chip(`#${t}`, "chip-tag")))),
       h("td", { class: "hide-narrow" }, String(item.imageCount ?? "—")),

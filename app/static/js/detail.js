@@ -3,7 +3,7 @@
 import { EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { card, chip, clamp01, clear, fmtDateTime, fmtDuration, fmtScore, h, paragraphs, replace, safeUrl } from "./dom.js";
 import { scoreBlock } from "./images.js";
-import { agentLabel, LAYOUTS, REF_TYPES, ROLES, STATUS } from "./labels.js";
+import { agentLabel, label, modelLabel } from "./labels.js";
 
 function postCard(c) {
   const { node, body } = card("文案", { id: "detail-post" });
@@ -31,7 +31,7 @@ function imagesCard(c) {
         a.status !== "complete" && a.error ? h("span", { class: "image-meta" }, `失败：${a.error}`) : null));
   };
   if (!assets.length) body.append(h("p", { class: "muted empty-note" }, "没有生成的图片。"));
-  else body.append(h("div", { class: "detail-images" }, assets.map((a) => figure(a, `图${a.taskIndex ?? ""} · ${ROLES[a.role] || a.role}`))));
+  else body.append(h("div", { class: "detail-images" }, assets.map((a) => figure(a, `图${a.taskIndex ?? ""} · ${label("role", a.role)}`))));
   if (refs.length) {
     body.append(h("div", { class: "sub-title" }, "参考图"),
       h("div", { class: "detail-images" }, refs.map((a, i) => figure(a, `参考图 ${i + 1}`))));
@@ -56,19 +56,19 @@ function requestCard(c) {
   const rows = [
     ["需求", h("span", { class: "pre-line" }, c.request || "")],
     ["配图数量", o.imageCount],
-    ["版式偏好", LAYOUTS[o.layoutPreference] || o.layoutPreference],
+    ["版式偏好", label("layout", o.layoutPreference)],
     ["人工审核", o.enableHITL === undefined ? null : o.enableHITL === false ? "关闭" : "开启"],
     ["参考图", refs ? `${refs} 张` : null],
-    ["模型", c.model],
+    ["模型", modelLabel(c.model)],
     ["创建时间", fmtDateTime(c.createdAt)],
     ["完成时间", c.completedAt ? fmtDateTime(c.completedAt) : null],
     ["总耗时", c.durationMs ? fmtDuration(c.durationMs) : null],
-    ["任务 ID", h("code", {}, c.threadId || "")],
+    ["会话编号", h("code", {}, c.threadId || "")],
   ];
   const list = h("dl", { class: "kv" });
   for (const [k, v] of rows) if (v !== null && v !== undefined && v !== "") list.append(h("dt", {}, k), h("dd", {}, v));
   body.append(list);
-  const usages = (c.referenceAnalyses || []).map((r) => REF_TYPES[r.usage] || "").filter(Boolean);
+  const usages = (c.referenceAnalyses || []).map((r) => label("usage", r.usage)).filter(Boolean);
   if (usages.length) body.append(h("div", { class: "muted" }, `参考图用途：${usages.join("、")}`));
   return node;
 }
@@ -95,15 +95,15 @@ function usageCard(c) {
   const { node, body } = card("用量", { id: "detail-usage" });
   const u = c.usage || {};
   body.append(h("dl", { class: "kv" },
-    h("dt", {}, "输入 tokens"), h("dd", {}, String(u.promptTokens ?? 0)),
-    h("dt", {}, "输出 tokens"), h("dd", {}, String(u.completionTokens ?? 0)),
+    h("dt", {}, "输入词元"), h("dd", {}, String(u.promptTokens ?? 0)),
+    h("dt", {}, "输出词元"), h("dd", {}, String(u.completionTokens ?? 0)),
     h("dt", {}, "费用"), h("dd", {}, `$${Number(u.costUsd || 0).toFixed(4)}`)));
   const tasks = Object.entries(u.byTask || {});
   if (tasks.length) {
     body.append(h("div", { class: "table-wrap" }, h("table", { class: "data" },
-      h("thead", {}, h("tr", {}, ...["任务", "调用", "tokens", "延迟"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ...["环节", "调用次数", "词元", "延迟"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, tasks.map(([task, row]) => h("tr", {},
-        h("td", {}, task), h("td", {}, String(row.calls ?? "")),
+        h("td", {}, label("task", task)), h("td", {}, String(row.calls ?? "")),
         h("td", {}, String((row.promptTokens || 0) + (row.completionTokens || 0))),
         h("td", {}, fmtDuration(row.latencyMs))))))));
   }
@@ -131,10 +131,10 @@ export function renderDetail(container, c, { listUrl = "/creatives" } = {}) {
     h("div", { class: "page-head detail-head" },
       h("a", { href: listUrl, class: "btn ghost small", dataset: { nav: "list" } }, "← 返回作品库"),
       h("h1", { tabindex: "-1" }, c.title || `作品 #${c.id}`),
-      h("span", { class: "status-pill", dataset: { status: c.status } }, STATUS[c.status] || c.status),
+      h("span", { class: "status-pill", dataset: { status: c.status } }, label("status", c.status)),
       typeof c.score === "number" ? h("span", { class: "badge badge-pass" }, `综合 ${fmtScore(c.score)}`) : null,
       ...actions),
-    c.error ? h("div", { class: "alert error", role: "alert" }, h("strong", {}, `运行出错：${c.error.code || ""}`), c.error.message || "") : null,
+    c.error ? h("div", { class: "alert error", role: "alert" }, h("strong", {}, "运行出错："), c.error.message || "未知错误") : null,
     h("div", { class: "detail-grid" },
       h("div", { class: "run-col" }, postCard(c), imagesCard(c), reviewCard(c), layout.node),
       h("div", { class: "run-col" }, requestCard(c), brief.node, evidence.node, timingsCard(c), usageCard(c))));

@@ -1,9 +1,7 @@
 // The image grid (per-image progress, then the image itself) and the quality score panel.
 
 import { assetUrl, clear, clamp01, fmtScore, h, progressBar, safeUrl } from "./dom.js";
-import { DIMENSIONS, DIMENSION_KEYS, ROLES } from "./labels.js";
-
-const IMAGE_STATUS = { queued: "排队中", generating: "生成中", complete: "已完成", failed: "失败" };
+import { DIMENSIONS, DIMENSION_KEYS, label } from "./labels.js";
 
 export class ImageGrid {
   constructor(target) {
@@ -24,7 +22,7 @@ export class ImageGrid {
   /** Captions from the layout spec or the image plans: {index: "封面 · 主体"}. */
   setCaptions(items) {
     for (const item of items || []) {
-      const role = ROLES[item.role] || item.role || "";
+      const role = label("role", item.role);
       const what = item.subject || item.visualFocus || "";
       this.captions[item.index] = [role, what].filter(Boolean).join(" · ");
       const slot = this.slots.get(Number(item.index));
@@ -59,7 +57,7 @@ export class ImageGrid {
     const slot = this.slot(event.taskId);
     slot.node.dataset.status = event.status;
     slot.status.textContent = event.status === "failed" && event.errorMessage
-      ? `失败：${event.errorMessage}` : IMAGE_STATUS[event.status] || event.status;
+      ? `失败：${event.errorMessage}` : label("imageStatus", event.status);
     slot.bar.set(event.status === "complete" ? 1 : clamp01(event.progress), slot.status.textContent);
     const url = safeUrl(event.url) || (event.status === "complete" ? assetUrl(event.assetId) : null);
     if (event.status === "complete" && url) this.show(slot, url);
@@ -89,6 +87,9 @@ export class ImageGrid {
   }
 }
 
+// agents/artifacts.IMAGE_DIMENSIONS: what an image-only package (no post text) is judged on
+export const IMAGE_DIMENSION_KEYS = ["textImageAlignment", "styleConsistency", "readability"];
+
 export class ScorePanel {
   constructor(target) {
     this.target = target;
@@ -96,6 +97,7 @@ export class ScorePanel {
   }
 
   reset() {
+    this.only = null; // dimension keys to show (an image-only run), null for all
     this.rounds = new Map();
     clear(this.target);
     this.target.append(h("p", { class: "muted empty-note" }, "图文齐备后，质量审核员会按五个维度打分。"));
@@ -112,7 +114,7 @@ export class ScorePanel {
     const t = clear(this.target);
     const rounds = [...this.rounds.keys()].sort((a, b) => a - b);
     const latest = this.rounds.get(rounds[rounds.length - 1]);
-    t.append(scoreBlock(latest));
+    t.append(scoreBlock(latest, this.only));
     if (rounds.length > 1) {
       t.append(h("div", { class: "sub-title" }, "历次审核"), h("ol", { class: "rounds" }, rounds.map((r) => {
         const rep = this.rounds.get(r);
@@ -125,9 +127,10 @@ export class ScorePanel {
 }
 
 /** One review round: overall, pass/fail, one bar per dimension, reasons. Also used by the explorer. */
-export function scoreBlock(report) {
+export function scoreBlock(report, only = null) {
   const scores = report.scores || {};
-  const keys = [...DIMENSION_KEYS.filter((k) => k in scores), ...Object.keys(scores).filter((k) => !DIMENSIONS[k])];
+  const keys = [...DIMENSION_KEYS.filter((k) => k in scores), ...Object.keys(scores).filter((k) => !DIMENSIONS[k])]
+    .filter((k) => !only || only.includes(k));
   return h("div", { class: "score-block" },
     h("div", { class: "score-head" },
       h("span", { class: "score-overall" }, fmtScore(report.overall)),
@@ -137,8 +140,8 @@ export function scoreBlock(report) {
       const value = Number(scores[key]);
       const fill = h("span", { class: "bar-fill", style: { width: `${Math.round(clamp01(value) * 100)}%` } });
       return h("li", { dataset: { dim: key } },
-        h("span", { class: "bar-label" }, DIMENSIONS[key] || key),
-        h("span", { class: "bar", role: "img", "aria-label": `${DIMENSIONS[key] || key} ${fmtScore(value)}` }, fill),
+        h("span", { class: "bar-label" }, label("dimension", key)),
+        h("span", { class: "bar", role: "img", "aria-label": `${label("dimension", key)} ${fmtScore(value)}` }, fill),
         h("span", { class: "bar-value" }, fmtScore(value)));
     })),
     report.failReasons?.length ? h("ul", { class: "bullets fail-reasons" }, report.failReasons.map((r) => h("li", {}, r))) : null,

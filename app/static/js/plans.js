@@ -2,7 +2,9 @@
 // The server renumbers the plans 1..N in the order sent.
 
 import { clear, h } from "./dom.js";
-import { ROLES } from "./labels.js";
+import { label } from "./labels.js";
+
+const IMAGE_ROLES = ["cover", "detail", "result"]; // agents/artifacts.ImageRole
 
 let uid = 0;
 
@@ -51,7 +53,7 @@ export function planEditor(initial) {
     plans.forEach((plan, i) => {
       const id = `plan-${++uid}`;
       const role = h("select", { id: `${id}-role`, name: "role" },
-        Object.entries(ROLES).map(([value, label]) => h("option", { value, selected: plan.role === value }, label)));
+        IMAGE_ROLES.map((value) => h("option", { value, selected: plan.role === value }, label("role", value))));
       const subject = h("input", { id: `${id}-subject`, type: "text", value: plan.subject || "", maxlength: "200", name: "subject" });
       const prompt = h("textarea", { id: `${id}-prompt`, rows: "3", value: plan.prompt || "", maxlength: "1200", name: "prompt" });
       const n = i + 1;

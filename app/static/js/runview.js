@@ -5,8 +5,8 @@ import { describeError } from "./api.js";
 import { DraftCard, EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { renderCheckpoint } from "./checkpoint.js";
 import { card, clear, h, progressBar } from "./dom.js";
-import { ImageGrid, ScorePanel } from "./images.js";
-import { agentLabel, kindOf, STATUS } from "./labels.js";
+import { IMAGE_DIMENSION_KEYS, ImageGrid, ScorePanel } from "./images.js";
+import { agentLabel, kindOf, label, STATUS } from "./labels.js";
 import { Timeline } from "./timeline.js";
 
 const STATUS_TEXT = { idle: "未开始", connecting: "连接中", ...STATUS };
@@ -67,6 +67,7 @@ export class RunView {
     this.creativeId = null;
     this.layoutSpec = null;
     this.alignment = null;
+    this.imageOnly = false;
     this.timeline.reset();
     this.images.reset();
     this.scores.reset();
@@ -90,7 +91,7 @@ export class RunView {
   setStatus(status) {
     this.status = status;
     this.pill.dataset.status = status;
-    this.pill.textContent = STATUS_TEXT[status] || status;
+    this.pill.textContent = STATUS_TEXT[status] || label("status", status);
   }
 
   setCreative(id) {
@@ -144,6 +145,12 @@ export class RunView {
         this.bar.set(event.progress, event.phase);
         this.phase.textContent = `${event.phase || ""} · ${agentLabel(event.currentAgent)}`;
         break;
+      case "intent_detected":
+        // an image-only package has no post text and is judged on the image dimensions only
+        this.imageOnly = event.intent === "image_only";
+        this.scores.only = this.imageOnly ? IMAGE_DIMENSION_KEYS : null;
+        if (this.imageOnly) this.cards.draft.hidden = true;
+        break;
       case "brief_ready":
         this.cards.brief.hidden = false;
         renderBrief(this.briefBody, event.brief);
@@ -185,7 +192,7 @@ export class RunView {
         break;
       case "error":
         this.setStatus(event.code === "ABORTED" || event.code === "CANCELLED" ? "aborted" : "failed");
-        this.showError(`运行出错（${event.code || "ERROR"}）：${event.message || ""}`,
+        this.showError(`运行出错：${event.message || "未知错误"}`,
           event.agent ? [`出错的环节：${agentLabel(event.agent)}`] : []);
         this.clearPending();
         break;
@@ -196,11 +203,15 @@ export class RunView {
 
   clearPending() {
     this.pending = null;
-    this.draftCard.hidden = this.compact ? !this.draft.draft : this.status === "idle";
+    this.draftCard.hidden = this.compact ? !this.draft.draft : this.status === "idle" || this.imageOnly;
     clear(this.checkpointSlot);
   }
 
   setDraft(draft) {
+    if (this.imageOnly && !String(draft?.body || "").trim()) {
+      this.cards.draft.hidden = true; // nothing to read or copy
+      return;
+    }
     this.draftEmpty.hidden = true;
     this.cards.draft.hidden = false;
     this.draft.set(draft);

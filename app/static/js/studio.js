@@ -2,7 +2,7 @@
 
 import { describeError, getCreative } from "./api.js";
 import { $, chip, clear, h, replace, toast } from "./dom.js";
-import { LAYOUTS } from "./labels.js";
+import { label } from "./labels.js";
 import { initNav, refreshInboxBadge } from "./nav.js";
 import { ReferencePicker } from "./references.js";
 import { RunView } from "./runview.js";
@@ -42,7 +42,7 @@ function showSummary(body) {
   $("#summary-text").textContent = body.message;
   const chips = [
     `${body.imageCount} 张配图`,
-    LAYOUTS[body.layoutPreference] || body.layoutPreference,
+    label("layout", body.layoutPreference),
     body.enableHITL === false ? "人工审核：关" : "人工审核：开",
     body.refCount ? `${body.refCount} 张参考图` : null,
   ];

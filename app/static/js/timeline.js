@@ -1,8 +1,10 @@
 // The agent timeline: one entry per agent run (start → end with duration), supervisor decisions with
-// their reason and source, tool calls with collapsible input/output, checkpoints and errors.
+// their reason and source, tool calls with collapsible input/output, checkpoints and errors. Every value
+// goes through the label table; numbers meant for debugging (confidences, similarity scores, error
+// codes, a message's `detail`) sit behind a collapsed "详情" toggle.
 
 import { fmtDuration, fmtJson, h, clear } from "./dom.js";
-import { agentLabel, KIND, kindOf } from "./labels.js";
+import { agentLabel, KIND, kindOf, label } from "./labels.js";
 
 const MAX_JSON = 6000;
 
@@ -18,6 +20,15 @@ function jsonBlock(label, value) {
   if (cut) text = `${text.slice(0, MAX_JSON)}\n…（已截断，共 ${text.length} 字符）`;
   return h("div", { class: "tool-io" }, h("div", { class: "tool-io-label" }, label), h("pre", { class: "code" }, text));
 }
+
+/** A collapsed "详情" toggle around `text` (null when there is nothing to show). */
+export function detailToggle(text) {
+  const body = Array.isArray(text) ? text.filter(Boolean).join("\n") : String(text ?? "");
+  if (!body.trim()) return null;
+  return h("details", { class: "tl-detail" }, h("summary", {}, "详情"), h("div", { class: "tl-detail-body pre-line" }, body));
+}
+
+const pct = (value) => `${Math.round(Number(value || 0) * 100)}%`;
 
 export class Timeline {
   constructor(root) {
@@ -100,21 +111,24 @@ export class Timeline {
         return this.entry(event, "decision", "➜",
           h("span", {}, "主管决策 → ", h("strong", {}, agentLabel(event.decision))),
           h("div", { class: "tl-reason" }, event.reason || ""),
-          h("span", { class: ["chip", event.source === "llm" ? "chip-llm" : "chip-rule"] },
-            event.source === "llm" ? "LLM 判断" : "规则"));
+          h("span", { class: ["chip", event.source === "llm" ? "chip-llm" : "chip-rule"] }, label("source", event.source) || "规则"));
       case "intent_detected":
-        return this.entry(event, "info", "◆", h("span", {}, "识别意图：", h("strong", {}, event.intent)),
-          h("div", { class: "tl-reason" },
-            `置信度 ${Number(event.confidence || 0).toFixed(2)} · 来源 ${event.source === "llm" ? "LLM" : "规则"}` +
-            (event.keywords?.length ? ` · 关键词 ${event.keywords.join("、")}` : "")));
+        return this.entry(event, "info", "◆", h("span", {}, "识别意图：", h("strong", {}, label("intent", event.intent))),
+          h("div", { class: "tl-reason" }, [
+            event.suggestedCategory ? `题材：${label("theme", event.suggestedCategory)}` : "",
+            event.keywords?.length ? `关键词：${event.keywords.join("、")}` : "",
+          ].filter(Boolean).join(" · ")),
+          detailToggle(`置信度 ${pct(event.confidence)} · 判断方式：${label("source", event.source) || "规则"}`));
       case "content_type_detected":
-        return this.entry(event, "info", "◆", h("span", {}, "内容类型：", h("strong", {}, event.contentType)),
-          h("div", { class: "tl-reason" }, event.reasoning || ""));
+        return this.entry(event, "info", "◆", h("span", {}, "内容类型：", h("strong", {}, label("contentType", event.contentType))),
+          h("div", { class: "tl-reason" }, event.reasoning || ""),
+          detailToggle(`置信度 ${pct(event.confidence)}`));
       case "message":
       case "progress": {
         if (!event.agent) return null;
         const item = this.agentEntry(event);
-        this.sub(item, h("span", { class: ["tl-msg", event.type === "progress" && "tl-progress"] }, event.content || ""));
+        this.sub(item, h("span", { class: ["tl-msg", event.type === "progress" && "tl-progress"] }, event.content || ""),
+          detailToggle(event.detail));
         return item.node;
       }
       case "tool_call":
@@ -134,8 +148,9 @@ export class Timeline {
       case "workflow_complete":
         return this.entry(event, "ok", "★", h("strong", {}, "创作完成"));
       case "error":
-        return this.entry(event, "error", "✕", h("strong", {}, `出错：${event.code || "ERROR"}`),
-          h("div", { class: "tl-reason" }, `${event.message || ""}${event.agent ? `（${agentLabel(event.agent)}）` : ""}`));
+        return this.entry(event, "error", "✕", h("strong", {}, event.agent ? `${agentLabel(event.agent)}出错` : "运行出错"),
+          h("div", { class: "tl-reason" }, event.message || "未知错误"),
+          detailToggle(event.code ? `错误代码 ${event.code}${event.retryable ? " · 可重试" : ""}` : ""));
       default:
         return null; // state_update, workflow_progress, content/brief/etc. are shown elsewhere
     }
@@ -146,7 +161,7 @@ export class Timeline {
     const status = h("span", { class: "tool-status" }, "调用中…");
     const body = h("div", { class: "tool-body" }, jsonBlock("输入", event.toolInput));
     const details = h("details", { class: "tool", dataset: { tool: event.tool || "" } },
-      h("summary", {}, h("span", { class: "tool-name" }, event.tool || "tool"), status), body);
+      h("summary", {}, h("span", { class: "tool-name" }, label("tool", event.tool) || "工具调用"), status), body);
     this.tools.set(event.toolCallId, { body, status });
     this.sub(item, details);
     return item.node;
