@@ -6,62 +6,45 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tools.bilingual import localize
 from tools.offline.context import Context
 from tools.offline.lexicon import GENERIC
-from tools.offline.text import dedupe, extract_audience, keywords, shorten
+from tools.offline.text import dedupe, detect_theme, extract_audience, extract_topic, keywords, shorten
+from tools.routing import content_type_of, route
 
-_TIME = re.compile(r"几点|时间|日期|几号|星期几|周几|时间戳|今天是|现在是")
-_IMAGE = re.compile(
-    r"画|绘|生成.{0,6}(?:图|照片|海报|插画|壁纸)|配图|海报|插画|draw|paint|image|picture", re.I
-)
-_POST = re.compile(r"笔记|文案|帖子|种草|攻略|写一篇|写篇|图文|小红书")
-_QUESTION = re.compile(r"[?？]|什么|怎么|为什么|哪些|哪个|如何|吗|是否|能不能|有没有")
-_CONTENT_TYPES = (
-    (re.compile(r"攻略|指南|教程|步骤|怎么"), "guide"),
-    (re.compile(r"测评|评测|试用|对比|值不值"), "review"),
-    (re.compile(r"清单|合集|盘点|\d+个|推荐"), "list"),
-    (re.compile(r"经历|故事|日记|vlog|记录"), "story"),
-    (re.compile(r"知识|科普|原理|学习|考"), "edu"),
-    (re.compile(r"新品|种草|好物|产品"), "product"),
-)
+_INTENT_REASONS = {
+    "full_post": "需要一篇完整的图文笔记。",
+    "image_only": "只需要生成图片。",
+    "question": "是一个可以直接回答的问题。",
+    "time_query": "是在询问当前的时间或日期。",
+}
 
 
 def content_type(text: str) -> str:
-    for pattern, kind in _CONTENT_TYPES:
-        if pattern.search(text):
-            return kind
-    return "guide"
+    """The content type the request's own words ask for (shared with the rule fallback)."""
+    return content_type_of(localize(text))[0]
 
 
 # --- intent ------------------------------------------------------------------------------------------
 def compose_intent(ctx: Context) -> dict[str, Any]:
+    """Route the request with the shared table (`tools.routing`), as the rule fallback does."""
     text = ctx.request
-    theme = ctx.theme
-    wants_post = bool(_POST.search(text))
-    if _TIME.search(text) and not wants_post and len(text) < 30:
-        intent, confidence = "time_query", 0.9
-    elif _IMAGE.search(text) and not wants_post:
-        intent, confidence = "image_only", 0.82
-    elif _QUESTION.search(text) and not wants_post:
-        intent, confidence = "question", 0.78
-    else:
-        intent, confidence = "full_post", 0.9 if wants_post else 0.66
-    kind = content_type(text)
+    local = localize(text)
+    theme = detect_theme(local)
+    decided = route(text)
+    kind, kind_confidence = content_type_of(local)
+    # the model is surer than the bare rules where a marker decided, less sure on a bare topic
+    confidence = min(0.95, decided.confidence + 0.08) if decided.rule != "empty" else 0.5
     return {
-        "intent": intent,
-        "confidence": confidence,
-        "keywords": keywords(text, 6),
-        "suggestedCategory": theme.key,
+        "intent": decided.intent,
+        "confidence": round(confidence, 2),
+        "keywords": keywords(local, 6),
+        "suggestedCategory": "" if theme is GENERIC else theme.key,
         "contentType": kind,
-        "contentTypeConfidence": 0.8 if kind != "guide" or "攻略" in text else 0.6,
-        "reasoning": f"请求围绕「{ctx.topic}」，属于{theme.label}类；"
-        + {
-            "full_post": "需要完整的图文笔记。",
-            "image_only": "只需要生成图片。",
-            "question": "是一个可以直接回答的问题。",
-            "time_query": "是在询问当前时间。",
-        }[intent],
-        "needsWebSearch": bool(re.search(r"最新|今天|实时|新闻|热搜", text)),
+        "contentTypeConfidence": kind_confidence,
+        "reasoning": f"请求围绕「{extract_topic(text)}」，属于{theme.label}类；{_INTENT_REASONS[decided.intent]}"
+        f"（依据：{decided.rule}）",
+        "needsWebSearch": decided.search is not None or bool(re.search(r"最新|实时|新闻|热搜", text)),
     }
 
 
