@@ -3,13 +3,25 @@ creative brief (topic, audience, goal, tone, constraints, keywords, call to acti
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from tools.bilingual import localize
 from tools.offline.context import Context
-from tools.offline.lexicon import GENERIC
-from tools.offline.text import dedupe, detect_theme, extract_audience, extract_topic, keywords, shorten
+from tools.offline.lexicon import GENERIC, Theme
+from tools.entities import places
+from tools.offline.text import (
+    dedupe,
+    detect_theme,
+    extract_audience,
+    extract_topic,
+    keywords,
+    shorten,
+    theme_by_key,
+)
 from tools.routing import content_type_of, route
 
 _INTENT_REASONS = {
@@ -21,8 +33,10 @@ _INTENT_REASONS = {
 
 
 def content_type(text: str) -> str:
-    """The content type the request's own words ask for (shared with the rule fallback)."""
-    return content_type_of(localize(text))[0]
+    """The content type the request's own words ask for (shared with the rule fallback); English words
+    count as written ("recommend") and as read in Chinese."""
+    local = localize(text)
+    return content_type_of(text if local == text else f"{text} {local}")[0]
 
 
 # --- intent ------------------------------------------------------------------------------------------
@@ -32,7 +46,7 @@ def compose_intent(ctx: Context) -> dict[str, Any]:
     local = localize(text)
     theme = detect_theme(local)
     decided = route(text)
-    kind, kind_confidence = content_type_of(local)
+    kind, kind_confidence = content_type_of(text if local == text else f"{text} {local}")
     # the model is surer than the bare rules where a marker decided, less sure on a bare topic
     confidence = min(0.95, decided.confidence + 0.08) if decided.rule != "empty" else 0.5
     return {
@@ -49,34 +63,137 @@ def compose_intent(ctx: Context) -> dict[str, Any]:
 
 
 # --- brief -------------------------------------------------------------------------------------------
+GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
+_VAGUE = re.compile(r"帮我|帮忙|给我|请|麻烦|写|一篇|一条|一个|一份|篇|点|些|东西|随便|内容|笔记|文案|帖子|小红书|什么|都行|吧|呀")
+_CONSTRAINT = re.compile(r"不要|别|避免|不超过|以内|控制在|预算|\d+\s*字|必须|一定要|记得|带上|提到|少用|多用")
+_HITL_FIELD = re.compile(r"^(方向|说明)[:：](.*)$")
+
+
+@cache
+def _goals() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(GOALS.read_text(encoding="utf-8"))
+    return data
+
+
+def scene_of(theme_key: str, text: str) -> str:
+    """The goal table's scene: the theme, or 'food_out' for eating out (探店, 必吃 …), never a recipe."""
+    scene = theme_key or "*"
+    if scene in ("food", "travel", "*") and re.search(_goals()["scenes"]["food_out"], text):
+        return "food_out"
+    return scene
+
+
+def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: str) -> tuple[str, str]:
+    """The goal and call to action for a content type on a theme (data/brief/goals.json)."""
+    data = _goals()
+    scene = scene_of(theme_key, text)
+    core = re.sub(rf"(?:的)?(?:{data['content_suffixes']})+$", "", topic) or topic
+    core = re.sub(data["question_tails"], "", core) or core
+    topic = core if len(core) >= 2 else topic
+    table = data["goals"]
+    entry = table.get(f"{scene}/{kind}") or table.get(f"{scene}/*") or table[f"*/{kind}"]
+    return (
+        entry["goal"].format(topic=topic, audience=audience),
+        entry["cta"].format(topic=topic, audience=audience),
+    )
+
+
+def parse_clarification(text: str) -> tuple[str, str]:
+    """The clarification as (direction, detail): '方向：美食探店\n说明：写给上班族' → ('美食探店', '写给上班族').
+
+    A free answer without the labels is all detail."""
+    direction: list[str] = []
+    detail: list[str] = []
+    for line in text.splitlines():
+        match = _HITL_FIELD.match(line.strip())
+        if match:
+            (direction if match.group(1) == "方向" else detail).append(match.group(2).strip())
+        elif line.strip():
+            detail.append(line.strip())
+    return "、".join(d for d in direction if d), "；".join(d for d in detail if d)
+
+
+def is_vague(request: str) -> bool:
+    """Nothing to write about once the scaffolding is gone ("帮我写一篇笔记", "随便写点东西")."""
+    core = _VAGUE.sub("", re.sub(r"[\s\W_]+", "", localize(request)))
+    return len(core) < 2
+
+
+def _audience_word(text: str, theme: Theme) -> str | None:
+    """A reader named inside the topic ("学生党穷游版", "上班族带饭") — the theme's wording when it says more.
+    Someone taken along ("带娃", "带爸妈") is not the reader."""
+    for word in _goals()["audiences"]:
+        at = text.find(word)
+        if at >= 0 and text[max(0, at - 1) : at] != "带":
+            return theme.audience if word in theme.audience and len(theme.audience) <= 8 else word
+    return None
+
+
+def _split_detail(detail: str, audience: str | None) -> tuple[str, list[str]]:
+    """A clarification's free text as (angle, constraints): clauses naming the reader are dropped (they
+    are the audience), clauses that restrict the writing are constraints, the rest is the angle."""
+    angle: list[str] = []
+    constraints: list[str] = []
+    for clause in re.split(r"[，,。；;！!\n]", detail):
+        clause = clause.strip()
+        if not clause or (audience and audience in clause and len(clause) <= len(audience) + 4):
+            continue
+        (constraints if _CONSTRAINT.search(clause) else angle).append(clause)
+    return "，".join(angle), constraints
+
+
 def compose_brief(ctx: Context) -> dict[str, Any]:
+    """The brief from the request; a clarification fills structured fields (topic only when the request
+    had none, angle, audience, constraints) and is never pasted into the topic."""
     request = ctx.request
-    clarification = ctx.text("clarification")
-    theme = ctx.theme
-    full = f"{request} {clarification}".strip()
-    audience = extract_audience(full) or theme.audience
-    topic = ctx.topic
-    words = dedupe([*keywords(topic, 3), *keywords(full, 6)])
+    direction, detail = parse_clarification(ctx.text("clarification"))
+    vague = is_vague(request)
+    local = localize(request)
+    theme = detect_theme(f"{local} {direction} {detail}")
+    if theme is GENERIC and places(f"{local} {detail}"):
+        theme = theme_by_key("travel")  # a trip somewhere named, with no other theme word
+    scene = scene_of("" if theme is GENERIC else theme.key, f"{local} {direction} {detail}")
+    explicit = extract_audience(detail) if detail else None
+    audience = (
+        explicit
+        or extract_audience(local)
+        or _audience_word(f"{local} {detail}", theme)
+        or _goals()["scene_audience"].get(scene)
+        or theme.audience
+    )
+    angle, extra = _split_detail(detail, explicit)
+    if vague:  # the request names no subject: the clarification is the topic
+        topic = extract_topic(angle) if angle else (direction or theme.label)
+        angle = direction if angle else ""
+    else:
+        topic = extract_topic(request)
+        angle = "，".join(p for p in (direction, angle) if p)
+    full = f"{local} {detail}".strip()
+    kind = content_type(f"{request} {detail}")
     constraints = ["标题不超过20个字", "正文分段清晰，每段不超过4行", "信息真实具体，避免夸大和绝对化用语"]
     length = re.search(r"(\d{2,4})\s*字", full)
     if length:
         constraints.append(f"正文控制在{length.group(1)}字左右")
-    if clarification:
-        constraints.append(f"用户补充：{shorten(clarification, 60)}")
+    constraints += [shorten(c, 60) for c in extra][:3]
     tone = theme.tone
     if re.search(r"专业|正式|严谨", full):
         tone = "专业、严谨"
     elif re.search(r"搞笑|幽默|有趣|沙雕", full):
         tone = "幽默、有梗"
+    goal, cta = goal_and_cta(
+        "" if theme is GENERIC else theme.key, kind, f"{full} {direction}", topic=topic, audience=audience
+    )
+    words = dedupe([*keywords(topic, 3), *keywords(f"{full} {angle}", 6)])
     return {
         "topic": topic,
+        "angle": shorten(angle, 60),
         "audience": audience,
-        "goal": theme.goal if theme is not GENERIC else f"围绕「{topic}」分享一份实用经验，让读者愿意收藏",
+        "goal": goal,
         "tone": tone,
         "constraints": constraints,
         "keywords": words[:8] or [topic],
-        "callToAction": theme.cta,
+        "callToAction": cta,
         "theme": "" if theme is GENERIC else theme.key,
-        "contentType": content_type(full),
+        "contentType": kind,
         "platform": "xiaohongshu",
     }

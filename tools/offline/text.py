@@ -26,8 +26,8 @@ _AUDIENCE = re.compile(
 # "给第一次去广东的朋友", "写给刚毕业的大学生" — a whole reader phrase at the end of a clause
 _AUDIENCE_PHRASE = re.compile(
     r"(?:^|[，,。；;\s])(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?P<who>[^，。,.！!？?\s]{2,16}?"
-    r"(?:的(?:朋友|人|你|宝妈|姐妹|小伙伴|同学|家长|新手)|朋友|们|党|族|新手|小白|宝妈|爸妈|家长|同学|姐妹|人群|打工人|大学生|学生))"
-    r"(?=$|[，,。！!？?；;\s]|看)"
+    r"(?:的(?:朋友|人|你|宝妈|姐妹|小伙伴|同学|家长|新手)|朋友|们|党|族|新手|小白|宝妈|爸妈|家长|同学|姐妹|人群|打工人|大学生|学生|游客|人))"
+    r"(?=$|[，,。！!？?；;\s]|看|写)"
 )
 # a clause that is only scaffolding: who it is for, or what to make of it ("写个清单", "给大学生")
 _NOT_TOPIC = re.compile(
