@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import ConfigDict, Field
 
-from agents.artifacts import ContentType, Intent, IntentOutput
+from agents.artifacts import Intent, IntentOutput
 from agents.node import prompt
 from tools import image_rules as _image_rules
 from tools.bilingual import localize

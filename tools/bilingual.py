@@ -33,10 +33,11 @@ _QUESTION_OPEN = re.compile(
     r"time|kind\s+of))*|is|are|can|could|should|do|does|will)(?:\s+(?:i|we|you|my|it|there))?\s+",
     re.IGNORECASE,
 )
-_STOP = frozenset(
-    "a an the some my your our their his her its of this that these those i me you we it is are be been very "
-    "really most best top great good nice please any".split()
-)
+_STOP = frozenset((
+    "a", "an", "the", "some", "my", "your", "our", "their", "his", "her", "its", "of", "this", "that",
+    "these", "those", "i", "me", "you", "we", "it", "is", "are", "be", "been", "very", "really", "most",
+    "best", "top", "great", "good", "nice", "please", "any",
+))
 _PLACE_PREP = frozenset(("in", "at", "around", "near", "to", "from", "across", "through"))
 _JOIN = {"and": "和", "&": "和", "or": "或"}
 
@@ -91,9 +92,11 @@ def _render(tokens: list[str]) -> tuple[list[str], list[str], list[str]]:
         if low == "with":
             rest_places, rest_audiences, rest_words = _render(tokens[i + 1 :])
             places += rest_places
-            words[:0] = [f"带{''.join([*rest_audiences, *rest_words])}"] if rest_audiences or rest_words else []
+            taken = "".join([*rest_audiences, *rest_words])
+            words[:0] = [f"带{taken}"] if taken else []
             break
-        if low in _PLACE_PREP and i + 1 < len(tokens) and tokens[i + 1][:1].isupper() and not _lookup(tokens, i + 1):
+        following = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if low in _PLACE_PREP and following[:1].isupper() and not _lookup(tokens, i + 1):
             places.append(tokens[i + 1])  # "in Perth": a place the list does not know, kept in English
             i += 2
             continue

@@ -111,7 +111,7 @@ _ENDS_AS_QUESTION = re.compile(r"(?:[?？]|[吗呢么嘛])[\s!！~～。]*$")
 
 
 def _is_subject(text: str, start: int, end: int) -> bool:
-    """An artifact word the question is about ("小红书笔记被限流了", "攻略里说的"), not one being asked for."""
+    """An artifact word the question is about ("小红书笔记被限流了", "攻略里说的"), not one asked for."""
     m = markers()
     rest = text[end:]
     while (more := m.strong.match(rest)) or (more := m.weak.match(rest)):  # "小红书|笔记|为什么…"
@@ -147,10 +147,9 @@ def question_hit(text: str) -> Hit | None:
 
 # --- content type --------------------------------------------------------------------------------
 ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
-_CONTENT_TYPES: tuple[tuple[ContentKind, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
-        ("list", r"清单|合集|合辑|盘点|\d+\s*[个款家条处]|[二两三四五六七八九十几]+[个款家条处]|推荐|必备|必吃|必买|"
+_CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
+        ("list", r"清单|合集|合辑|盘点|推荐|必备|必吃|必买|"
+                 r"(?:\d+|[二两三四五六七八九十几]+)\s*(?:个(?!月|小时|星期|周)|[款家条处])|"
                  r"top\s*\d+|checklist|\blist\b|recommend"),
         ("review", r"测评|评测|试用|对比|值不值|踩雷|开箱|探店|\breview\b"),
         ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
@@ -160,8 +159,8 @@ _CONTENT_TYPES: tuple[tuple[ContentKind, re.Pattern[str]], ...] = tuple(
         ("edu", r"知识|科普|原理|干货|入门知识|为什么|区别"),
         ("guide", r"攻略|指南|教程|步骤|怎么|如何|怎样|方法|新手|经验帖|经验贴|做法|食谱|路线|计划|规划|"
                   r"guide|tips|how\s+to|recipes?|itinerary"),
-    )
 )
+_CONTENT_TYPES = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _CONTENT_TYPE_WORDS)
 
 
 def content_type_of(text: str) -> tuple[ContentKind, float]:
@@ -220,4 +219,16 @@ def route(text: str) -> Route:
     return Route(intent, confidence, rule, hits, image=image, search=search)
 
 
-__all__ = ["ContentKind", "Hit", "Route", "Rule", "content_type_of", "image_hit", "post_hit", "question_hit", "route", "time_hit", "web_search_hit"]
+__all__ = [
+    "ContentKind",
+    "Hit",
+    "Route",
+    "Rule",
+    "content_type_of",
+    "image_hit",
+    "post_hit",
+    "question_hit",
+    "route",
+    "time_hit",
+    "web_search_hit",
+]

@@ -19,7 +19,9 @@ from tools.llm import LLMConfig, LLMGateway
 from tools.offline.text import extract_audience, extract_topic
 
 SET = Path(__file__).resolve().parents[2] / "data" / "routing" / "requests.jsonl"
-ROWS: list[dict[str, Any]] = [json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines() if line]
+ROWS: list[dict[str, Any]] = [
+    json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines() if line
+]
 INTENTS = ("full_post", "question", "time_query", "image_only")
 
 
@@ -89,7 +91,9 @@ async def test_the_offline_model_routes_the_set(offline_llm: LLMGateway, split: 
         ("学生党平价护肤推荐", "full_post"),
     ],
 )
-async def test_issue_cases_route_alike_in_both(offline_llm: LLMGateway, request_text: str, intent: str) -> None:
+async def test_issue_cases_route_alike_in_both(
+    offline_llm: LLMGateway, request_text: str, intent: str
+) -> None:
     assert rule_intent(request_text).intent == intent
     assert (await classify_intent(offline_llm, request_text)).intent == intent
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from tools.bilingual import localize
+from tools.entities import places
 from tools.offline.context import Context
 from tools.offline.lexicon import GENERIC, Theme
-from tools.entities import places
 from tools.offline.text import (
     dedupe,
     detect_theme,
@@ -56,7 +56,8 @@ def compose_intent(ctx: Context) -> dict[str, Any]:
         "suggestedCategory": "" if theme is GENERIC else theme.key,
         "contentType": kind,
         "contentTypeConfidence": kind_confidence,
-        "reasoning": f"请求围绕「{extract_topic(text)}」，属于{theme.label}类；{_INTENT_REASONS[decided.intent]}"
+        "reasoning": f"请求围绕「{extract_topic(text)}」，属于{theme.label}类；"
+        f"{_INTENT_REASONS[decided.intent]}"
         f"（依据：{decided.rule}）",
         "needsWebSearch": decided.search is not None or bool(re.search(r"最新|实时|新闻|热搜", text)),
     }
@@ -64,8 +65,12 @@ def compose_intent(ctx: Context) -> dict[str, Any]:
 
 # --- brief -------------------------------------------------------------------------------------------
 GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
-_VAGUE = re.compile(r"帮我|帮忙|给我|请|麻烦|写|一篇|一条|一个|一份|篇|点|些|东西|随便|内容|笔记|文案|帖子|小红书|什么|都行|吧|呀")
-_CONSTRAINT = re.compile(r"不要|别|避免|不超过|以内|控制在|预算|\d+\s*字|必须|一定要|记得|带上|提到|少用|多用")
+_VAGUE = re.compile(
+    r"帮我|帮忙|给我|请|麻烦|写|一篇|一条|一个|一份|篇|点|些|东西|随便|内容|笔记|文案|帖子|小红书|什么|都行|吧|呀"
+)
+_CONSTRAINT = re.compile(
+    r"不要|别|避免|不超过|以内|控制在|预算|\d+\s*字|必须|一定要|记得|带上|提到|少用|多用"
+)
 _HITL_FIELD = re.compile(r"^(方向|说明)[:：](.*)$")
 
 
@@ -99,7 +104,8 @@ def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: 
 
 
 def parse_clarification(text: str) -> tuple[str, str]:
-    """The clarification as (direction, detail): '方向：美食探店\n说明：写给上班族' → ('美食探店', '写给上班族').
+    """The clarification as (direction, detail):
+    '方向：美食探店\n说明：写给上班族' → ('美食探店', '写给上班族').
 
     A free answer without the labels is all detail."""
     direction: list[str] = []

@@ -29,6 +29,9 @@ _AUDIENCE_PHRASE = re.compile(
     r"(?:的(?:朋友|人|你|宝妈|姐妹|小伙伴|同学|家长|新手)|朋友|们|党|族|新手|小白|宝妈|爸妈|家长|同学|姐妹|人群|打工人|大学生|学生|游客|人))"
     r"(?=$|[，,。！!？?；;\s]|看|写)"
 )
+_AUDIENCE_CLAUSE = re.compile(
+    r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?P<who>[^，。,.！!？?\s]{2,16}?)(?:看|阅读|参考)?$"
+)
 # a clause that is only scaffolding: who it is for, or what to make of it ("写个清单", "给大学生")
 _NOT_TOPIC = re.compile(
     r"^(?:(?:请|麻烦)?(?:帮我|给我)?(?:写|做|整理|出|来)(?:一|几)?[个篇份条]?(?:成)?(?:小红书)?"
@@ -124,10 +127,15 @@ def theme_by_key(key: str | None) -> Theme:
 
 
 def extract_audience(text: str) -> str | None:
-    """The reader the request names: '…，给第一次去广东的朋友' → '第一次去广东的朋友', '面向上班族' → '上班族'.
+    """The reader the request names: '…，给第一次去广东的朋友' → '第一次去广东的朋友',
+    '面向上班族' → '上班族'.
 
     English words are read in Chinese first ("for beginners" → 新手)."""
     text = localize(text)
+    for clause in re.split(r"[，,。！!？?；;\n]", text):  # a clause that is only the reader: all of it
+        whole = _AUDIENCE_CLAUSE.match(clause.strip())
+        if whole:
+            return whole.group("who")
     match = _AUDIENCE_PHRASE.search(text)
     if match:
         return match.group("who")
