@@ -19,6 +19,9 @@ from tests.agents.test_graph import drain, studio  # noqa: F401  (the fixture)
 from tools.llm import LLMConfig, LLMGateway
 
 
+CLARIFIED = "厦门三天两晚，写给第一次去的大学生"
+
+
 @pytest.fixture
 def offline_llm() -> Iterator[LLMGateway]:
     yield LLMGateway(LLMConfig())
@@ -59,7 +62,8 @@ async def test_goal_and_cta_fit_the_content_type(
 
 
 async def test_a_clarification_fills_fields_not_the_topic(offline_llm: LLMGateway) -> None:
-    answer = clarification_text(UserResponse(selected_ids=["food"], custom_input="写给刚来上海的实习生，不要超过600字"))
+    detail = "写给刚来上海的实习生，不要超过600字"
+    answer = clarification_text(UserResponse(selected_ids=["food"], custom_input=detail))
     assert answer == "方向：美食探店\n说明：写给刚来上海的实习生，不要超过600字"
     brief = await brief_of(offline_llm, "随便写点东西", answer)
     assert brief.topic == "美食探店" and "补充" not in brief.topic and "说明" not in brief.topic
@@ -95,7 +99,7 @@ async def test_a_clarified_run_never_pastes_the_answer(studio: Resources) -> Non
         runner,
         await runner.prepare_resume(
             handle.thread_id,
-            {"userResponse": {"selectedIds": ["travel"], "customInput": "厦门三天两晚，写给第一次去的大学生"}},
+            {"userResponse": {"selectedIds": ["travel"], "customInput": CLARIFIED}},
         ),
     )
     done = events[-1]
