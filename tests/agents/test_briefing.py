@@ -18,7 +18,6 @@ from agents.runner import Resources, RunRequest, WorkflowRunner
 from tests.agents.test_graph import drain, studio  # noqa: F401  (the fixture)
 from tools.llm import LLMConfig, LLMGateway
 
-
 CLARIFIED = "厦门三天两晚，写给第一次去的大学生"
 
 
