@@ -32,6 +32,12 @@ _AUDIENCE_PHRASE = re.compile(
 _AUDIENCE_CLAUSE = re.compile(
     r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?P<who>[^，。,.！!？?\s]{2,16}?)(?:看|阅读|参考)?$"
 )
+# a question the request turns into content ("…需要准备什么？写个清单"): its tail, and the content noun
+_ASKED_TAIL = re.compile(
+    r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
+    r"(?:什么|哪些东西|哪些|怎么办|怎么[选买吃玩穿做搭排用]?)$"
+)
+_CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划")
 # a clause that is only scaffolding: who it is for, or what to make of it ("写个清单", "给大学生")
 _NOT_TOPIC = re.compile(
     r"^(?:(?:请|麻烦)?(?:帮我|给我)?(?:写|做|整理|出|来)(?:一|几)?[个篇份条]?(?:成)?(?:小红书)?"
@@ -143,6 +149,15 @@ def extract_audience(text: str) -> str | None:
     return match.group("who") if match else None
 
 
+def _subject(clause: str) -> str:
+    """A clause without the request scaffolding around it: '帮我写一篇周末露营的笔记' → '周末露营'."""
+    topic = _REQUEST_SCAFFOLD.sub("", clause)
+    topic = _TRAILING_SCAFFOLD.sub("", topic)
+    topic = re.sub(r"^(?:关于|有关)", "", topic)
+    stripped = re.sub(r"^(?:适合|面向|针对|写给)[^的]{2,12}的", "", topic).strip("的 ")
+    return stripped if len(stripped) >= 2 else topic.strip("的 ")
+
+
 def extract_topic(request: str) -> str:
     """The subject of a request: '帮我写一篇周末城市露营的小红书笔记，面向上班族' → '周末城市露营'.
 
@@ -150,12 +165,16 @@ def extract_topic(request: str) -> str:
     '杭州徒步'); a clause that only names the reader or the kind of content is skipped."""
     request = localize(request)
     clauses = [c.strip() for c in re.split(r"[，,。！!？?；;：:\n]", request.strip()) if c.strip()]
-    first = next((c for c in clauses if not _NOT_TOPIC.match(c)), clauses[0] if clauses else "")
-    topic = _REQUEST_SCAFFOLD.sub("", first)
-    topic = _TRAILING_SCAFFOLD.sub("", topic)
-    topic = re.sub(r"^(?:关于|有关)", "", topic)
-    stripped = re.sub(r"^(?:适合|面向|针对|写给)[^的]{2,12}的", "", topic).strip("的 ")
-    topic = stripped if len(stripped) >= 2 else topic.strip("的 ")
+    candidates = [c for c in clauses if not _NOT_TOPIC.match(c)] or clauses[:1]
+    first, topic = "", ""
+    for first in candidates:  # the first clause with a subject left once the scaffolding is gone
+        topic = _subject(first)
+        if len(topic) >= 2:
+            break
+    asked = _ASKED_TAIL.search(topic)
+    later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
+    if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
+        topic = topic[: asked.start()] + later.group(0)
     if len(topic) < 2:
         words = keywords(request, 3)
         topic = "".join(words[:2]) or request[:12]
