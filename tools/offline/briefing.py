@@ -155,7 +155,11 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     direction, detail = parse_clarification(ctx.text("clarification"))
     vague = is_vague(request)
     local = localize(request)
-    theme = detect_theme(f"{local} {direction} {detail}")
+    topic = extract_topic(request)
+    # the subject first ("健身房新手第一周攻略" is fitness): without 攻略/打卡, which every theme uses
+    theme = detect_theme(re.sub(r"攻略|打卡", "", topic)) if not vague else GENERIC
+    if theme is GENERIC:
+        theme = detect_theme(f"{local} {direction} {detail}")
     if theme is GENERIC and places(f"{local} {detail}"):
         theme = theme_by_key("travel")  # a trip somewhere named, with no other theme word
     scene = scene_of("" if theme is GENERIC else theme.key, f"{local} {direction} {detail}")
@@ -172,7 +176,6 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
         topic = extract_topic(angle) if angle else (direction or theme.label)
         angle = direction if angle else ""
     else:
-        topic = extract_topic(request)
         angle = "，".join(p for p in (direction, angle) if p)
     full = f"{local} {detail}".strip()
     kind = content_type(f"{request} {detail}")

@@ -35,7 +35,7 @@ _AUDIENCE_CLAUSE = re.compile(
 # a question the request turns into content ("…需要准备什么？写个清单"): its tail, and the content noun
 _ASKED_TAIL = re.compile(
     r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
-    r"(?:什么|哪些东西|哪些|怎么办|怎么[选买吃玩穿做搭排用]?)$"
+    r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
 )
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划")
 # a clause that is only scaffolding: who it is for, or what to make of it ("写个清单", "给大学生")
@@ -138,8 +138,9 @@ def extract_audience(text: str) -> str | None:
 
     English words are read in Chinese first ("for beginners" → 新手)."""
     text = localize(text)
-    for clause in re.split(r"[，,。！!？?；;\n]", text):  # a clause that is only the reader: all of it
-        whole = _AUDIENCE_CLAUSE.match(clause.strip())
+    clauses = [c.strip() for c in re.split(r"[，,。！!？?；;\n]", text) if c.strip()]
+    for clause in clauses[1:]:  # a later clause that is only the reader: all of it
+        whole = _AUDIENCE_CLAUSE.match(clause)
         if whole:
             return whole.group("who")
     match = _AUDIENCE_PHRASE.search(text)
@@ -154,7 +155,7 @@ def _subject(clause: str) -> str:
     topic = _REQUEST_SCAFFOLD.sub("", clause)
     topic = _TRAILING_SCAFFOLD.sub("", topic)
     topic = re.sub(r"^(?:关于|有关)", "", topic)
-    stripped = re.sub(r"^(?:适合|面向|针对|写给)[^的]{2,12}的", "", topic).strip("的 ")
+    stripped = re.sub(r"^(?:适合|面向|针对|写给|给)[^的做买吃用去拍写画煮送]{2,12}的", "", topic).strip("的 ")
     return stripped if len(stripped) >= 2 else topic.strip("的 ")
 
 
