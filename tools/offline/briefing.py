@@ -172,16 +172,17 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
         or theme.audience
     )
     angle, extra = _split_detail(detail, explicit)
-    if vague:  # the request names no subject: the clarification is the topic
-        topic = extract_topic(angle) if angle else (direction or theme.label)
-        angle = direction if angle else ""
+    if vague:  # no subject in the request: the clarification's first clause is the topic, the rest the angle
+        clauses = angle.split("，") if angle else []
+        topic = extract_topic(clauses[0]) if clauses else (direction or theme.label)
+        angle = "，".join(clauses[1:])
     else:
         angle = "，".join(p for p in (direction, angle) if p)
     full = f"{local} {detail}".strip()
     kind = content_type(f"{request} {detail}")
     constraints = ["标题不超过20个字", "正文分段清晰，每段不超过4行", "信息真实具体，避免夸大和绝对化用语"]
     length = re.search(r"(\d{2,4})\s*字", full)
-    if length:
+    if length and not any("字" in c for c in extra):
         constraints.append(f"正文控制在{length.group(1)}字左右")
     constraints += [shorten(c, 60) for c in extra][:3]
     tone = theme.tone
@@ -189,8 +190,10 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
         tone = "专业、严谨"
     elif re.search(r"搞笑|幽默|有趣|沙雕", full):
         tone = "幽默、有梗"
+    # the scene comes from what the post is about, not from a clarification option's label (美食探店 covers
+    # home cooking too)
     goal, cta = goal_and_cta(
-        "" if theme is GENERIC else theme.key, kind, f"{full} {direction}", topic=topic, audience=audience
+        "" if theme is GENERIC else theme.key, kind, f"{full} {topic}", topic=topic, audience=audience
     )
     words = dedupe([*keywords(topic, 3), *keywords(f"{full} {angle}", 6)])
     return {
