@@ -3,10 +3,15 @@
 A question is grounded in the notes corpus (`searchNotes`, through `call_tool`) and the answer is
 streamed (task `answer`), with `progress` events while it arrives and one final `message`. A time query
 is answered locally, without any model (`agents.intent.answer_time_query`).
+
+A direct answer always offers to turn the question into a post: `suggested_post_request` is a request
+for a post on the same topic, sent as `suggestedRequest` on the run's `workflow_complete` (a protocol
+extension, docs/protocol.md) so the studio can show a one-click "写成笔记".
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agents.context import StudioContext
@@ -15,12 +20,26 @@ from agents.intent import answer_time_query
 from agents.node import agent, prompt
 from agents.research_evidence import compact_notes, run_research_tool
 from agents.state import StudioState
+from tools.bilingual import localize
 from tools.errors import StudioError
 
 NAME = "answer_agent"
 NOTES_LIMIT = 5
 PROGRESS_EVERY = 40  # characters between two progress events
 EMPTY_ANSWER = "抱歉，这次没能生成回答，可以换个说法再问一次。"
+_ASKING = re.compile(r"^(?:请问|求问|求助|想问一下|想问|问一下)[，,\s]*")
+_QUESTION_TAIL = re.compile(
+    r"(?:该|应该|要)?(?:怎么办|怎么处理|怎么回答|怎么做|怎么样|如何是好|是什么|是啥|有哪些|有什么|好不好|行不行|"
+    r"可以吗|正常吗|合适吗|对吗|吗|呢|么|嘛|呀|啊)+$"
+)
+
+
+def suggested_post_request(question: str) -> str | None:
+    """A request for a post on the question's topic ("上班族颈椎痛怎么办？" → "写一篇上班族颈椎痛的笔记");
+    None when nothing is left to write about."""
+    core = localize(question).strip().strip("？?！!。.～~ ")
+    core = _QUESTION_TAIL.sub("", _ASKING.sub("", core)).strip("，,？? ")
+    return f"写一篇{core}的笔记" if len(core) >= 2 else None
 
 
 async def _notes_for(question: str, ctx: StudioContext) -> list[dict[str, Any]] | str | None:

@@ -62,6 +62,9 @@ class Brief(Artifact):
     """The structured creative brief every later agent works from."""
 
     topic: ShortText
+    angle: str = Field(
+        "", max_length=200, description="The slant within the topic, e.g. from a clarification answer."
+    )
     audience: ShortText
     goal: ShortText
     tone: ShortText

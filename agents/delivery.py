@@ -9,6 +9,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from agents.answer import suggested_post_request
 from agents.context import StudioContext
 from agents.events import ErrorEvent, Message, WorkflowComplete, emit
 from agents.state import StudioState
@@ -58,6 +59,7 @@ async def finalize(state: StudioState, runtime: Runtime[StudioContext]) -> dict[
                 image_asset_ids=[],
                 creative_id=ctx.creative_id,
                 quality_scores=None,
+                suggested_request=suggested_post_request(request) if intent == "question" else None,
             )
         )
         return {"done": True}

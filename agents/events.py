@@ -185,6 +185,8 @@ class WorkflowComplete(Event):
     image_asset_ids: list[int]
     creative_id: int | None
     quality_scores: dict[str, Any] | None
+    # extension (docs/protocol.md): a direct answer's offer of a post on the same topic
+    suggested_request: str | None = None
 
 
 class ErrorEvent(Event):

@@ -223,8 +223,19 @@ def _renumber(
     return out
 
 
+def clarification_text(response: UserResponse) -> str:
+    """The creator's answer as labelled lines the brief compiler reads as structured fields:
+    '方向：美食探店' (the chosen options, by label) and '说明：…' (the free text)."""
+    labels = {o.id: o.label for o in THEME_OPTIONS}
+    chosen = "、".join(labels.get(i, i).strip() for i in response.selected_ids if labels.get(i, i).strip())
+    detail = (response.custom_input or "").strip()
+    return "\n".join(line for line in (chosen and f"方向：{chosen}", detail and f"说明：{detail}") if line)
+
+
 async def clarification(state: StudioState, runtime: Runtime[StudioContext]) -> dict[str, Any]:
-    """Ask the creator what the post is about (once per key), then fold the answer into the request."""
+    """Ask the creator what the post is about (once per key). The answer is kept apart from the request:
+    the brief compiler merges it as structured fields (topic when the request had none, angle, audience,
+    constraints), so it never ends up pasted into a topic or a title."""
     event = AskUser(
         question="想写哪方面的内容？选一个方向，或者直接描述你的主题和读者",
         options=THEME_OPTIONS,
@@ -234,13 +245,7 @@ async def clarification(state: StudioState, runtime: Runtime[StudioContext]) -> 
     )
     raw = interrupt(event.model_dump(mode="json", by_alias=True, exclude={"thread_id", "seq", "timestamp"}))
     answer = Confirmation.model_validate(raw)
-    response = answer.user_response or UserResponse()
-    labels = {o.id: o.label for o in THEME_OPTIONS}
-    parts = [labels.get(i, i) for i in response.selected_ids] + [response.custom_input or ""]
-    text = "；".join(p.strip() for p in parts if p and p.strip())
-    request = state.get("request", "")
     return {
-        "clarification": text,
+        "clarification": clarification_text(answer.user_response or UserResponse()),
         "agentClarificationKeys": ["topic"],
-        "request": f"{request}（补充：{text}）" if text else request,
     }

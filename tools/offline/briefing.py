@@ -3,97 +3,209 @@ creative brief (topic, audience, goal, tone, constraints, keywords, call to acti
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+from tools.bilingual import localize
+from tools.entities import places
 from tools.offline.context import Context
-from tools.offline.lexicon import GENERIC
-from tools.offline.text import dedupe, extract_audience, keywords, shorten
+from tools.offline.lexicon import GENERIC, Theme
+from tools.offline.text import (
+    dedupe,
+    detect_theme,
+    extract_audience,
+    extract_topic,
+    keywords,
+    shorten,
+    theme_by_key,
+)
+from tools.routing import content_type_of, route
 
-_TIME = re.compile(r"几点|时间|日期|几号|星期几|周几|时间戳|今天是|现在是")
-_IMAGE = re.compile(
-    r"画|绘|生成.{0,6}(?:图|照片|海报|插画|壁纸)|配图|海报|插画|draw|paint|image|picture", re.I
-)
-_POST = re.compile(r"笔记|文案|帖子|种草|攻略|写一篇|写篇|图文|小红书")
-_QUESTION = re.compile(r"[?？]|什么|怎么|为什么|哪些|哪个|如何|吗|是否|能不能|有没有")
-_CONTENT_TYPES = (
-    (re.compile(r"攻略|指南|教程|步骤|怎么"), "guide"),
-    (re.compile(r"测评|评测|试用|对比|值不值"), "review"),
-    (re.compile(r"清单|合集|盘点|\d+个|推荐"), "list"),
-    (re.compile(r"经历|故事|日记|vlog|记录"), "story"),
-    (re.compile(r"知识|科普|原理|学习|考"), "edu"),
-    (re.compile(r"新品|种草|好物|产品"), "product"),
-)
+_INTENT_REASONS = {
+    "full_post": "需要一篇完整的图文笔记。",
+    "image_only": "只需要生成图片。",
+    "question": "是一个可以直接回答的问题。",
+    "time_query": "是在询问当前的时间或日期。",
+}
 
 
 def content_type(text: str) -> str:
-    for pattern, kind in _CONTENT_TYPES:
-        if pattern.search(text):
-            return kind
-    return "guide"
+    """The content type the request's own words ask for (shared with the rule fallback); English words
+    count as written ("recommend") and as read in Chinese."""
+    local = localize(text)
+    return content_type_of(text if local == text else f"{text} {local}")[0]
 
 
 # --- intent ------------------------------------------------------------------------------------------
 def compose_intent(ctx: Context) -> dict[str, Any]:
+    """Route the request with the shared table (`tools.routing`), as the rule fallback does."""
     text = ctx.request
-    theme = ctx.theme
-    wants_post = bool(_POST.search(text))
-    if _TIME.search(text) and not wants_post and len(text) < 30:
-        intent, confidence = "time_query", 0.9
-    elif _IMAGE.search(text) and not wants_post:
-        intent, confidence = "image_only", 0.82
-    elif _QUESTION.search(text) and not wants_post:
-        intent, confidence = "question", 0.78
-    else:
-        intent, confidence = "full_post", 0.9 if wants_post else 0.66
-    kind = content_type(text)
+    local = localize(text)
+    theme = detect_theme(local)
+    decided = route(text)
+    kind, kind_confidence = content_type_of(text if local == text else f"{text} {local}")
+    # the model is surer than the bare rules where a marker decided, less sure on a bare topic
+    confidence = min(0.95, decided.confidence + 0.08) if decided.rule != "empty" else 0.5
     return {
-        "intent": intent,
-        "confidence": confidence,
-        "keywords": keywords(text, 6),
-        "suggestedCategory": theme.key,
+        "intent": decided.intent,
+        "confidence": round(confidence, 2),
+        "keywords": keywords(local, 6),
+        "suggestedCategory": "" if theme is GENERIC else theme.key,
         "contentType": kind,
-        "contentTypeConfidence": 0.8 if kind != "guide" or "攻略" in text else 0.6,
-        "reasoning": f"请求围绕「{ctx.topic}」，属于{theme.label}类；"
-        + {
-            "full_post": "需要完整的图文笔记。",
-            "image_only": "只需要生成图片。",
-            "question": "是一个可以直接回答的问题。",
-            "time_query": "是在询问当前时间。",
-        }[intent],
-        "needsWebSearch": bool(re.search(r"最新|今天|实时|新闻|热搜", text)),
+        "contentTypeConfidence": kind_confidence,
+        "reasoning": f"请求围绕「{extract_topic(text)}」，属于{theme.label}类；"
+        f"{_INTENT_REASONS[decided.intent]}"
+        f"（依据：{decided.rule}）",
+        "needsWebSearch": decided.search is not None or bool(re.search(r"最新|实时|新闻|热搜", text)),
     }
 
 
 # --- brief -------------------------------------------------------------------------------------------
+GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
+_VAGUE = re.compile(
+    r"帮我|帮忙|给我|请|麻烦|写|一篇|一条|一个|一份|篇|点|些|东西|随便|内容|笔记|文案|帖子|小红书|什么|都行|吧|呀"
+)
+_CONSTRAINT = re.compile(
+    r"不要|别|避免|不超过|以内|控制在|预算|\d+\s*字|必须|一定要|记得|带上|提到|少用|多用"
+)
+_HITL_FIELD = re.compile(r"^(方向|说明)[:：](.*)$")
+
+
+@cache
+def _goals() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(GOALS.read_text(encoding="utf-8"))
+    return data
+
+
+def scene_of(theme_key: str, text: str) -> str:
+    """The goal table's scene: the theme, or 'food_out' for eating out (探店, 必吃 …), never a recipe."""
+    scene = theme_key or "*"
+    if scene in ("food", "travel", "*") and re.search(_goals()["scenes"]["food_out"], text):
+        return "food_out"
+    return scene
+
+
+def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: str) -> tuple[str, str]:
+    """The goal and call to action for a content type on a theme (data/brief/goals.json)."""
+    data = _goals()
+    scene = scene_of(theme_key, text)
+    core = re.sub(rf"(?:的)?(?:{data['content_suffixes']})+$", "", topic) or topic
+    core = re.sub(data["question_tails"], "", core) or core
+    topic = core if len(core) >= 2 else topic
+    table = data["goals"]
+    entry = table.get(f"{scene}/{kind}") or table.get(f"{scene}/*") or table[f"*/{kind}"]
+    return (
+        entry["goal"].format(topic=topic, audience=audience),
+        entry["cta"].format(topic=topic, audience=audience),
+    )
+
+
+def parse_clarification(text: str) -> tuple[str, str]:
+    """The clarification as (direction, detail):
+    '方向：美食探店\n说明：写给上班族' → ('美食探店', '写给上班族').
+
+    A free answer without the labels is all detail."""
+    direction: list[str] = []
+    detail: list[str] = []
+    for line in text.splitlines():
+        match = _HITL_FIELD.match(line.strip())
+        if match:
+            (direction if match.group(1) == "方向" else detail).append(match.group(2).strip())
+        elif line.strip():
+            detail.append(line.strip())
+    return "、".join(d for d in direction if d), "；".join(d for d in detail if d)
+
+
+def is_vague(request: str) -> bool:
+    """Nothing to write about once the scaffolding is gone ("帮我写一篇笔记", "随便写点东西")."""
+    core = _VAGUE.sub("", re.sub(r"[\s\W_]+", "", localize(request)))
+    return len(core) < 2
+
+
+def _audience_word(text: str, theme: Theme) -> str | None:
+    """A reader named inside the topic ("学生党穷游版", "上班族带饭") — the theme's wording when it says more.
+    Someone taken along ("带娃", "带爸妈") is not the reader."""
+    for word in _goals()["audiences"]:
+        at = text.find(word)
+        if at >= 0 and text[max(0, at - 1) : at] != "带":
+            return theme.audience if word in theme.audience and len(theme.audience) <= 8 else word
+    return None
+
+
+def _split_detail(detail: str, audience: str | None) -> tuple[str, list[str]]:
+    """A clarification's free text as (angle, constraints): clauses naming the reader are dropped (they
+    are the audience), clauses that restrict the writing are constraints, the rest is the angle."""
+    angle: list[str] = []
+    constraints: list[str] = []
+    for clause in re.split(r"[，,。；;！!\n]", detail):
+        clause = clause.strip()
+        if not clause or (audience and audience in clause and len(clause) <= len(audience) + 4):
+            continue
+        (constraints if _CONSTRAINT.search(clause) else angle).append(clause)
+    return "，".join(angle), constraints
+
+
 def compose_brief(ctx: Context) -> dict[str, Any]:
+    """The brief from the request; a clarification fills structured fields (topic only when the request
+    had none, angle, audience, constraints) and is never pasted into the topic."""
     request = ctx.request
-    clarification = ctx.text("clarification")
-    theme = ctx.theme
-    full = f"{request} {clarification}".strip()
-    audience = extract_audience(full) or theme.audience
-    topic = ctx.topic
-    words = dedupe([*keywords(topic, 3), *keywords(full, 6)])
+    direction, detail = parse_clarification(ctx.text("clarification"))
+    vague = is_vague(request)
+    local = localize(request)
+    topic = extract_topic(request)
+    # the subject first ("健身房新手第一周攻略" is fitness): without 攻略/打卡, which every theme uses
+    theme = detect_theme(re.sub(r"攻略|打卡", "", topic)) if not vague else GENERIC
+    if theme is GENERIC:
+        theme = detect_theme(f"{local} {direction} {detail}")
+    if theme is GENERIC and places(f"{local} {detail}"):
+        theme = theme_by_key("travel")  # a trip somewhere named, with no other theme word
+    scene = scene_of("" if theme is GENERIC else theme.key, f"{local} {direction} {detail}")
+    explicit = extract_audience(detail) if detail else None
+    audience = (
+        explicit
+        or extract_audience(local)
+        or _audience_word(f"{local} {detail}", theme)
+        or _goals()["scene_audience"].get(scene)
+        or theme.audience
+    )
+    angle, extra = _split_detail(detail, explicit)
+    if vague:  # no subject in the request: the clarification's first clause is the topic, the rest the angle
+        clauses = angle.split("，") if angle else []
+        topic = extract_topic(clauses[0]) if clauses else (direction or theme.label)
+        angle = "，".join(clauses[1:])
+    else:
+        angle = "，".join(p for p in (direction, angle) if p)
+    full = f"{local} {detail}".strip()
+    kind = content_type(f"{request} {detail}")
     constraints = ["标题不超过20个字", "正文分段清晰，每段不超过4行", "信息真实具体，避免夸大和绝对化用语"]
     length = re.search(r"(\d{2,4})\s*字", full)
-    if length:
+    if length and not any("字" in c for c in extra):
         constraints.append(f"正文控制在{length.group(1)}字左右")
-    if clarification:
-        constraints.append(f"用户补充：{shorten(clarification, 60)}")
+    constraints += [shorten(c, 60) for c in extra][:3]
     tone = theme.tone
     if re.search(r"专业|正式|严谨", full):
         tone = "专业、严谨"
     elif re.search(r"搞笑|幽默|有趣|沙雕", full):
         tone = "幽默、有梗"
+    # the scene comes from what the post is about, not from a clarification option's label (美食探店 covers
+    # home cooking too)
+    goal, cta = goal_and_cta(
+        "" if theme is GENERIC else theme.key, kind, f"{full} {topic}", topic=topic, audience=audience
+    )
+    words = dedupe([*keywords(topic, 3), *keywords(f"{full} {angle}", 6)])
     return {
         "topic": topic,
+        "angle": shorten(angle, 60),
         "audience": audience,
-        "goal": theme.goal if theme is not GENERIC else f"围绕「{topic}」分享一份实用经验，让读者愿意收藏",
+        "goal": goal,
         "tone": tone,
         "constraints": constraints,
         "keywords": words[:8] or [topic],
-        "callToAction": theme.cta,
+        "callToAction": cta,
         "theme": "" if theme is GENERIC else theme.key,
-        "contentType": content_type(full),
+        "contentType": kind,
         "platform": "xiaohongshu",
     }

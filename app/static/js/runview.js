@@ -251,6 +251,7 @@ export class RunView {
     this.phase.textContent = "创作完成";
     this.clearPending();
     this.setDraft(event);
+    this.offerPost(event.suggestedRequest);
     if (event.imageAssetIds?.length) {
       this.cards.images.hidden = false;
       this.images.setAssets(event.imageAssetIds);
@@ -260,6 +261,16 @@ export class RunView {
       this.scores.add(event.qualityScores);
     }
     if (event.creativeId) this.setCreative(event.creativeId);
+  }
+
+  /** A direct answer's one-click "写成笔记": starts a post run on the same topic (`suggestFn`, set by the
+   * page that can start runs); nothing when the answer came with no suggestion. */
+  offerPost(request) {
+    if (!request || !this.suggestFn) return;
+    const button = h("button", { type: "button", class: "btn primary", dataset: { action: "write-post" } }, "写成笔记");
+    button.addEventListener("click", () => this.suggestFn(request));
+    this.draft.target.append(h("div", { class: "answer-offer" },
+      h("p", { class: "muted" }, `想把这个话题写成一篇图文笔记？将以「${request}」开始新的创作。`), button));
   }
 
   /** Fill what only the stored creative has (the evidence pack, review rounds) — best effort. */

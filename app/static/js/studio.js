@@ -19,6 +19,15 @@ const summary = $("#request-summary");
 
 const view = new RunView($("#run-main"), $("#timeline"));
 view.focusCheckpoints = true;
+// a direct answer's "写成笔记": a new run with the suggested request (the form is reused as-is)
+view.suggestFn = (request) => {
+  session.stop();
+  view.reset(null);
+  updateButtons();
+  message.value = request;
+  $("#message-count").textContent = String(request.length);
+  form.requestSubmit();
+};
 const session = new RunSession(view, { onChange: updateButtons });
 
 const refs = new ReferencePicker({

@@ -1,0 +1,234 @@
+"""Routing a request: a full post, images only, a question to answer, or a time query.
+
+One rule table, shared by the rule fallback (`agents.intent.rule_intent`) and the offline model's intent
+composer (`tools.offline.briefing.compose_intent`), so the two can never disagree. The word lists live in
+`data/routing/markers.json`; the labelled set they are measured on is `data/routing/requests.jsonl`.
+
+The order of `route` is the routing policy (issue 12):
+
+1. A request to make content — write / share / recommend / review / list / plan (笔记, 攻略, 清单, 分享,
+   心得, 测评 …) — is a full post, even when it holds 怎么 / 什么 / 时间 / 几点. A weak marker (推荐, 经验,
+   攻略 …) does not count when the request ends as a question put to the studio ("有什么推荐的防晒吗？"),
+   and an artifact word that is the subject of a question ("笔记被限流了怎么办？") is no request at all.
+2. An image request (seed 004 §2, `tools.image_rules`) is images only.
+3. A web-search question (seed 004 §3) and then a current-time question (现在几点, 今天几号, 星期几,
+   时间戳) — the time route is only for the clock and the calendar.
+4. A question that wants advice or a fact for the asker ("上班族颈椎痛怎么办？") is answered directly.
+5. Anything else — a bare topic, "如何挑选跑鞋" phrased as a title — is a full post.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from tools.image_rules import C as _C
+from tools.image_rules import Hit, Rule, first_hit, image_hit, rules
+
+RouteIntent = Literal["full_post", "image_only", "question", "time_query"]
+MARKERS = Path(__file__).resolve().parent.parent / "data" / "routing" / "markers.json"
+
+
+# --- web search (seed 004 §3) ---------------------------------------------------------------------
+WEB_SEARCH = (
+    *rules(
+        ("search.keyword", r"搜索|搜一下|搜一搜"),
+        ("search.day_news", rf"[今明昨][天日]{_C}{{0,6}}?(?:新闻|天气)"),
+        ("search.today_events", r"今天发生了(?:什么|啥)"),
+        ("search.latest_news", rf"(?:最新|最近){_C}{{0,8}}?(?:新闻|资讯)"),
+        ("search.realtime", rf"实时{_C}{{0,6}}?(?:信息|数据)"),
+        ("search.trending", r"热点|头条|热搜"),
+        ("search.online", r"(?:联网|上网)[搜查]"),
+        ("search.current_price", rf"现在{_C}{{0,8}}?(?:价格|天气|汇率)"),
+        ("search.dated_event", rf"\d{{4}}\s*年\s*\d{{1,2}}\s*月{_C}{{0,20}}?(?:事件|发生|大事|新闻)"),
+    ),
+    *rules(("search.english", r"\b(?:search|latest)\b"), flags=re.IGNORECASE),
+)
+
+
+def web_search_hit(text: str) -> Hit | None:
+    return first_hit(WEB_SEARCH, text)
+
+
+# --- time (seed 004 §7.1): the clock and the calendar, now --------------------------------------------
+_NOW = r"(?:今天|今日|明天|昨天|后天|今儿|现在|当前|此刻)"
+TIME = (
+    *rules(
+        ("time.clock", r"现在几点|几点了|现在(?:的)?时间|当前时间|北京时间(?:几点|多少)|现在是几点"),
+        ("time.date", rf"{_NOW}(?:是)?(?:几月)?几号|{_NOW}(?:的)?日期|几号了|{_NOW}(?:是)?几月几[日号]"),
+        ("time.weekday", rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?]*\s*$"),
+        ("time.timestamp", r"时间戳"),
+        ("time.day", r"今天是什么日子"),
+    ),
+    *rules(
+        ("time.english",
+         r"\bwhat\s+time\b|\bwhat(?:'s|\s+is)\s+the\s+(?:time|date)\b|\bwhat\s+day\s+is\s+(?:it|today)\b"
+         r"|\b(?:current|today's)\s+(?:time|date)\b|\btimestamp\b|\bdate\s+today\b"),
+        flags=re.IGNORECASE,
+    ),
+)
+
+
+def time_hit(text: str) -> Hit | None:
+    return first_hit(TIME, text)
+
+
+# --- content asks and questions (data/routing/markers.json) -------------------------------------------
+@dataclass(frozen=True)
+class Markers:
+    strong: re.Pattern[str]
+    weak: re.Pattern[str]
+    verbs: re.Pattern[str]
+    english: re.Pattern[str]
+    question: re.Pattern[str]
+    question_english: re.Pattern[str]
+    subject_after: str
+
+
+@cache
+def markers() -> Markers:
+    raw = json.loads(MARKERS.read_text(encoding="utf-8"))
+
+    def alt(key: str) -> str:
+        return "|".join(sorted(raw[key], key=len, reverse=True))
+
+    return Markers(
+        strong=re.compile(alt("post_strong"), re.IGNORECASE),
+        weak=re.compile(alt("post_weak")),
+        verbs=re.compile(alt("post_verbs")),
+        english=re.compile(rf"\b(?:{alt('post_english')})\b", re.IGNORECASE),
+        question=re.compile(rf"[?？]|(?:{alt('question_words')})|[吗呢么嘛][\s!！~～。]*$"),
+        question_english=re.compile(rf"^\s*(?:{alt('question_english')})\b", re.IGNORECASE),
+        subject_after=alt("subject_after_noun"),
+    )
+
+
+_ENDS_AS_QUESTION = re.compile(r"(?:[?？]|[吗呢么嘛])[\s!！~～。]*$")
+
+
+def _is_subject(text: str, start: int, end: int) -> bool:
+    """An artifact word the question is about ("小红书笔记被限流了", "攻略里说的"), not one asked for."""
+    m = markers()
+    rest = text[end:]
+    while (more := m.strong.match(rest)) or (more := m.weak.match(rest)):  # "小红书|笔记|为什么…"
+        rest = rest[more.end() :]
+    return re.match(rf"\s*(?:{m.subject_after})", rest) is not None
+
+
+def post_hit(text: str) -> Hit | None:
+    """The content ask in `text`: a write verb, a strong artifact word, or a weak one outside a question."""
+    m = markers()
+    for match in m.strong.finditer(text):
+        if not _is_subject(text, match.start(), match.end()):
+            return Hit("post.keyword", match.group(0))
+    verb = m.verbs.search(text)
+    if verb:
+        return Hit("post.verb", verb.group(0))
+    english = m.english.search(text)
+    if english and not (m.question_english.search(text) and text.rstrip().endswith(("?", "？"))):
+        return Hit("post.english", english.group(0))
+    if not _ENDS_AS_QUESTION.search(text):
+        for match in m.weak.finditer(text):
+            if not _is_subject(text, match.start(), match.end()):
+                return Hit("post.weak", match.group(0))
+    return None
+
+
+def question_hit(text: str) -> Hit | None:
+    """A question form: a question mark or word, a final 吗/呢, or an English question opening."""
+    m = markers()
+    found = m.question.search(text) or m.question_english.search(text)
+    return Hit("question", found.group(0).strip() or "？") if found else None
+
+
+# --- content type --------------------------------------------------------------------------------
+ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
+_CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
+        ("list", r"清单|合集|合辑|盘点|推荐|必备|必吃|必买|"
+                 r"(?:\d+|[二两三四五六七八九十几]+)\s*(?:个(?!月|小时|星期|周)|[款家条处])|"
+                 r"top\s*\d+|checklist|\blist\b|recommend"),
+        ("review", r"测评|评测|试用|对比|值不值|踩雷|开箱|探店|\breview\b"),
+        ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
+        ("diary", r"日记|日常|碎碎念|打卡|记录|vlog|diary|journal"),
+        ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|复盘|\bstory\b"),
+        ("product", r"新品|种草|好物|产品|安利|平价|单品"),
+        ("edu", r"知识|科普|原理|干货|入门知识|为什么|区别"),
+        ("guide", r"攻略|指南|教程|步骤|怎么|如何|怎样|方法|新手|经验帖|经验贴|做法|食谱|路线|计划|规划|"
+                  r"guide|tips|how\s+to|recipes?|itinerary"),
+)
+_CONTENT_TYPES = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _CONTENT_TYPE_WORDS)
+
+
+def content_type_of(text: str) -> tuple[ContentKind, float]:
+    """The post's content type from the request's own words, with a rule confidence; 'guide' (0.5) when
+    nothing says. Collections come first: a "探店合集" is a list, a "早茶探店" a review."""
+    for kind, pattern in _CONTENT_TYPES:
+        if pattern.search(text):
+            return kind, 0.7
+    return "guide", 0.5
+
+
+# --- the decision ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Route:
+    """What the request is, how sure the rules are, which rule fired and every rule that matched."""
+
+    intent: RouteIntent
+    confidence: float
+    rule: str
+    hits: tuple[Hit, ...]
+    image: Hit | None = None  # the image rule that decided, or the exclusion that vetoed one
+    search: Hit | None = None
+
+
+_WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
+
+
+def route(text: str) -> Route:
+    """Route `text` by the policy of the module docstring."""
+    image = image_hit(text)
+    wants_image = image is not None and not image.rule.startswith("image.not_")
+    post, search, clock = post_hit(text), web_search_hit(text), time_hit(text)
+    question = question_hit(text)
+    intent: RouteIntent
+    if not text.strip():
+        intent, confidence, rule = "full_post", 0.3, "empty"
+    elif post:
+        intent, confidence, rule = "full_post", 0.85, post.rule
+        if wants_image and image:
+            rule = f"{post.rule}+{image.rule}"
+    elif wants_image and image:
+        intent, confidence, rule = "image_only", 0.7 if image.rule in _WEAK_IMAGE_RULES else 0.85, image.rule
+    elif search:
+        intent, confidence, rule = "question", 0.75, search.rule
+    elif clock:
+        intent, confidence, rule = "time_query", 0.9, clock.rule
+    elif question:
+        intent, confidence, rule = "question", 0.7, "question"
+    elif len(text.strip()) <= 20:
+        intent, confidence, rule = "full_post", 0.6, "bare_topic"
+    else:
+        intent, confidence, rule = "full_post", 0.6, "topic"
+    if image and not wants_image:  # the exclusion explains why a drawing word did not count
+        rule = f"{rule}; {image.rule}"
+    hits = tuple(h for h in (post, image, search, clock, question) if h is not None)
+    return Route(intent, confidence, rule, hits, image=image, search=search)
+
+
+__all__ = [
+    "ContentKind",
+    "Hit",
+    "Route",
+    "Rule",
+    "content_type_of",
+    "image_hit",
+    "post_hit",
+    "question_hit",
+    "route",
+    "time_hit",
+    "web_search_hit",
+]
