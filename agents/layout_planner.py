@@ -24,6 +24,7 @@ from agents.events import LayoutSpecReady, emit
 from agents.node import agent, prompt
 from agents.state import StudioState
 from tools.errors import StudioError
+from tools.labels import plain
 
 NAME = "layout_planner_agent"
 DEFAULT_IMAGE_COUNT = 4
@@ -114,7 +115,7 @@ def normalize_layout(
     ]
     _cover_body(fixed, paragraph_count)
 
-    notes = spec.notes
+    notes = plain(spec.notes)
     if layout_reference is not None:
         notes = f"{notes}（参照版式参考图：{layout_reference.layout}）".strip()[:400]
     return LayoutSpec(preference=preference, items=fixed, notes=notes)
