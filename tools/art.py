@@ -116,6 +116,7 @@ def layout_key(value: str | None, role: str) -> str | None:
 
 def choose_layout(role: str, content_type: str, style: str, key: str) -> str:
     """The layout for a card of `role`, by content type, varied by style and creative (stable for `key`)."""
+    options: tuple[str, ...]
     if role == "cover":
         options = _COVERS.get(content_type, COVER_LAYOUTS)
     elif role == "detail":

@@ -10,6 +10,7 @@ image planner for every model.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tools.cardtext import clean, clip, is_page_mark, paragraph_lines
@@ -64,7 +65,7 @@ def card_overlays(
 
 
 def tidy_overlays(
-    overlays: list[dict[str, Any]], roles: dict[int, str], title: str, *, keep_headline: bool = False
+    overlays: list[dict[str, Any]], roles: Mapping[int, str], title: str, *, keep_headline: bool = False
 ) -> list[dict[str, Any]]:
     """Hold overlays to the card rules (see the module docstring). `roles` maps image index → role. The
     cover headline becomes the title unless `keep_headline` (an editor wrote it)."""
@@ -79,7 +80,7 @@ def tidy_overlays(
         limit = LINE_LIMITS.get(str(overlay.pop("density", "medium")), 4)
         if role == "cover":
             limit = 1
-        lines = []
+        lines: list[str] = []
         for line in overlay.get("lines") or []:
             text = clip(clean(str(line)), LINE_CHARS)
             key = _key(text)
