@@ -251,9 +251,11 @@ def motif(c: Canvas, cx: float, cy: float, r: float, label: str) -> None:
         sx, sy = cx + orbit * math.cos(math.radians(angle)), cy + orbit * math.sin(math.radians(angle))
         sr = r * 0.07
         d.ellipse((sx - sr, sy - sr, sx + sr, sy + sr), fill=t.accent)
-    size, lines = c.fonts.fit(label, r * 1.3, 1, r * 0.5, r * 0.3)
-    if lines[-1].endswith("…"):  # one line only at a small size: two lines instead
-        size, lines = c.fonts.fit(label, r * 1.3, 2, r * 0.5, r * 0.2)
+    # one line if it reads at a good size, else two, else three (a long subject is never cut)
+    for count, largest, smallest in ((1, 0.5, 0.3), (2, 0.42, 0.2), (3, 0.3, 0.15)):
+        size, lines = c.fonts.fit(label, r * 1.3, count, r * largest, r * smallest)
+        if not lines[-1].endswith("…"):
+            break
     height = (len(lines) - 1) * size * 1.15 + size
     scene = " · ".join(scene_words(c.req.prompt, label))
     small = max(c.px(22), round(size * 0.42))
@@ -291,7 +293,7 @@ def stack(c: Canvas, block_h: float, top: float, bottom: float, *, max_r: float)
     focus = c.clean(c.req.visual_focus)
     gap = c.px(40)
     r = min(max_r, (bottom - top - block_h - gap) / 2.7)
-    if not focus or r < c.px(72):
+    if not focus or r < c.px(96):  # a smaller emblem would be unreadable
         return top + max(0.0, bottom - top - block_h) * position
     band = 2.7 * r
     y = top + (bottom - top - block_h - gap - band) * position

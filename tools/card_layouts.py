@@ -1,7 +1,6 @@
 """Card layouts: four covers (classic, centered, band, frame), three detail pages (list, steps, tiles) and the
 result page (checklist or takeaway). `draw_card(canvas)` draws the request's role in the request's `layout`
-(planned by `tools.art.choose_layout`, editable in the image plan); without one the seed picks, so a card
-always has a layout.
+(planned by `tools.art.choose_layout`, editable in the image plan); without one, the role's first layout.
 """
 
 from __future__ import annotations
@@ -426,11 +425,11 @@ _COVERS: dict[str, Callable[[Canvas], None]] = {
 
 
 def draw_card(c: Canvas) -> None:
-    """Draw the request's role in its layout (unknown or missing: picked by the card's seed)."""
+    """Draw the request's role in its layout (unknown or missing: the role's first, classic one)."""
     from tools.art import LAYOUTS
 
     options = LAYOUTS[c.req.role]
-    variant = c.req.layout if c.req.layout in options else options[c.req.stable_seed() % len(options)]
+    variant = c.req.layout if c.req.layout in options else options[0]
     if c.req.role == "cover":
         _COVERS[variant](c)
     elif c.req.role == "detail":

@@ -53,15 +53,29 @@ def clip(text: str, limit: int) -> str:
     cut = max(head.rfind(ch) for ch in _BOUNDARY)
     if cut >= room * 0.45:
         return head[:cut].rstrip(_BOUNDARY) + ELLIPSIS
-    kept = ""
-    for word in _words(text):
-        if len(kept) + len(word) > room:
+    return (whole_words(text, room) or head).rstrip(_BOUNDARY) + ELLIPSIS
+
+
+_LOOSE_FLAGS = ("d", "p", "c", "u", "r", "m", "q")  # adverbs, prepositions, conjunctions, particles…
+_MODALS = frozenset({"能", "会", "要", "可以", "可", "想", "得", "让", "把", "被", "是", "有"})
+
+
+def whole_words(text: str, room: int) -> str:
+    """The longest start of `text` of at most `room` characters that ends with a whole word that can end a
+    phrase (no adverb, preposition, conjunction, particle or modal left hanging); "" when there is none."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(text)]
+    kept: list[tuple[str, str]] = []
+    for word, flag in pairs:
+        if sum(len(w) for w, _ in kept) + len(word) > room:
             break
-        kept += word
-    kept = kept or head
-    while kept and (kept.endswith(_DANGLING_END) or kept[-1] in _BOUNDARY):
-        kept = kept[:-1]
-    return (kept or head).rstrip(_BOUNDARY) + ELLIPSIS
+        kept.append((word, flag))
+    while kept and (
+        kept[-1][1].startswith(_LOOSE_FLAGS) or kept[-1][0] in _MODALS or kept[-1][0][-1] in _BOUNDARY
+    ):
+        kept.pop()
+    return "".join(w for w, _ in kept)
 
 
 def clauses(text: str) -> list[str]:

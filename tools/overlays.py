@@ -70,6 +70,7 @@ def tidy_overlays(
     """Hold overlays to the card rules (see the module docstring). `roles` maps image index → role. The
     cover headline becomes the title unless `keep_headline` (an editor wrote it)."""
     shown: set[str] = set()
+    headlines: set[str] = set()
     detail_heads = [
         clean(str(o.get("headline") or "")) for o in overlays if roles.get(int(o["imageIndex"])) == "detail"
     ]
@@ -89,11 +90,14 @@ def tidy_overlays(
                 lines.append(text)
         if role == "result" and len(lines) < 2:
             # a summary recaps the detail cards' headings rather than repeating their lines
-            recap = [h for h in detail_heads if h and _key(h) not in shown][: max(0, 3 - len(lines))]
-            lines = [*recap, *lines]
+            recap = [h for h in dict.fromkeys(detail_heads) if h and _key(h) not in shown]
+            lines = [*recap[: max(0, 3 - len(lines))], *lines]
         headline = clean(str(overlay.get("headline") or ""))
         if role == "cover" and not keep_headline:
             headline = clean(title)
+        elif role == "detail" and headline and headline in headlines:  # a paragraph split over two cards
+            headline = f"{headline}（续）"
+        headlines.add(headline)
         caption = overlay.get("caption")
         if is_page_mark(caption):  # the card shows its page number already
             caption = None

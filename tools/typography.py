@@ -224,12 +224,9 @@ def _phrase_end(kept: str, rest: str) -> str:
     if cut >= len(kept) * 0.5:
         kept = kept[:cut]
     elif rest and kept:
-        whole = ""
-        for word in _segment(kept + rest):
-            if len(whole) + len(word) > len(kept):
-                break
-            whole += word
-        kept = whole or kept
+        from tools.cardtext import whole_words
+
+        kept = whole_words(kept + rest, len(kept)) or kept
     while len(kept) > 1 and (kept.endswith(_DANGLING) or kept[-1] in _PHRASE_BREAK):
         kept = kept[:-1]
     return kept.rstrip()
