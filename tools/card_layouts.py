@@ -371,7 +371,10 @@ def _tiles(c: Canvas, items: list[str], area_top: float, area_bottom: float) -> 
     y = stack(c, total, area_top, area_bottom, max_r=c.w * 0.14)
     accent = ensure_contrast(c.theme.accent, (255, 255, 255), 3.0)
     for number, (lines, height) in enumerate(zip(wrapped, heights, strict=True), start=1):
-        c.panel((x0, y, x1, y + height), c.px(28), (255, 255, 255, 240))
+        # a flat offset shadow: a blurred one per tile would double the card's drawing time
+        shadow = c.px(8)
+        c.draw.rounded_rectangle((x0, y + shadow, x1, y + height + shadow), c.px(28), fill=(20, 24, 32, 40))
+        c.draw.rounded_rectangle((x0, y, x1, y + height), c.px(28), fill=(255, 255, 255, 240))
         c.draw.text(
             (x0 + pad, y + pad - c.px(6)),
             f"{number:02d}",
