@@ -41,6 +41,7 @@ from tools.art import LAYOUT_LABELS, is_dark
 from tools.database import ImageAsset
 from tools.images import GeneratedImage, ImageRequest, make_image_provider
 from tools.knowledge import KnowledgeStore, Style
+from tools.labels import plain
 from tools.llm import LLMUnavailableError
 from tools.prompting import parse_sections
 
@@ -621,3 +622,18 @@ async def test_a_night_scene_gets_a_dark_palette_and_the_messages_speak_chinese(
     for event in run.of_type("message") + run.of_type("progress"):
         assert not re.search(r"[a-z]{4,}", event["content"]), event["content"]
         assert "阈值" not in event["content"] and "相似度" not in event["content"]
+
+
+@pytest.mark.parametrize("preference", ["balanced", "dense", "visual-first"])
+async def test_the_layout_planner_speaks_chinese(ctx: StudioContext, preference: str) -> None:
+    run = await run_node(layout_planner_agent, full_post_state(layoutPreference=preference), ctx)
+    [said] = run.of_type("message")
+    notes = run.update["layoutSpec"]["notes"]
+    for text in (said["content"], notes):
+        assert not re.search(r"[A-Za-z]{3,}", text), text
+    label = said["content"].rsplit("「", 1)[1].rstrip("」")
+    assert {"均衡": "balanced", "信息密集": "dense", "图片优先": "visual-first"}[label] == preference
+    assert "封面" in said["content"] and "主标题" in said["content"]
+    assert plain("文字密度按「balanced」安排，模块 headline / subtitle，outdoor") == (
+        "文字密度按「均衡」安排，模块 主标题 / 副标题，户外"
+    )
