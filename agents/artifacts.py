@@ -192,6 +192,8 @@ class ImagePlan(Artifact):
     style_similarity: Score | None = None
     palette: list[HexColor] = Field(default_factory=list, max_length=8)
     background: Literal["gradient", "solid", "split", "pattern"] = "gradient"
+    layout: str | None = Field(None, max_length=20, description="Card layout (tools.art.LAYOUTS), e.g. band.")
+    overlay: TextOverlay | None = Field(None, description="The editor's own overlay text for this image.")
 
 
 class ImagePlanOutput(Artifact):

@@ -81,6 +81,15 @@ class Message(Event):
     type: Literal["message"] = "message"
     agent: str
     content: str
+    # Optional (protocol extension): numbers and diagnostics behind a details toggle, e.g. a similarity and
+    # its threshold; omitted from the wire when None.
+    detail: str | None = None
+
+    def wire(self) -> dict[str, Any]:
+        wire = super().wire()
+        if wire.get("detail") is None:
+            wire.pop("detail", None)
+        return wire
 
 
 class Progress(Event):

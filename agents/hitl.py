@@ -21,6 +21,7 @@ from agents.artifacts import Draft, ImagePlan
 from agents.context import StudioContext
 from agents.events import AskOption, AskUser, ContentUpdate, emit
 from agents.state import StudioState
+from tools.art import LAYOUT_LABELS, LAYOUTS, layout_key
 
 HitlKind = Literal["content", "image_plans"]
 
@@ -123,14 +124,25 @@ def apply_content_edit(draft: dict[str, Any], modified: dict[str, Any]) -> dict[
 
 
 def apply_plans_edit(modified: dict[str, Any]) -> list[dict[str, Any]]:
-    """The editor's plans (reordered, edited or deleted), renumbered 1..N and validated."""
+    """The editor's plans (reordered, edited or deleted), renumbered 1..N and validated. A plan may carry the
+    editor's own overlay text (`overlay: {headline?, lines?, caption?}`), which the card then shows, and a
+    `layout` given by key or by its Chinese name (see tools.art.LAYOUT_LABELS)."""
     try:
         edit = PlansEdit.model_validate(modified)
         plans = []
         for position, raw in enumerate(edit.plans, start=1):
-            plan = ImagePlan.model_validate({**raw, "index": position})
+            raw = {**raw, "index": position}
+            if isinstance(raw.get("overlay"), dict):
+                raw["overlay"] = {**raw["overlay"], "imageIndex": position}
+            plan = ImagePlan.model_validate(raw)
             if not plan.prompt:
                 plan = plan.model_copy(update={"prompt": plan.base_prompt})
+            if plan.layout is not None:
+                key = layout_key(plan.layout, plan.role)
+                if key is None:
+                    names = "、".join(LAYOUT_LABELS[k] for k in LAYOUTS[plan.role])
+                    raise ConfirmationError(f"modifiedData.plans.{position - 1}.layout: 可选版式为{names}")
+                plan = plan.model_copy(update={"layout": key})
             plans.append(plan.model_dump(mode="json", by_alias=True))
         return plans
     except ValidationError as exc:
@@ -212,9 +224,17 @@ async def plans_checkpoint(state: StudioState, runtime: Runtime[StudioContext]) 
 def _renumber(
     items: list[dict[str, Any]], before: list[dict[str, Any]], after: list[dict[str, Any]], key: str
 ) -> list[dict[str, Any]]:
-    """Follow plans that moved: map old image indexes to new ones by matching subject+base prompt."""
-    identity = {(p.get("subject"), p.get("basePrompt")): p["index"] for p in after}
-    mapping = {p["index"]: identity.get((p.get("subject"), p.get("basePrompt"))) for p in before}
+    """Follow plans that moved: map old image indexes to new ones by matching the base prompt or the subject
+    (an editor may have changed one of them), else by position when no plan was added or removed."""
+    by_prompt = {p.get("basePrompt"): p["index"] for p in after}
+    by_subject = {p.get("subject"): p["index"] for p in after}
+    same_count = len(before) == len(after)
+    mapping = {
+        p["index"]: by_prompt.get(p.get("basePrompt"))
+        or by_subject.get(p.get("subject"))
+        or (p["index"] if same_count else None)
+        for p in before
+    }
     out = []
     for item in items:
         new_index = mapping.get(item.get(key))

@@ -23,6 +23,8 @@ from agents.context import StudioContext
 from agents.events import ImageProgress, Message, Progress, emit
 from agents.node import agent
 from agents.state import StudioState
+from tools.art import layout_key
+from tools.cardtext import is_page_mark
 from tools.errors import StudioError
 from tools.images import GeneratedImage, ImageRequest
 
@@ -41,7 +43,11 @@ class Task:
 def build_request(
     plan: ImagePlan, overlay: TextOverlay | None, density: TextDensity | None, total: int
 ) -> ImageRequest:
-    """The provider request for one plan, with its overlay text and the layout's text density."""
+    """The provider request for one plan, with its overlay text and the layout's text density. An overlay
+    the editor wrote into the plan wins over the planned one; a caption that only repeats the page number is
+    dropped (the card shows its page number once)."""
+    overlay = plan.overlay or overlay
+    caption = overlay.caption if overlay else None
     return ImageRequest(
         prompt=plan.prompt or plan.base_prompt,
         role=plan.role,
@@ -49,11 +55,12 @@ def build_request(
         background=plan.background,
         headline=overlay.headline if overlay else None,
         body=list(overlay.lines) if overlay else [],
-        caption=overlay.caption if overlay else None,
+        caption=None if is_page_mark(caption) else caption,
         text_position=overlay.position if overlay else "center",
         text_density=density or ("low" if plan.role == "cover" else "medium"),
         visual_focus=plan.subject,
         style_name=plan.style,
+        layout=layout_key(plan.layout, plan.role),
         index=plan.index,
         total=total,
     )

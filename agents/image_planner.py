@@ -31,7 +31,7 @@ from agents.artifacts import (
     TextOverlay,
 )
 from agents.context import StudioContext
-from agents.events import AlignmentMapReady, Progress, emit
+from agents.events import AlignmentMapReady, Message, Progress, emit
 from agents.layout_planner import (
     MAX_IMAGES,
     draft_for_prompt,
@@ -41,14 +41,15 @@ from agents.layout_planner import (
 )
 from agents.node import agent, call_tool, prompt
 from agents.state import StudioState
+from tools.art import LAYOUT_LABELS, choose_layout, is_dark, layout_key, mood_palette, scene_mood
+from tools.cardtext import clip, fragment_reason
 from tools.errors import StudioError
 from tools.knowledge import StyleHit
+from tools.labels import POSITION_LABELS, ROLE_LABELS
+from tools.overlays import card_overlays, tidy_overlays
 
 NAME = "image_planner_agent"
 MAX_BINDINGS = 40
-ROLE_LABELS = {"cover": "封面", "detail": "内页", "result": "总结页"}
-POSITION_LABELS = {"top": "上方", "center": "中部", "bottom": "下方"}
-LINE_LIMITS = {"low": 2, "medium": 4, "high": 6}
 
 _CN_DIGITS = {
     "一": 1,
@@ -114,18 +115,6 @@ def request_subject(request: str) -> str:
     return _short(subject or clause or "图片", 40)
 
 
-def _paragraph_lines(paragraph: str, limit: int) -> tuple[str | None, list[str]]:
-    """(heading, bullet lines) drawn from one paragraph of the draft."""
-    lines = [ln.strip() for ln in paragraph.split("\n") if _clean(ln)]
-    heading = None
-    if len(lines) > 1 and not _BULLET.match(lines[0]):
-        heading, lines = _short(_clean(lines[0]), 12), lines[1:]
-    items = [_clean(ln) for ln in lines]
-    if len(items) == 1:
-        items = [s.strip() for s in re.split(r"[，。！？；]", items[0]) if len(s.strip()) >= 4]
-    return heading, [_short(item, 22) for item in items if item][:limit]
-
-
 # --- layout for image-only requests ---------------------------------------------------------------
 def image_only_layout(count: int, subject: str) -> LayoutSpec:
     """Cover first, then details, all about the request's subject, little text."""
@@ -161,33 +150,53 @@ def _fallback_plan(item: LayoutItem, topic: str) -> ImagePlan:
     )
 
 
-def _fallback_overlay(
-    item: LayoutItem, total: int, paragraphs: list[str], draft: Draft | None, subject: str | None
-) -> TextOverlay:
-    if draft is None:  # image-only: a short headline about the subject
-        return TextOverlay(
-            image_index=item.index,
-            headline=_short(subject or item.visual_focus, 16 if item.role == "cover" else 12),
-            caption=None if item.role == "cover" else f"{item.index}/{total}",
-            position=item.text_position,
-        )
-    text = "\n".join(paragraphs[p] for p in item.paragraph_indexes[:1])
-    heading, lines = _paragraph_lines(text, LINE_LIMITS[item.text_density])
-    if item.role == "cover":
-        return TextOverlay(
-            image_index=item.index,
-            headline=_short(_clean(draft.title), 18),
-            lines=[_short(_clean(text), 22)] if _clean(text) else [],
-            caption=" ".join(f"#{t}" for t in draft.tags[:3]),
-            position=item.text_position,
-        )
-    return TextOverlay(
-        image_index=item.index,
-        headline="划重点" if item.role == "result" else heading or _short(item.visual_focus, 12),
-        lines=lines,
-        caption=f"{item.index}/{total}",
-        position=item.text_position,
-    )
+def _overlays_for(
+    items: list[LayoutItem],
+    output: ImagePlanOutput,
+    paragraphs: list[str],
+    draft: Draft | None,
+    subject: str | None,
+) -> list[TextOverlay]:
+    """One overlay per item: the model's where it wrote one (held to the card rules), else planned from
+    the draft; image-only cards get a short headline about the subject."""
+    total = len(items)
+    if draft is None:
+        return [
+            TextOverlay(
+                image_index=item.index,
+                headline=clip(subject or item.visual_focus, 16 if item.role == "cover" else 12),
+                position=item.text_position,
+            )
+            for item in items
+        ]
+    wire_items = [item.model_dump(mode="json", by_alias=True) for item in items]
+    planned = {o["imageIndex"]: o for o in card_overlays(wire_items, paragraphs, draft.title, draft.tags)}
+    given = {o.image_index: o for o in output.overlays}
+    merged = []
+    for position, item in enumerate(items):
+        overlay = given.get(item.index)
+        if overlay is None and len(output.overlays) == total:
+            overlay = output.overlays[position]
+        raw = planned[item.index] if overlay is None else overlay.model_dump(mode="json", by_alias=True)
+        if not raw.get("lines") and item.role != "cover":
+            raw["lines"] = planned[item.index].get("lines", [])
+        if not (raw.get("headline") or "").strip():
+            raw["headline"] = planned[item.index].get("headline")
+        merged.append({**raw, "imageIndex": item.index, "density": item.text_density})
+    roles = {item.index: item.role for item in items}
+    positions = {item.index: item.text_position for item in items}
+    return [
+        TextOverlay.model_validate({**o, "position": positions[int(o["imageIndex"])]})
+        for o in tidy_overlays(merged, roles, draft.title)
+    ]
+
+
+def _whole_subject(plan: ImagePlan, item: LayoutItem, topic: str, sources: str) -> str:
+    """The plan's subject if it is a whole phrase, else the layout's focus, else the topic."""
+    for candidate in (plan.subject, item.visual_focus, topic):
+        if candidate and not fragment_reason(candidate, sources):
+            return candidate
+    return topic
 
 
 def normalize_plans(
@@ -198,34 +207,36 @@ def normalize_plans(
     draft: Draft | None,
     topic: str,
     subject: str | None = None,
+    content_type: str = "guide",
+    style: str = "",
 ) -> ImagePlanOutput:
     """Align the model's answer with the layout (see the module docstring). Pure."""
     items = sorted(layout.items, key=lambda item: item.index)
     total = len(items)
     by_index = {plan.index: plan for plan in output.plans}
-    overlays_by_index = {overlay.image_index: overlay for overlay in output.overlays}
+    overlays = _overlays_for(items, output, paragraphs, draft, subject)
+    sources = "\n".join([*paragraphs, draft.title if draft else "", subject or "", topic])
+    key = draft.title if draft else topic
 
     plans: list[ImagePlan] = []
-    overlays: list[TextOverlay] = []
     for position, item in enumerate(items):
         plan = by_index.get(item.index)
         if plan is None and len(output.plans) == total:
             plan = output.plans[position]
         if plan is None:
             plan = _fallback_plan(item, topic)
+        chosen = layout_key(plan.layout, item.role) or choose_layout(item.role, content_type, style, key)
         plans.append(
             plan.model_copy(
-                update={"index": item.index, "role": item.role, "prompt": plan.prompt or plan.base_prompt}
+                update={
+                    "index": item.index,
+                    "role": item.role,
+                    "prompt": plan.prompt or plan.base_prompt,
+                    "subject": _whole_subject(plan, item, topic, sources),
+                    "layout": chosen,
+                    "overlay": None,  # only an editor writes a plan's own overlay
+                }
             )
-        )
-        fallback = _fallback_overlay(item, total, paragraphs, draft, subject)
-        overlay = overlays_by_index.get(item.index)
-        if overlay is None or draft is None:
-            overlay = fallback
-        elif not (overlay.headline or "").strip():
-            overlay = overlay.model_copy(update={"headline": fallback.headline})
-        overlays.append(
-            overlay.model_copy(update={"image_index": item.index, "position": item.text_position})
         )
 
     images = {item.index for item in items}
@@ -300,6 +311,19 @@ def apply_style(
     return out
 
 
+def fit_mood(
+    plans: list[ImagePlan], head: str, body: str, key: str, ref_palette: list[str], *, styled: bool
+) -> list[ImagePlan]:
+    """Palettes that follow the scene's mood and time of day: a night scene is always dark; another mood
+    (cosy → warm, fresh → light…) sets the palette when no style library entry gave one. A style/layout
+    reference image's palette wins over both."""
+    mood = scene_mood(head, body)
+    if ref_palette or mood is None or (styled and mood.key != "night"):
+        return plans
+    palette = mood_palette(mood, key)
+    return [plan.model_copy(update={"palette": palette}) for plan in plans]
+
+
 async def find_style(query: str, ctx: StudioContext) -> StyleHit | None:
     """The best style for `query`, or None; a failed lookup is reported and treated as 'no match'."""
     if not query:
@@ -315,6 +339,18 @@ async def find_style(query: str, ctx: StudioContext) -> StyleHit | None:
         emit(Progress(agent=NAME, content=f"风格库检索失败（{exc.message[:80]}），使用原始提示词"))
         return None
     return hits[0] if hits else None
+
+
+def look_summary(plans: list[ImagePlan]) -> str:
+    """What the cards will look like, in plain Chinese: count, layouts per role, colours."""
+    layouts = []
+    for role in ("cover", "detail", "result"):
+        names = dict.fromkeys(LAYOUT_LABELS.get(p.layout or "", "") for p in plans if p.role == role)
+        label = "、".join(n for n in names if n)
+        if label:
+            layouts.append(f"{ROLE_LABELS[role]}用「{label}」")
+    tone = "深色" if plans and is_dark(list(plans[0].palette)) else "浅色"
+    return f"已规划 {len(plans)} 张图：" + "，".join(layouts) + f"，{tone}配色"
 
 
 # --- the node -------------------------------------------------------------------------------------
@@ -363,24 +399,46 @@ async def image_planner_agent(state: StudioState, ctx: StudioContext) -> dict[st
         review_feedback=state.get("reviewFeedback") or None,
     )
     answer = await ctx.llm.complete_structured("image_plan", messages, ImagePlanOutput)
+    content_type = brief.content_type if brief else "guide"
+    style_words = " ".join(w for r in references for w in r.style_keywords[:2])
     planned = normalize_plans(
-        answer, layout, paragraphs=paragraphs, draft=draft, topic=topic, subject=subject
+        answer,
+        layout,
+        paragraphs=paragraphs,
+        draft=draft,
+        topic=topic,
+        subject=subject,
+        content_type=content_type,
+        style=style_words,
     )
 
     threshold = ctx.options.style_similarity_threshold
     hit = await find_style(style_query_of(planned, brief, references), ctx)
-    plans = apply_style(planned.plans, hit, threshold, reference_palette(references))
+    ref_palette = reference_palette(references)
+    plans = apply_style(planned.plans, hit, threshold, ref_palette)
+    head = " ".join([topic, draft.title if draft else "", *(f"{p.subject} {p.base_prompt}" for p in plans)])
+    styled = hit is not None and hit.matches(threshold)
+    key = draft.title if draft else topic
+    plans = fit_mood(plans, head, "\n".join(paragraphs), key, ref_palette, styled=styled)
     if hit is not None and hit.matches(threshold):
-        how = "名称命中" if hit.mentioned else f"相似度 {hit.similarity:.2f}"
+        how = "名称命中" if hit.mentioned else f"相似度 {hit.similarity:.2f}，阈值 {threshold:.2f}"
         emit(
-            Progress(
+            Message(
                 agent=NAME,
-                content=f"匹配到风格「{hit.style.name}」（{how}），已增强 {len(plans)} 张图的提示词",
+                content=f"匹配到风格「{hit.style.name}」，已增强 {len(plans)} 张图的提示词",
+                detail=f"风格库检索：{how}",
             )
         )
     else:
         best = f"最接近的「{hit.style.name}」相似度 {hit.similarity:.2f}" if hit else "风格库没有结果"
-        emit(Progress(agent=NAME, content=f"未匹配到风格（{best}，阈值 {threshold:.2f}），使用原始提示词"))
+        emit(
+            Message(
+                agent=NAME,
+                content="风格库里没有足够接近的风格，使用规划时的提示词",
+                detail=f"风格库检索：{best}，阈值 {threshold:.2f}",
+            )
+        )
+    emit(Message(agent=NAME, content=look_summary(plans)))
 
     bindings = [b.model_dump(mode="json", by_alias=True) for b in planned.bindings]
     overlays = [o.model_dump(mode="json", by_alias=True) for o in planned.overlays]

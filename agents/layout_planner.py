@@ -20,10 +20,11 @@ from agents.artifacts import (
     TextDensity,
 )
 from agents.context import StudioContext
-from agents.events import LayoutSpecReady, emit
+from agents.events import LayoutSpecReady, Message, emit
 from agents.node import agent, prompt
 from agents.state import StudioState
 from tools.errors import StudioError
+from tools.labels import PREFERENCE_LABELS, ROLE_LABELS, blocks_text, plain
 
 NAME = "layout_planner_agent"
 DEFAULT_IMAGE_COUNT = 4
@@ -114,7 +115,7 @@ def normalize_layout(
     ]
     _cover_body(fixed, paragraph_count)
 
-    notes = spec.notes
+    notes = plain(spec.notes)
     if layout_reference is not None:
         notes = f"{notes}（参照版式参考图：{layout_reference.layout}）".strip()[:400]
     return LayoutSpec(preference=preference, items=fixed, notes=notes)
@@ -142,6 +143,17 @@ def _cover_body(items: list[LayoutItem], paragraph_count: int) -> None:
         if not page.paragraph_indexes:
             uses = {p: sum(p in item.paragraph_indexes for item in items) for p in body}
             page.paragraph_indexes = [min(body, key=lambda p: (uses[p], p))]
+
+
+def layout_summary(spec: LayoutSpec) -> str:
+    """The layout in plain Chinese for the editor: pages, their text blocks, the text density."""
+    pages = "；".join(
+        f"第{item.index}张{ROLE_LABELS.get(item.role, item.role)}（{blocks_text(item.blocks)}）"
+        for item in spec.items
+    )
+    return (
+        f"版式：共{len(spec.items)}张，{pages}；文字密度「{PREFERENCE_LABELS.get(spec.preference, '均衡')}」"
+    )
 
 
 def draft_for_prompt(draft: Draft) -> dict[str, Any]:
@@ -184,4 +196,5 @@ async def layout_planner_agent(state: StudioState, ctx: StudioContext) -> dict[s
     )
     wire = spec.model_dump(mode="json", by_alias=True)
     emit(LayoutSpecReady(layout_spec=wire))
+    emit(Message(agent=NAME, content=layout_summary(spec)))
     return {"layoutSpec": wire, "layoutComplete": True}

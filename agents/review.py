@@ -207,10 +207,9 @@ def package_findings(state: StudioState) -> tuple[list[Finding], list[str]]:
             warnings = [f.reason for f in text]
         else:
             findings.extend(text)
-    cards = card_findings(
-        draft=draft, plans=state.get("imagePlans") or [], overlays=state.get("textOverlayPlan") or [],
-        layout=state.get("layoutSpec") or None,
-    )
+    plans: list[Mapping[str, Any]] = [*(state.get("imagePlans") or [])]
+    overlays: list[Mapping[str, Any]] = [*(state.get("textOverlayPlan") or [])]
+    cards = card_findings(draft=draft, plans=plans, overlays=overlays, layout=state.get("layoutSpec") or None)
     if state.get("plansEdited"):
         warnings.extend(f.reason for f in cards)
     else:

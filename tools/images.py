@@ -61,6 +61,7 @@ class ImageRequest(BaseModel):
     text_density: Literal["low", "medium", "high"] = "medium"
     visual_focus: str | None = Field(None, description="Short subject label, e.g. '帐篷'.")
     style_name: str | None = None
+    layout: str | None = Field(None, description="Card layout for the offline renderer (tools.art.LAYOUTS).")
     index: int = Field(1, ge=1, description="1-based position of the image in the post.")
     total: int = Field(1, ge=1)
     seed: int | None = None

@@ -204,3 +204,44 @@ def key_of(kind: str, text: str) -> str:
 def labels(kind: str, values: list[str] | tuple[str, ...] | None, sep: str = " / ") -> str:
     """Several values of one table, joined."""
     return sep.join(label(kind, v) for v in values or [])
+
+
+# --- for agents' messages and the offline model's texts (layout and card planning) ---------------------
+# Derived from the tables above, so the UI, the CLI and the agents say the same word for a value.
+PREFERENCE_LABELS = TABLES["layout"]
+BLOCK_LABELS = {
+    **TABLES["block"],
+    "quote": "金句",
+    "steps": "步骤",
+    "body": "正文",
+}
+ROLE_LABELS = {k: v for k, v in TABLES["role"].items() if k != "reference"}
+DENSITY_LABELS = {"low": "文字少", "medium": "文字适中", "high": "文字多"}
+POSITION_LABELS = TABLES["position"]
+
+
+def theme_label(key: str) -> str:
+    return label("theme", key)
+
+
+def _all_labels() -> dict[str, str]:
+    from tools.art import LAYOUT_LABELS
+
+    return {
+        **TABLES["theme"], **LAYOUT_LABELS, **DENSITY_LABELS, **ROLE_LABELS, **BLOCK_LABELS,
+        **PREFERENCE_LABELS,
+    }
+
+
+_WORD = re.compile(r"(?<![A-Za-z_-])(visual-first|[a-z][a-z_]*[a-z])(?![A-Za-z_-])")
+
+
+def plain(text: str) -> str:
+    """`text` with every known raw value (balanced, headline, cover, outdoor, …) in Chinese: for free
+    text a model wrote, which may name them."""
+    known = _all_labels()
+    return _WORD.sub(lambda m: known.get(m.group(1), m.group(1)), text)
+
+
+def blocks_text(blocks: list[str]) -> str:
+    return "、".join(BLOCK_LABELS.get(b, b) for b in blocks)

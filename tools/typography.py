@@ -201,14 +201,35 @@ class FontBook:
         return size, self.truncate(self.wrap(text, size, max_width, words=words), max_lines, size, max_width)
 
     def truncate(self, lines: list[str], max_lines: int, size: float, max_width: float) -> list[str]:
+        """The first `max_lines` lines; when text is dropped, the last one ends with "…" at a phrase
+        boundary (punctuation, else a word boundary) — never mid-word."""
         if len(lines) <= max_lines:
             return lines
         kept = lines[:max_lines]
         last = kept[-1]
         while last and self.width(last + "…", size) > max_width:
             last = last[:-1]
-        kept[-1] = last.rstrip("，。、；：,.;: ") + "…"
+        kept[-1] = _phrase_end(last, lines[max_lines - 1][len(last) :] + "".join(lines[max_lines:])) + "…"
         return kept
+
+
+_PHRASE_BREAK = "，。、；：！？,.;:!? "
+_DANGLING = tuple("的和与及或在把被对从给让跟并而但（“《")
+
+
+def _phrase_end(kept: str, rest: str) -> str:
+    """`kept` cut back to where a phrase ends: its last punctuation when that keeps at least half of it,
+    else its last whole word (the text goes on with `rest`); no connective left hanging."""
+    cut = max(kept.rfind(ch) for ch in _PHRASE_BREAK)
+    if cut >= len(kept) * 0.5:
+        kept = kept[:cut]
+    elif rest and kept:
+        from tools.cardtext import whole_words
+
+        kept = whole_words(kept + rest, len(kept)) or kept
+    while len(kept) > 1 and (kept.endswith(_DANGLING) or kept[-1] in _PHRASE_BREAK):
+        kept = kept[:-1]
+    return kept.rstrip()
 
 
 @lru_cache(maxsize=2048)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,8 +26,10 @@ from agents.artifacts import (
     ReferenceAnalysis,
     TextOverlay,
 )
+from agents.checks.cards import card_findings
 from agents.context import StudioContext
-from agents.image import image_agent
+from agents.hitl import ConfirmationError, apply_plans_edit
+from agents.image import build_request, image_agent
 from agents.image_planner import image_planner_agent, request_subject, requested_count
 from agents.layout_planner import body_indexes, layout_planner_agent, normalize_layout
 from agents.node import prompt
@@ -34,9 +37,11 @@ from agents.reference_intelligence import reference_intelligence_agent
 from agents.state import StudioState
 from tests.agents.harness import NodeRun, run_node
 from tests.fakes import RecordingOffline, ScriptedProvider
+from tools.art import LAYOUT_LABELS, is_dark
 from tools.database import ImageAsset
 from tools.images import GeneratedImage, ImageRequest, make_image_provider
 from tools.knowledge import KnowledgeStore, Style
+from tools.labels import plain
 from tools.llm import LLMUnavailableError
 from tools.prompting import parse_sections
 
@@ -354,7 +359,7 @@ async def test_image_planner_binds_paragraphs_and_enhances_prompts_from_the_styl
         assert plan.prompt.startswith(plan.base_prompt + "，") and len(plan.prompt) > len(plan.base_prompt)
     [style] = [s for s in await styled_ctx.knowledge.all_styles() if s.name == plans[0].style]
     assert any(w in f"{style.name}{style.keywords}{style.description}" for w in ("露营", "户外", "camp"))
-    assert plans[0].palette == style.palette[:8]
+    assert plans[0].palette == style.palette[:8] or is_dark(plans[0].palette)  # a night scene is dark
     assert plans[0].prompt.endswith(style.prompt)
 
     [aligned] = run.of_type("alignment_map_ready")
@@ -373,7 +378,9 @@ async def test_image_planner_keeps_the_original_prompt_below_the_threshold(
     run = await run_node(image_planner_agent, await planned_state(strict), strict)
     plans = [ImagePlan.model_validate(p) for p in run.update["imagePlans"]]
     assert all(p.prompt == p.base_prompt and p.style is None and p.style_similarity is None for p in plans)
-    assert any("未匹配到风格" in e["content"] for e in run.of_type("progress"))
+    said = [e for e in run.of_type("message") if "风格库" in e["content"]]
+    assert said and all("阈值" not in e["content"] and "相似度" not in e["content"] for e in said)
+    assert any("阈值 0.99" in e.get("detail", "") for e in said)
 
 
 async def test_a_style_reference_palette_beats_the_style_library(styled_ctx: StudioContext) -> None:
@@ -537,3 +544,96 @@ async def test_some_failures_still_complete_the_stage(ctx: StudioContext) -> Non
         failed = (await session.scalars(select(ImageAsset).where(ImageAsset.status == "failed"))).all()
     assert [(row.task_index, row.provider) for row in failed] == [(3, "counting")]
     assert failed[0].error == "RuntimeError: boom 3"
+
+
+# --- plan edits change the card -------------------------------------------------------------------------
+def _card(plan: dict[str, Any], overlay: dict[str, Any] | None, total: int = 4) -> tuple[Any, Any]:
+    from tools.renderer import CardRenderer
+
+    renderer = _card.__dict__.setdefault("renderer", CardRenderer())
+    request = build_request(
+        ImagePlan.model_validate(plan), TextOverlay.model_validate(overlay) if overlay else None, None, total
+    )
+    canvas = renderer.draw(request)
+    return canvas.drawn, canvas.image
+
+
+async def test_each_kind_of_plan_edit_visibly_changes_the_card(ctx: StudioContext) -> None:
+    state = await image_state(ctx)
+    plans, overlays = state["imagePlans"], state["textOverlayPlan"]
+    cover, cover_overlay = plans[0], overlays[0]
+    text, image = _card(cover, cover_overlay)
+    assert [t for slot, t in text if slot == "headline"]  # the cover headline is the post title
+    assert "".join(t for slot, t in text if slot == "headline").replace(" ", "") == DRAFT["title"]
+
+    def edited(**changes: Any) -> dict[str, Any]:
+        [plan] = apply_plans_edit({"plans": [{**cover, **changes}]})
+        return plan
+
+    # subject: the motif names the new subject
+    new_text, new_image = _card(edited(subject="星空帐篷"), cover_overlay)
+    assert "".join(t for slot, t in new_text if slot == "motif") == "星空帐篷"
+    assert new_image.tobytes() != image.tobytes()
+    # prompt: the prompt's scene words appear on the card
+    new_text, new_image = _card(edited(prompt="湖边的篝火和吊床，远处是雪山"), cover_overlay)
+    scene = "".join(t for slot, t in new_text if slot == "scene")
+    assert "篝火" in scene and new_image.tobytes() != image.tobytes()
+    # palette: the background takes the new colours
+    new_text, new_image = _card(edited(palette=["#FFF4E0", "#FFE0B2", "#2A9D8F"]), cover_overlay)
+    before, after = image.resize((1, 1)).getpixel((0, 0)), new_image.resize((1, 1)).getpixel((0, 0))
+    assert sum(abs(a - b) for a, b in zip(before, after, strict=True)) > 90
+    # layout: another cover layout, by key or by its Chinese name
+    other = next(k for k in ("band", "frame", "centered", "classic") if k != cover.get("layout"))
+    assert edited(layout=LAYOUT_LABELS[other])["layout"] == other
+    new_text, new_image = _card(edited(layout=other), cover_overlay)
+    assert new_image.tobytes() != image.tobytes()
+    with pytest.raises(ConfirmationError):
+        edited(layout="steps")  # a detail layout is no cover layout
+    # overlay text written by the editor replaces the planned one, headline included
+    plan = edited(overlay={"headline": "下班就去露营", "lines": ["城市边上的草地就够了"]})
+    new_text, _ = _card(plan, cover_overlay)
+    assert "".join(t for slot, t in new_text if slot == "headline") == "下班就去露营"
+    assert card_findings(draft=DRAFT, plans=[plan, *plans[1:]], overlays=overlays) == []
+
+
+async def test_plan_feedback_changes_the_plans(ctx: StudioContext) -> None:
+    state = await planned_state(ctx)
+    before = await run_node(image_planner_agent, state, ctx)
+    after = await run_node(
+        image_planner_agent,
+        {**state, "userFeedback": {"image_planner_agent": "主体改成篝火，换深色，版式换一个"}},  # type: ignore[typeddict-item]
+        ctx,
+    )
+    old, new = before.update["imagePlans"], after.update["imagePlans"]
+    assert all(p["subject"] == "篝火" for p in new) and old[0]["subject"] != "篝火"
+    assert is_dark(new[0]["palette"])
+    assert [p["layout"] for p in new] != [p["layout"] for p in old] or new[0]["palette"] != old[0]["palette"]
+
+
+async def test_a_night_scene_gets_a_dark_palette_and_the_messages_speak_chinese(ctx: StudioContext) -> None:
+    night = {
+        **DRAFT,
+        "title": "城市夜景露营指南",
+        "body": DRAFT["body"].replace("工作日", "晚上看星空，工作日"),
+    }
+    state = await planned_state(ctx, generatedContent=night)
+    run = await run_node(image_planner_agent, state, ctx)
+    assert all(is_dark(p["palette"]) for p in run.update["imagePlans"])
+    for event in run.of_type("message") + run.of_type("progress"):
+        assert not re.search(r"[a-z]{4,}", event["content"]), event["content"]
+        assert "阈值" not in event["content"] and "相似度" not in event["content"]
+
+
+@pytest.mark.parametrize("preference", ["balanced", "dense", "visual-first"])
+async def test_the_layout_planner_speaks_chinese(ctx: StudioContext, preference: str) -> None:
+    run = await run_node(layout_planner_agent, full_post_state(layoutPreference=preference), ctx)
+    [said] = run.of_type("message")
+    notes = run.update["layoutSpec"]["notes"]
+    for text in (said["content"], notes):
+        assert not re.search(r"[A-Za-z]{3,}", text), text
+    label = said["content"].rsplit("「", 1)[1].rstrip("」")
+    assert {"均衡": "balanced", "信息密集": "dense", "图片优先": "visual-first"}[label] == preference
+    assert "封面" in said["content"] and "主标题" in said["content"]
+    assert plain("文字密度按「balanced」安排，模块 headline / subtitle，outdoor") == (
+        "文字密度按「均衡」安排，模块 主标题 / 副标题，户外"
+    )

@@ -9,7 +9,10 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from tools.art import COVER_LAYOUTS, DETAIL_LAYOUTS, LAYOUTS, choose_layout
+from tools.cardtext import clip
 from tools.images import ImageRequest
+from tools.overlays import card_overlays
 from tools.renderer import CardRenderer
 from tools.typography import FACE_NAME, NO_LINE_START, FontBook, contrast, readable_on
 
@@ -185,3 +188,86 @@ def test_display_wrap_keeps_words_whole(fonts: FontBook) -> None:
 def test_fit_truncates_with_an_ellipsis(fonts: FontBook) -> None:
     size, lines = fonts.fit("非常长的标题" * 30, 500, 3, 120, 60)
     assert size == 60 and len(lines) == 3 and lines[-1].endswith("…")
+
+
+# --- layouts, whole phrases, one page number ------------------------------------------------------------
+@pytest.mark.parametrize("role", ["cover", "detail", "result"])
+def test_every_layout_of_a_role_draws_a_different_card(renderer: CardRenderer, role: str) -> None:
+    images = {}
+    for layout in LAYOUTS[role]:
+        req = request(role, layout=layout, index=1 if role == "cover" else 2)
+        images[layout] = renderer.render_png(req)
+        assert renderer.render_png(req) == images[layout]  # deterministic
+    assert len(set(images.values())) == len(LAYOUTS[role])
+    assert len(COVER_LAYOUTS) >= 4 and len(DETAIL_LAYOUTS) >= 3
+
+
+def test_layouts_follow_content_type_and_vary_between_posts() -> None:
+    titles = [f"第{i}篇：周末去哪儿玩" for i in range(30)]
+    for content_type in ("guide", "list", "review", "story"):
+        covers = [choose_layout("cover", content_type, "", t) for t in titles]
+        assert covers == [choose_layout("cover", content_type, "", t) for t in titles]  # stable per creative
+        assert len(set(covers)) >= 2
+    every = {
+        choose_layout("cover", ct, "", t) for ct in ("guide", "list", "review", "product") for t in titles
+    }
+    assert every == set(COVER_LAYOUTS)
+    assert {choose_layout("detail", ct, "", t) for ct in ("guide", "edu") for t in titles} == set(
+        DETAIL_LAYOUTS
+    )
+
+
+def test_one_page_number_and_a_whole_hashtag_badge(renderer: CardRenderer) -> None:
+    cover = renderer.card_text(request("cover", caption="#城市露营 #周末去哪儿"))
+    assert [t for slot, t in cover if slot == "badge"] == ["城市露营"]
+    assert [t for slot, t in cover if slot == "page"] == ["01 / 04"]
+    detail = renderer.card_text(request("detail", index=2, caption="2/4"))
+    assert [t for slot, t in detail if slot == "page"] == ["02 / 04"]
+    assert not [t for slot, t in detail if slot in ("badge", "caption")]  # "2/4" is not drawn again
+
+
+def test_text_is_never_cut_mid_word(renderer: CardRenderer, fonts: FontBook) -> None:
+    text = "周末在城市边上露营不用请假也能回血，帐篷选速开款，天幕和折叠桌椅遮阳又能吃饭，防蚊喷雾别忘带"
+    lines = fonts.truncate(fonts.wrap(text, 48, 400), 2, 48, 400)
+    assert lines[-1].endswith("…")
+    kept = "".join(lines)[:-1]
+    assert (text.startswith(kept) and text[len(kept)] in "，。") or kept.endswith(("露营", "请假", "回血"))
+    long_item = ["这是一条非常非常长的要点" * 12]
+    said = renderer.card_text(request("detail", index=2, body=long_item, text_density="high"))
+    items = "".join(t for slot, t in said if slot == "item")
+    assert items and (items == long_item[0] or items.endswith("…"))
+
+
+def test_subject_prompt_and_palette_show_on_the_card(renderer: CardRenderer) -> None:
+    base = request("cover", layout="classic")
+    said = renderer.card_text(base)
+    assert "".join(t for slot, t in said if slot == "motif") == "帐篷"
+    night = request("cover", layout="classic", prompt="湖边夜晚的篝火和星空", visual_focus="星空露营")
+    said = renderer.card_text(night)
+    assert "".join(t for slot, t in said if slot == "motif") == "星空露营"
+    assert "篝火" in "".join(t for slot, t in said if slot == "scene")
+    dark = renderer.render_image(request("cover", palette=["#141B2D", "#24304F", "#F2B84B"]))
+    light = renderer.render_image(base)
+    assert sum(dark.resize((1, 1)).getpixel((0, 0))) < 320 < sum(light.resize((1, 1)).getpixel((0, 0)))
+
+
+def test_overlays_are_whole_distinct_and_a_summary_recaps() -> None:
+    paragraphs = [
+        "工作日被会议塞满？周末在城市边上就能露营回血",
+        "装备清单\n1. 帐篷：选3秒速开的，新手10分钟搭好\n2. 防潮垫+睡袋\n3. 营地灯和充电宝",
+        "收藏起来，这个周末就去草地上躺平吧",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0], "textDensity": "low"},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1], "textDensity": "low"},
+        {"index": 3, "role": "detail", "paragraphIndexes": [1], "textDensity": "low"},
+        {"index": 4, "role": "result", "paragraphIndexes": [1, 2], "textDensity": "medium"},
+    ]
+    cards = card_overlays(items, paragraphs, "周末城市露营｜上班族回血指南", ["城市露营"])
+    assert cards[0]["headline"] == "周末城市露营｜上班族回血指南"
+    lines = [line for card in cards for line in card["lines"]]
+    assert len(lines) == len(set(lines))  # no card repeats another's line
+    assert cards[1]["lines"] and cards[2]["lines"]  # two cards on one paragraph split it
+    assert "装备清单" in cards[3]["lines"] or "收藏起来，这个周末就去草地上躺平吧" in cards[3]["lines"]
+    assert all(card["caption"] is None or card["caption"].startswith("#") for card in cards)
+    assert clip("第一名烤冷面，加蛋加肠8元，酱汁是酸甜口，排队的人特别多", 16) == "第一名烤冷面，加蛋加肠8元…"

@@ -6,9 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.labels import label
+from tools.art import Mood, choose_layout, mood_palette, moods, scene_mood
+from tools.cardtext import clip, fragment_reason, paragraph_lines
+from tools.labels import POSITION_LABELS, PREFERENCE_LABELS, ROLE_LABELS
 from tools.offline.context import Context, walk
-from tools.offline.text import dedupe, keywords, shorten, strip_emoji
+from tools.offline.text import dedupe, keywords
+from tools.overlays import card_overlays
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 BULLET = re.compile(r"^\s*(?:\d+[.、)]|[·•\-*]|\d\ufe0f?\u20e3)\s*")
@@ -100,70 +103,92 @@ def _int(value: Any, default: int, lo: int, hi: int) -> int:
         return default
 
 
+def _focus(paragraph: str, topic: str) -> str:
+    """A whole phrase naming what a paragraph shows: its heading, else its main word, else the topic."""
+    heading, _lines = paragraph_lines(paragraph)
+    if heading and not fragment_reason(heading):
+        return clip(heading, 14)
+    words = [w for w in keywords(paragraph, 6) if w not in topic and not fragment_reason(w)]
+    return words[0] if words else topic
+
+
 def compose_layout(ctx: Context) -> dict[str, Any]:
     draft = ctx.data("draft") or {}
     paragraphs = paragraphs_of(draft)
     count = _int(ctx.sections.get("image_count"), 4, 1, 9)
     preference = ctx.text("preference") or "balanced"
     density = {"dense": "high", "visual-first": "low"}.get(preference, "medium")
-    # the first paragraph is the hook and the last the call to action: details illustrate the middle
+    # the first paragraph is the hook and the last the call to action: details illustrate the middle,
+    # a result page sums up with the closing paragraph
     body_indexes = list(range(1, len(paragraphs) - 1)) or [0]
+    has_result = count >= 3
+    details = count - 1 - int(has_result)
     items = []
     for index in range(1, count + 1):
         if index == 1:
             role, paras, blocks, position = "cover", [0], ["headline", "subtitle", "tags"], "center"
-            focus = [ctx.topic]
-        elif index == count and count >= 3:
-            role, paras, blocks, position = "result", [body_indexes[0]], ["headline", "checklist"], "bottom"
-            focus = [f"{ctx.topic}清单"]
+            focus = ctx.topic
+        elif index == count and has_result:
+            last = [len(paragraphs) - 1] if len(paragraphs) >= 2 else []
+            role, paras, blocks, position = "result", last, ["headline", "checklist"], "bottom"
+            focus = ctx.topic
         else:
-            slot = (index - 2) % len(body_indexes)
-            role, paras, blocks, position = "detail", [body_indexes[slot]], ["heading", "bullets"], "top"
+            # spread the body paragraphs over the detail cards (a paragraph shared by two cards is split)
+            slot = (index - 2) * len(body_indexes) // max(1, details) if details else 0
+            chunk = body_indexes[slot : (index - 1) * len(body_indexes) // max(1, details)] or [
+                body_indexes[min(slot, len(body_indexes) - 1)]
+            ]
+            role, paras, blocks, position = "detail", chunk, ["heading", "bullets"], "top"
             source = paragraphs[paras[0]] if paragraphs else ctx.topic
-            focus = [w for w in keywords(source, 4) if w not in ctx.topic][:2] or [ctx.topic]
+            focus = _focus(source, ctx.topic)
         items.append(
             {
                 "index": index,
                 "role": role,
-                "visualFocus": "、".join(focus),
+                "visualFocus": focus,
                 "textDensity": "low" if role == "cover" and density != "high" else density,
                 "textPosition": position,
                 "blocks": blocks,
                 "paragraphIndexes": paras,
             }
         )
+    label = PREFERENCE_LABELS.get(preference, "均衡")
     return {
         "preference": preference,
         "items": items,
-        "notes": f"共{count}张：封面抓眼球，中间{max(0, count - 2)}张讲细节，最后一张做总结；"
-        f"文字密度按「{label('layout', preference)}」安排。",
+        "notes": f"共{count}张：封面抓眼球，中间{max(0, details)}张讲细节"
+        + ("，最后一张做总结" if has_result else "")
+        + f"；文字密度按「{label}」安排。",
     }
 
 
 # --- image plans -------------------------------------------------------------------------------------
-def _bullets(paragraph: str, limit: int) -> tuple[str | None, list[str]]:
-    lines = [ln.strip() for ln in paragraph.split("\n") if ln.strip()]
-    heading = None
-    if len(lines) > 1 and not BULLET.match(lines[0]):
-        heading = shorten(strip_emoji(lines[0]).strip(), 16)
-        lines = lines[1:]
-    items = [shorten(strip_emoji(BULLET.sub("", ln)).strip(), 22) for ln in lines]
-    if len(items) == 1:
-        items = [shorten(s, 22) for s in re.split(r"[，。！？；]", items[0]) if len(s) >= 4]
-    return heading, [i for i in items if i][:limit]
+_FEEDBACK_SUBJECT = re.compile(
+    r"(?:主体|画面|主角|图里|图中)(?:改成|换成|改为|换为|要有|突出|用)[「“\"]?([^，。,.!！?？」”\"]{1,16})"
+)
+_FEEDBACK_LAYOUT = re.compile(r"(?:版式|排版|布局|模板|样式)")
+_FEEDBACK_MOODS = {"深色": "night", "暗色": "night", "夜景": "night", "暗调": "night", "暖色": "cosy",
+                   "温暖": "cosy", "清新": "fresh", "浅色": "fresh", "亮色": "energetic", "鲜艳": "energetic",
+                   "素雅": "calm", "简约": "calm"}  # fmt: skip
+
+
+def _feedback_mood(feedback: str) -> Mood | None:
+    keys = [key for word, key in _FEEDBACK_MOODS.items() if word in feedback]
+    return next((m for m in moods() if keys and m.key == keys[0]), None)
 
 
 def compose_image_plans(ctx: Context) -> dict[str, Any]:
     draft = ctx.data("draft") or {}
     layout = ctx.data("layout") or {}
     theme = ctx.theme
+    feedback = ctx.feedback
     paragraphs = paragraphs_of(draft)
     references = ctx.data("references") or []
     ref_palette = hexes(references)[:5]
     ref_words = [w for r in references if isinstance(r, dict) for w in r.get("styleKeywords", [])]
-    palette = ref_palette or list(theme.palette)
     title = str(draft.get("title") or ctx.topic)
     tags = [str(t) for t in draft.get("tags", [])][:3]
+    content_type = str(ctx.brief.get("contentType") or "guide")
     items = layout.get("items") or [
         {
             "index": 1,
@@ -173,53 +198,39 @@ def compose_image_plans(ctx: Context) -> dict[str, Any]:
             "paragraphIndexes": [0],
         }
     ]
-    limit = {"high": 6, "medium": 4, "low": 2}
-    plans, overlays, bindings = [], [], []
+    wanted = _FEEDBACK_SUBJECT.search(feedback)
+    if wanted:  # "主体改成帐篷" → every card is about it
+        items = [{**item, "visualFocus": wanted.group(1).strip()} for item in items]
+    head = " ".join([title, ctx.topic, *(str(i.get("visualFocus", "")) for i in items)])
+    mood = _feedback_mood(feedback) or scene_mood(head, " ".join(paragraphs))
+    palette = ref_palette or (mood_palette(mood, title) if mood else list(theme.palette))
+    style = mood.key if mood else theme.key
+    # a plan rejected for its look gets another layout than the one it had
+    layout_seed = f"{title}|{feedback}" if _FEEDBACK_LAYOUT.search(feedback) else title
+    overlays = card_overlays(items, paragraphs, title, tags)
+    plans, bindings = [], []
     for item in items:
         index, role = int(item.get("index", 1)), str(item.get("role", "detail"))
         paras = [
             p for p in item.get("paragraphIndexes", []) if isinstance(p, int) and 0 <= p < len(paragraphs)
         ]
-        text = paragraphs[paras[0]] if paras else ""
         focus = str(item.get("visualFocus") or ctx.topic)
-        heading, bullets = _bullets(text, limit.get(str(item.get("textDensity")), 4))
-        if role == "cover":
-            headline, lines = (
-                shorten(strip_emoji(title), 18),
-                [shorten(strip_emoji(text), 22)] if text else [],
-            )
-        elif role == "result":
-            headline, lines = "划重点", bullets or [shorten(strip_emoji(text), 22)]
-        else:
-            headline, lines = heading or shorten(focus, 12), bullets
         scene = f"{theme.scene}，画面主体：{focus}"
-        page = {"cover": "封面", "detail": "内页", "result": "总结页"}.get(role, "内页")
-        room = {"top": "上方", "center": "中部", "bottom": "下方"}.get(str(item.get("textPosition")), "中部")
-        mood = "、".join(ref_words[:3]) or theme.tone
-        base = f"小红书风格竖版配图（3:4），{page}，主题「{ctx.topic}」，{scene}，{mood}的氛围，"
+        page = ROLE_LABELS.get(role, "内页")
+        room = POSITION_LABELS.get(str(item.get("textPosition")), "中部")
+        atmosphere = "、".join(ref_words[:3]) or (f"{mood.label}、{theme.tone}" if mood else theme.tone)
+        base = f"小红书风格竖版配图（3:4），{page}，主题「{ctx.topic}」，{scene}，{atmosphere}的氛围，"
         base += f"为文字留出{room}空间"
         plans.append(
             {
                 "index": index,
                 "role": role,
-                "subject": shorten(focus, 40),
+                "subject": clip(focus, 40),
                 "basePrompt": base,
                 "prompt": base,
                 "palette": palette[:5],
-                "background": "gradient"
-                if role == "cover"
-                else "split"
-                if role == "detail" and index % 2
-                else "solid",
-            }
-        )
-        overlays.append(
-            {
-                "imageIndex": index,
-                "headline": headline,
-                "lines": [ln for ln in lines if ln][:6],
-                "caption": " ".join(f"#{t}" for t in tags) if role == "cover" else f"{index}/{len(items)}",
-                "position": item.get("textPosition", "center"),
+                "background": "gradient" if role == "cover" else "split" if index % 2 else "solid",
+                "layout": choose_layout(role, content_type, style, layout_seed),
             }
         )
         for p in paras:
@@ -227,7 +238,7 @@ def compose_image_plans(ctx: Context) -> dict[str, Any]:
                 {
                     "paragraphIndex": p,
                     "imageIndex": index,
-                    "reason": f"第{index}张图呈现第{p + 1}段的「{shorten(focus, 12)}」",
+                    "reason": f"第{index}张图呈现第{p + 1}段的「{clip(focus, 12)}」",
                 }
             )
     style_query = " ".join(dedupe([*ref_words[:3], theme.label, ctx.topic, theme.tone]))

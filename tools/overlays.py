@@ -1,0 +1,107 @@
+"""The text each card carries (its overlay), planned from the draft so that cards read as finished copy:
+the cover's headline is the post title, a detail card shows whole lines of its own paragraph (cut only at a
+phrase boundary, with "…"), no two cards show the same line, a summary card sums up instead of repeating a
+detail card, and no caption repeats the page number the card already shows.
+
+`card_overlays` plans overlays from a layout; `tidy_overlays` holds any overlays (a model's, an editor's
+rejected ones) to the same rules. Pure functions over wire dicts, used by the offline planner and by the
+image planner for every model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tools.cardtext import clean, clip, is_page_mark, paragraph_lines
+
+LINE_CHARS = 34  # a card line longer than this is cut at a phrase boundary
+HEAD_CHARS = 14
+LINE_LIMITS = {"low": 2, "medium": 4, "high": 6}
+RESULT_HEADLINE = "划重点"
+
+
+def _key(line: str) -> str:
+    return "".join(ch for ch in clean(line).rstrip("…") if ch.isalnum())
+
+
+def _lines(paragraphs: list[str], indexes: list[int]) -> tuple[str | None, list[str]]:
+    heading, lines = None, []
+    for index in indexes:
+        if 0 <= index < len(paragraphs):
+            head, body = paragraph_lines(paragraphs[index])
+            heading = heading or head
+            lines += body
+    return heading, lines
+
+
+def card_overlays(
+    items: list[dict[str, Any]], paragraphs: list[str], title: str, tags: list[str]
+) -> list[dict[str, Any]]:
+    """One overlay per layout item (wire dicts, items as in `LayoutSpec` wire form)."""
+    overlays: list[dict[str, Any]] = []
+    headings: list[str] = []
+    for item in sorted(items, key=lambda i: int(i.get("index", 1))):
+        index, role = int(item.get("index", 1)), str(item.get("role", "detail"))
+        indexes = [p for p in item.get("paragraphIndexes") or [] if isinstance(p, int)]
+        heading, lines = _lines(paragraphs, indexes)
+        focus = clean(str(item.get("visualFocus") or ""))
+        overlay: dict[str, Any] = {"imageIndex": index, "position": item.get("textPosition", "center")}
+        if role == "cover":
+            overlay |= {
+                "headline": clean(title)[:40],
+                "lines": [clip(lines[0], LINE_CHARS)] if lines else [],
+                "caption": " ".join(f"#{t.lstrip('#')}" for t in tags[:3]) or None,
+            }
+        elif role == "result":
+            overlay |= {"headline": RESULT_HEADLINE, "lines": lines, "caption": None}
+        else:
+            headline = clip(heading or focus or "要点", HEAD_CHARS)
+            headings.append(headline)
+            overlay |= {"headline": headline, "lines": lines, "caption": None}
+        overlay["density"] = str(item.get("textDensity") or "medium")
+        overlays.append(overlay)
+    return tidy_overlays(overlays, {int(i.get("index", 1)): str(i.get("role")) for i in items}, title)
+
+
+def tidy_overlays(
+    overlays: list[dict[str, Any]], roles: Mapping[int, str], title: str, *, keep_headline: bool = False
+) -> list[dict[str, Any]]:
+    """Hold overlays to the card rules (see the module docstring). `roles` maps image index → role. The
+    cover headline becomes the title unless `keep_headline` (an editor wrote it)."""
+    shown: set[str] = set()
+    headlines: set[str] = set()
+    detail_heads = [
+        clean(str(o.get("headline") or "")) for o in overlays if roles.get(int(o["imageIndex"])) == "detail"
+    ]
+    out: list[dict[str, Any]] = []
+    for overlay in sorted(overlays, key=lambda o: roles.get(int(o["imageIndex"])) == "result"):
+        index = int(overlay["imageIndex"])
+        role = roles.get(index, "detail")
+        limit = LINE_LIMITS.get(str(overlay.pop("density", "medium")), 4)
+        if role == "cover":
+            limit = 1
+        lines: list[str] = []
+        for line in overlay.get("lines") or []:
+            text = clip(clean(str(line)), LINE_CHARS)
+            key = _key(text)
+            if len(key) >= 2 and key not in shown and len(lines) < limit:
+                shown.add(key)
+                lines.append(text)
+        if role == "result" and len(lines) < 2:
+            # a summary recaps the detail cards' headings rather than repeating their lines
+            recap = [h for h in dict.fromkeys(detail_heads) if h and _key(h) not in shown]
+            lines = [*recap[: max(0, 3 - len(lines))], *lines]
+        headline = clean(str(overlay.get("headline") or ""))
+        if role == "cover" and not keep_headline:
+            headline = clean(title)
+        elif role == "detail" and headline and headline in headlines:  # a paragraph split over two cards
+            headline = f"{headline}（续）"
+        headlines.add(headline)
+        caption = overlay.get("caption")
+        if is_page_mark(caption):  # the card shows its page number already
+            caption = None
+        out.append(
+            {**overlay, "headline": headline[:40] or None, "lines": lines[:8], "caption": caption or None}
+        )
+    return sorted(out, key=lambda o: int(o["imageIndex"]))
