@@ -12,16 +12,22 @@ of advice it asks for — and sorts every note into
 
 The research agent filters what the model sees with it and filters what the model returns again (a
 real model may still bring a foreign fact in), so the writer only ever gets evidence about the request.
+
+Whether a place is foreign is decided as the critic decides it (`agents.checks.places`: names resolved
+to China's division table, landmarks and foreign places, so 鼓浪屿 and 福建 are fine in a Xiamen post),
+and stricter for names no table knows: those are allowed only when the notes about the request's place
+name them. Evidence the research filter lets through therefore never fails the critic's place check.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from agents.artifacts import Brief
+from agents.checks.places import PlaceScope, foreign_mentions, resolve
 from tools.entities import advice_domains, foreign_places, places
 from tools.offline.text import tokens
 
@@ -37,6 +43,10 @@ _GENERIC_WORDS = frozenset({
 })
 # A request about health: medical advice belongs in its post.
 _HEALTH = re.compile(r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|养生|疫苗")
+# A claim about one particular venue: a shop, a stall, a street, a campsite … with a number. From a note
+# that names no place, it describes some other town's venue: no fact for a post about a named place.
+_VENUE = re.compile(r"店|馆|摊|门口|巷|街|市场|菜场|餐厅|饭店|景区|营地|酒店|民宿|客栈|公园|码头|车站|商场")
+_NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里)")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 
 
@@ -48,7 +58,8 @@ class Scope:
     words: tuple[str, ...]
     domains: frozenset[str]
     theme: str = ""
-    # places inside the request's places, learnt from the notes about them (鼓浪屿 from a note titled 厦门)
+    place_scope: PlaceScope = field(default_factory=lambda: PlaceScope((), ()))
+    # names no table knows, learnt from the notes about the request's place (胡里山 in a note titled 厦门)
     companions: tuple[str, ...] = ()
 
     @classmethod
@@ -60,17 +71,19 @@ class Scope:
             keywords = [str(k) for k in (brief or {}).get("keywords") or []]
             theme = str((brief or {}).get("theme") or "")
         about = " ".join([request, topic, *keywords])
-        found = places(about)
+        place_scope = PlaceScope.of([request, topic, *keywords])
+        # the places the request itself names (PlaceScope also reads 江浙沪 as its provinces)
+        found = [p for p in dict.fromkeys([*places(about), *place_scope.names]) if p in about]
         words = [w for w in tokens(" ".join([topic, *keywords, request])) if w not in _GENERIC_WORDS]
         words = [w for w in words if not any(w in p or p in w for p in found)]
         domains = set(advice_domains(about))
         if _HEALTH.search(about):
             domains.add("medical")
-        return cls(tuple(found), tuple(dict.fromkeys(words)), frozenset(domains), theme)
+        return cls(tuple(found), tuple(dict.fromkeys(words)), frozenset(domains), theme, place_scope)
 
     def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
-        """This scope, also allowing the places named in the text of notes whose title and tags name only
-        the request's places: a note titled 厦门 that mentions 鼓浪屿 says 鼓浪屿 is part of a Xiamen trip."""
+        """This scope, also allowing the unknown names in the text of notes whose title and tags name only
+        the request's places: a note titled 厦门 that mentions 胡里山 says 胡里山 is part of a Xiamen trip."""
         if not self.places:
             return self
         found: list[str] = []
@@ -84,8 +97,13 @@ class Scope:
 
     # --- texts ---------------------------------------------------------------------------------------
     def foreign(self, text: str) -> list[str]:
-        """Places `text` names that this request does not (nor are known to be part of its places)."""
-        return foreign_places(text, (*self.places, *self.companions))
+        """Places `text` names outside this request's: those the critic would report, and names no table
+        knows unless the notes about the request's place use them."""
+        unknown = [
+            p for p in foreign_places(text, (*self.places, *self.companions))
+            if resolve(p) is None
+        ]
+        return list(dict.fromkeys([*foreign_mentions(text, self.place_scope), *unknown]))
 
     def stray_advice(self, text: str) -> set[str]:
         """Advice domains `text` touches that the request is not about."""
@@ -94,9 +112,19 @@ class Scope:
     def sentence_fits(self, sentence: str) -> bool:
         return not self.foreign(sentence) and not self.stray_advice(sentence)
 
-    def clean(self, text: str) -> str:
-        """`text` without the sentences that name another place or give advice outside the topic."""
-        return "".join(s for s in _SENTENCE.findall(text) if self.sentence_fits(s)).strip()
+    def clean(self, text: str, note: Mapping[str, Any] | None = None) -> str:
+        """`text` without the sentences that name another place or give advice outside the topic — nor,
+        when `text` is from a `note` naming no place and the request names one, claims about a venue."""
+        unplaced = note is not None and bool(self.places) and not self._note_places(note)
+        return "".join(
+            s for s in _SENTENCE.findall(text)
+            if self.sentence_fits(s) and not (unplaced and _VENUE.search(s) and _NUMBER.search(s))
+        ).strip()
+
+    @staticmethod
+    def _note_places(note: Mapping[str, Any]) -> list[str]:
+        head = f"{note.get('title', '')} {' '.join(str(t) for t in note.get('tags') or [])}"
+        return places(head) or places(str(note.get("desc") or note.get("excerpt") or ""))
 
     def shares_topic(self, text: str) -> bool:
         return any(w in text for w in self.words) or any(p in text for p in self.places)
@@ -123,7 +151,7 @@ class Scope:
         known) is on topic."""
         if not self.sentence_fits(text):
             return False
-        return source is None or self.note_fit(source) == "on_topic"
+        return source is None or (self.note_fit(source) == "on_topic" and bool(self.clean(text, source)))
 
     def tag_fits(self, tag: str) -> bool:
         return not self.foreign(tag) and not self.stray_advice(tag)

@@ -115,7 +115,7 @@ def compact_notes(
     for note in (hit["note"] for hit in search.get("hits", [])):
         if scope is not None and scope.note_fit(note) != "on_topic":
             continue
-        excerpt = scope.clean(note["excerpt"]) if scope else note["excerpt"]
+        excerpt = scope.clean(note["excerpt"], note) if scope else note["excerpt"]
         if not excerpt:
             continue
         notes.append({

@@ -68,7 +68,7 @@ def _places(text: str) -> tuple[str, ...]:
         word, flag = pair.word.strip(), pair.flag
         if len(word) < 2 or word in stop or not re.fullmatch(r"[\u4e00-\u9fff]+", word):
             continue
-        if flag == "ns" or (flag in _NAMED_FLAGS | {"n"} and len(word) >= 3 and _LANDMARK.search(word)):
+        if flag == "ns" or (flag in _NAMED_FLAGS and len(word) >= 3 and _LANDMARK.search(word)):
             found.append(word)
     return tuple(dict.fromkeys(found))
 

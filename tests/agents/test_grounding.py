@@ -34,10 +34,15 @@ def test_a_note_of_another_theme_sharing_one_word_is_off_topic() -> None:
 
 def test_sentences_naming_another_place_or_stray_advice_are_cut() -> None:
     text = "鼓浪屿船票35元往返。上次在成都也是这样订的。孩子发烧可以吃布洛芬。早上8点前人最少。"
-    assert XIAMEN.clean(text) == "早上8点前人最少。"  # 鼓浪屿 is not known to be in Xiamen yet
-    learnt = XIAMEN.with_companions([note("第一次去厦门", "鼓浪屿船票要提前3天预约。", ["厦门"])])
-    assert learnt.clean(text) == "鼓浪屿船票35元往返。早上8点前人最少。"
-    assert learnt.note_fit(note("鼓浪屿一日游", "船票35元。", ["鼓浪屿"])) == "on_topic"
+    assert XIAMEN.clean(text) == "鼓浪屿船票35元往返。早上8点前人最少。"  # 鼓浪屿 lies in Xiamen
+
+
+def test_a_name_no_table_knows_is_allowed_once_a_note_about_the_place_uses_it() -> None:
+    text = "胡里山的炮台值得看。"
+    assert XIAMEN.clean(text) == ""
+    learnt = XIAMEN.with_companions([note("第一次去厦门", "胡里山离大学很近。", ["厦门"])])
+    assert learnt.clean(text) == text
+    assert learnt.note_fit(note("胡里山半日游", "门票25元。", ["胡里山"])) == "on_topic"
     assert XIAMEN.stray_advice("每天热量缺口400大卡") == {"weight_loss"}
     assert not XIAMEN.tag_fits("成都美食")
 
@@ -55,3 +60,14 @@ def test_a_place_the_corpus_lacks_is_reported() -> None:
     gaps = luoyang.describe_gaps([note("带爸妈旅行清单", "每天最多2个景点。", ["旅行"])])
     assert len(gaps) == 1 and "洛阳" in gaps[0] and "不要借用其他城市" in gaps[0]
     assert luoyang.describe_gaps([note("洛阳老城汉服", "租汉服128元。", ["洛阳"])]) == []
+
+
+def test_a_venue_from_a_note_naming_no_place_is_no_fact_for_a_named_place() -> None:
+    brief = {"topic": "顺德早茶探店", "keywords": ["早茶", "探店"], "theme": "food"}
+    shunde = Scope.of("顺德早茶探店合集", brief)
+    desc = "菜市场门口的生煎，4个8元。早茶别点太多，先点招牌。"
+    unplaced = note("老城区早餐店吃了一遍", desc, ["早餐"], "food")
+    assert shunde.clean(unplaced["desc"], unplaced) == "早茶别点太多，先点招牌。"
+    assert not shunde.fact_fits("菜市场门口的生煎，4个8元", unplaced)
+    anywhere = Scope.of("周末早餐探店合集")  # no place asked for: any town's venue is an example
+    assert anywhere.fact_fits("菜市场门口的生煎，4个8元", unplaced)

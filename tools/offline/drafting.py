@@ -29,10 +29,15 @@ _NUMBERING = re.compile(r"^(?:第[一二三四五六七八九十\d]+[天步点]|
 _PAIRS = (("“", "”"), ("（", "）"), ("「", "」"), ("(", ")"))
 _INTRO = re.compile(r"^[^：:]{0,14}(?:要点|几点|如下|总结|建议|经验|心得|分享|步骤|做法)[^：:]{0,4}[：:]")
 _INLINE_NUMBER = re.compile(r"(?<=[：:，,；;\s])\d{1,2}[.、]\s*")
+_CONNECTIVE = re.compile(r"^(?:另外|此外|而且|还有|所以|因此|但是|不过|然后|同时|最后|其次|首先)[，,、]?")
 _NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
 _META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
 _SENTENCES = re.compile(r"[^。！？!?；;\n]+")
-_PLACE_SUFFIX = re.compile(r"[市省县区]$")
+# Words of a request that say what kind of post it is or when, not what it is about: never a tag.
+_NOT_TAGS = frozenset({
+    "攻略", "合集", "清单", "分享", "经验", "心得", "推荐", "测评", "笔记", "指南", "教程",
+    "第一次", "新手", "适合", "面向", "朋友", "一篇", "小红书", "文案", "内容", "整理", "记录",
+})
 
 
 def subject_of(topic: str, audience: str) -> str:
@@ -52,7 +57,7 @@ def _line(text: str, limit: int = 60) -> str | None:
     if text.endswith(("…", "...")):  # an excerpt: keep its whole clauses only
         text = re.split(r"[，,；;]", text[:-1].rstrip("."))[0] if "，" in text else ""
     text = _NUMBERING.sub("", _INTRO.sub("", text).lstrip()).lstrip()
-    text = _INLINE_NUMBER.sub("", text)
+    text = _CONNECTIVE.sub("", _INLINE_NUMBER.sub("", text))
     if len(text) > limit:
         cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
         text = text[:cut] if cut >= 12 else ""
@@ -113,10 +118,14 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
 
 
 def _audience(ctx: Context, fb: Feedback) -> str:
+    """Who the post is for, as people ('带爸妈' is what they do: '打算带爸妈出门的朋友')."""
     if fb.audience:
-        return re.sub(r"^(?:面向|写给|针对|给)", "", fb.audience)
-    audience = str(ctx.brief.get("audience") or extract_audience(ctx.request) or ctx.theme.audience)
-    return audience[:10]
+        audience = re.sub(r"^(?:面向|写给|针对|给)", "", fb.audience)
+    else:
+        audience = str(ctx.brief.get("audience") or extract_audience(ctx.request) or ctx.theme.audience)
+    if re.match(r"^(?:带|陪|和|跟)", audience) and len(audience) <= 6:
+        return f"打算{audience}出门的朋友"
+    return audience[:12]
 
 
 def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) -> list[str]:
@@ -127,8 +136,8 @@ def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) ->
         pool = [
             subject if len(subject) <= 8 else "",
             *evidence.get("recommendedTags", []),
-            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8),
-            *ctx.theme.tags,
+            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and k not in _NOT_TAGS),
+            *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
         if fb.tags_refresh:  # other tags than last time, as far as the pool allows
