@@ -145,7 +145,7 @@ def _cover_band(c: Canvas) -> None:
     width, pad = c.w - 2 * c.m, c.px(56)
     fitted = _cover_text(c, width - 2 * pad, c.h * 0.34)
     block_h = _block_height(fitted, c.px(48))
-    caption_h = c.px(140) if c.clean(c.req.caption) else 0
+    caption_h = c.px(180) if c.clean(c.req.caption) else 0
     band_top = max(c.h * 0.5, c.h - c.m - caption_h - block_h - 2 * pad)
     c.panel((c.m, band_top, c.w - c.m, band_top + block_h + 2 * pad), c.px(36), (*c.theme.accent, 255))
     _headline_block(c, c.m + pad, band_top + pad, width - 2 * pad, fitted, on_fill=True)

@@ -366,7 +366,8 @@ async def test_image_planner_binds_paragraphs_and_enhances_prompts_from_the_styl
     assert aligned["paragraphImageBindings"] == update["paragraphImageBindings"]
     assert aligned["textOverlayPlan"] == update["textOverlayPlan"]
     assert aligned["bodyBlocks"] == PARAGRAPHS
-    assert any("匹配到风格" in e["content"] for e in run.of_type("progress"))
+    [matched] = [e for e in run.of_type("message") if "匹配到风格" in e["content"]]
+    assert "相似度" not in matched["content"] and matched["detail"].startswith("风格库检索")
 
 
 async def test_image_planner_keeps_the_original_prompt_below_the_threshold(
