@@ -192,8 +192,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     paragraphs = [hook]
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
     heading = pick(ctx.rng, voice.POINT_HEADINGS.get(kind, voice.POINT_HEADINGS["guide"])).format(e=e())
-    if kind in ("story", "diary"):  # told, not enumerated
-        paragraphs.append("。".join(points[:3]) + "。")
+    if kind in ("story", "diary"):  # told, not enumerated: the facts as the steps of what happened
+        steps = pick(ctx.rng, voice.STORY_STEPS)
+        told = [f"{step}{p}" for step, p in zip(steps, points[:3], strict=False)]
+        paragraphs.append("。".join(told) + "。")
     else:
         bullet_e = (lambda: f" {e()}") if fb.emoji == "more" else (lambda: "")
         paragraphs.append(

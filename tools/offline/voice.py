@@ -120,6 +120,13 @@ HOOKS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# How a story strings its facts together: what came first, what changed, where it stands.
+STORY_STEPS: tuple[tuple[str, ...], ...] = (
+    ("一开始，", "后来我发现，", "现在回头看，"),
+    ("最开始，", "慢慢地，", "到现在，"),
+    ("刚开始的时候，", "再后来，", "如今，"),
+)
+
 # Formal openings (tone 专业 / 正式, or the editor asked for it): no exclamations, no emoji.
 FORMAL_HOOKS: tuple[str, ...] = (
     "关于{s}，{a}常见的疑问其实有章可循。下面按重要程度整理如下。",
