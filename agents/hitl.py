@@ -185,6 +185,8 @@ async def content_checkpoint(state: StudioState, runtime: Runtime[StudioContext]
             "contentComplete": False,
             "contentApproved": False,
             "userFeedback": {"writer_agent": answer.user_feedback or ""},
+            # standing instructions: a later redo (the checks', a review's) still follows them
+            "writerNotes": [*(state.get("writerNotes") or []), answer.user_feedback or ""],
         }
     edited = apply_content_edit(draft, answer.modified_data or {})
     emit(ContentUpdate(title=edited["title"], body=edited["body"], tags=edited["tags"]))

@@ -67,6 +67,7 @@ class StudioState(TypedDict, total=False):
     ]  # reject feedback per agent, e.g. {"writer_agent": …}
     reviewFeedback: dict[str, Any] | None  # failed review: {dimension, owner, reasons, suggestions, round}
     draftChecks: dict[str, Any] | None  # the writer's draft against the text checks: {findings, redos}
+    writerNotes: list[str]  # every reject feedback an editor gave the writer, oldest first
     editorEdited: bool  # an editor modified the draft: text checks on it warn, never send it back
     plansEdited: bool  # an editor modified the image plans: card checks on them warn
 

@@ -136,13 +136,14 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
     raw_brief = state.get("creativeBrief")
     brief = Brief.model_validate(raw_brief) if raw_brief else None
     feedback = (state.get("userFeedback") or {}).get(NAME) or None
+    notes = [n for n in state.get("writerNotes") or [] if n]
     previous = state.get("generatedContent") or None
     messages = prompt("writer").render(
         request=state.get("request", ""),
         brief=brief,
         evidence=evidence_for_prompt(state.get("evidencePack")),
         references=references_for_prompt(state.get("referenceAnalyses")),
-        feedback=feedback,
+        feedback="\n".join(notes) or feedback,
         review_feedback=_redo_text(state),
         previous={k: previous.get(k) for k in ("title", "body", "tags")} if previous else None,
     )

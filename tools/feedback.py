@@ -46,6 +46,7 @@ class Feedback:
     emoji: Literal["more", "fewer", "none"] | None = None
     tags_set: list[str] = field(default_factory=list)
     tags_add: list[str] = field(default_factory=list)
+    tags_remove: list[str] = field(default_factory=list)
     tags_refresh: bool = False
     closing_refresh: bool = False  # another call to action at the end
     unparsed: list[str] = field(default_factory=list)
@@ -54,12 +55,17 @@ class Feedback:
     def empty(self) -> bool:
         return not (
             self.title_add or self.title_set or self.avoid or self.expand or self.length or self.tone
-            or self.audience or self.emoji or self.tags_set or self.tags_add or self.tags_refresh
+            or self.audience or self.emoji or self.tags_set or self.tags_add or self.tags_remove
+            or self.tags_refresh
             or self.closing_refresh
         )
 
 
 _RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?:不要|别|不用|去掉|删掉|拿掉)(?:用|要|打|加)?[「“\"]?#(?P<x>[^\s」”\"#，。]+?)[」”\"]?(?:这个|这些|那个)?标签"),
+     "tags_remove"),
+    (re.compile(r"标签(?:全部|都|全都)?(?:换掉|换一换|换换|重新选|重选|不行|太泛|不精准)"), "tags_refresh"),
+    (re.compile(r"标签(?:再)?(?:换|改)(?:几个|一批|些|一些)"), "tags_refresh"),
     (re.compile(r"(?:结尾|互动引导|行动号召|收尾)(?:的)?(?:话|句子)?.{0,4}(?:换|改|重写|不对|不符)|(?:换|改)(?:个|一个|一句)?(?:结尾|互动引导)"),
      "closing_refresh"),
     (re.compile(r"标题(?:改成|换成|改为|就叫|用)[「“\"]?(?P<x>[^」”\"]+)"), "title_set"),
@@ -80,7 +86,9 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:改成|换成|改为|写给|面向|针对|受众(?:改成|换成|是|改为)?)(?P<x>[^，。]{2,12}?)(?:看|群体|人群|读者)?$"),
      "audience"),
 ]
-_SHORTER = re.compile(r"短一?些|短一?点|精简|简洁|太长|啰嗦|冗长|删减|压缩|少写")
+_SHORTER = re.compile(
+    r"短一?些|短一?点|精简|简洁|太长|啰嗦|冗长|删减|压缩|少写|[一二三四五两\d]段(?:以内|之内|就好|就够)"
+)
 _LONGER = re.compile(r"长一?些|长一?点|详细|丰富|太短|多写点|展开|充实")
 _TONES: tuple[tuple[Tone, re.Pattern[str]], ...] = (
     ("formal", re.compile(r"正式|专业|严谨|书面|客观|克制")),
@@ -89,10 +97,10 @@ _TONES: tuple[tuple[Tone, re.Pattern[str]], ...] = (
 )
 _EMOJI_NONE = re.compile(r"(?:不要用?|别用|不用|去掉|删掉)(?:任何)?(?:emoji|表情|表情符号)", re.I)
 _EMOJI_FEWER = re.compile(
-    r"(?:少用|少一?点|少些|减少)(?:emoji|表情)|(?:emoji|表情)(?:太多|少一?点|少些|减少)", re.I
+    r"(?:少用|少一?点|少些|减少)(?:emoji|表情)|(?:emoji|表情)(?:符号)?(?:太多|少一?[点些]|少些|减少)", re.I
 )
 _EMOJI_MORE = re.compile(
-    r"(?:多用|多加|多一?点|加点|多些|加一些)(?:emoji|表情)|(?:emoji|表情)(?:多一?点|多些|太少)", re.I
+    r"(?:多用|多加|多一?点|加点|多些|加一些)(?:emoji|表情)|(?:emoji|表情)(?:符号)?(?:多一?[点些]|太少)", re.I
 )
 
 
@@ -108,15 +116,25 @@ def parse(text: str | None) -> Feedback:
         feedback.emoji = "fewer"
     elif _EMOJI_MORE.search(whole):
         feedback.emoji = "more"
+    target = ""  # what the previous clause was about: 标题 or 标签
     for clause in (c.strip() for c in _CLAUSES.split(whole)):
         if not clause:
             continue
         clause = re.sub(r"^(?:请|麻烦|能不能|可以|希望|最好|然后|另外|还有|再|并且|而且|也)+", "", clause)
+        named = "标签" if "#" in clause or "标签" in clause else "标题" if "标题" in clause else ""
+        if not named and target and _CONTINUES.match(clause):  # "标题要有X，再加上Y": Y goes to the title
+            clause = f"{target}{clause}"
+        elif "#" in clause and "标签" not in clause:  # "加上#南京拍照" is about tags
+            clause = f"标签{clause}"
+        target = named or target
         understood = _clause(clause, feedback)
         if not understood and not _style(clause, feedback):
             feedback.unparsed.append(clause)
     feedback.avoid = list(dict.fromkeys(feedback.avoid))
     return feedback
+
+
+_CONTINUES = re.compile(r"^(?:加上|加入|加|带上|带|换成|改成|换几个|换一批|换些|也要|还要)")
 
 
 def _style(clause: str, feedback: Feedback) -> bool:
@@ -148,10 +166,16 @@ def _clause(clause: str, feedback: Feedback) -> bool:
         elif kind == "title_add" and value:
             feedback.title_add.extend(_items(value))
         elif kind == "tags_set":
-            feedback.tags_set.extend(i.lstrip("#") for i in _items(value))
+            if re.match(r"^更|的$|^(?:精准|具体|相关|合适)", value):  # "换成更精准的": other tags
+                feedback.tags_refresh = True
+            else:
+                feedback.tags_set.extend(i.lstrip("#") for i in _items(value))
         elif kind == "tags_add":
             feedback.tags_add.extend(i.lstrip("#") for i in _items(value))
         elif kind == "tags_refresh":
+            feedback.tags_refresh = True
+        elif kind == "tags_remove":
+            feedback.tags_remove.extend(_items(value))
             feedback.tags_refresh = True
         elif kind == "closing_refresh":
             feedback.closing_refresh = True
@@ -189,6 +213,7 @@ def unmet(feedback: Feedback, draft: Mapping[str, Any], previous: Mapping[str, A
     misses += [f"仍然提到了「{x}」" for x in feedback.avoid if x in everything]
     misses += [f"正文没有写到「{x}」" for x in feedback.expand if x not in body]
     misses += [f"标签里没有「{x}」" for x in [*feedback.tags_set, *feedback.tags_add] if x not in tags]
+    misses += [f"标签里还有「{x}」" for x in feedback.tags_remove if x in tags]
     if feedback.audience and feedback.audience not in everything:
         misses.append(f"没有改成面向「{feedback.audience}」")
     if previous:

@@ -24,6 +24,9 @@ _KIND_WORDS = re.compile(
     r"(?:的)?(?:旅行|旅游)?(?:攻略|合集|清单|分享|经验分享|经验|心得|推荐|测评|评测|笔记|指南|教程|"
     r"大全|盘点|总结|记录|科普|干货|安利|种草)+$"
 )
+_TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
+_PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
+_ASKING = re.compile(r"怎么|如何|怎样|哪些|哪个|什么|吗|呢|？|\?|几点|要不要|值不值")
 _OPEN_END = re.compile(r"[，、：:；;（(“「《—～~]$|(?:和|与|及|或|但|而|的|了|是|在|把|被|就|还|也|都|到)$")
 _NUMBERING = re.compile(r"^(?:第[一二三四五六七八九十\d]+[天步点]|[\d一二三四五六七八九十]+[.、）)])[：:，]?")
 _PAIRS = (("“", "”"), ("（", "）"), ("「", "」"), ("(", ")"))
@@ -47,7 +50,35 @@ def subject_of(topic: str, audience: str) -> str:
     subject = stripped if len(stripped) >= 2 else subject
     if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
         subject = subject[len(audience):].lstrip("的")
-    return subject[:12]
+    subject = re.sub(r"^(?:如何|怎么|怎样|我的|关于|在)", "", subject)
+    asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
+    if asked:
+        before = _TRAILING_VERB.sub("", subject[: asked.start()])
+        after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
+        subject = before + after if len(before + after) >= 2 else subject
+    subject = re.sub(r"的(?:一天|一晚|经历|记录|日常)$", "", subject).strip("的，, ")
+    subject = re.sub(r"需要|(?<=.{2})[穿吃买]$", "", subject)
+    if len(subject) > 10 and "的" in subject and len(subject.rsplit("的", 1)[1]) >= 3:
+        subject = subject.rsplit("的", 1)[1]  # 做一份不踩雷的周末亲子游 → 周末亲子游
+    return _within(subject, 10)
+
+
+def _within(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters at a word boundary (never 'citywalk' → 'city', '亲子' → '亲')."""
+    if len(text) <= limit:
+        return text
+    out = ""
+    for word in _jieba_words(text):
+        if len(out) + len(word) > limit:
+            break
+        out += word
+    return out if len(out) >= 2 else text[:limit]
+
+
+def _jieba_words(text: str) -> list[str]:
+    import jieba
+
+    return list(jieba.lcut(text))
 
 
 def _line(text: str, limit: int = 60) -> str | None:
@@ -139,12 +170,46 @@ def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) ->
             *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and k not in _NOT_TAGS),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
+        if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick
+            pool += [*evidence.get("topTags", []), *(f"{w}分享" for w in keywords(subject, 2))]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
-        if fb.tags_refresh:  # other tags than last time, as far as the pool allows
-            old = {str(t) for t in previous.get("tags") or []}
-            base = [t for t in base if t not in old] + [t for t in base if t in old]
-    tags = dedupe([*fb.tags_add, *base])
-    return [t[:24] for t in tags if not any(x in t for x in fb.avoid)][:8]
+    avoid = [*fb.avoid, *fb.tags_remove]
+    tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
+    if fb.tags_refresh and not fb.tags_set:
+        old = {str(t) for t in previous.get("tags") or []}
+        fresh = [t for t in tags if t not in old]
+        kept = [t for t in tags if t in old]
+        tags = dedupe([*fb.tags_add, *fresh[:6]]) if len(fresh) >= 3 else [*fresh, *kept]
+    return tags[:8]
+
+
+# What "write more about X" means in numbers: money is prices, time is durations, …
+_FOCUS = (
+    (re.compile(r"预算|花费|价格|多少钱|人均|费用|省钱|钱"), re.compile(r"\d+\s*(?:元|块)|人均|花了|预算")),
+    (re.compile(r"时间|路线|行程|几点|多久|时长"), re.compile(r"\d+\s*(?:分钟|小时|点|天)|路线|出发")),
+    (re.compile(r"装备|清单|带什么|东西|准备"), re.compile(r"装备|带上?|清单|准备")),
+    (re.compile(r"安全|注意"), re.compile(r"安全|注意|别|不要|小心")),
+)
+
+
+def _focus(word: str) -> re.Pattern[str] | None:
+    return next((facts for asks, facts in _FOCUS if asks.search(word)), None)
+
+
+def _shorten_body(body: str, limit: int) -> str:
+    """Drop list lines from the end of the longest lists (never the opening or the closing) until the
+    body is within `limit` characters."""
+    paragraphs = body.split("\n\n")
+    while len("\n\n".join(paragraphs)) > limit:
+        middle = [i for i in range(1, len(paragraphs) - 1) if "\n" in paragraphs[i]]
+        if not middle:
+            break
+        i = max(middle, key=lambda k: paragraphs[k].count("\n"))
+        lines = paragraphs[i].split("\n")
+        paragraphs[i] = "\n".join(lines[:-1])
+        if len(lines) <= 2:  # a heading with one line left: drop the paragraph
+            del paragraphs[i]
+    return "\n\n".join(paragraphs)
 
 
 def compose_draft(ctx: Context) -> dict[str, Any]:
@@ -175,9 +240,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     tips += general[: max(0, n_tips - len(tips))]
     if len(points) < 2:  # the corpus had little on this: advice true of any subject, said as advice
         points += general[n_tips : n_tips + 3 - len(points)]
-    for subject_word in fb.expand:  # asked for more about something the evidence does not cover
-        if not any(subject_word in p for p in points):
-            points.append(f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍")
+    extra_on: list[tuple[str, list[str]]] = []  # what the editor asked to hear more about, with its facts
+    for subject_word in fb.expand:
+        focus = _focus(subject_word)
+        on_it = [f for f in facts if subject_word in f or (focus and focus.search(f))]
+        extra_on.append((subject_word, [f for f in on_it if f not in points][:3]))
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
@@ -185,7 +252,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
     if tone in voice.ASIDES:
-        hook = pick(ctx.rng, voice.ASIDES[tone]) + hook
+        hook = pick(ctx.rng, voice.ASIDES[tone]) + hook.rstrip("。") + ("！" if tone == "lively" else "～")
+        endings = voice.LINE_ENDINGS[tone]
+        points = [p + endings[i % len(endings)] for i, p in enumerate(points)]  # the voice in every line
     if fb.emoji == "more":
         hook = f"{e()}{hook}{e()}{e()}"
 
@@ -204,6 +273,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if (tips and length != "shorter") or kind in ("story", "diary"):
         tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"])).format(e=e())
         paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
+    for subject_word, on_it in extra_on:
+        lines = on_it or [f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍"]
+        paragraphs.append(f"{e()}再多说说{subject_word}：\n" + "\n".join(f"· {ln}" for ln in lines))
     if length == "longer" and len(facts) > n_points + n_tips:
         extra = facts[n_points + n_tips : n_points + n_tips + 2]
         paragraphs.append("再补充几句：" + "；".join(extra) + "。")
@@ -218,6 +290,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         body = strip_emoji(body)
     for x in fb.avoid:  # whatever template or fact still said it
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
+    if length == "shorter" and previous.get("body"):
+        body = _shorten_body(body, int(0.75 * len(str(previous["body"]))))
 
     evidence = ctx.data("evidence") or {}
     patterns = " ".join(evidence.get("titlePatterns", []))

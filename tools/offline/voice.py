@@ -21,6 +21,14 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{a}的{s}指南{e}",
         "{s}全流程，一篇讲清",
         "{s}少走弯路的{n}个细节",
+        "{s}｜收藏备用{e}",
+        "{s}，新手照做{e}",
+        "{s}的正确打开方式",
+        "{s}｜{n}步搞定",
+        "搞定{s}，只要这几步",
+        "{s}｜亲测顺序{e}",
+        "{s}，看完不踩坑",
+        "{s}备忘录{e}",
     ),
     "list": (
         "{s}清单｜{n}个都值得{e}",
@@ -30,6 +38,11 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{n}个{s}，按需挑{e}",
         "{s}大盘点{e}",
         "{a}必看的{s}清单",
+        "{s}｜我的私藏{e}",
+        "{s}一览，建议收藏",
+        "挑{s}，看这{n}个就够",
+        "{s}｜按需抄作业{e}",
+        "{s}，这份清单很实用",
     ),
     "review": (
         "{s}真实测评，说点实话",
@@ -38,6 +51,8 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{s}横向对比{e}",
         "{s}踩雷还是真香？",
         "{a}视角：{s}测评",
+        "{s}｜不吹不黑{e}",
+        "{s}真实体验{e}",
     ),
     "story": (
         "{s}，这次终于做对了{e}",
@@ -46,6 +61,8 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{s}后，我改变了什么",
         "记一次{s}{e}",
         "{s}｜一点真实的感受",
+        "{s}，一些心里话{e}",
+        "我的{s}故事",
     ),
     "diary": (
         "{s}的一天{e}",
@@ -59,6 +76,8 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{s}入门：先搞懂这些",
         "{a}也能看懂的{s}",
         "{s}的误区，你中了几个？",
+        "{s}｜{n}个知识点{e}",
+        "三分钟看懂{s}",
     ),
     "product": (
         "{s}｜用了才知道好{e}",
@@ -67,6 +86,8 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{s}，{a}闭眼收藏",
         "安利{s}，真的好用",
         "{s}使用感受{e}",
+        "{s}｜认真推荐{e}",
+        "{s}，好用在哪",
     ),
     "billboard": (
         "{s}｜报名看这里{e}",
@@ -134,10 +155,14 @@ FORMAL_HOOKS: tuple[str, ...] = (
     "{s}涉及的细节较多，以下分条说明，便于{a}对照执行。",
 )
 
-# Extra colloquial / lively asides that may open the second paragraph.
+# Extra colloquial / lively asides that open the post, and the endings a voice gives its list lines.
 ASIDES: dict[str, tuple[str, ...]] = {
-    "colloquial": ("说实话，", "讲真，", "说白了，", "跟你们说，"),
-    "lively": ("冲冲冲！", "真的绝了！", "太好用了！", "这个必须安利！"),
+    "colloquial": ("说实话，", "讲真，", "说白了，", "跟你们说哈，"),
+    "lively": ("冲冲冲！", "真的绝了！", "姐妹们看过来！", "这个必须安利！"),
+}
+LINE_ENDINGS: dict[str, tuple[str, ...]] = {
+    "colloquial": ("，真的～", "哦", "，记住啦", "，亲测有用嘛", "呀"),
+    "lively": ("！", "，绝了！", "！超级实用", "，冲鸭！"),
 }
 
 # --- headings of the main list and the tips, by content type --------------------------------------------
