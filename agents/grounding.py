@@ -50,6 +50,12 @@ _NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 
 
+def _single_nouns(text: str) -> list[str]:
+    from tools.entities import _posseg
+
+    return [p.word for p in _posseg().lcut(text) if len(p.word) == 1 and p.flag == "n"]
+
+
 @dataclass(frozen=True)
 class Scope:
     """What a request is about: its places, topic words and the advice domains it may touch."""
@@ -75,6 +81,7 @@ class Scope:
         # the places the request itself names (PlaceScope also reads 江浙沪 as its provinces)
         found = [p for p in dict.fromkeys([*places(about), *place_scope.names]) if p in about]
         words = [w for w in tokens(" ".join([topic, *keywords, request])) if w not in _GENERIC_WORDS]
+        words += _single_nouns(f"{topic} {request}")  # 猫, 茶, 鞋: a one-character subject is a subject
         words = [w for w in words if not any(w in p or p in w for p in found)]
         domains = set(advice_domains(about))
         if _HEALTH.search(about):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tools.entities import places
 from tools.feedback import Feedback, parse
 from tools.offline import voice
 from tools.offline.context import Context
@@ -50,7 +51,7 @@ def subject_of(topic: str, audience: str) -> str:
     subject = stripped if len(stripped) >= 2 else subject
     if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
         subject = subject[len(audience):].lstrip("的")
-    subject = re.sub(r"^(?:如何|怎么|怎样|我的|关于|在)", "", subject)
+    subject = re.sub(r"^(?:如何|怎么|怎样|我的|关于|在|第一次)", "", subject)
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
         before = _TRAILING_VERB.sub("", subject[: asked.start()])
@@ -61,6 +62,18 @@ def subject_of(topic: str, audience: str) -> str:
     if len(subject) > 10 and "的" in subject and len(subject.rsplit("的", 1)[1]) >= 3:
         subject = subject.rsplit("的", 1)[1]  # 做一份不踩雷的周末亲子游 → 周末亲子游
     return _within(subject, 10)
+
+
+def _key(subject: str) -> str:
+    """The one word a subject is about: its place, else its first content word (厦门三天两晚 → 厦门)."""
+    named = places(subject)
+    if named:
+        return named[0]
+    words = [w for w in _jieba_words(subject) if len(w) >= 2 and w not in _NOT_TAGS and w not in _PLAIN]
+    return words[0] if words else subject[:4]
+
+
+_PLAIN = frozenset({"周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"})
 
 
 def _within(text: str, limit: int) -> str:
@@ -260,7 +273,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
 
     paragraphs = [hook]
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
-    heading = pick(ctx.rng, voice.POINT_HEADINGS.get(kind, voice.POINT_HEADINGS["guide"])).format(e=e())
+    key = _key(subject)  # section headings name what the post is about: 厦门·具体安排
+    heading = pick(ctx.rng, voice.POINT_HEADINGS.get(kind, voice.POINT_HEADINGS["guide"]))
+    heading = heading.format(e=f"{e()}{key}·")
     if kind in ("story", "diary"):  # told, not enumerated: the facts as the steps of what happened
         steps = pick(ctx.rng, voice.STORY_STEPS)
         told = [f"{step}{p}" for step, p in zip(steps, points[:3], strict=False)]
@@ -271,7 +286,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
             heading.strip() + "\n" + "\n".join(f"{marker(i)} {p}{bullet_e()}" for i, p in enumerate(points))
         )
     if (tips and length != "shorter") or kind in ("story", "diary"):
-        tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"])).format(e=e())
+        tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
+        tip_heading = tip_heading.format(e=f"{e()}{key}")
         paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
     for subject_word, on_it in extra_on:
         lines = on_it or [f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍"]
@@ -284,7 +300,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         before = str(previous.get("body") or "").rsplit("\n\n", 1)[-1]
         choices = [c for c in voice.CLOSINGS.get(kind, ("",)) if c.format(e="") not in before]
         closing = pick(ctx.rng, choices or voice.CLOSINGS.get(kind, ("",)))
-    paragraphs.append(closing.format(e=e()) if "{e}" in closing else closing)
+    closing = closing.format(e=e()) if "{e}" in closing else closing
+    if key not in closing:  # the last words name the subject too
+        closing = pick(ctx.rng, voice.SIGN_OFFS).format(k=key) + closing
+    paragraphs.append(closing)
     body = "\n\n".join(p for p in paragraphs if p.strip())
     if plain:
         body = strip_emoji(body)

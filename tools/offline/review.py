@@ -28,8 +28,9 @@ def compose_review(ctx: Context) -> dict[str, Any]:
     tags = draft.get("tags", []) or []
     paragraphs = paragraphs_of(draft)
     lines = [ln for ln in body.split("\n") if ln.strip()]
-    concrete = sum(1 for ln in lines if is_concrete(ln))
-    useful = sum(1 for ln in lines if is_concrete(ln) or _ADVICE.search(ln))  # numbers, or what to do
+    units = [s for ln in lines for s in re.split(r"(?<=[。！？；])", ln) if len(s.strip()) >= 6]  # sentences
+    concrete = sum(1 for s in units if is_concrete(s))
+    useful = sum(1 for s in units if is_concrete(s) or _ADVICE.search(s))  # numbers, or what to do
 
     info = 0.4 + 0.05 * min(concrete, 4) + 0.04 * min(useful, 5) + (0.1 if 250 <= len(body) <= 1200 else 0.0)
     bound = {b.get("paragraphIndex") for b in bindings if isinstance(b, dict)}

@@ -190,11 +190,11 @@ TIP_HEADINGS: dict[str, tuple[str, ...]] = {
 # General advice by content type when the evidence runs short: true of any subject, never a made-up fact.
 GENERAL_TIPS: dict[str, tuple[str, ...]] = {
     "guide": (
-        "别把行程排太满，留一点余量给临时的变化",
-        "出发前把要用的信息存在手机里，现场少折腾",
+        "别一次安排太满，留一点余量给意外",
+        "要用的东西和信息提前备好，到时候少折腾",
         "先做最重要的一件事，其余的看状态再加",
-        "高峰时段尽量错开，体验会好很多",
-        "提前确认开放时间和预约规则，免得白跑一趟",
+        "拿不准的地方，先问问有经验的人",
+        "第一次做慢一点没关系，顺了再提速",
     ),
     "list": (
         "按自己的需求挑，不必全部入手",
@@ -223,6 +223,11 @@ GENERAL_TIPS: dict[str, tuple[str, ...]] = {
     ),
     "billboard": ("名额有限，想参加的早点报名", "到场前再确认一次时间地点"),
 }
+
+# A first clause for a closing that does not name the subject ({k}: the subject's key word).
+SIGN_OFFS: tuple[str, ...] = (
+    "{k}就先聊到这，", "关于{k}就写到这里，", "{k}的分享到这，", "以上就是我的{k}心得，"
+)
 
 # Closing calls to action by content type, used when the brief has none that fits.
 CLOSINGS: dict[str, tuple[str, ...]] = {
