@@ -128,9 +128,12 @@ def is_vague(request: str) -> bool:
 def _audience_word(text: str, theme: Theme) -> str | None:
     """A reader named inside the topic ("学生党穷游版", "上班族带饭") — the theme's wording when it says more.
     Someone taken along ("带娃", "带爸妈") is not the reader."""
-    for word in _goals()["audiences"]:
+    for entry in _goals()["audiences"]:
+        word, _, reader = entry.partition("=")
         at = text.find(word)
-        if at >= 0 and text[max(0, at - 1) : at] != "带":
+        if at >= 0 and (reader or text[max(0, at - 1) : at] != "带"):
+            if reader:
+                return reader
             return theme.audience if word in theme.audience and len(theme.audience) <= 8 else word
     return None
 
@@ -158,6 +161,8 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     topic = extract_topic(request)
     # the subject first ("健身房新手第一周攻略" is fitness): without 攻略/打卡, which every theme uses
     theme = detect_theme(re.sub(r"攻略|打卡", "", topic)) if not vague else GENERIC
+    if places(topic) and re.search(_goals()["trip_words"], topic):
+        theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
     if theme is GENERIC:
         theme = detect_theme(f"{local} {direction} {detail}")
     if theme is GENERIC and places(f"{local} {detail}"):

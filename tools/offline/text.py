@@ -139,9 +139,9 @@ def extract_audience(text: str) -> str | None:
     English words are read in Chinese first ("for beginners" → 新手)."""
     text = localize(text)
     clauses = [c.strip() for c in re.split(r"[，,。！!？?；;\n]", text) if c.strip()]
-    for clause in clauses[1:]:  # a later clause that is only the reader: all of it
-        whole = _AUDIENCE_CLAUSE.match(clause)
-        if whole:
+    for position, clause in enumerate(clauses):  # a clause that is only the reader: all of it ("给" opens
+        whole = _AUDIENCE_CLAUSE.match(clause)  # a topic too — "给狗狗做蛋糕" — so not in the first clause)
+        if whole and len(clauses) > 1 and (position or not clause.startswith("给")):
             return whole.group("who")
     match = _AUDIENCE_PHRASE.search(text)
     if match:
