@@ -24,6 +24,7 @@ from app.resources import open_resources
 from app.settings import ReviewThresholds, Settings
 from tests.fakes import RecordingOffline, reference_png
 from tools.database import Creative, ImageAsset
+from tools.labels import agent_label, label
 from tools.llm import LLMConfig, LLMGateway
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
@@ -224,7 +225,9 @@ async def test_failed_review_flows_back_and_ends_within_max_rounds(
     assert len(backflows) == 2
     for decision, score in zip(backflows, scores, strict=False):
         weakest = min(score["scores"], key=score["scores"].get)
-        assert weakest in decision["reason"] or decision["decision"] in decision["reason"]
+        # the reason names the weakest dimension or the agent it flows back to, in Chinese
+        shown = (label("dimension", weakest), agent_label(decision["decision"]))
+        assert any(name in decision["reason"] for name in shown), decision["reason"]
     assert events[-1]["type"] == "workflow_complete"
     assert any(e["type"] == "message" and "最高" in e["content"] for e in events)
     best = max(s["overall"] for s in scores)
