@@ -43,7 +43,7 @@ from rich.text import Text
 from agents.artifacts import IMAGE_DIMENSIONS
 from agents.errors import InvalidConfirmation, NotPaused, RunError, ThreadNotFound
 from agents.node import AGENTS
-from app.labels import TABLES, agent_label, label
+from app.labels import TABLES, agent_label, key_of, label
 from app.settings import Settings, get_settings
 from tools.errors import ImageInputError, StudioError
 
@@ -716,12 +716,13 @@ def _payload_from_flags(pending: Event, approve: bool, reject: str | None, modif
 
 
 def threads(
-    status: Annotated[str | None, typer.Option("--status", help="只看某个状态，例如 paused")] = None,
+    status: Annotated[str | None, typer.Option("--status", help="只看某个状态：paused 或 待审核 …")] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, max=500, help="最多显示多少条")] = 20,
     data_dir: DataDirOption = None,
 ) -> None:
     """最近的运行（找到暂停中的会话，用 studio resume 继续）。"""
     view = LiveView()
+    status = key_of("status", status) if status is not None else None  # "待审核" works as well as "paused"
 
     def body() -> int:
         from sqlalchemy import select
@@ -746,14 +747,15 @@ def threads(
             view.console.print(f"没有状态为 {status} 的运行" if status else "还没有运行记录")
             return OK
         table = Table(title="最近的运行", title_justify="left")
-        table.add_column("会话 ID", no_wrap=True, style="bold")
-        table.add_column("状态", no_wrap=True)
-        table.add_column("需求", overflow="ellipsis", no_wrap=True, max_width=40)
-        table.add_column("更新时间", no_wrap=True)
+        table.add_column("会话编号", no_wrap=True, style="bold")
+        table.add_column("状态", no_wrap=True, min_width=6)
+        table.add_column("需求", overflow="fold", max_width=40)
+        table.add_column("更新时间", no_wrap=True, min_width=11)
         for row in rows:
             updated = row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC)
-            table.add_row(row.thread_id, label("status", row.status), escape(row.request),
-                          updated.astimezone().strftime("%Y-%m-%d %H:%M"))
+            request = row.request if len(row.request) <= 16 else row.request[:15] + "…"
+            table.add_row(row.thread_id, label("status", row.status), escape(request),
+                          updated.astimezone().strftime("%m-%d %H:%M"))
         view.console.print(table)
         return OK
 

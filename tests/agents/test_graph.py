@@ -225,8 +225,9 @@ async def test_failed_review_flows_back_and_ends_within_max_rounds(
     assert len(backflows) == 2
     for decision, score in zip(backflows, scores, strict=False):
         weakest = min(score["scores"], key=score["scores"].get)
-        said = (label("dimension", weakest), agent_label(decision["decision"]))
-        assert any(word in decision["reason"] for word in said)
+        # the reason names the weakest dimension or the agent it flows back to, in Chinese
+        shown = (label("dimension", weakest), agent_label(decision["decision"]))
+        assert any(name in decision["reason"] for name in shown), decision["reason"]
     assert events[-1]["type"] == "workflow_complete"
     assert any(e["type"] == "message" and "最高" in e["content"] for e in events)
     best = max(s["overall"] for s in scores)

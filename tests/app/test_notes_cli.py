@@ -119,7 +119,8 @@ def test_import_search_styles_and_stats(tmp_path: Path) -> None:
 
     result = invoke(data, "stats")
     assert result.exit_code == 0, result.output
-    assert "food" in result.output and "outdoor" in result.output and "风格库：2 个风格" in result.output
+    assert "美食" in result.output and "户外" in result.output and "风格库：2 个风格" in result.output
+    assert "food" not in result.output and "outdoor" not in result.output  # themes by their Chinese names
     assert "2026-06-01 至 2026-06-03" in result.output
     assert "向量索引：无（精确检索；笔记达到 20000 条时导入会自动建立）" in result.output
 
