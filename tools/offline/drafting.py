@@ -145,11 +145,11 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
     if fb.title_set:
         return fb.title_set[:TITLE_LIMIT]
     templates = list(voice.TITLES.get(kind, voice.TITLES["guide"]))
-    ctx.rng.shuffle(templates)
-    if "提问" in patterns:  # the winning titles ask: try a question first
-        templates.sort(key=lambda t: "？" not in t)
-    elif "数字" in patterns:
-        templates.sort(key=lambda t: "{n}" not in t)
+    # the evidence's winning patterns (a question, a number) weigh in the draw; they do not decide it,
+    # or every post would get the one question skeleton of its kind
+    favoured = "？" if "提问" in patterns else "{n}" if "数字" in patterns else None
+    weights = {t: (2.0 if favoured and favoured in t else 1.0) * ctx.rng.random() for t in templates}
+    templates.sort(key=lambda t: -weights[t])
     candidates = [t.format(**fields) for t in templates]
     for add in fb.title_add:  # the editor's words go first
         candidates = [c if add in c else f"{add}｜{c}" for c in candidates]

@@ -12,6 +12,8 @@ from __future__ import annotations
 TITLES: dict[str, tuple[str, ...]] = {
     "guide": (
         "{s}怎么安排？看这篇{e}",
+        "{s}难吗？照这个来{e}",
+        "第一次{s}？先看这篇",
         "{s}｜照着做就不会乱{e}",
         "第一次{s}，按这个顺序来",
         "{s}实用攻略，{a}收好{e}",

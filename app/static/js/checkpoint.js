@@ -57,9 +57,15 @@ export function renderCheckpoint(ask, submit, { onStale = null } = {}) {
   const actions = h("div", { class: "cp-actions" });
   const error = h("div", { class: "alert error", role: "alert", hidden: true });
   const heading = h("h2", { id: headingId, tabindex: "-1" }, ask.question || "请确认");
+  // what the automatic checks still find in the draft: the editor decides knowing it
+  const warnings = (ask.context && ask.context.warnings) || [];
+  const checks = warnings.length
+    ? h("div", { class: "alert warn cp-warnings", role: "note" },
+      h("strong", {}, "自动检查提醒"), h("ul", {}, warnings.map((w) => h("li", {}, w))))
+    : null;
   const panel = h("section", { class: "card checkpoint", "aria-labelledby": headingId, dataset: { kind } },
     h("header", { class: "card-head" }, h("span", { class: "badge badge-pause" }, KIND[kind] || "待确认"), heading),
-    content, error, actions);
+    checks, content, error, actions);
 
   const base = ask.interruptId ? { interruptId: ask.interruptId } : {};
   const option = (id) => (ask.options || []).find((o) => o.id === id);
