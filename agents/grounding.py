@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from agents.artifacts import Brief
 from agents.checks.places import PlaceScope, foreign_mentions, resolve
-from tools.entities import advice_domains, foreign_places, places
+from tools.entities import advice_domains, foreign_places, not_places, places, same_place
 from tools.offline.text import tokens
 
 NoteFit = Literal["on_topic", "elsewhere", "off_topic"]
@@ -48,6 +48,17 @@ _HEALTH = re.compile(r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药
 _VENUE = re.compile(r"店|馆|摊|门口|巷|街|市场|菜场|餐厅|饭店|景区|营地|酒店|民宿|客栈|公园|码头|车站|商场")
 _NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里)")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+
+
+def _named(text: str) -> list[str]:
+    """Proper nouns that are divisions of the table (jieba tags the county 安吉 as a person's name)."""
+    from tools.entities import _posseg
+
+    return [
+        p.word for p in _posseg().lcut(text)
+        if p.flag in {"ns", "nr", "nrt", "nz"} and len(p.word) >= 2 and p.word not in not_places()
+        and resolve(p.word) is not None
+    ]
 
 
 def _single_nouns(text: str) -> list[str]:
@@ -77,7 +88,10 @@ class Scope:
             keywords = [str(k) for k in (brief or {}).get("keywords") or []]
             theme = str((brief or {}).get("theme") or "")
         about = " ".join([request, topic, *keywords])
-        place_scope = PlaceScope.of([request, topic, *keywords])
+        generous = PlaceScope.of([request, topic, *keywords])
+        # not words that only happen to be a district's name too (古城 is 丽江's 古城区)
+        names = tuple(n for n in generous.names if n not in not_places())
+        place_scope = PlaceScope(names, tuple(p for p in generous.resolved if p.name in names))
         # the places the request itself names (PlaceScope also reads 江浙沪 as its provinces)
         found = [p for p in dict.fromkeys([*places(about), *place_scope.names]) if p in about]
         words = [w for w in tokens(" ".join([topic, *keywords, request])) if w not in _GENERIC_WORDS]
@@ -104,13 +118,19 @@ class Scope:
 
     # --- texts ---------------------------------------------------------------------------------------
     def foreign(self, text: str) -> list[str]:
-        """Places `text` names outside this request's: those the critic would report, and names no table
-        knows unless the notes about the request's place use them."""
-        unknown = [
-            p for p in foreign_places(text, (*self.places, *self.companions))
-            if resolve(p) is None
-        ]
-        return list(dict.fromkeys([*foreign_mentions(text, self.place_scope), *unknown]))
+        """Places `text` names outside this request's: those the critic would report, any division or
+        landmark the tables know that is not in or around the request's places (stricter than the
+        critic, which stays quiet on small names), and names no table knows unless the notes about the
+        request's place use them."""
+        found = dict.fromkeys([*foreign_mentions(text, self.place_scope), *places(text), *_named(text)])
+        allowed = (*self.places, *self.companions)
+        out = []
+        for name in found:
+            if any(same_place(name, a) for a in allowed):
+                continue
+            if resolve(name) is None or not self.place_scope.allows(name):
+                out.append(name)
+        return out
 
     def stray_advice(self, text: str) -> set[str]:
         """Advice domains `text` touches that the request is not about."""

@@ -71,3 +71,14 @@ def test_a_venue_from_a_note_naming_no_place_is_no_fact_for_a_named_place() -> N
     assert not shunde.fact_fits("菜市场门口的生煎，4个8元", unplaced)
     anywhere = Scope.of("周末早餐探店合集")  # no place asked for: any town's venue is an example
     assert anywhere.fact_fits("菜市场门口的生煎，4个8元", unplaced)
+
+
+def test_the_research_filter_is_stricter_than_the_critic_on_small_known_places() -> None:
+    hangzhou = Scope.of("杭州西湖周边一日游攻略，带爸妈慢慢走")
+    assert hangzhou.foreign("安吉的一个竹林营地，营位一晚200元") == ["安吉"]  # a county jieba calls a name
+    assert hangzhou.foreign("北山街到宝石山，看夕阳很美") == []
+    chaozhou = Scope.of("潮州古城一日慢游")
+    assert chaozhou.places == ("潮州",)  # 古城 is no place of its own, though 丽江 has a 古城区
+    assert chaozhou.foreign("辞职后在丽江旅居了一个月") == ["丽江"]
+    anywhere = Scope.of("一个人的城市骑行路线分享")
+    assert anywhere.foreign("和朋友完成了太湖半环，一天骑了100公里") == ["太湖"]
