@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from tools.entities import places
-from tools.feedback import Feedback, parse
+from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
 from tools.offline.context import Context
 from tools.offline.text import dedupe, extract_audience, is_concrete, keywords, overlap, pick, strip_emoji
@@ -25,6 +25,7 @@ _KIND_WORDS = re.compile(
     r"(?:的)?(?:旅行|旅游)?(?:攻略|合集|清单|分享|经验分享|经验|心得|推荐|测评|评测|笔记|指南|教程|"
     r"大全|盘点|总结|记录|科普|干货|安利|种草)+$"
 )
+_EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
 _PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
 _ASKING = re.compile(r"怎么|如何|怎样|哪些|哪个|什么|吗|呢|？|\?|几点|要不要|值不值")
@@ -148,7 +149,7 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
     # the evidence's winning patterns (a question, a number) weigh in the draw; they do not decide it,
     # or every post would get the one question skeleton of its kind
     favoured = "？" if "提问" in patterns else "{n}" if "数字" in patterns else None
-    weights = {t: (2.0 if favoured and favoured in t else 1.0) * ctx.rng.random() for t in templates}
+    weights = {t: (1.3 if favoured and favoured in t else 1.0) * ctx.rng.random() for t in templates}
     templates.sort(key=lambda t: -weights[t])
     candidates = [t.format(**fields) for t in templates]
     for add in fb.title_add:  # the editor's words go first
@@ -307,6 +308,12 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     body = "\n\n".join(p for p in paragraphs if p.strip())
     if plain:
         body = strip_emoji(body)
+    elif fb.emoji == "fewer":  # one emoji left at most, in the opening
+        before = emoji_count(str(previous.get("body") or "") + str(previous.get("title") or ""))
+        first = _EMOJI_CHAR.search(body)
+        body = strip_emoji(body)
+        if first and before > 1:
+            body = first.group(0) + body
     for x in fb.avoid:  # whatever template or fact still said it
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
     if length == "shorter" and previous.get("body"):
@@ -315,6 +322,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     evidence = ctx.data("evidence") or {}
     patterns = " ".join(evidence.get("titlePatterns", []))
     title = _title(ctx, kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
-    if plain:
+    if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
     return {"title": title, "body": body, "tags": _tags(ctx, subject, fb, previous)}
