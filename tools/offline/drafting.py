@@ -309,10 +309,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if plain:
         body = strip_emoji(body)
     elif fb.emoji == "fewer":  # one emoji left at most, in the opening
-        before = emoji_count(str(previous.get("body") or "") + str(previous.get("title") or ""))
+        emoji_before = emoji_count(str(previous.get("body") or "") + str(previous.get("title") or ""))
         first = _EMOJI_CHAR.search(body)
         body = strip_emoji(body)
-        if first and before > 1:
+        if first and emoji_before > 1:
             body = first.group(0) + body
     for x in fb.avoid:  # whatever template or fact still said it
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
