@@ -43,10 +43,11 @@ _GENERIC_WORDS = frozenset({
 })
 # A request about health: medical advice belongs in its post.
 _HEALTH = re.compile(r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|养生|疫苗")
-# A claim about one particular venue: a shop, a stall, a street, a campsite … with a number. From a note
-# that names no place, it describes some other town's venue: no fact for a post about a named place.
-_VENUE = re.compile(r"店|馆|摊|门口|巷|街|市场|菜场|餐厅|饭店|景区|营地|酒店|民宿|客栈|公园|码头|车站|商场")
-_NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里)")
+# A number (a price, a time, a count) in a note that names no place describes some other town: no fact
+# for a post about a named place, which keeps only such a note's general advice.
+_NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里|串|碗|份)")
+# … unless the sentence is advice to the reader ("每天最多安排2个景点") rather than a report of a place.
+_ADVICE = re.compile(r"建议|最好|别|不要|一定|记得|提前|尽量|可以|优先|避开|注意|最多|至少")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 
 
@@ -141,11 +142,12 @@ class Scope:
 
     def clean(self, text: str, note: Mapping[str, Any] | None = None) -> str:
         """`text` without the sentences that name another place or give advice outside the topic — nor,
-        when `text` is from a `note` naming no place and the request names one, claims about a venue."""
+        when `text` is from a `note` naming no place and the request names one, its specifics (numbers:
+        prices, times, counts of some other town's places); its general advice stays."""
         unplaced = note is not None and bool(self.places) and not self._note_places(note)
         return "".join(
             s for s in _SENTENCE.findall(text)
-            if self.sentence_fits(s) and not (unplaced and _VENUE.search(s) and _NUMBER.search(s))
+            if self.sentence_fits(s) and not (unplaced and _NUMBER.search(s) and not _ADVICE.search(s))
         ).strip()
 
     @staticmethod

@@ -62,12 +62,12 @@ def test_a_place_the_corpus_lacks_is_reported() -> None:
     assert luoyang.describe_gaps([note("洛阳老城汉服", "租汉服128元。", ["洛阳"])]) == []
 
 
-def test_a_venue_from_a_note_naming_no_place_is_no_fact_for_a_named_place() -> None:
+def test_specifics_from_a_note_naming_no_place_are_no_facts_for_a_named_place() -> None:
     brief = {"topic": "顺德早茶探店", "keywords": ["早茶", "探店"], "theme": "food"}
     shunde = Scope.of("顺德早茶探店合集", brief)
-    desc = "菜市场门口的生煎，4个8元。早茶别点太多，先点招牌。"
+    desc = "菜市场门口的生煎，4个8元。早茶别点太多，先点招牌。每桌最多点5样，吃完再加。"
     unplaced = note("老城区早餐店吃了一遍", desc, ["早餐"], "food")
-    assert shunde.clean(unplaced["desc"], unplaced) == "早茶别点太多，先点招牌。"
+    assert shunde.clean(unplaced["desc"], unplaced) == "早茶别点太多，先点招牌。每桌最多点5样，吃完再加。"
     assert not shunde.fact_fits("菜市场门口的生煎，4个8元", unplaced)
     anywhere = Scope.of("周末早餐探店合集")  # no place asked for: any town's venue is an example
     assert anywhere.fact_fits("菜市场门口的生煎，4个8元", unplaced)

@@ -65,11 +65,15 @@ def subject_of(topic: str, audience: str) -> str:
     return _within(subject, 10)
 
 
-def _key(subject: str) -> str:
-    """The one word a subject is about: its place, else its first content word (厦门三天两晚 → 厦门)."""
+def _key(subject: str, keywords: list[str] | None = None) -> str:
+    """The one word a subject is about: its place, else the brief's first keyword in it, else its first
+    content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌)."""
     named = places(subject)
     if named:
         return named[0]
+    fit = [k for k in keywords or [] if len(k) >= 2 and k in subject and k not in _NOT_TAGS | _PLAIN]
+    if fit:
+        return max(fit, key=len) if len(fit[0]) < 3 else fit[0]
     words = [w for w in _jieba_words(subject) if len(w) >= 2 and w not in _NOT_TAGS and w not in _PLAIN]
     return words[0] if words else subject[:4]
 
@@ -274,7 +278,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
 
     paragraphs = [hook]
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
-    key = _key(subject)  # section headings name what the post is about: 厦门·具体安排
+    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
     heading = pick(ctx.rng, voice.POINT_HEADINGS.get(kind, voice.POINT_HEADINGS["guide"]))
     heading = heading.format(e=f"{e()}{key}·")
     if kind in ("story", "diary"):  # told, not enumerated: the facts as the steps of what happened
