@@ -131,6 +131,7 @@ class IntentDecision(IntentOutput):
 
     source: Literal["llm", "rule"]
     rule: str = Field("", description="The rule that fired (rule decisions only), e.g. image.draw_measure.")
+    fallback: str = Field("", description="Why the rules decided, not the model (for logs, not screens).")
 
     def intent_detected_payload(self) -> dict[str, Any]:
         """The fields of the `intent_detected` event (camelCase)."""
@@ -165,7 +166,7 @@ def rule_intent(text: str) -> IntentDecision:
     local = localize(text)  # English words of the topic in Chinese, for keywords, category and type
     keywords = list(dict.fromkeys([*(h.keyword[:24] for h in decided.hits), *topic_keywords(local)]))[:12]
     kind, kind_confidence = content_type_of(local)
-    matched = "、".join(f"{h.rule}「{h.keyword[:24]}」" for h in decided.hits) or "无关键词命中"
+    matched = "、".join(dict.fromkeys(f"「{h.keyword[:24]}」" for h in decided.hits)) or "无"
     return IntentDecision(
         intent=decided.intent,
         confidence=decided.confidence,
@@ -173,7 +174,7 @@ def rule_intent(text: str) -> IntentDecision:
         suggested_category=category_of(local),
         content_type=kind,
         content_type_confidence=kind_confidence,
-        reasoning=f"规则判定为{_INTENT_LABELS[decided.intent]}（{decided.rule}）；命中：{matched}"[:400],
+        reasoning=f"按关键词规则判定为{_INTENT_LABELS[decided.intent]}；命中的词：{matched}"[:400],
         needs_web_search=decided.search is not None,
         source="rule",
         rule=decided.rule,
@@ -189,15 +190,17 @@ async def classify_intent(llm: LLMGateway, text: str, *, min_confidence: float =
     try:
         output = await llm.complete_structured("intent", messages, IntentOutput)
     except LLMError as exc:
-        why = f"模型调用失败（{exc.code}）"
+        why, fallback = "模型调用失败", exc.code
     else:
         if output.confidence >= min_confidence:
             fields = output.model_dump(by_alias=False)
             fields["needs_web_search"] = output.needs_web_search or detect_web_search_intent(text)
             return IntentDecision.model_validate({**fields, "source": "llm"})
-        why = f"模型置信度 {output.confidence:.2f} 低于 {min_confidence:.2f}"
+        why, fallback = "模型把握不足", f"confidence {output.confidence:.2f} < {min_confidence:.2f}"
     decision = rule_intent(text)
-    return decision.model_copy(update={"reasoning": f"{why}，改用规则兜底：{decision.reasoning}"[:400]})
+    return decision.model_copy(
+        update={"reasoning": f"{why}，改用规则兜底：{decision.reasoning}"[:400], "fallback": fallback}
+    )
 
 
 # --- time answer (seed 004 §7.1) -------------------------------------------------------------------

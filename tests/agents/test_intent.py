@@ -174,7 +174,8 @@ def test_rule_intent(text: str, intent: str, web: bool) -> None:
     assert decision.intent == intent
     assert decision.needs_web_search is web
     assert decision.source == "rule"
-    assert decision.rule and decision.rule in decision.reasoning
+    assert decision.rule and decision.rule not in decision.reasoning  # rule ids are for logs, not screens
+    assert "判定为" in decision.reasoning
     assert 0 < decision.confidence <= 1
 
 
@@ -257,7 +258,7 @@ async def test_classify_intent_falls_back_when_the_llm_fails(failing_llm: LLMGat
     assert decision.source == "rule"
     assert decision.intent == "image_only"
     assert decision.rule == "image.draw_measure"
-    assert "LLM_UNAVAILABLE" in decision.reasoning
+    assert decision.fallback == "LLM_UNAVAILABLE" and "模型调用失败" in decision.reasoning
     assert [r.ok for r in failing_llm.meter.records] == [False]
 
 
@@ -265,7 +266,7 @@ async def test_classify_intent_falls_back_below_min_confidence(llm: LLMGateway) 
     decision = await classify_intent(llm, "现在几点", min_confidence=0.99)
     assert decision.source == "rule"
     assert decision.intent == "time_query"
-    assert "低于 0.99" in decision.reasoning
+    assert "< 0.99" in decision.fallback and "把握不足" in decision.reasoning
     assert [r.ok for r in llm.meter.records] == [True]  # the model answered; its confidence was too low
 
 
