@@ -42,7 +42,7 @@ def title_patterns(titles: list[str]) -> list[str]:
         (lambda t: bool(re.search(r"\d+|[一二三四五六七八九十]+个", t)), "数字清单式标题"),
         (lambda t: "｜" in t or "|" in t, "竖线分隔主副标题"),
         (lambda t: bool(re.search(r"[?？]", t)), "提问式钩子"),
-        (lambda t: strip_emoji(t) != t, "标题带 emoji 增加亲和力"),
+        (lambda t: strip_emoji(t) != t, "标题带表情符号增加亲和力"),
         (lambda t: bool(re.search(r"[!！]", t)), "感叹句制造情绪"),
     )
     patterns = []
