@@ -16,7 +16,8 @@ from typing import Any
 
 from agents.context import StudioContext
 from agents.events import Message, Progress, emit
-from agents.intent import answer_time_query
+from agents.grounding import Scope
+from agents.intent import answer_time_query, category_of
 from agents.node import agent, prompt
 from agents.research_evidence import compact_notes, run_research_tool
 from agents.state import StudioState
@@ -48,7 +49,10 @@ async def _notes_for(question: str, ctx: StudioContext) -> list[dict[str, Any]] 
         found = await run_research_tool(ctx, NAME, "searchNotes", {"query": question, "limit": NOTES_LIMIT})
     except StudioError:
         return None
-    return compact_notes(found, NOTES_LIMIT)
+    # the same grounding as a post's evidence: no other city's facts, no advice outside the question
+    theme = category_of(localize(question))  # a note of another theme needs more than a word in common
+    scope = Scope.of(question, {"theme": theme}).with_companions(h["note"] for h in found.get("hits", []))
+    return compact_notes(found, NOTES_LIMIT, scope=scope)
 
 
 async def _stream_answer(question: str, ctx: StudioContext) -> str:
