@@ -106,7 +106,9 @@ def card_findings(
             )
 
         headline = clean(str(overlay.get("headline") or ""))
-        if role == "cover" and title and not editor and _key(headline) != _key(title):
+        # the cover says the post's title: all of it, or its main part (before 「｜」, a clip of it)
+        main = _key(headline)
+        if role == "cover" and title and not editor and not (len(main) >= 4 and main in _key(title)):
             findings.append(
                 _finding(
                     "cover_headline",

@@ -121,9 +121,12 @@ def test_overlay_text_from_another_card_fails() -> None:
 
 def test_the_cover_headline_is_the_title_or_the_editors_text() -> None:
     pkg = package()
-    pkg["overlays"][0]["headline"] = "周末城市露营"
+    pkg["overlays"][0]["headline"] = "下班后的露营时光"
     found = checks(pkg)
-    assert found["cover_headline"] == [f"封面标题「周末城市露营」不是笔记标题「{TITLE}」"]
+    assert found["cover_headline"] == [f"封面标题「下班后的露营时光」不是笔记标题「{TITLE}」"]
+    clipped = package()
+    clipped["overlays"][0]["headline"] = TITLE.split("｜")[0]  # the title's main part is the title
+    assert "cover_headline" not in checks(clipped)
     edited = package()
     edited["plans"][0]["overlay"] = {"imageIndex": 1, "headline": "下班就去露营！", "lines": []}
     assert "cover_headline" not in checks(edited)

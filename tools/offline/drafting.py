@@ -214,12 +214,15 @@ def _focus(word: str) -> re.Pattern[str] | None:
     return next((facts for asks, facts in _FOCUS if asks.search(word)), None)
 
 
-def _shorten_body(body: str, limit: int) -> str:
-    """Drop list lines from the end of the longest lists (never the opening or the closing) until the
-    body is within `limit` characters."""
+def _shorten_body(body: str, limit: int, keep: str = "") -> str:
+    """Drop list lines from the end of the longest lists (never the opening, the closing, nor a section
+    holding `keep` — what the editor asked for more of) until the body is within `limit` characters."""
     paragraphs = body.split("\n\n")
     while len("\n\n".join(paragraphs)) > limit:
-        middle = [i for i in range(1, len(paragraphs) - 1) if "\n" in paragraphs[i]]
+        middle = [
+            i for i in range(1, len(paragraphs) - 1)
+            if "\n" in paragraphs[i] and not (keep and keep in paragraphs[i])
+        ]
         if not middle:
             break
         i = max(middle, key=lambda k: paragraphs[k].count("\n"))
@@ -251,6 +254,21 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
     n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)
     n_tips = {"shorter": 1, "longer": 3}.get(length or "", 2)
+    extra_on: list[tuple[str, list[str]]] = []  # what the editor asked to hear more about, with its facts
+    reserved: set[str] = set()
+    groups: dict[str, list[str]] = {}  # words asking about the same thing share a section (预算和价格)
+    for subject_word in fb.expand:
+        focus = _focus(subject_word)
+        groups.setdefault(focus.pattern if focus else subject_word, []).append(subject_word)
+    for asked in groups.values():
+        focus = _focus(asked[0])
+        on_it = [
+            f for f in facts
+            if (any(w in f for w in asked) or (focus and focus.search(f))) and f not in reserved
+        ]
+        extra_on.append(("和".join(asked), on_it[:3]))
+        reserved.update(on_it[:3])
+    facts = [f for f in facts if f not in reserved]  # each fact once: in its own section
     points = facts[:n_points]
     tips = [*facts[n_points : n_points + n_tips]]
     general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
@@ -258,11 +276,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     tips += general[: max(0, n_tips - len(tips))]
     if len(points) < 2:  # the corpus had little on this: advice true of any subject, said as advice
         points += general[n_tips : n_tips + 3 - len(points)]
-    extra_on: list[tuple[str, list[str]]] = []  # what the editor asked to hear more about, with its facts
-    for subject_word in fb.expand:
-        focus = _focus(subject_word)
-        on_it = [f for f in facts if subject_word in f or (focus and focus.search(f))]
-        extra_on.append((subject_word, [f for f in on_it if f not in points][:3]))
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
@@ -321,7 +334,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     for x in fb.avoid:  # whatever template or fact still said it
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
     if length == "shorter" and previous.get("body"):
-        body = _shorten_body(body, int(0.75 * len(str(previous["body"]))))
+        body = _shorten_body(body, int(0.75 * len(str(previous["body"]))), keep="再多说说")
 
     evidence = ctx.data("evidence") or {}
     patterns = " ".join(evidence.get("titlePatterns", []))
