@@ -41,7 +41,7 @@ from tools.art import LAYOUT_LABELS, is_dark
 from tools.database import ImageAsset
 from tools.images import GeneratedImage, ImageRequest, make_image_provider
 from tools.knowledge import KnowledgeStore, Style
-from tools.labels import plain
+from tools.labels import BLOCK_LABELS, plain
 from tools.llm import LLMUnavailableError
 from tools.prompting import parse_sections
 
@@ -634,7 +634,7 @@ async def test_the_layout_planner_speaks_chinese(ctx: StudioContext, preference:
         assert not re.search(r"[A-Za-z]{3,}", text), text
     label = said["content"].rsplit("「", 1)[1].rstrip("」")
     assert {"均衡": "balanced", "信息密集": "dense", "图片优先": "visual-first"}[label] == preference
-    assert "封面" in said["content"] and "主标题" in said["content"]
+    assert "封面" in said["content"] and BLOCK_LABELS["headline"] in said["content"]
     assert plain("文字密度按「balanced」安排，模块 headline / subtitle，outdoor") == (
-        "文字密度按「均衡」安排，模块 主标题 / 副标题，户外"
+        "文字密度按「均衡」安排，模块 大标题 / 副标题，户外"
     )
