@@ -202,11 +202,27 @@ def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:
     面 in 一碗面, but not 面 in 面试."""
     entry = sections("theme_words.txt").get(theme, {})
     lowered = sentence.lower()
-    hits = {w for w in entry.get("words", "").split() if len(w) >= max(2, min_len) and w in lowered}
+    hits = {
+        w
+        for w in entry.get("words", "").split()
+        if len(w) >= max(2, min_len) and w in lowered and _whole(w, lowered)
+    }
     if min_len <= 1:
         single = {w for w in entry.get("words", "").split() if len(w) == 1}
         hits |= single.intersection(_heads(lowered))
     return hits
+
+
+def _whole(word: str, text: str) -> bool:
+    """Is `word` in `text` as a word (or inside one), not straddling two (早教 in 要趁早教)?"""
+    if word.isascii():
+        return True
+    return any(word in token for token in _tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(jieba_module().lcut(text))
 
 
 @lru_cache(maxsize=4096)
