@@ -47,6 +47,13 @@ _THEME_DOMAINS = {
 _DOSING = frozenset("退烧 布洛芬 对乙酰氨基酚 美林 泰诺林 抗生素 处方 吃药 服药 用药 混悬液 剂量".split())
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
+# and names nothing of the request is off topic however few sentences it has. Common 小红书 digression
+# phrasing, hand-written for this check.
+_DIGRESSION = re.compile(
+    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|题外话|跑个题|插一句|"
+    r"另外(?:安利|种草|说一下)|(?:最近|前阵子|前几天)(?:还|又|顺手)(?:入|买|入手|换|囤)了)"
+)
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
 
 
@@ -146,9 +153,13 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    if weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
+    tangents = _tangents(body, scope)
+    if tangents:
+        drifting = tangents
+    elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
         return []
-    drifting = off + (loose if scope.themes else [])
+    else:
+        drifting = off + (loose if scope.themes else [])
     borrowed = [s for s in drifting if from_evidence(s, facts)]
     owner: Owner = "research_evidence_agent" if len(borrowed) * 2 >= len(drifting) else "writer_agent"
     example = (borrowed if owner == "research_evidence_agent" else drifting)[0]
@@ -156,6 +167,21 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _tangents(body: str, scope: Scope) -> list[str]:
+    """Sentences of middle paragraphs that open with a digression and share no word with the request."""
+    paras = paragraphs(body)
+    out: list[str] = []
+    for para in paras[1:]:
+        first = sentences(para)[:1]
+        if not first or not _DIGRESSION.search(first[0]):
+            continue
+        lowered = para.lower()
+        linked = any(w in lowered for w in scope.topic_words) or any(b in lowered for b in scope.topic_bigrams)
+        if not linked and not any(place in para for place in scope.places.names):
+            out.extend(s for s in sentences(para) if cjk_len(s) >= 6)
+    return out
 
 
 def _clip(text: str, limit: int = 28) -> str:

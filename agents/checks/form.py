@@ -197,7 +197,12 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
     paras = [p for p in paragraphs(body) if len(normalise(p)) >= 20]
     for i, a in enumerate(paras):
         for b in paras[i + 1 :]:
-            if jaccard(bigrams(a), bigrams(b)) >= PARAGRAPH_SIMILAR:
+            # Shared bigrams, or the same text in the same order with small rewordings (双手搭在肩膀上 /
+            # 双手搭肩): a rewritten paragraph keeps most of its characters in sequence.
+            if (
+                jaccard(bigrams(a), bigrams(b)) >= PARAGRAPH_SIMILAR
+                or _ratio(normalise(a), normalise(b)) >= PARAGRAPH_SIMILAR
+            ):
                 return [_dup("段落", a, b)]
     items = [
         s for line in lines(body) if not is_heading(line) for s in sentences(line) if len(normalise(s)) >= 8
@@ -245,7 +250,36 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         why = _unfinished(line, last)
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
+    prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
+    ended = [line for _, line in prose if _END.search(line)]
+    for i, line in prose:
+        # A paragraph of sentences that stops on a bare word, in a body whose other paragraphs all end
+        # their sentences: cut mid-sentence (错题拍照存进). Not the closing line, which may end bare.
+        if i < len(body_lines) - 1 and not _END.search(line) and len(ended) >= max(2, len(prose) - 1):
+            why = "没有句末标点，句子被截断了"
+            return [Finding("cut_off", "readability", "writer_agent", f"第 {i + 1} 行「{_clip(line)}」{why}")]
     return []
+
+
+# A line ends its sentence: end punctuation, a closing bracket or quote, an emoji or a tilde.
+_END = re.compile(r"(?:[。！？!?…~～」』”’）)\]】.]|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s*$")
+
+
+def _is_prose(line: str) -> bool:
+    """A paragraph line of running text: several clauses, not a list item or a heading."""
+    return (
+        not is_heading(line)
+        and not _LIST_ITEM.match(line)
+        and cjk_count(line) >= 12
+        and bool(re.search(r"[，,。；;]", line))
+    )
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])")
+
+
+def cjk_count(text: str) -> int:
+    return len(re.findall(r"[\u4e00-\u9fff]", text))
 
 
 def _unfinished(line: str, last: bool) -> str:

@@ -344,13 +344,30 @@ def test_long_title_counts_emoji_and_punctuation() -> None:
     [
         ("Write a post about hiking in Hong Kong for beginners", "Write a post about"),
         ("新手养猫需要准备什么？写个清单", "新手养猫需要准备什么？写个清单"),
-        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得"),
+        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得，怎么做到不加班"),
         ("帮我写一篇厦门三天两晚旅行攻略", "帮我写一篇厦门旅行攻略"),
+        ("新手露营装备的经验分享", "新手露营装备的经验分享"),
+        ("秋冬暖身汤合集，给上班族看", "秋冬暖身汤合集给上班族看"),
+        ("宝宝辅食添加顺序，面向新手爸妈", "宝宝辅食添加顺序，面向新手爸妈"),
         ("成都点什么好吃", "点东西（补充：美食探店）"),
     ],
 )
 def test_pasted_request_title(request_text: str, title: str) -> None:
     assert "title_pasted" in checks(request_text, edit(XIAMEN, title=title))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "title"),
+    [
+        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得"),
+        ("新手露营装备的经验分享", "新手露营装备清单⛺"),
+        ("杭州西湖骑行路线", "杭州西湖骑行路线🚲"),
+        ("宝宝辅食添加顺序，面向新手爸妈", "宝宝辅食添加顺序"),
+    ],
+)
+def test_title_that_is_the_topic_phrase_is_fine(request_text: str, title: str) -> None:
+    """The request's topic noun phrase is a fine title; only its scaffolding makes it pasted."""
+    assert "title_pasted" not in checks(request_text, edit(XIAMEN, title=title))
 
 
 def test_title_that_reuses_the_topic_with_a_hook_is_fine() -> None:
