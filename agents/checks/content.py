@@ -44,7 +44,24 @@ _THEME_DOMAINS = {
 }
 # Medicines and doses: advice even in a theme that may mention a doctor (a zoo trip with toddlers must not
 # tell parents how to dose a fever) — only a request that names the domain allows them.
-_DOSING = frozenset("退烧 布洛芬 对乙酰氨基酚 美林 泰诺林 抗生素 处方 吃药 服药 用药 混悬液 剂量".split())
+_DOSING = frozenset(
+    (
+        "退烧",
+        "布洛芬",
+        "对乙酰氨基酚",
+        "美林",
+        "泰诺林",
+        "抗生素",
+        "处方",
+        "吃药",
+        "服药",
+        "用药",
+        "混悬液",
+        "剂量",
+    )
+)
+# A pet post may dose a deworming or a vet's prescription; medicines for people stay off it.
+_HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液"))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 # Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
@@ -178,7 +195,9 @@ def _tangents(body: str, scope: Scope) -> list[str]:
         if not first or not _DIGRESSION.search(first[0]):
             continue
         lowered = para.lower()
-        linked = any(w in lowered for w in scope.topic_words) or any(b in lowered for b in scope.topic_bigrams)
+        linked = any(w in lowered for w in scope.topic_words) or any(
+            b in lowered for b in scope.topic_bigrams
+        )
         if not linked and not any(place in para for place in scope.places.names):
             out.extend(s for s in sentences(para) if cjk_len(s) >= 6)
     return out
@@ -203,7 +222,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         said = [s for s in sentences(text) if not (domain == "medical" and _PLANT_CONTEXT.search(s))]
         used = [w for w in domain_words if any(w in s for s in said)]
         if domain in by_theme:  # the theme may name a doctor or a vet, not medicines and doses
-            used = [w for w in used if w in _DOSING]
+            doses = _HUMAN_DRUGS if "pets" in scope.themes else _DOSING
+            used = [w for w in used if w in doses]
         if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used)):
             continue
         carriers = [s for s in sentences(text) if any(w in s for w in used)]

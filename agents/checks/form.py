@@ -256,13 +256,17 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         # A paragraph of sentences that stops on a bare word, in a body whose other paragraphs all end
         # their sentences: cut mid-sentence (错题拍照存进). Not the closing line, which may end bare.
         if i < len(body_lines) - 1 and not _END.search(line) and len(ended) >= max(2, len(prose) - 1):
-            why = "没有句末标点，句子被截断了"
-            return [Finding("cut_off", "readability", "writer_agent", f"第 {i + 1} 行「{_clip(line)}」{why}")]
+            tail = strip_emoji(line).strip()
+            tail = tail if len(tail) <= 16 else "…" + tail[-15:]
+            reason = f"第 {i + 1} 行停在「{tail}」，没有句末标点，句子被截断了"
+            return [Finding("cut_off", "readability", "writer_agent", reason)]
     return []
 
 
 # A line ends its sentence: end punctuation, a closing bracket or quote, an emoji or a tilde.
-_END = re.compile(r"(?:[。！？!?…~～」』”’）)\]】.]|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s*$")
+_END = re.compile(
+    r"(?:[。！？!?…~～」』”’）)\]】.]|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s*$"
+)
 
 
 def _is_prose(line: str) -> bool:
@@ -275,7 +279,9 @@ def _is_prose(line: str) -> bool:
     )
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])")
+_LIST_ITEM = re.compile(
+    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
+)
 
 
 def cjk_count(text: str) -> int:

@@ -201,20 +201,26 @@ def mentioned(text: str) -> list[str]:
 
 
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
-_VERB_FLAGS = frozenset({"v", "vn", "vd", "a", "ad", "d"})  # jieba reads the name as a verb, adjective, adverb
+_VERB_FLAGS = frozenset(
+    {"v", "vn", "vd", "a", "ad", "d"}
+)  # jieba reads the name as a verb, adjective, adverb
 
 
 @cache
 def _word_places() -> frozenset[str]:
     """Place names that are also everyday words (data/lexicon/word_places.txt)."""
     return frozenset(w for line in _lines("word_places.txt") for w in line.split())
+
+
 # Characters before a name that leave it a name of its own: verbs of going and being somewhere, and joiners.
 _PLACE_LEAD = frozenset("去到在来从回往至飞游逛住离赴抵和与及跟同或、是了比像")
 # A city name ending in one of these and glued to a one-character word before it names a structure: the
 # gate 应天门 is not the city 天门, 大厦门口 is not 厦门.
 _STRUCTURE_HEAD = re.compile(r"[门楼桥塔寺关城]$")
 # After a word jieba does not tag as a place (开封 "to unseal", 日照 "sunshine"), what makes it read as one.
-_PLACE_TAIL = re.compile(r"^(?:市|站|人|话|[一二两三四五六七八九十\d]+[天日晚夜]|古城|老城|城墙|之旅|旅游|旅行|游|本地|当地|周边|的(?:街|夜|老|景|美食|小吃|特色))")
+_PLACE_TAIL = re.compile(
+    r"^(?:市|站|人|话|[一二两三四五六七八九十\d]+[天日晚夜]|古城|老城|城墙|之旅|旅游|旅行|游|本地|当地|周边|的(?:街|夜|老|景|美食|小吃|特色))"
+)
 
 
 def _token_spans(text: str) -> dict[int, tuple[str, set[str]]]:
@@ -275,7 +281,9 @@ def _next_to_place(text: str, start: int, end: int) -> bool:
     around = (text[max(0, start - 4) : start].rstrip("、和与及/ "), text[end : end + 5].lstrip("、和与及/ "))
     regions = _regions()
     left = any(around[0].endswith(n) for n in (around[0][-k:] for k in (2, 3)) if n in regions and _major(n))
-    right = any(around[1].startswith(n) for n in (around[1][:k] for k in (2, 3)) if n in regions and _major(n))
+    right = any(
+        around[1].startswith(n) for n in (around[1][:k] for k in (2, 3)) if n in regions and _major(n)
+    )
     return left or right
 
 

@@ -214,10 +214,22 @@ def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:
 
 
 def _whole(word: str, text: str) -> bool:
-    """Is `word` in `text` as a word (or inside one), not straddling two (早教 in 要趁早教)?"""
+    """Is `word` in `text` as a word of its own, not starting inside another one (早教 in 要趁早教: jieba
+    reads 趁早 / 教)? jieba's cut is not perfect (上早教课 → 上 / 早 / 教课), so only a start that falls
+    inside a longer word rules an occurrence out."""
     if word.isascii():
         return True
-    return any(word in token for token in _tokens(text))
+    inside: set[int] = set()  # offsets that lie inside a word of two or more characters, not at its start
+    offset = 0
+    for token in _tokens(text):
+        inside.update(range(offset + 1, offset + len(token)))
+        offset += len(token)
+    start = text.find(word)
+    while start >= 0:
+        if start not in inside:
+            return True
+        start = text.find(word, start + 1)
+    return False
 
 
 @lru_cache(maxsize=4096)
