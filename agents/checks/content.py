@@ -6,6 +6,7 @@ does not stitch the same sentences in again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,7 +30,7 @@ _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "fin
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
 _STRONG_ADVICE = frozenset(
     """
-    退烧 布洛芬 对乙酰氨基酚 美林 泰诺林 抗生素 处方 吃药 服药 用药 减脂 减肥 瘦身 掉秤 热量缺口 燃脂
+    退烧 布洛芬 对乙酰氨基酚 美林 泰诺林 抗生素 处方 吃药 服药 减脂 减肥 瘦身 掉秤 热量缺口 燃脂
     刷脂 减重 理财 基金 股票 收益率 年化 定投
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
@@ -41,6 +42,35 @@ _THEME_DOMAINS = {
     "parenting": {"medical"},
     "beauty": {"medical"},
 }
+# Medicines and doses: advice even in a theme that may mention a doctor (a zoo trip with toddlers must not
+# tell parents how to dose a fever) — only a request that names the domain allows them.
+_DOSING = frozenset(
+    (
+        "退烧",
+        "布洛芬",
+        "对乙酰氨基酚",
+        "美林",
+        "泰诺林",
+        "抗生素",
+        "处方",
+        "吃药",
+        "服药",
+        "用药",
+        "混悬液",
+        "剂量",
+    )
+)
+# A pet post may dose a deworming or a vet's prescription; medicines for people stay off it.
+_HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液"))
+# A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
+_PLANT_CONTEXT = re.compile(r"虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
+# and names nothing of the request is off topic however few sentences it has. Common 小红书 digression
+# phrasing, hand-written for this check.
+_DIGRESSION = re.compile(
+    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|题外话|跑个题|插一句|"
+    r"另外(?:安利|种草|说一下)|(?:最近|前阵子|前几天)(?:还|又|顺手)(?:入|买|入手|换|囤)了)"
+)
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
 
 
@@ -140,9 +170,13 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    if weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
+    tangents = _tangents(body, scope)
+    if tangents:
+        drifting = tangents
+    elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
         return []
-    drifting = off + (loose if scope.themes else [])
+    else:
+        drifting = off + (loose if scope.themes else [])
     borrowed = [s for s in drifting if from_evidence(s, facts)]
     owner: Owner = "research_evidence_agent" if len(borrowed) * 2 >= len(drifting) else "writer_agent"
     example = (borrowed if owner == "research_evidence_agent" else drifting)[0]
@@ -152,6 +186,23 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     return [Finding("topic_drift", "infoDensity", owner, reason)]
 
 
+def _tangents(body: str, scope: Scope) -> list[str]:
+    """Sentences of middle paragraphs that open with a digression and share no word with the request."""
+    paras = paragraphs(body)
+    out: list[str] = []
+    for para in paras[1:]:
+        first = sentences(para)[:1]
+        if not first or not _DIGRESSION.search(first[0]):
+            continue
+        lowered = para.lower()
+        linked = any(w in lowered for w in scope.topic_words) or any(
+            b in lowered for b in scope.topic_bigrams
+        )
+        if not linked and not any(place in para for place in scope.places.names):
+            out.extend(s for s in sentences(para) if cjk_len(s) >= 6)
+    return out
+
+
 def _clip(text: str, limit: int = 28) -> str:
     text = text.strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -159,17 +210,20 @@ def _clip(text: str, limit: int = 28) -> str:
 
 def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
     """Medical, weight-loss or financial advice in a post whose request is about none of it."""
-    allowed = {d for d, ws in ADVICE_DOMAINS.items() if any(w in scope.text for w in ws)}
-    for theme in scope.themes:
-        allowed |= _THEME_DOMAINS.get(theme, set())
+    asked = {d for d, ws in ADVICE_DOMAINS.items() if any(w in scope.text for w in ws)}
+    by_theme = {d for theme in scope.themes for d in _THEME_DOMAINS.get(theme, set())} - asked
     text = "\n".join(
         [str(draft.get("title", "")), str(draft.get("body", "")), " ".join(draft.get("tags") or [])]
     )
     findings = []
     for domain, domain_words in ADVICE_DOMAINS.items():
-        if domain in allowed:
+        if domain in asked:
             continue
-        used = [w for w in domain_words if w in text]
+        said = [s for s in sentences(text) if not (domain == "medical" and _PLANT_CONTEXT.search(s))]
+        used = [w for w in domain_words if any(w in s for s in said)]
+        if domain in by_theme:  # the theme may name a doctor or a vet, not medicines and doses
+            doses = _HUMAN_DRUGS if "pets" in scope.themes else _DOSING
+            used = [w for w in used if w in doses]
         if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used)):
             continue
         carriers = [s for s in sentences(text) if any(w in s for w in used)]

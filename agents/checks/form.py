@@ -73,16 +73,36 @@ def title(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
 
 
 def _pasted(text: str, request: str) -> bool:
+    """Is the title the request pasted back with its scaffolding? A title that is the request's topic
+    phrase (「油皮夏天底妆持妆心得」 for that request) is a fine title; one that keeps what the request
+    says around the topic — a writing instruction, 分享, who it is for (给新手看, ，面向…), a second clause —
+    is not."""
     if _EN_SCAFFOLD.search(text) or _ZH_SCAFFOLD.search(text):
         return True
     core = normalise(text)
     if len(core) < 4:
         return False
-    clauses = {normalise(request), normalise(re.split(r"[，,。.!！？?；;\n]", request.strip())[0])}
-    return any(
-        c and len(c) >= 6 and (core == c or difflib.SequenceMatcher(None, core, c).ratio() >= 0.9)
-        for c in clauses
-    )
+    whole = normalise(request)
+    clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
+    candidates = {whole, clauses[0]} if clauses else {whole}
+    similar = [c for c in candidates if len(c) >= 6 and (core == c or _similar(core, c))]
+    if not similar:
+        return False
+    # The whole of a request of several clauses, or the topic with the request's own scaffolding.
+    return (len(clauses) > 1 and whole in similar) or bool(_TITLE_SCAFFOLD.search(strip_emoji(text)))
+
+
+def _similar(a: str, b: str) -> bool:
+    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.9
+
+
+_CLAUSE = re.compile(r"[，,。.!！？?；;\n]")
+# What a request says around its topic that a title does not: 分享/心得分享 at the end, who it is for, a
+# request for a write-up.
+_TITLE_SCAFFOLD = re.compile(
+    r"(?:经验|心得)?分享\s*$|^分享|(?:写给|给|面向|针对)[^，,。]{1,10}(?:看|的人|们)|[，,]\s*(?:面向|针对|适合|给)"
+    r"|帮我|帮忙|请写|写一|一篇|笔记$|文案$|帖子$"
+)
 
 
 # --- tags ------------------------------------------------------------------------------------------
@@ -177,7 +197,12 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
     paras = [p for p in paragraphs(body) if len(normalise(p)) >= 20]
     for i, a in enumerate(paras):
         for b in paras[i + 1 :]:
-            if jaccard(bigrams(a), bigrams(b)) >= PARAGRAPH_SIMILAR:
+            # Shared bigrams, or the same text in the same order with small rewordings (双手搭在肩膀上 /
+            # 双手搭肩): a rewritten paragraph keeps most of its characters in sequence.
+            if (
+                jaccard(bigrams(a), bigrams(b)) >= PARAGRAPH_SIMILAR
+                or _ratio(normalise(a), normalise(b)) >= PARAGRAPH_SIMILAR
+            ):
                 return [_dup("段落", a, b)]
     items = [
         s for line in lines(body) if not is_heading(line) for s in sentences(line) if len(normalise(s)) >= 8
@@ -225,7 +250,42 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         why = _unfinished(line, last)
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
+    prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
+    ended = [line for _, line in prose if _END.search(line)]
+    for i, line in prose:
+        # A paragraph of sentences that stops on a bare word, in a body whose other paragraphs all end
+        # their sentences: cut mid-sentence (错题拍照存进). Not the closing line, which may end bare.
+        if i < len(body_lines) - 1 and not _END.search(line) and len(ended) >= max(2, len(prose) - 1):
+            tail = strip_emoji(line).strip()
+            tail = tail if len(tail) <= 16 else "…" + tail[-15:]
+            reason = f"第 {i + 1} 行停在「{tail}」，没有句末标点，句子被截断了"
+            return [Finding("cut_off", "readability", "writer_agent", reason)]
     return []
+
+
+# A line ends its sentence: end punctuation, a closing bracket or quote, an emoji or a tilde.
+_END = re.compile(
+    r"(?:[。！？!?…~～」』”’）)\]】.]|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s*$"
+)
+
+
+def _is_prose(line: str) -> bool:
+    """A paragraph line of running text: several clauses, not a list item or a heading."""
+    return (
+        not is_heading(line)
+        and not _LIST_ITEM.match(line)
+        and cjk_count(line) >= 12
+        and bool(re.search(r"[，,。；;]", line))
+    )
+
+
+_LIST_ITEM = re.compile(
+    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
+)
+
+
+def cjk_count(text: str) -> int:
+    return len(re.findall(r"[\u4e00-\u9fff]", text))
 
 
 def _unfinished(line: str, last: bool) -> str:
@@ -248,14 +308,19 @@ def _unfinished(line: str, last: bool) -> str:
 
 # --- stock phrases ---------------------------------------------------------------------------------
 @cache
-def _stock() -> tuple[str, ...]:
+def _stock() -> tuple[re.Pattern[str], ...]:
+    """The stock phrases as patterns: a plain line matches itself, a "re: " line is a regular expression."""
     text = (LEXICON / "stock_phrases.txt").read_text(encoding="utf-8")
-    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    items = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return tuple(
+        re.compile(item[3:].strip(), re.I) if item.startswith("re:") else re.compile(re.escape(item), re.I)
+        for item in items
+    )
 
 
 def stock_phrases(draft: Mapping[str, Any]) -> list[Finding]:
-    text = f"{draft.get('title', '')}\n{draft.get('body', '')}".lower()
-    hits = [p for p in _stock() if p.lower() in text]
+    text = f"{draft.get('title', '')}\n{draft.get('body', '')}"
+    hits = list(dict.fromkeys(m.group(0) for p in _stock() if (m := p.search(text))))
     if len(hits) >= 2 or any(len(p) >= STOCK_LONG for p in hits):
         quoted = "".join(f"「{p}」" for p in hits[:3])
         return [Finding("stock_phrase", "platformFit", "writer_agent", f"出现套话{quoted}，读起来像模板")]

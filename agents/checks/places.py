@@ -27,7 +27,7 @@ _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|�
 # A place name followed by one of these names a dish, a style or a street, not where the post happens:
 # 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
 _ORIGIN_LABEL = re.compile(
-    r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|"
+    r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|沙滩|海滩|公园|码头|大桥|门(?![票口])|"
     r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶)"
 )
 
@@ -179,7 +179,9 @@ def _request_places(text: str) -> list[str]:
 
 def mentioned(text: str) -> list[str]:
     """The places `text` names that a table knows, in order: jieba's places, plus tokens that are
-    a province or prefecture name (jieba tags 顺德 `nrt`), minus origin labels (兰州拉面, 川渝火锅)."""
+    a province or prefecture name (jieba tags 顺德 `nrt`), minus origin labels (兰州拉面, 川渝火锅).
+
+    A name counts when at least one of its occurrences reads as the place (see `_reads_as_place`)."""
     if not text:
         return []
     found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
@@ -187,16 +189,107 @@ def mentioned(text: str) -> list[str]:
     for word, flag in _tagged(text):
         if word in not_places():
             continue
-        named = word in regions and reportable(word) and (flag in {"ns", "nrt", "nz"} or _major(word))
+        named = word in regions and reportable(word) and (flag in _NAME_FLAGS or _major(word))
         if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
-    out = []
-    for name in dict.fromkeys(found):
-        spans = [m.end() for m in re.finditer(re.escape(name), text)]
-        if spans and all(_ORIGIN_LABEL.match(text[end:]) for end in spans):
-            continue
-        out.append(name)
-    return out
+    tokens = _token_spans(text)
+    return [
+        name
+        for name in dict.fromkeys(found)
+        if any(_reads_as_place(text, m.start(), name, tokens) for m in re.finditer(re.escape(name), text))
+    ]
+
+
+_NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
+_VERB_FLAGS = frozenset(
+    {"v", "vn", "vd", "a", "ad", "d"}
+)  # jieba reads the name as a verb, adjective, adverb
+
+
+@cache
+def _word_places() -> frozenset[str]:
+    """Place names that are also everyday words (data/lexicon/word_places.txt)."""
+    return frozenset(w for line in _lines("word_places.txt") for w in line.split())
+
+
+# Characters before a name that leave it a name of its own: verbs of going and being somewhere, and joiners.
+_PLACE_LEAD = frozenset("去到在来从回往至飞游逛住离赴抵和与及跟同或、是了比像")
+# A city name ending in one of these and glued to a one-character word before it names a structure: the
+# gate 应天门 is not the city 天门, 大厦门口 is not 厦门.
+_STRUCTURE_HEAD = re.compile(r"[门楼桥塔寺关城]$")
+# After a word jieba does not tag as a place (开封 "to unseal", 日照 "sunshine"), what makes it read as one.
+_PLACE_TAIL = re.compile(
+    r"^(?:市|站|人|话|[一二两三四五六七八九十\d]+[天日晚夜]|古城|老城|城墙|之旅|旅游|旅行|游|本地|当地|周边|的(?:街|夜|老|景|美食|小吃|特色))"
+)
+
+
+def _token_spans(text: str) -> dict[int, tuple[str, set[str]]]:
+    """Start offset → (word, jieba flags) for both of jieba's cuts (with and without HMM)."""
+    spans: dict[int, tuple[str, set[str]]] = {}
+    for cut in (_tagged(text), _tagged_hmm(text)):
+        offset = 0
+        for word, flag in cut:
+            start = text.find(word, offset)
+            if start < 0:
+                continue
+            offset = start + len(word)
+            known = spans.setdefault(start, (word, set()))
+            if known[0] == word:
+                known[1].add(flag)
+    return spans
+
+
+def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[str, set[str]]]) -> bool:
+    """Does this occurrence of `name` mean the place? Not when a dish, style or street label follows
+    (兰州拉面, 成都的玉林路, 白城沙滩), when it lies inside a longer landmark the tables know, when it is
+    glued to the word before it as part of a structure's name (应天门), or when jieba reads it as an
+    ordinary word (护肤品开封后, 日照充足) with nothing around it that marks a place."""
+    end = start + len(name)
+    if _ORIGIN_LABEL.match(text[end:]):
+        return False
+    for landmark in _landmarks():
+        if len(landmark) > len(name) and name in landmark:
+            at = text.find(landmark, max(0, start - len(landmark)))
+            if 0 <= at <= start and at + len(landmark) >= end:
+                return False
+    before = text[start - 1] if start else ""
+    prev = next((tokens[i] for i in range(start - 1, max(-1, start - 5), -1) if i in tokens), None)
+    glued = (
+        bool(before)
+        and "\u4e00" <= before <= "\u9fff"
+        and before not in _PLACE_LEAD
+        and prev is not None
+        and len(prev[0]) == 1
+    )
+    if glued and _STRUCTURE_HEAD.search(name) and resolve(before + name) is None:
+        return False
+    token = tokens.get(start)
+    if token is None or token[0] != name:
+        return name in _landmarks() or len(name) >= 3  # inside a longer word: only a spelled-out name
+    if token[1] & _NAME_FLAGS or name in _landmarks() or name in _world()[0]:
+        return True
+    if name not in _word_places() and not token[1] & _VERB_FLAGS:
+        return True
+    if not text.replace(name, "").strip():  # a tag that is the name alone
+        return True
+    after = text[end:]
+    return before in _PLACE_LEAD or bool(_PLACE_TAIL.match(after)) or _next_to_place(text, start, end)
+
+
+def _next_to_place(text: str, start: int, end: int) -> bool:
+    """Is the word listed with another place (洛阳、开封 / 开封和郑州) or written right after its province?"""
+    around = (text[max(0, start - 4) : start].rstrip("、和与及/ "), text[end : end + 5].lstrip("、和与及/ "))
+    regions = _regions()
+    left = any(around[0].endswith(n) for n in (around[0][-k:] for k in (2, 3)) if n in regions and _major(n))
+    right = any(
+        around[1].startswith(n) for n in (around[1][:k] for k in (2, 3)) if n in regions and _major(n)
+    )
+    return left or right
+
+
+@lru_cache(maxsize=4096)
+def _tagged_hmm(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text))
 
 
 @lru_cache(maxsize=4096)

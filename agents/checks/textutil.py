@@ -202,11 +202,39 @@ def theme_hits(theme: str, sentence: str, *, min_len: int = 1) -> set[str]:
     面 in 一碗面, but not 面 in 面试."""
     entry = sections("theme_words.txt").get(theme, {})
     lowered = sentence.lower()
-    hits = {w for w in entry.get("words", "").split() if len(w) >= max(2, min_len) and w in lowered}
+    hits = {
+        w
+        for w in entry.get("words", "").split()
+        if len(w) >= max(2, min_len) and w in lowered and _whole(w, lowered)
+    }
     if min_len <= 1:
         single = {w for w in entry.get("words", "").split() if len(w) == 1}
         hits |= single.intersection(_heads(lowered))
     return hits
+
+
+def _whole(word: str, text: str) -> bool:
+    """Is `word` in `text` as a word of its own, not starting inside another one (早教 in 要趁早教: jieba
+    reads 趁早 / 教)? jieba's cut is not perfect (上早教课 → 上 / 早 / 教课), so only a start that falls
+    inside a longer word rules an occurrence out."""
+    if word.isascii():
+        return True
+    inside: set[int] = set()  # offsets that lie inside a word of two or more characters, not at its start
+    offset = 0
+    for token in _tokens(text):
+        inside.update(range(offset + 1, offset + len(token)))
+        offset += len(token)
+    start = text.find(word)
+    while start >= 0:
+        if start not in inside:
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(jieba_module().lcut(text))
 
 
 @lru_cache(maxsize=4096)

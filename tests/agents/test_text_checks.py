@@ -344,13 +344,30 @@ def test_long_title_counts_emoji_and_punctuation() -> None:
     [
         ("Write a post about hiking in Hong Kong for beginners", "Write a post about"),
         ("新手养猫需要准备什么？写个清单", "新手养猫需要准备什么？写个清单"),
-        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得"),
+        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得，怎么做到不加班"),
         ("帮我写一篇厦门三天两晚旅行攻略", "帮我写一篇厦门旅行攻略"),
+        ("新手露营装备的经验分享", "新手露营装备的经验分享"),
+        ("秋冬暖身汤合集，给上班族看", "秋冬暖身汤合集给上班族看"),
+        ("宝宝辅食添加顺序，面向新手爸妈", "宝宝辅食添加顺序，面向新手爸妈"),
         ("成都点什么好吃", "点东西（补充：美食探店）"),
     ],
 )
 def test_pasted_request_title(request_text: str, title: str) -> None:
     assert "title_pasted" in checks(request_text, edit(XIAMEN, title=title))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "title"),
+    [
+        ("上班族时间管理心得，怎么做到不加班", "上班族时间管理心得"),
+        ("新手露营装备的经验分享", "新手露营装备清单⛺"),
+        ("杭州西湖骑行路线", "杭州西湖骑行路线🚲"),
+        ("宝宝辅食添加顺序，面向新手爸妈", "宝宝辅食添加顺序"),
+    ],
+)
+def test_title_that_is_the_topic_phrase_is_fine(request_text: str, title: str) -> None:
+    """The request's topic noun phrase is a fine title; only its scaffolding makes it pasted."""
+    assert "title_pasted" not in checks(request_text, edit(XIAMEN, title=title))
 
 
 def test_title_that_reuses_the_topic_with_a_hook_is_fine() -> None:
@@ -443,3 +460,142 @@ def test_every_check_id_is_listed_and_summary_caps_dimensions() -> None:
     assert apply_caps(scores, found) == {"infoDensity": 0.5, "readability": 0.8, "platformFit": 0.4}
     assert set(reasons_by_owner(found)) == {"writer_agent"}
     assert all(f.wire()["reason"] for f in found)
+
+
+# --- prose posts: place words, advice context, tangents, bare endings, reworded paragraphs -----------
+YOGA_REQUEST = "新手在家练瑜伽的第一个月"
+YOGA = {
+    "title": "在家练瑜伽一个月，我的变化🧘",
+    "body": (
+        "上个月开始在家练瑜伽，每天晚上二十分钟，一个月下来肩颈松了很多，睡得也更好。\n\n"
+        "刚开始我跟着视频练最基础的体式，猫牛式、下犬式和婴儿式，每个动作保持五个呼吸，不求做得标准，"
+        "先让身体习惯。\n\n"
+        "瑜伽垫选了六毫米厚的，膝盖跪着不疼。练习的时间固定在晚饭后一个半小时，空腹练更舒服。\n\n"
+        "第二周开始加了一些站立体式，战士二式对大腿很有挑战，腿抖是正常的，慢慢就稳了。\n\n"
+        "最大的收获是呼吸。以前一紧张就憋气，现在会下意识地深呼吸，心情也平静了不少。\n\n"
+        "收藏起来，今晚就铺开垫子练起来吧🧘"
+    ),
+    "tags": ["瑜伽", "在家练瑜伽", "瑜伽新手", "居家运动"],
+}
+
+
+def with_paragraph(draft: dict[str, Any], after: str, paragraph: str) -> dict[str, Any]:
+    """`draft` with `paragraph` inserted as a paragraph of its own after the one starting with `after`."""
+    paras = str(draft["body"]).split("\n\n")
+    at = next(i for i, p in enumerate(paras) if p.startswith(after))
+    return edit(draft, body="\n\n".join([*paras[: at + 1], paragraph, *paras[at + 1 :]]))
+
+
+def test_prose_post_has_no_findings() -> None:
+    assert findings(YOGA_REQUEST, YOGA) == []
+
+
+def test_a_place_name_used_as_a_word_is_not_a_place() -> None:
+    opened = with_line(SKIN, "4️⃣", "· 护肤品开封后半年内用完，日照强的时候记得补涂防晒。")
+    assert "foreign_place" not in checks(SKIN_REQUEST, opened)
+    went = with_line(SKIN, "4️⃣", "· 上次去开封玩了两天，晚上逛夜市脸上全是油。")
+    assert "foreign_place" in checks(SKIN_REQUEST, went)
+
+
+def test_landmarks_named_like_another_city_are_not_that_city() -> None:
+    beach = with_line(XIAMEN, "1️⃣ 第一天", "· 傍晚也可以去白城沙滩看日落，人比环岛路少一些。")
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, beach)
+    gate = {
+        "title": "洛阳两日游｜夜游应天门🏮",
+        "body": "第一次来洛阳，白天看石窟，晚上看城门。\n\n"
+        "1️⃣ 第一天：上午去龙门石窟，下午逛老城。\n2️⃣ 第二天：晚上去应天门看灯光秀，穿汉服拍照很出片。\n\n"
+        "收藏这份攻略，下个假期直接出发！",
+        "tags": ["洛阳旅行", "应天门", "龙门石窟", "洛阳攻略"],
+    }
+    assert "foreign_place" not in checks("洛阳两日游攻略", gate)
+
+
+def test_plant_care_is_not_medical_advice() -> None:
+    pests = with_paragraph(
+        YOGA, "瑜伽垫", "阳台的绿萝长了蚜虫，我一直没用药，用清水冲掉叶子就好了，练完瑜伽顺手浇浇水。"
+    )
+    assert "off_topic_advice" not in checks(YOGA_REQUEST, pests)
+
+
+def test_dosing_advice_fails_even_where_the_theme_may_name_a_doctor() -> None:
+    request = "带三岁孩子逛动物园的攻略"
+    post = {
+        "title": "带3岁娃逛动物园🦒",
+        "body": "上周带孩子去动物园玩了一整天，路线和准备分享给大家。\n\n"
+        "1️⃣ 早上开园就进，动物最活跃。\n2️⃣ 中午在草坪野餐，下午看熊猫。\n\n"
+        "收藏起来，周末就带娃出发吧🌿",
+        "tags": ["遛娃", "动物园", "亲子时光", "带娃出游"],
+    }
+    assert "off_topic_advice" not in checks(request, post)
+    asked_doctor = with_line(post, "2️⃣", "3️⃣ 出发前问过医生，三岁的孩子晒太阳要注意防晒。")
+    assert "off_topic_advice" not in checks(request, asked_doctor)
+    dosing = with_line(post, "2️⃣", "3️⃣ 孩子发烧了按体重喂美林，两次用药至少间隔六小时。")
+    found = [f for f in findings(request, dosing) if f.check == "off_topic_advice"]
+    assert found and "美林" in found[0].reason
+
+
+def test_recipe_closing_on_a_trip() -> None:
+    body = XIAMEN["body"].rsplit("\n\n", 1)[0] + "\n\n以上就是这碗沙茶面的完整做法，快去厨房试试吧！"
+    found = [f for f in findings(XIAMEN_REQUEST, edit(XIAMEN, body=body)) if f.check == "cta_mismatch"]
+    assert found and "做菜" in found[0].reason
+    assert "cta_mismatch" not in checks(
+        RECIPE_REQUEST, edit(RECIPE, body=RECIPE["body"] + "\n\n完整做法都在上面，快去厨房试试吧！")
+    )
+
+
+def test_reworded_stock_phrases() -> None:
+    closer = with_paragraph(YOGA, "最大的收获", "希望这篇笔记能对你有所帮助。")
+    assert "stock_phrase" in checks(YOGA_REQUEST, closer)
+    framing = with_paragraph(
+        YOGA, "最大的收获", "瑜伽不仅仅是一项运动，更是一种生活态度，让我们做更好的自己。"
+    )
+    assert "stock_phrase" in checks(YOGA_REQUEST, framing)
+    plain = with_paragraph(YOGA, "最大的收获", "希望下个月能把头倒立练出来，也不仅是为了好看。")
+    assert "stock_phrase" not in checks(YOGA_REQUEST, plain)
+
+
+def test_a_tangent_paragraph_is_drift() -> None:
+    tangent = with_paragraph(
+        YOGA, "瑜伽垫", "说到这里想起来，最近入了一台空气炸锅，鸡翅十五分钟就能烤好，外焦里嫩，清洗也方便。"
+    )
+    found = [f for f in findings(YOGA_REQUEST, tangent) if f.check == "topic_drift"]
+    assert found and "空气炸锅" in found[0].reason
+    related = with_paragraph(
+        YOGA, "瑜伽垫", "顺便说一下，瑜伽服选贴身一点的，做下犬式的时候衣服不会滑到脸上。"
+    )
+    assert "topic_drift" not in checks(YOGA_REQUEST, related)
+
+
+def test_a_paragraph_that_stops_on_a_bare_word() -> None:
+    cut = edit(YOGA, body=YOGA["body"].replace("空腹练更舒服。", "空腹练更"))
+    found = [f for f in findings(YOGA_REQUEST, cut) if f.check == "cut_off"]
+    assert found and "空腹练更" in found[0].reason
+    listed = with_line(CAMPING, "· 帐篷", "· 充电宝和头灯")  # a list item may end bare
+    assert "cut_off" not in checks(CAMPING_REQUEST, listed)
+    closing = edit(YOGA, body=YOGA["body"].replace("练起来吧🧘", "练起来吧"))  # so may the closing line
+    assert "cut_off" not in checks(YOGA_REQUEST, closing)
+
+
+def test_a_reworded_paragraph_is_a_duplicate() -> None:
+    again = with_paragraph(
+        YOGA, "第二周", "第三周又加了站立体式，战士二式对大腿挑战很大，腿会抖是正常的，慢慢就能站稳了。"
+    )
+    assert "duplicate" in checks(YOGA_REQUEST, again)
+    parallel = with_paragraph(
+        YOGA, "第二周", "第三周开始练平衡体式，树式对脚踝很有挑战，晃是正常的，盯着一个点就稳了。"
+    )
+    assert "duplicate" not in checks(YOGA_REQUEST, parallel)
+
+
+def test_a_pet_post_may_dose_a_deworming_but_not_a_fever_medicine() -> None:
+    request = "幼猫到家第一个月的经验"
+    post = {
+        "title": "幼猫到家第一个月🐱",
+        "body": "接猫回家一个月了，记录一下新手最该准备的事。\n\n"
+        "1️⃣ 猫粮先吃原来那款，换粮要慢慢过渡。\n2️⃣ 到家一周后做驱虫，按体重用药，遵医嘱。\n\n"
+        "收藏起来，也晒晒你家主子吧🐾",
+        "tags": ["幼猫", "新手养猫", "养猫日常", "猫咪"],
+    }
+    assert "off_topic_advice" not in checks(request, post)
+    fever = with_line(post, "2️⃣", "3️⃣ 猫咪发烧可以喂一点布洛芬退烧。")
+    assert "off_topic_advice" in checks(request, fever)

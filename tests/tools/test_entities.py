@@ -85,3 +85,25 @@ def test_countries_contain_their_cities() -> None:
     assert PlaceScope.of(["日本关西自由行"]).allows("京都")
     assert not PlaceScope.of(["日本关西自由行"]).allows("首尔")
     assert PlaceScope.of(["云南旅行"]).allows("大理") and not PlaceScope.of(["云南旅行"]).allows("成都")
+
+
+def test_place_names_that_are_words_need_place_context() -> None:
+    assert mentioned("护肤品开封后半年内用完") == []
+    assert mentioned("朝南的阳台日照充足") == []
+    assert "开封" in mentioned("周末去开封逛夜市")
+    assert "开封" in mentioned("洛阳、开封两座古城都值得去")
+    assert "开封" in mentioned("开封的夜市很热闹")
+
+
+def test_names_inside_structures_and_landmarks_are_not_cities() -> None:
+    assert "天门" not in mentioned("晚上去洛阳应天门看灯光秀")
+    assert "白城" not in mentioned("厦门白城沙滩的日落很好看")
+    assert mentioned("在大厦门口集合") == []
+    assert "厦门" in mentioned("从厦门出发坐动车")
+
+
+def test_theme_words_do_not_straddle_words() -> None:
+    from agents.checks.textutil import theme_hits
+
+    assert "早教" not in theme_hits("parenting", "定点上厕所要趁早教。", min_len=2)
+    assert "早教" in theme_hits("parenting", "周末带孩子去上早教课。", min_len=2)
