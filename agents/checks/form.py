@@ -28,7 +28,6 @@ from agents.checks.textutil import (
     sentences,
     strip_emoji,
     theme_hits,
-    word_list,
     words,
 )
 from tools.entities import advice_domains
@@ -107,8 +106,9 @@ _TITLE_SCAFFOLD = re.compile(
 
 # --- tags ------------------------------------------------------------------------------------------
 @cache
-def _generic_tags() -> frozenset[str]:
-    return frozenset(t.lower() for t in word_list("generic_tags.txt"))
+def _generic_tags(theme: str) -> frozenset[str]:
+    """Tags that fit any post of `theme` ("any": any post at all)."""
+    return frozenset(t.lower() for t in sections("generic_tags.txt").get(theme, {}).get("tags", "").split())
 
 
 def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | None) -> list[Finding]:
@@ -150,23 +150,39 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
 
 
 def _related(tag: str, post: str, scope: Scope) -> bool:
-    """Shares a word or a character bigram with the post, or is a platform/theme tag — or at least names
-    nothing of another theme or of an advice domain (a mood tag like #松弛感 is fine on any post)."""
+    """A platform/theme tag, or one whose distinctive words (not its 经验/日常/分享 part) the post uses — or,
+    when the post uses none of them, a tag that names nothing of any theme or advice domain (a mood tag like
+    #松弛感 fits any post) and nothing of another theme that the post does not use. #考研经验 on a hiking post
+    shares only 经验 with it; #猫咪日常 names pets."""
     lowered = tag.lower()
-    if lowered in _generic_tags() or lowered in post:
+    if lowered in post or any(lowered in _generic_tags(t) for t in ("any", *scope.themes)):
         return True
-    if any(w in post for w in words(lowered)) or any(g in post for g in bigrams(lowered)):
+    own = [w for w in words(lowered) if w not in _generic_parts()]
+    if own and all(w in post for w in own):
         return True
-    if any(theme_hits(t, lowered, min_len=2) for t in scope.near):
-        return True
-    themes = sections("theme_words.txt")
-    other = any(
-        theme_hits(key, lowered, min_len=2)
-        or any(w in lowered for w in entry["triggers"].split() if len(w) >= 2)
-        for key, entry in themes.items()
-        if key not in scope.near
-    )
-    return not other and not advice_domains(lowered)
+    if _theme_words(lowered, scope.themes):
+        return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
+    others = [t for t in sections("theme_words.txt") if t not in scope.themes]
+    if any(w not in post for w in _theme_words(lowered, others)):
+        return False
+    return any(g in post for w in own for g in bigrams(w)) or not advice_domains(lowered)
+
+
+def _theme_words(tag: str, themes: Sequence[str]) -> set[str]:
+    """The words (and triggers) of `themes` that the tag uses, except the generic tag words (攻略, 日常 …)."""
+    table = sections("theme_words.txt")
+    found: set[str] = set()
+    for key in themes:
+        found |= theme_hits(key, tag, min_len=2)
+        found |= {w for w in table[key]["triggers"].split() if len(w) >= 2 and w in tag}
+    return found - _generic_parts()
+
+
+@cache
+def _generic_parts() -> frozenset[str]:
+    """Words of the tags that fit any post (经验 of 经验分享, 日常): a tag sharing only these with a post is
+    not related to it."""
+    return frozenset(w for t in _generic_tags("any") for w in (t, *words(t)))
 
 
 # --- call to action --------------------------------------------------------------------------------

@@ -388,6 +388,14 @@ def test_unrelated_and_foreign_tags() -> None:
     assert "简历模板" in by_check["tag_unrelated"].reason and "大理" not in by_check["tag_unrelated"].reason
 
 
+def test_a_tag_sharing_only_its_generic_part_is_unrelated() -> None:
+    """#面试经验 shares 经验 with many posts and #猫咪日常 shares 日常: neither is about camping."""
+    found = findings(CAMPING_REQUEST, edit(CAMPING, tags=[*CAMPING["tags"][:3], "面试经验", "猫咪日常"]))
+    reason = {f.check: f.reason for f in found}["tag_unrelated"]
+    assert "面试经验" in reason and "猫咪日常" in reason
+    assert not any(f"#{t}" in reason for t in CAMPING["tags"][:3])
+
+
 def test_foreign_tag_recommended_by_evidence_goes_to_research() -> None:
     evidence = {"recommendedTags": ["成都美食"], "facts": []}
     found = findings(XIAMEN_REQUEST, edit(XIAMEN, tags=[*XIAMEN["tags"], "成都美食"]), evidence=evidence)
