@@ -27,6 +27,8 @@ _DANGLING_END = tuple("的和与及或在把被对从给让跟、，：（“并
 _DANGLING_START = tuple("的了着过和与及、，。）”")
 _MEASURE = re.compile(r"^[一二两三四五六七八九十几半每]\s*[个根只条张块片份碗杯颗瓶件次串盒包把位家]$")
 _LIST_JOIN = re.compile(r"[、/·]")
+# A clause ending in a sentence-final 的 (是…的, 超好的, 我是这样做的) is whole; 两天一夜的 is not.
+_FINAL_DE = re.compile(r"(?:是|很|超|挺|真|蛮|太|特别|非常|可以|会|能)[^，,、：:；;]{0,8}的$")
 
 
 def clean(text: str) -> str:
@@ -141,8 +143,6 @@ def cut_reason(line: str, sources: str = "") -> str | None:
     text = line.strip()
     if not text or text.endswith((ELLIPSIS, "...")) or text[-1] in "。！？!?；;~～）)」”":
         return None
-    if len(text) > 1 and text.endswith(_DANGLING_END):
-        return "在半句处断开，结尾没有省略号"
     if sources and len(text) >= 4:
         start = 0
         while (at := sources.find(text, start)) >= 0:
@@ -152,6 +152,8 @@ def cut_reason(line: str, sources: str = "") -> str | None:
             start = at + 1
         if text in sources:
             return "在半句处断开，结尾没有省略号"
+    if len(text) > 1 and text.endswith(_DANGLING_END) and not _FINAL_DE.search(text):
+        return "在半句处断开，结尾没有省略号"
     return None
 
 

@@ -88,6 +88,16 @@ def test_a_line_cut_mid_phrase_fails_and_an_ellipsis_passes() -> None:
     assert "card_cut_text" in checks(pkg)
 
 
+def test_a_clause_ending_in_a_final_de_is_whole() -> None:
+    """是…的 and 超好的 end a sentence; 两天一夜的 leaves its noun out."""
+    pkg = package()
+    for line in ("周末露营，我是这样准备的", "营地的老板人超好的"):
+        pkg["overlays"][2]["lines"][0] = line
+        assert "card_cut_text" not in checks(pkg), line
+    pkg["overlays"][2]["lines"][0] = "第一次露营两天一夜的"
+    assert "card_cut_text" in checks(pkg)
+
+
 def test_a_page_number_caption_fails() -> None:
     pkg = package()
     pkg["overlays"][1]["caption"] = "2/4"
