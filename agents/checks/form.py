@@ -14,7 +14,6 @@ from typing import Any
 from agents.checks import Finding, Owner
 from agents.checks.places import foreign_mentions
 from agents.checks.textutil import (
-    LEXICON,
     Scope,
     bigrams,
     char_count,
@@ -31,6 +30,7 @@ from agents.checks.textutil import (
     words,
 )
 from tools.entities import advice_domains
+from tools.lexfiles import LEXICON
 
 TITLE_MAX = 20
 TAGS_MIN, TAGS_MAX = 3, 10

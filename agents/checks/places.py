@@ -18,11 +18,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 
 from tools.entities import _posseg, not_places, places
+from tools.lexfiles import LEXICON
 
-_LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
 # A place name followed by one of these names a dish, a style or a street, not where the post happens:
 # 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
@@ -41,7 +40,7 @@ class Place:
 
 
 def _lines(name: str) -> list[str]:
-    text = (_LEXICON / name).read_text(encoding="utf-8")
+    text = (LEXICON / name).read_text(encoding="utf-8")
     return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 

@@ -12,12 +12,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 from agents.checks.places import PlaceScope
+from tools.lexfiles import sections
 
-LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
 EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2190-\u21ff\u3030\u303d\u3297\u3299]")
 _JOINERS = re.compile("[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff]|\u200d.")
 _KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
@@ -107,30 +106,6 @@ def is_heading(line: str) -> bool:
 
 def cjk_len(text: str) -> int:
     return len(re.findall(r"[\u4e00-\u9fff]", text))
-
-
-@cache
-def sections(name: str) -> dict[str, dict[str, str]]:
-    """An INI-like data file of `data/lexicon`: [section] then `key: value` lines; # starts a note."""
-    out: dict[str, dict[str, str]] = {}
-    current: dict[str, str] | None = None
-    for raw in (LEXICON / name).read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = out.setdefault(line[1:-1], {})
-        elif current is not None and ":" in line:
-            key, _, value = line.partition(":")
-            current[key.strip()] = value.strip()
-    return out
-
-
-@cache
-def word_list(name: str) -> tuple[str, ...]:
-    """A data file of words: one or more a line, separated by spaces; # starts a note."""
-    text = (LEXICON / name).read_text(encoding="utf-8")
-    return tuple(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ import pytest
 from agents.intent import classify_intent, rule_intent
 from tools.bilingual import localize
 from tools.llm import LLMConfig, LLMGateway
-from tools.offline.text import extract_audience, extract_topic
+from tools.offline.text import extract_audience
+from tools.offline.topic import extract_topic
 
 SET = Path(__file__).resolve().parents[2] / "data" / "routing" / "requests.jsonl"
 ROWS: list[dict[str, Any]] = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents.checks.places import PlaceScope, foreign_mentions, mentioned, resolve
-from agents.checks.textutil import LEXICON
 from tools.entities import advice_domains, foreign_places, not_places, places, same_place
+from tools.lexfiles import LEXICON
 
 
 def test_places_from_jieba_and_landmark_suffixes() -> None:

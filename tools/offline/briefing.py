@@ -17,11 +17,11 @@ from tools.offline.text import (
     dedupe,
     detect_theme,
     extract_audience,
-    extract_topic,
     keywords,
     shorten,
     theme_by_key,
 )
+from tools.offline.topic import STYLE, extract_topic
 from tools.routing import content_type_of, route
 
 _INTENT_REASONS = {
@@ -200,7 +200,8 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     goal, cta = goal_and_cta(
         "" if theme is GENERIC else theme.key, kind, f"{full} {topic}", topic=topic, audience=audience
     )
-    words = dedupe([*keywords(topic, 3), *keywords(f"{full} {angle}", 6)])
+    # the request's words, not its style direction (用小红书的风格 is no keyword)
+    words = dedupe([*keywords(topic, 3), *keywords(STYLE.sub("", f"{full} {angle}"), 6)])
     return {
         "topic": topic,
         "angle": shorten(angle, 60),

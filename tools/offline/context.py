@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.offline.lexicon import Theme
-from tools.offline.text import detect_theme, extract_topic, theme_by_key
+from tools.offline.text import detect_theme, theme_by_key
+from tools.offline.topic import extract_topic
 
 
 @dataclass

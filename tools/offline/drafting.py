@@ -39,10 +39,44 @@ _NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上
 _META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
 _SENTENCES = re.compile(r"[^。！？!?；;\n]+")
 # Words of a request that say what kind of post it is or when, not what it is about: never a tag.
-_NOT_TAGS = frozenset({
-    "攻略", "合集", "清单", "分享", "经验", "心得", "推荐", "测评", "笔记", "指南", "教程",
-    "第一次", "新手", "适合", "面向", "朋友", "一篇", "小红书", "文案", "内容", "整理", "记录",
-})
+_NOT_TAGS = frozenset(
+    {
+        "攻略",
+        "合集",
+        "清单",
+        "分享",
+        "经验",
+        "心得",
+        "推荐",
+        "测评",
+        "笔记",
+        "指南",
+        "教程",
+        "第一次",
+        "新手",
+        "适合",
+        "面向",
+        "朋友",
+        "一篇",
+        "小红书",
+        "文案",
+        "内容",
+        "整理",
+        "记录",
+        # what the subject is like, not what it is (好用的婴儿推车): no tag, no heading key
+        "好用",
+        "好看",
+        "好吃",
+        "好喝",
+        "好玩",
+        "实用",
+        "简单",
+        "方便",
+        "便宜",
+        "舒服",
+        "漂亮",
+    }
+)
 
 
 def subject_of(topic: str, audience: str) -> str:
@@ -51,8 +85,8 @@ def subject_of(topic: str, audience: str) -> str:
     stripped = _KIND_WORDS.sub("", subject)
     subject = stripped if len(stripped) >= 2 else subject
     if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
-        subject = subject[len(audience):].lstrip("的")
-    subject = re.sub(r"^(?:如何|怎么|怎样|我的|关于|在|第一次)", "", subject)
+        subject = subject[len(audience) :].lstrip("的")
+    subject = re.sub(r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次)", "", subject)
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
         before = _TRAILING_VERB.sub("", subject[: asked.start()])
@@ -71,14 +105,33 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     named = places(subject)
     if named:
         return named[0]
+    if "的" in subject:  # 好用的婴儿推车 → 婴儿推车, 秋天的桂花糕做法 → 桂花糕, 新手化妆的步骤 → 化妆
+        before, head = subject.rsplit("的", 1)
+        head = _ABSTRACT.sub("", head)
+        if 2 <= len(head) <= 5 and head not in _NOT_TAGS:
+            return head
+        subject = before
     fit = [k for k in keywords or [] if len(k) >= 2 and k in subject and k not in _NOT_TAGS | _PLAIN]
-    if fit:
-        return max(fit, key=len) if len(fit[0]) < 3 else fit[0]
-    words = [w for w in _jieba_words(subject) if len(w) >= 2 and w not in _NOT_TAGS and w not in _PLAIN]
+    if fit:  # the longest; of equals the last, as a Chinese compound ends in its head (城市露营 → 露营)
+        return max(reversed(fit), key=len) if len(fit[0]) < 3 else fit[0]
+    words = [
+        w
+        for w in _jieba_words(subject)
+        if len(w) >= 2
+        and w not in _NOT_TAGS | _PLAIN
+        and not _ABSTRACT.fullmatch(w)
+        and not w.startswith("一")
+    ]
     return words[0] if words else subject[:4]
 
 
-_PLAIN = frozenset({"周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"})
+# What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
+_ABSTRACT = re.compile(
+    r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南)$"
+)
+_PLAIN = frozenset(
+    {"在家", "周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"}
+)
 
 
 def _within(text: str, limit: int) -> str:
@@ -183,7 +236,7 @@ def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) ->
         base = list(fb.tags_set)
     else:
         pool = [
-            subject if len(subject) <= 8 else "",
+            subject if len(subject) <= 8 and "的" not in subject else "",  # not 秋天的桂花糕做法
             *evidence.get("recommendedTags", []),
             *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and k not in _NOT_TAGS),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
@@ -220,7 +273,8 @@ def _shorten_body(body: str, limit: int, keep: str = "") -> str:
     paragraphs = body.split("\n\n")
     while len("\n\n".join(paragraphs)) > limit:
         middle = [
-            i for i in range(1, len(paragraphs) - 1)
+            i
+            for i in range(1, len(paragraphs) - 1)
             if "\n" in paragraphs[i] and not (keep and keep in paragraphs[i])
         ]
         if not middle:
@@ -263,7 +317,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     for asked in groups.values():
         focus = _focus(asked[0])
         on_it = [
-            f for f in facts
+            f
+            for f in facts
             if (any(w in f for w in asked) or (focus and focus.search(f))) and f not in reserved
         ]
         extra_on.append(("和".join(asked), on_it[:3]))
@@ -271,15 +326,15 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     facts = [f for f in facts if f not in reserved]  # each fact once: in its own section
     points = facts[:n_points]
     tips = [*facts[n_points : n_points + n_tips]]
-    general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
-    ctx.rng.shuffle(general)
-    tips += general[: max(0, n_tips - len(tips))]
+    # Tips come from the evidence only: a stock tip true of any subject is filler every post would share.
     if len(points) < 2:  # the corpus had little on this: advice true of any subject, said as advice
-        points += general[n_tips : n_tips + 3 - len(points)]
+        general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
+        ctx.rng.shuffle(general)
+        points += general[: 3 - len(points)]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
-    if fb.audience:  # a new audience is named in the opening
+    if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
     if tone in voice.ASIDES:

@@ -12,6 +12,7 @@ from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from tools.bilingual import localize
+from tools.lexfiles import sections
 from tools.offline.lexicon import GENERIC, STOPWORDS, THEMES, Theme
 
 T = TypeVar("T")
@@ -31,25 +32,6 @@ _AUDIENCE_PHRASE = re.compile(
 )
 _AUDIENCE_CLAUSE = re.compile(
     r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?P<who>[^，。,.！!？?\s]{2,16}?)(?:看|阅读|参考)?$"
-)
-# a question the request turns into content ("…需要准备什么？写个清单"): its tail, and the content noun
-_ASKED_TAIL = re.compile(
-    r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
-    r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
-)
-_CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划")
-# a clause that is only scaffolding: who it is for, or what to make of it ("写个清单", "给大学生")
-_NOT_TOPIC = re.compile(
-    r"^(?:(?:请|麻烦)?(?:帮我|给我)?(?:写|做|整理|出|来)(?:一|几)?[个篇份条]?(?:成)?(?:小红书)?"
-    r"(?:清单|笔记|攻略|合集|文案|教程|帖子|图文)?(?:并?配图)?(?:吧|呀)?$|(?:写给|给|面向|针对|适合)\S{0,16}$)"
-)
-_REQUEST_SCAFFOLD = re.compile(
-    r"^(?:请|麻烦)?(?:你)?(?:帮我|帮忙|给我|替我)?(?:"
-    r"(?:写|创作|生成)(?:一篇|一条|一份|一个|篇|条|份|个)?|(?:来|出|整理|做)(?:一篇|一条|一份|一个|篇|条|份|个)|"
-    r"(?:分享|安利|推荐)(?:一下)?(?:我的)?(?:几款|几个|一些|几家)?)"
-)
-_TRAILING_SCAFFOLD = re.compile(
-    r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|攻略帖|内容|图文|种草文)$|(?:的)?(?:经验分享|分享|心得分享)$"
 )
 
 
@@ -80,19 +62,42 @@ def tokens(text: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[str, ...]:
     """Segmenting is the offline model's main cost, and the same notes are read by run after run."""
-    words = _jieba().lcut(strip_emoji(text))
+    words = (w.strip() for w in _jieba().lcut(strip_emoji(text)))
     return tuple(
-        w.strip()
+        w
         for w in words
-        if len(w.strip()) >= 2 and w.strip() not in STOPWORDS and not re.fullmatch(r"[\W\d_]+", w.strip())
+        if len(w) >= 2 and w not in STOPWORDS and not re.fullmatch(r"[\W\d_]+", w) and not _COUNT.match(w)
     )
 
 
+# A count or an ordinal with its measure word (几道, 三个, 第一双): says how many, not what about.
+_COUNT = re.compile(r"^第?[几一二两三四五六七八九十百千\d]+[个道份篇条张种款家样步招件双句点把位只套]$")
+
+
+@cache
+def _compounds() -> tuple[str, ...]:
+    """Theme words of three characters or more (快手菜, 一日游, 出租屋): jieba may split them (快/手菜), so
+    `keywords` takes them whole from the text, longest first."""
+    themes = sections("theme_words.txt").values()
+    lexicon = [w for entry in themes for w in entry["triggers"].split()]
+    lexicon += [w for entry in sections("generic_tags.txt").values() for w in entry["tags"].split()]
+    found = {
+        w
+        for t in THEMES.values()
+        for w in (*t.triggers, *t.tags, *lexicon)
+        if len(w) >= 3 and w not in STOPWORDS
+    }
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
+
+
 def keywords(text: str, limit: int = 6, *, extra: Iterable[str] = ()) -> list[str]:
-    """Most frequent meaningful words, first-seen order breaking ties; `extra` words weigh in too."""
+    """Most frequent meaningful words, first-seen order breaking ties (the theme words the text holds whole
+    come first); `extra` words weigh in too."""
     counts: Counter[str] = Counter()
     order: dict[str, int] = {}
-    for position, word in enumerate([*tokens(text), *extra]):
+    whole = [w for w in _compounds() if w in text]
+    split = [t for t in tokens(text) if not any(t in w or w in t for w in whole)]
+    for position, word in enumerate([*whole, *split, *extra]):
         counts[word] += 1
         order.setdefault(word, position)
     ranked = sorted(counts, key=lambda w: (-counts[w], order[w]))
@@ -148,38 +153,6 @@ def extract_audience(text: str) -> str | None:
         return match.group("who")
     match = _AUDIENCE.search(text)
     return match.group("who") if match else None
-
-
-def _subject(clause: str) -> str:
-    """A clause without the request scaffolding around it: '帮我写一篇周末露营的笔记' → '周末露营'."""
-    topic = _REQUEST_SCAFFOLD.sub("", clause)
-    topic = _TRAILING_SCAFFOLD.sub("", topic)
-    topic = re.sub(r"^(?:关于|有关)", "", topic)
-    stripped = re.sub(r"^(?:适合|面向|针对|写给|给)[^的做买吃用去拍写画煮送]{2,12}的", "", topic).strip("的 ")
-    return stripped if len(stripped) >= 2 else topic.strip("的 ")
-
-
-def extract_topic(request: str) -> str:
-    """The subject of a request: '帮我写一篇周末城市露营的小红书笔记，面向上班族' → '周末城市露营'.
-
-    English and mixed requests are read in Chinese first ('Write a post about hiking in Hangzhou' →
-    '杭州徒步'); a clause that only names the reader or the kind of content is skipped."""
-    request = localize(request)
-    clauses = [c.strip() for c in re.split(r"[，,。！!？?；;：:\n]", request.strip()) if c.strip()]
-    candidates = [c for c in clauses if not _NOT_TOPIC.match(c)] or clauses[:1]
-    first, topic = "", ""
-    for first in candidates:  # the first clause with a subject left once the scaffolding is gone
-        topic = _subject(first)
-        if len(topic) >= 2:
-            break
-    asked = _ASKED_TAIL.search(topic)
-    later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
-    if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
-        topic = topic[: asked.start()] + later.group(0)
-    if len(topic) < 2:
-        words = keywords(request, 3)
-        topic = "".join(words[:2]) or request[:12]
-    return topic[:24]
 
 
 def shorten(text: str, limit: int) -> str:

@@ -1,0 +1,36 @@
+"""Readers for the word lists in `data/lexicon/` (the critic's checks and the offline model share them).
+
+Two formats: a plain list (one or more words a line) and an INI-like file of [section] then `key: value`
+lines. `#` starts a note in both.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+LEXICON = Path(__file__).resolve().parents[1] / "data" / "lexicon"
+
+
+@cache
+def sections(name: str) -> dict[str, dict[str, str]]:
+    """An INI-like data file of `data/lexicon`: [section] then `key: value` lines; # starts a note."""
+    out: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for raw in (LEXICON / name).read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = out.setdefault(line[1:-1], {})
+        elif current is not None and ":" in line:
+            key, _, value = line.partition(":")
+            current[key.strip()] = value.strip()
+    return out
+
+
+@cache
+def word_list(name: str) -> tuple[str, ...]:
+    """A data file of words: one or more a line, separated by spaces; # starts a note."""
+    text = (LEXICON / name).read_text(encoding="utf-8")
+    return tuple(w for line in text.splitlines() if not line.startswith("#") for w in line.split())

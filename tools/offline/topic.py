@@ -1,0 +1,123 @@
+"""The subject of a request: what the post is about, without the words that ask for it.
+
+A request wraps its subject in a frame: politeness and the asker (请、能不能帮我、我想), a verb of making
+with a count and a platform noun (写一篇小红书笔记、来篇、出个), a verb of telling (分享一下、安利、种草、
+说说), a count of the things recommended (几道、五本), a style (用轻松的语气), a reader (给刚毕业的大学生写…)
+and a label (主题是…、以「…」为主题). The frame is peeled off clause by clause; the first clause with a
+subject left gives the topic. A question the request turns into content keeps its content noun
+("露营需要准备什么？写个清单" → 露营清单).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tools.bilingual import localize
+
+_CLAUSE = re.compile(r"[，,。！!？?；;：:\n]")
+# 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
+_LABELLED = re.compile(
+    r"(?:主题|题目|话题)(?:是|为|就是)\s*[「“\"『]?(?P<a>[^」”\"』，,。！!？?；;\n]{2,30})"
+    r"|以\s*[「“\"『]?(?P<b>[^」”\"』，,。]{2,30}?)[」”\"』]?\s*为(?:主题|题|话题)"
+)
+STYLE = re.compile(r"(?:用|以)[^，,。；;]{0,10}?(?:语气|口吻|风格|文风|方式|语言)")
+_POLITE = re.compile(
+    r"^(?:请|麻烦|求求|求|能不能|能否|可不可以|可以|能|你|帮我|帮忙|给我|替我|教我|帮|我想|我要|想要|想|要)+"
+    r"|^把(?:这个|这些|它|这段|这篇|下面的?|以下的?|上面的?)?(?:内容|文字|素材|经历|话)?(?=写|整理|改|做)"
+)
+_MAKE = re.compile(
+    r"^(?:写|发|出|来|做|整理|创作|生成|编|搞|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
+    r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
+)
+_TELL = re.compile(
+    r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下)(?:一下|下)?"
+)
+# (not 一个月, 一个人: a span of time or a person is the subject's own)
+_COUNT = re.compile(
+    r"^(?:(?:一篇|一条|一份|几篇|几条|一些|篇|条|份|个)"
+    r"|(?:几|[一二两三四五六七八九十]+|\d+)\s*(?:道|款|本|家|样|种|部|件|套|首|招|处|个|条|份|篇))"
+    r"(?!月|人|星期|周(?!末)|小时|晚上|上午|下午)"
+)
+_PLATFORM = re.compile(
+    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验帖|攻略帖|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我的|^吧"
+)
+_LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要求|内容)$")
+_TAIL = re.compile(
+    r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验帖|攻略帖|内容|图文|种草文|推文)$"
+    r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
+)
+# a "make" frame in the middle of a clause: 给刚毕业的大学生写一篇… / …写篇经验帖
+_MID_MAKE = re.compile(
+    r"(?:(?:写|发|出|来)(?:一篇|篇|一条|条|一份|一个|个)|做(?:一篇|篇))(?:小红书)?(?:的)?(?:笔记|文案|帖子|经验帖|攻略帖|图文)?"
+)
+# a reader before the verb: 给新手妈妈推荐… / 为上班族写…
+_READER_FRAME = re.compile(
+    r"^(?:写给|给|为|帮)(?![我你自])[^，,。]{1,12}?(?=推荐|安利|分享|介绍|种草|写|出一|来一|整理|盘点)"
+)
+_READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])")
+_READER_ONLY = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])\S{0,16}$")
+_FOR_READER = re.compile(r"^(?:适合|面向|针对|写给|给)[^的做买吃用去拍写画煮送读]{2,12}的")
+_ASKED_TAIL = re.compile(
+    r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
+    r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
+)
+_CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案")
+
+
+def peel(clause: str) -> str:
+    """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
+    text = STYLE.sub("", clause).strip()
+    framed = False
+    while True:
+        before = text
+        for part in (_POLITE, _READER_FRAME, _MAKE, _TELL, _PLATFORM):
+            match = part.match(text)
+            if match and match.end():
+                text, framed = text[match.end() :], True
+        # a count after a frame ("推荐几道…"), not a count that is the subject ("一个人的旅行")
+        if framed and (count := _COUNT.match(text)):
+            text = text[count.end() :]
+        if text == before:
+            break
+    middle = _MID_MAKE.search(text)
+    # "给大学生写一篇租房指南": the subject follows the frame; "…写篇经验帖": it precedes it
+    if middle and middle.start() > 0:
+        after, head = peel(text[middle.end() :]), text[: middle.start()]
+        text = after if len(after) >= 2 or _READER.match(head) else head
+    while (tail := _TAIL.search(text)) and tail.start() >= 2:
+        text = text[: tail.start()]
+    if _LABEL_ONLY.match(text) or (framed and _CONTENT_NOUN.fullmatch(text)):
+        return ""  # "笔记主题：…", "整理成清单：…": the subject is in the next clause
+    if not _READER_ONLY.match(clause):
+        stripped = _FOR_READER.sub("", text).strip("的 ")
+        text = stripped if len(stripped) >= 2 else text
+    return text.strip("的 ")
+
+
+def extract_topic(request: str) -> str:
+    """The subject of a request: '帮我写一篇周末城市露营的小红书笔记，面向上班族' → '周末城市露营'.
+
+    English and mixed requests are read in Chinese first ('Write a post about hiking in Hangzhou' →
+    '杭州徒步'); a clause that only names the reader or the kind of content is skipped."""
+    request = localize(request).strip()
+    labelled = _LABELLED.search(request)
+    if labelled:
+        named = peel(labelled.group("a") or labelled.group("b"))
+        if len(named) >= 2:
+            return named[:24]
+    clauses = [c.strip() for c in _CLAUSE.split(request) if c.strip()]
+    candidates = [c for c in clauses if not _READER_ONLY.match(c)] or clauses[:1]
+    # the clause that asks for the post holds its subject ("我最近在减脂，帮我出一篇低卡便当的笔记"); else the
+    # first clause with a subject left
+    peeled = [(c, peel(c)) for c in candidates]
+    framed = [(c, t) for c, t in peeled if len(t) >= 2 and t != STYLE.sub("", c).strip("的 ")]
+    first, topic = next(iter(framed), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
+    asked = _ASKED_TAIL.search(topic)
+    later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
+    if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
+        topic = topic[: asked.start()] + later.group(0)
+    if len(topic) < 2:
+        from tools.offline.text import keywords
+
+        topic = "".join(keywords(request, 3)[:2]) or request[:12]
+    return topic[:24]
