@@ -28,11 +28,28 @@ from tools.entities import ADVICE_DOMAINS
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
+# Medicines for people by name: advice whenever they are named.
+_MEDICINES = (
+    "褪黑素",
+    "安眠药",
+    "助眠药",
+    "氯雷他定",
+    "西替利嗪",
+    "阿莫西林",
+    "头孢",
+    "消炎药",
+    "止痛药",
+    "感冒药",
+    "降压药",
+)
 _STRONG_ADVICE = frozenset(
-    """
+    _MEDICINES
+    + tuple(
+        """
     退烧 布洛芬 对乙酰氨基酚 美林 泰诺林 抗生素 处方 吃药 服药 减脂 减肥 瘦身 掉秤 热量缺口 燃脂
     刷脂 减重 理财 基金 股票 收益率 年化 定投
     """.split()  # noqa: SIM905 - a word list reads best as text
+    )
 )
 # Themes whose posts may carry a domain's words without the request naming it (a workout plan talks 减脂).
 # A sensitive-skin post may send the reader to a dermatologist.
@@ -58,10 +75,12 @@ _DOSING = frozenset(
         "用药",
         "混悬液",
         "剂量",
+        "毫克",
+        *_MEDICINES,
     )
 )
 # A pet post may dose a deworming or a vet's prescription; medicines for people stay off it.
-_HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液"))
+_HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 # Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
@@ -170,7 +189,7 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    tangents = _tangents(body, scope)
+    tangents = list(dict.fromkeys([*_tangents(body, scope), *_stray_paragraphs(body, scope)]))
     if tangents:
         drifting = tangents
     elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
@@ -201,6 +220,41 @@ def _tangents(body: str, scope: Scope) -> list[str]:
         if not linked and not any(place in para for place in scope.places.names):
             out.extend(s for s in sentences(para) if cjk_len(s) >= 6)
     return out
+
+
+def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
+    """Sentences of a middle paragraph that is about another subject: not one sentence touches the request
+    (no topic word beyond a season or a "新手", no requested place, no word of the request's own theme — a
+    related theme is not enough) and it uses two words of another theme (a 防晒 and 护肤 paragraph in a
+    skirt post, a 手机 and 续航 paragraph in a rabbit post)."""
+    if not scope.themes:
+        return []  # a diary or an essay wanders by design
+    specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS}
+    bigrams = {b for w in specific for b in scope.topic_bigrams if b in w}
+    out: list[str] = []
+    for para in paragraphs(body)[1:-1]:
+        said = [s for s in sentences(para) if cjk_len(s) >= 6]
+        lowered = para.lower()
+        linked = (
+            any(w in lowered for w in specific)
+            or any(b in lowered for b in bigrams)
+            or any(place in para for place in scope.places.names)
+            or any(theme_hits(t, para) for t in scope.themes)
+        )
+        elsewhere = any(
+            len(theme_hits(t, para, min_len=2)) >= 2
+            for t in sections("theme_words.txt")
+            if t not in scope.themes
+        )
+        if len(said) >= 2 and not linked and elsewhere:
+            out.extend(said)
+    return out
+
+
+# Topic words that say when or for whom, not what about: a paragraph sharing only these has left the topic.
+_PLAIN_TOPIC_WORDS = frozenset(
+    "春天 夏天 秋天 冬天 夏季 冬季 春夏 秋冬 周末 假期 平时 每天 新手 第一次 分享 经验 日常".split()  # noqa: SIM905
+)
 
 
 def _clip(text: str, limit: int = 28) -> str:

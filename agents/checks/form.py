@@ -48,6 +48,9 @@ _CONNECTIVES = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 _OPEN_END = "，、,（(「“‘《【—"
+# One-character words a sentence cannot end on: a negation, modal, preposition or adverb waits for its verb
+# or object ("带够水、别").
+_DANGLING_WORDS = frozenset("别不没要把在被给让对从向往就也都还很最更太再才")
 _PAIRS = ("（）", "()", "「」", "“”", "《》", "【】")
 
 
@@ -319,6 +322,9 @@ def _unfinished(line: str, last: bool) -> str:
     ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
     if ending in _CONNECTIVES and not is_heading(line):
         return f"停在「{ending}」上，话没说完"
+    if ending in _DANGLING_WORDS and not is_heading(line):
+        tail = text if len(text) <= 10 else "…" + text[-9:]
+        return f"停在「{tail}」，话没说完"
     return ""
 
 

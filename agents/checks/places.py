@@ -185,10 +185,15 @@ def mentioned(text: str) -> list[str]:
         return []
     found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
     regions = _regions()
-    for word, flag in _tagged(text):
+    tagged = _tagged(text)
+    for i, (word, flag) in enumerate(tagged):
         if word in not_places():
             continue
-        named = word in regions and reportable(word) and (flag in _NAME_FLAGS or _major(word))
+        # a county jieba reads as another word (平遥 'a') is a place when a town word follows (平遥古城)
+        after = "".join(w for w, _ in tagged[i + 1 : i + 3])
+        named = word in regions and (
+            (reportable(word) and (flag in _NAME_FLAGS or _major(word))) or bool(_TOWN_TAIL.match(after))
+        )
         if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
     tokens = _token_spans(text)
@@ -200,6 +205,8 @@ def mentioned(text: str) -> list[str]:
 
 
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
+# What makes even a bare county name (not reportable alone: 平遥 may be read as an adjective) a place.
+_TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅)")
 _VERB_FLAGS = frozenset(
     {"v", "vn", "vd", "a", "ad", "d"}
 )  # jieba reads the name as a verb, adjective, adverb

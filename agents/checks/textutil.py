@@ -137,6 +137,13 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     topic_bigrams = frozenset(b for w in topic_words if re.search(r"[\u4e00-\u9fff]", w) for b in bigrams(w))
     match = _AUDIENCE.search(request)
     audience = str(brief.get("audience") or (match.group("who") if match else ""))
+    # a place named only in who the post is for ("给第一次去山西的人") widens nothing when the subject names
+    # its own place (大同): the post is about 大同, and 平遥 is elsewhere
+    subject_parts = [p for p in parts if p != brief.get("audience")]
+    if match:
+        subject_parts[0] = request.replace(match.group("who"), "")
+    subject_places = PlaceScope.of(subject_parts)
+    place_scope = subject_places if subject_places.names else PlaceScope.of(parts)
     themes = themes_of(text, str(brief.get("theme") or ""))
     table = sections("theme_words.txt")
     near = [*themes, *(r for t in themes for r in table[t].get("related", "").split() if r in table)]
@@ -149,7 +156,7 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
         audience=audience,
         themes=themes,
         near=tuple(dict.fromkeys(near)),
-        places=PlaceScope.of(parts),
+        places=place_scope,
     )
 
 

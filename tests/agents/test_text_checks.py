@@ -607,3 +607,46 @@ def test_a_pet_post_may_dose_a_deworming_but_not_a_fever_medicine() -> None:
     assert "off_topic_advice" not in checks(request, post)
     fever = with_line(post, "2️⃣", "3️⃣ 猫咪发烧可以喂一点布洛芬退烧。")
     assert "off_topic_advice" in checks(request, fever)
+
+
+# --- round 2: classes of flaw the fresh held-out drafts showed ---------------------------------------
+def test_a_county_named_with_a_town_word_is_a_place() -> None:
+    """A bare county name may be an everyday word; followed by 古城/古镇 it is the county (凤凰古城)."""
+    found = findings(PARENTS_REQUEST, edit(PARENTS, tags=[*PARENTS["tags"][:4], "凤凰古城"]))
+    assert any(f.check == "tag_foreign_place" and "凤凰" in f.reason for f in found)
+
+
+def test_a_place_named_only_for_the_reader_widens_nothing() -> None:
+    """"给第一次去浙江的人": the post is about 杭州; another city of 浙江 is still elsewhere."""
+    request_text = "杭州西湖带爸妈一日游攻略，给第一次去浙江的人"
+    body = PARENTS["body"].replace("下午坐游船去三潭印月", "下午开车去宁波吃海鲜")
+    assert "foreign_place" in checks(request_text, edit(PARENTS, body=body))
+    assert checks(request_text, PARENTS) == set()
+
+
+def test_a_closing_that_stops_on_a_negation_is_cut() -> None:
+    body = CAMPING["body"].rstrip() + "\n\n出发前看好天气，东西宁少勿多，也不"
+    assert "cut_off" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_a_sales_pitch_closing_contradicts_a_guide() -> None:
+    paras = str(PARENTS["body"]).split("\n\n")
+    body = "\n\n".join([*paras[:-1], "同款折叠小板凳已经挂在橱窗，今晚直播间下单还有满减！"])
+    found = {f.check: f.reason for f in findings(PARENTS_REQUEST, edit(PARENTS, body=body))}
+    assert "带货" in found["cta_mismatch"]
+
+
+def test_a_medicine_named_in_passing_is_advice() -> None:
+    body = str(CAMPING["body"]).replace(
+        "\n\n", "\n\n营地晚上吵得睡不着，我一般睡前吃一粒褪黑素，3毫克就够。\n\n", 1
+    )
+    found = {f.check: f.reason for f in findings(CAMPING_REQUEST, edit(CAMPING, body=body))}
+    assert "褪黑素" in found["off_topic_advice"]
+
+
+def test_a_paragraph_about_another_subject_is_drift() -> None:
+    """No word of the request or its theme, two of another: a whole paragraph has left the topic."""
+    aside = "说起来我的手机也该换了。新款的像素确实高，续航却没变，纠结了好几天还是没下单。"
+    paras = str(CAMPING["body"]).split("\n\n")
+    body = "\n\n".join([*paras[:-1], aside, paras[-1]])
+    assert "topic_drift" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
