@@ -323,8 +323,8 @@ def _unfinished(line: str, last: bool) -> str:
     if ending in _CONNECTIVES and not is_heading(line):
         return f"停在「{ending}」上，话没说完"
     if ending in _DANGLING_WORDS and not is_heading(line):
-        tail = text if len(text) <= 10 else "…" + text[-9:]
-        return f"停在「{tail}」，话没说完"
+        shown = text if len(text) <= 10 else "…" + text[-9:]
+        return f"停在「{shown}」，话没说完"
     return ""
 
 
