@@ -191,8 +191,17 @@ def mentioned(text: str) -> list[str]:
             continue
         # a county jieba reads as another word (平遥 'a') is a place when a town word follows (平遥古城)
         after = "".join(w for w, _ in tagged[i + 1 : i + 3])
+        # 去德化看白瓷 — not a district named like a building (钟楼, 鼓楼) or an everyday word
+        went = (
+            i > 0
+            and tagged[i - 1][0] in _GOING
+            and not _STRUCTURE_HEAD.search(word)
+            and word not in _word_places()
+        )
         named = word in regions and (
-            (reportable(word) and (flag in _NAME_FLAGS or _major(word))) or bool(_TOWN_TAIL.match(after))
+            (reportable(word) and (flag in _NAME_FLAGS or _major(word)))
+            or bool(_TOWN_TAIL.match(after))
+            or went
         )
         if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
             found.append(word)
@@ -207,6 +216,7 @@ def mentioned(text: str) -> list[str]:
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
 # What makes even a bare county name (not reportable alone: 平遥 may be read as an adjective) a place.
 _TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅)")
+_GOING = frozenset({"去", "前往", "飞", "飞往", "赶往", "直奔"})
 _VERB_FLAGS = frozenset(
     {"v", "vn", "vd", "a", "ad", "d"}
 )  # jieba reads the name as a verb, adjective, adverb

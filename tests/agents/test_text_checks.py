@@ -650,3 +650,39 @@ def test_a_paragraph_about_another_subject_is_drift() -> None:
     paras = str(CAMPING["body"]).split("\n\n")
     body = "\n\n".join([*paras[:-1], aside, paras[-1]])
     assert "topic_drift" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+# --- round 3 ---------------------------------------------------------------------------------------
+def test_a_county_after_a_going_verb_is_a_place() -> None:
+    """"去婺源看油菜花": a bare county short name reads as the place after 去."""
+    body = str(PARENTS["body"]).replace("傍晚去苏堤看日落", "第二天开车去婺源看油菜花")
+    found = {f.check: f.reason for f in findings(PARENTS_REQUEST, edit(PARENTS, body=body))}
+    assert "婺源" in found["foreign_place"]
+
+
+def test_grand_framing_and_praise_clichés_are_stock_phrases() -> None:
+    body = "在这个人人都爱露营的时代，装备选对就成功了一半。\n\n" + str(CAMPING["body"]).replace(
+        "\n\n", "\n\n不得不说，这张蛋卷桌堪称整套装备的点睛之笔。\n\n", 1
+    )
+    assert "stock_phrase" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_an_insurance_aside_is_financial_advice() -> None:
+    body = str(CAMPING["body"]).replace(
+        "\n\n", "\n\n省下的钱我都买了储蓄险，年交五千比存银行划算。\n\n", 1
+    )
+    assert "off_topic_advice" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_a_trip_call_to_action_on_a_recipe() -> None:
+    paras = str(RECIPE["body"]).split("\n\n")
+    body = "\n\n".join([*paras[:-1], "这个周末约上好朋友出发，记得多拍照打卡！"])
+    assert "cta_mismatch" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
+
+
+def test_a_said_about_aside_paragraph_is_a_tangent() -> None:
+    """"说到X，" opens a digression; a paragraph that then names nothing of the request drifts."""
+    aside = "说到火候，我最近还入了一台新的游戏机。手柄握感很好，周末能连着玩一下午。"
+    paras = str(RECIPE["body"]).split("\n\n")
+    body = "\n\n".join([*paras[:-1], aside, paras[-1]])
+    assert "topic_drift" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
