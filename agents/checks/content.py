@@ -28,6 +28,12 @@ from tools.entities import ADVICE_DOMAINS
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
+# Medicines by the stems of their international names (阿苯达唑, 阿莫西林, 左氧氟沙星, 氯雷他定, 布洛芬,
+# 卡托普利, 硝苯地平, 阿托伐他汀, 奥美拉唑, 缬沙坦, 美托洛尔, 头孢…): a post that names one is giving advice.
+_DRUG_NAME = re.compile(
+    r"(?:(?![一二两三四五六七八九十盒片粒颗支瓶吃买服用些点的了和或])[\u4e00-\u9fff]){1,4}"
+    r"(?:达唑|拉唑|西林|霉素|沙星|他定|替利嗪|洛芬|氨基酚|普利|地平|他汀|沙坦|洛尔|米松|尼松)"
+)
 # Medicines for people by name: advice whenever they are named.
 _MEDICINES = (
     "褪黑素",
@@ -82,7 +88,7 @@ _DOSING = frozenset(
 # A pet post may dose a deworming or a vet's prescription; medicines for people stay off it.
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
-_PLANT_CONTEXT = re.compile(r"虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
+_PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 # Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
 # and names nothing of the request is off topic however few sentences it has. Common 小红书 digression
 # phrasing, hand-written for this check.
@@ -275,10 +281,13 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
             continue
         said = [s for s in sentences(text) if not (domain == "medical" and _PLANT_CONTEXT.search(s))]
         used = [w for w in domain_words if any(w in s for s in said)]
+        if domain == "medical":
+            used += [m.group(0) for s in said for m in _DRUG_NAME.finditer(s) if m.group(0) not in used]
         if domain in by_theme:  # the theme may name a doctor or a vet, not medicines and doses
             doses = _HUMAN_DRUGS if "pets" in scope.themes else _DOSING
-            used = [w for w in used if w in doses]
-        if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used)):
+            used = [w for w in used if w in doses or (_DRUG_NAME.fullmatch(w) and "pets" not in scope.themes)]
+        named_drug = any(_DRUG_NAME.fullmatch(w) for w in used)
+        if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug):
             continue
         carriers = [s for s in sentences(text) if any(w in s for w in used)]
         borrowed = [s for s in carriers if from_evidence(s, facts)]

@@ -87,6 +87,8 @@ def _pasted(text: str, request: str) -> bool:
     whole = normalise(request)
     clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
     candidates = {whole, clauses[0]} if clauses else {whole}
+    if core == whole and _ASKING.search(request):
+        return True  # a question asked of the studio, pasted as the title ("…怎么穿不显胖")
     similar = [c for c in candidates if len(c) >= 6 and (core == c or _similar(core, c))]
     if not similar:
         return False
@@ -99,6 +101,7 @@ def _similar(a: str, b: str) -> bool:
 
 
 _CLAUSE = re.compile(r"[，,。.!！？?；;\n]")
+_ASKING = re.compile(r"怎么|如何|哪些|什么|为什么|吗[？?]?$|呢[？?]?$")
 # What a request says around its topic that a title does not: 分享/心得分享 at the end, who it is for, a
 # request for a write-up.
 _TITLE_SCAFFOLD = re.compile(

@@ -686,3 +686,22 @@ def test_a_said_about_aside_paragraph_is_a_tangent() -> None:
     paras = str(RECIPE["body"]).split("\n\n")
     body = "\n\n".join([*paras[:-1], aside, paras[-1]])
     assert "topic_drift" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
+
+
+# --- round 4 ---------------------------------------------------------------------------------------
+def test_a_medicine_named_by_its_stem_is_advice() -> None:
+    """Drug names are open-ended; their international stems are not (…沙星, …西林, …拉唑)."""
+    body = str(HOTPOT["body"]).replace("\n\n", "\n\n吃辣胃不舒服的话，备一盒奥美拉唑，饭前吃一粒。\n\n", 1)
+    found = {f.check: f.reason for f in findings(HOTPOT_REQUEST, edit(HOTPOT, body=body))}
+    assert "奥美拉唑" in found["off_topic_advice"]
+
+
+def test_a_job_hunting_call_to_action_on_a_trip() -> None:
+    paras = str(PARENTS["body"]).split("\n\n")
+    body = "\n\n".join([*paras[:-1], "需要简历模板的姐妹评论区扣1，我私信发你～"])
+    assert "cta_mismatch" in checks(PARENTS_REQUEST, edit(PARENTS, body=body))
+
+
+def test_a_question_request_pasted_as_the_title() -> None:
+    request_text = "小个子冬天大衣怎么选才不压个子"
+    assert "title_pasted" in checks(request_text, edit(SKIN, title=request_text))
