@@ -326,11 +326,16 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     facts = [f for f in facts if f not in reserved]  # each fact once: in its own section
     points = facts[:n_points]
     tips = [*facts[n_points : n_points + n_tips]]
-    # Tips come from the evidence only: a stock tip true of any subject is filler every post would share.
-    if len(points) < 2:  # the corpus had little on this: advice true of any subject, said as advice
-        general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
-        ctx.rng.shuffle(general)
+    # Tips come from the evidence: a stock tip true of any subject is filler every post would share. Only
+    # when the corpus had little on this, or the editor asks for more than the evidence holds, is general
+    # advice said as advice.
+    general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
+    ctx.rng.shuffle(general)
+    if len(points) < 2:
         points += general[: 3 - len(points)]
+        general = general[3:]
+    if length == "longer":
+        tips += general[: max(0, n_tips - len(tips))]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
