@@ -30,7 +30,9 @@ _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
 _PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
 _ASKING = re.compile(r"怎么|如何|怎样|哪些|哪个|什么|吗|呢|？|\?|几点|要不要|值不值")
 _OPEN_END = re.compile(r"[，、：:；;（(“「《—～~]$|(?:和|与|及|或|但|而|的|了|是|在|把|被|就|还|也|都|到)$")
-_NUMBERING = re.compile(r"^(?:第[一二三四五六七八九十\d]+[天步点]|[\d一二三四五六七八九十]+[.、）)])[：:，]?")
+_NUMBERING = re.compile(
+    r"^(?:第[一二三四五六七八九十\d]+(?:[天步点条]|(?=[，,、：:]))|[\d一二三四五六七八九十]+[.、）)]|首先|其次|最后)[：:，,、]?"
+)
 _PAIRS = (("“", "”"), ("（", "）"), ("「", "」"), ("(", ")"))
 _INTRO = re.compile(r"^[^：:]{0,14}(?:要点|几点|如下|总结|建议|经验|心得|分享|步骤|做法)[^：:]{0,4}[：:]")
 _INLINE_NUMBER = re.compile(r"(?<=[：:，,；;\s])\d{1,2}[.、]\s*")
@@ -38,6 +40,12 @@ _CONNECTIVE = re.compile(r"^(?:另外|此外|而且|还有|所以|因此|但是|
 _NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
 _META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
 _SENTENCES = re.compile(r"[^。！？!?；;\n]+")
+# A line that announces what a note goes on to say instead of saying it (a note's hook): "这三种裙子小个子
+# 要谨慎", "终于摸索出显高公式", "做足准备后体验非常好". Useless as a point of a post that does not say it.
+_TEASER = re.compile(
+    r"这[几一两二三四五六七八九十\d]+[种个点条件款招步样类套]|终于(?:摸索|总结|找到|学会)|踩(?:过|了)(?:不少|很多|好多)坑"
+    r"|(?:公式|秘诀|心法)$|体验(?:非常|特别|超级?)?(?:好|棒)$|分享给(?:大家|你们)|看(?:这|以下)几"
+)
 # Words of a request that say what kind of post it is or when, not what it is about: never a tag.
 _NOT_TAGS = frozenset(
     {
@@ -86,7 +94,9 @@ def subject_of(topic: str, audience: str) -> str:
     subject = stripped if len(stripped) >= 2 else subject
     if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
         subject = subject[len(audience) :].lstrip("的")
-    subject = re.sub(r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次)", "", subject)
+    subject = re.sub(
+        r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
+    )
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
         before = _TRAILING_VERB.sub("", subject[: asked.start()])
@@ -94,8 +104,10 @@ def subject_of(topic: str, audience: str) -> str:
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(r"的(?:一天|一晚|经历|记录|日常)$", "", subject).strip("的，, ")
     subject = re.sub(r"需要|(?<=.{2})[穿吃买]$", "", subject)
-    if len(subject) > 10 and "的" in subject and len(subject.rsplit("的", 1)[1]) >= 3:
-        subject = subject.rsplit("的", 1)[1]  # 做一份不踩雷的周末亲子游 → 周末亲子游
+    before, _, after = subject.rpartition("的")
+    if len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
+        # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
+        subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
     return _within(subject, 10)
 
 
@@ -125,6 +137,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     return words[0] if words else subject[:4]
 
 
+_GENERIC_HEAD = re.compile(r"(?:一日|半日|两日|一天|周末)?(?:路线|行程|攻略|安排|玩法|清单|指南|计划)")
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
     r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南)$"
@@ -163,7 +176,7 @@ def _line(text: str, limit: int = 60) -> str | None:
     if len(text) > limit:
         cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
         text = text[:cut] if cut >= 12 else ""
-    if len(text) < 8 or _OPEN_END.search(text) or _META.search(text):
+    if len(text) < 8 or _OPEN_END.search(text) or _META.search(text) or _TEASER.search(text):
         return None
     if any(text.count(a) != text.count(b) for a, b in _PAIRS):
         return None
@@ -331,10 +344,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # advice said as advice.
     general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
     ctx.rng.shuffle(general)
-    if len(points) < 2:
+    thin = len(points) < 2
+    if thin:
         points += general[: 3 - len(points)]
         general = general[3:]
-    if length == "longer":
+    if thin or length == "longer":
         tips += general[: max(0, n_tips - len(tips))]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
