@@ -10,6 +10,7 @@ image planner for every model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,6 +71,7 @@ def tidy_overlays(
     """Hold overlays to the card rules (see the module docstring). `roles` maps image index → role. The
     cover headline becomes the title unless `keep_headline` (an editor wrote it)."""
     shown: set[str] = set()
+    shown_lines: list[str] = []
     headlines: set[str] = set()
     detail_heads = [
         clean(str(o.get("headline") or "")) for o in overlays if roles.get(int(o["imageIndex"])) == "detail"
@@ -88,10 +90,21 @@ def tidy_overlays(
             if len(key) >= 2 and key not in shown and len(lines) < limit:
                 shown.add(key)
                 lines.append(text)
-        if role == "result" and len(lines) < 2:
-            # a summary recaps the detail cards' headings rather than repeating their lines
-            recap = [h for h in dict.fromkeys(detail_heads) if h and _key(h) not in shown]
-            lines = [*recap[: max(0, 3 - len(lines))], *lines]
+                if role == "detail":
+                    shown_lines.append(text)
+        if role == "result":
+            # a summary names the points the detail cards made (their labels: 九分直筒裤, 长度) rather than
+            # repeating their lines or a section heading; the detail cards' headings only when the lines
+            # have no short label and the card has little else
+            points = [
+                p for p in dict.fromkeys(_point_name(t) for t in shown_lines) if p and _key(p) not in shown
+            ]
+            own = [ln for ln in lines if not _is_label(ln)]
+            if points:
+                lines = [*points[:3], *own][: max(limit, 3)]
+            elif len(lines) < 2:
+                recap = [h for h in dict.fromkeys(detail_heads) if h and _key(h) not in shown]
+                lines = [*recap[: max(0, 3 - len(lines))], *lines]
         headline = clean(str(overlay.get("headline") or ""))
         if role == "cover" and not keep_headline:
             headline = clean(title)
@@ -105,3 +118,19 @@ def tidy_overlays(
             {**overlay, "headline": headline[:40] or None, "lines": lines[:8], "caption": caption or None}
         )
     return sorted(out, key=lambda o: int(o["imageIndex"]))
+
+
+def _point_name(line: str) -> str:
+    """What a detail line is about, in a few words: its label ("九分直筒裤：露出脚踝…" → 九分直筒裤), else
+    its first clause when that is short and whole ("帐篷：…", "防潮垫+睡袋")."""
+    text = line.rstrip("…").strip()
+    label, sep, _ = text.partition("：")
+    if sep and 2 <= len(label) <= 8:
+        return label
+    first = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
+    return first if (2 <= len(first) <= 10 and first != text.rstrip("…")) or len(text) <= 10 else ""
+
+
+def _is_label(line: str) -> bool:
+    """A section heading shown as a line ("装备清单", "避坑提醒"): short, no sentence of its own."""
+    return len(_key(line)) <= 8 and not re.search(r"[，。！？!?,：:]", line.rstrip("：:"))
