@@ -3,6 +3,7 @@ clarification question, API errors, a phone-sized screen, and model output that 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -360,3 +361,38 @@ def test_reference_images_can_be_dropped_and_are_checked(studio: Studio) -> None
     page.get_by_role("button", name="移除参考图 1").click()
     expect(page.locator(".ref-item")).to_have_count(5)
     studio.shot("references")
+
+
+def test_the_content_checkpoint_shows_what_the_checks_still_find(studio: Studio) -> None:
+    """When the text checks still fail after the bounded redos, the pause carries `context.warnings`
+    (tests/agents/test_quality_loop.py shows when); the panel lists them for the editor, in Chinese."""
+    studio.name = "warnings"
+    page = studio.page
+    warning = "正文提到成都，但需求是周末城市露营"
+
+    def with_warnings(route: Route) -> None:
+        # the real stream, with the content pause's context carrying what the checks found
+        response = route.fetch()
+        frames = []
+        for line in response.text().split("\n"):
+            if line.startswith("data: {"):
+                event = json.loads(line[len("data: ") :])
+                if event.get("type") == "ask_user" and event.get("context", {}).get("kind") == "content":
+                    event["context"]["warnings"] = [warning]
+                line = "data: " + json.dumps(event, ensure_ascii=False)
+            frames.append(line)
+        dropped = {"content-length", "transfer-encoding"}
+        headers = {k: v for k, v in response.headers.items() if k.lower() not in dropped}
+        route.fulfill(status=response.status, headers=headers, body="\n".join(frames))
+
+    page.route("**/api/agent/stream", with_warnings)
+    studio.goto("/")
+    start(page, REQUEST, images=2)
+    panel = checkpoint(page, "content")
+    notes = panel.locator(".cp-warnings")
+    expect(notes).to_be_visible()
+    expect(notes).to_contain_text("自动检查提醒")
+    expect(notes.locator("li")).to_have_text([warning])
+    studio.shot("checkpoint-warnings")
+    panel.locator("[data-action=approve]").click()
+    checkpoint(page, "image_plans")
