@@ -148,10 +148,24 @@ def has_english(text: str) -> bool:
     return _RUN.search(text) is not None and any(len(m.group(0)) >= 3 for m in _RUN.finditer(text))
 
 
+_NUMBERS = {"one": "一", "two": "两", "three": "三", "four": "四", "five": "五", "six": "六", "seven": "七"}
+_UNITS = {"day": "天", "night": "晚", "week": "周", "hour": "小时", "month": "个月"}
+# "3 days", "two nights": a duration reads as 3天 / 两晚 (a word list would leave "3 days" as it is)
+_DURATION = re.compile(
+    r"\b(\d+|one|two|three|four|five|six|seven)[\s-]*(day|night|week|hour|month)s?\b", re.IGNORECASE
+)
+
+
+def _duration(match: re.Match[str]) -> str:
+    number = match.group(1).lower()
+    return _NUMBERS.get(number, number) + _UNITS[match.group(2).lower()]
+
+
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
         return text
+    text = _DURATION.sub(_duration, text)
 
     def replace(match: re.Match[str]) -> str:
         run = match.group(0)

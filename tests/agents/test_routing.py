@@ -117,3 +117,9 @@ def test_english_requests_get_a_chinese_topic(request_text: str, topic: str, aud
 def test_unknown_english_words_stay_english() -> None:
     assert localize("Write about quokka photography in Perth") == "Perth quokka摄影"
     assert localize("秋冬通勤穿搭") == "秋冬通勤穿搭"  # Chinese is left alone
+
+
+def test_english_durations_read_as_chinese() -> None:
+    assert localize("Chengdu 3 days food trip") == "成都3天美食旅行"
+    assert localize("two nights in Xiamen") == "两晚厦门"
+    assert "5天" in localize("a 5-day hike for beginners")

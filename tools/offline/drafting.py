@@ -45,7 +45,7 @@ _LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
 # 要谨慎", "终于摸索出显高公式", "做足准备后体验非常好". Useless as a point of a post that does not say it.
 _TEASER = re.compile(
     r"这[几一两二三四五六七八九十\d]+[种个点条件款招步样类套]|终于(?:摸索|总结|找到|学会)|踩(?:过|了)(?:不少|很多|好多)坑"
-    r"|(?:公式|秘诀|心法)$|体验(?:非常|特别|超级?)?(?:好|棒)$|分享给(?:大家|你们)|看(?:这|以下)几"
+    r"|(?:公式|秘诀|心法)$|(?:方法|顺序|细节)(?:很|非常|特别)重要$|体验(?:非常|特别|超级?)?(?:好|棒)$|分享给(?:大家|你们)|看(?:这|以下)几"
 )
 # Words of a request that say what kind of post it is or when, not what it is about: never a tag.
 _NOT_TAGS = frozenset(
@@ -109,7 +109,7 @@ def subject_of(topic: str, audience: str) -> str:
     if len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
-    return _within(subject, 10)
+    return _within(subject, 10).rstrip("的")
 
 
 def _key(subject: str, keywords: list[str] | None = None) -> str:
