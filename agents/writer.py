@@ -19,7 +19,9 @@ from typing import Any
 
 from agents.artifacts import Brief, Draft, EvidencePack
 from agents.checks import Finding
+from agents.checks.form import TAGS_MIN, stray_tags
 from agents.checks.text import text_findings
+from agents.checks.textutil import scope_of
 from agents.context import StudioContext
 from agents.events import ContentUpdate, Message, emit
 from agents.grounding import Scope
@@ -119,6 +121,15 @@ def _report_feedback(feedback: str | None, draft: dict[str, Any], previous: Mapp
         emit(Message(agent=NAME, content="这些修改意见没能完全落实：" + "；".join(misses)))
 
 
+def _without_stray_tags(state: StudioState, draft: Draft) -> Draft:
+    """Tags about another subject or place are dropped as the tag check would name them (a model pads its
+    tags from the evidence's popular ones), as long as the post keeps at least three."""
+    scope = scope_of(state.get("request", ""), state.get("creativeBrief") or None)
+    stray = set(stray_tags(scope, draft.model_dump(mode="json", by_alias=True)))
+    kept = [t for t in draft.tags if t not in stray]
+    return draft.model_copy(update={"tags": kept}) if stray and len(kept) >= TAGS_MIN else draft
+
+
 def _draft_checks(state: StudioState, draft: dict[str, Any]) -> dict[str, Any]:
     """The draft against the text checks; the redo count carries over while the checks send it back."""
     findings: list[Finding] = text_findings(
@@ -149,6 +160,7 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
     )
     draft = await ctx.llm.complete_structured("writer", messages, Draft)
     draft = draft.model_copy(update={"tags": clean_tags(draft.tags, brief.keywords if brief else [])})
+    draft = _without_stray_tags(state, draft)
     wire = draft.model_dump(mode="json", by_alias=True)
     emit(Message(agent=NAME, content=f"标题：{draft.title}\n\n正文：{draft.body}"))
     emit(ContentUpdate(title=draft.title, body=draft.body, tags=draft.tags))

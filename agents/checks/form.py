@@ -155,6 +155,14 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
     return findings
 
 
+def stray_tags(scope: Scope, draft: Mapping[str, Any]) -> list[str]:
+    """The draft's tags the tag check would call unrelated or another place's (the writer drops them
+    before anyone sees the draft when enough tags remain)."""
+    items = [t for t in (str(t).strip().lstrip("#") for t in draft.get("tags") or []) if t]
+    post = "\n".join([scope.text, str(draft.get("title", "")), str(draft.get("body", ""))]).lower()
+    return [t for t in items if foreign_mentions(t, scope.places) or not _related(t, post, scope)]
+
+
 def _related(tag: str, post: str, scope: Scope) -> bool:
     """A platform/theme tag, or one whose distinctive words (not its 经验/日常/分享 part) the post uses — or,
     when the post uses none of them, a tag that names nothing of any theme or advice domain (a mood tag like

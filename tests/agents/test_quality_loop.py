@@ -93,12 +93,34 @@ async def test_an_editors_own_text_is_warned_about_not_redone(tmp_path: Path, kn
         handle = await runner.prepare_start(RunRequest(message=REQUEST, image_count=2))
         draft = (await drain(runner, handle))[-2]["context"]["data"]
         body = draft["body"] + "\n\n顺便说一句，成都的火锅也很值得专门去一趟。"
-        await drain(runner, await runner.prepare_resume(
-            handle.thread_id, {"action": "modify", "modifiedData": {"body": body}}
-        ))
+        await drain(
+            runner,
+            await runner.prepare_resume(
+                handle.thread_id, {"action": "modify", "modifiedData": {"body": body}}
+            ),
+        )
         events = await drain(runner, await runner.prepare_resume(handle.thread_id, {"action": "approve"}))
     scores = [e for e in events if e["type"] == "quality_score"]
     assert len(scores) == 1 and scores[0]["passed"]  # not sent back
     warned = [e["content"] for e in events if e["type"] == "message" and "仅作提醒" in e["content"]]
     assert warned and "成都" in warned[0]
     assert events[-1]["type"] == "workflow_complete" and "成都的火锅" in events[-1]["body"]
+
+
+def with_stray_tags(answer: str) -> str:
+    """The writer's answer with tags padded from elsewhere (another theme, another city)."""
+    draft = json.loads(answer)
+    return json.dumps({**draft, "tags": [*draft["tags"][:4], "口红试色", "成都美食"]}, ensure_ascii=False)
+
+
+async def test_the_writer_drops_tags_about_another_subject_or_place(
+    tmp_path: Path, knowledge_dir: Path
+) -> None:
+    TamperedOffline("writer", with_stray_tags).install()
+    settings = make_settings(tmp_path, knowledge_dir, llm_model="tampered/offline")
+    async with open_resources(settings) as studio:
+        runner = WorkflowRunner(studio)
+        events = await drain(runner, await runner.prepare_start(RunRequest(message=REQUEST)))
+    update = next(e for e in events if e["type"] == "content_update")
+    assert update["tags"] and not {"口红试色", "成都美食"} & set(update["tags"])
+    assert not [r for r in decisions(events) if "没通过自动检查" in r and "标签" in r]

@@ -191,6 +191,16 @@ def _facts(ctx: Context, fb: Feedback, words: list[str], kind: str) -> list[str]
     for fact in raw:  # a fact may hold several sentences: each is a candidate line
         lines.extend(line for s in _SENTENCES.findall(fact) if (line := _line(s)))
     lines = [ln for ln in dedupe(lines) if not any(x in ln for x in fb.avoid)]
+    # A note on the topic still says things about other matters (a trip note's 老人作息 line in a post on
+    # getting up early): lines that name the subject go first, then lines in the subject's theme; the
+    # rest only when those run short.
+    specific = [w for w in (*words, *fb.expand) if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS]
+    named = [ln for ln in lines if overlap(specific, ln)]
+    themed = [ln for ln in lines if ln not in named and overlap(ctx.theme.triggers, ln)]
+    if len(named) >= 3:
+        lines = named
+    elif len(named) + len(themed) >= 3:
+        lines = [*named, *themed]
 
     told = kind in ("story", "diary")
 
