@@ -382,14 +382,16 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     heading = heading.format(e=f"{e()}{key}·")
     if kind in ("story", "diary"):  # told, not enumerated: the facts as the steps of what happened
         steps = pick(ctx.rng, voice.STORY_STEPS)
-        told = [f"{step}{p}" for step, p in zip(steps, points[:3], strict=False)]
+        n_told = 2 if length == "shorter" else 3
+        told = [f"{step}{p}" for step, p in zip(steps, points[:n_told], strict=False)]
         paragraphs.append("。".join(told) + "。")
+        tips = [*points[n_told:], *tips][:n_tips]  # what the story did not tell, said as what it taught
     else:
         bullet_e = (lambda: f" {e()}") if fb.emoji == "more" else (lambda: "")
         paragraphs.append(
             heading.strip() + "\n" + "\n".join(f"{marker(i)} {p}{bullet_e()}" for i, p in enumerate(points))
         )
-    if (tips and length != "shorter") or kind in ("story", "diary"):
+    if tips and length != "shorter":
         tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
         tip_heading = tip_heading.format(e=f"{e()}{key}")
         paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
