@@ -186,10 +186,14 @@ def _line(text: str, limit: int = 60) -> str | None:
 
 def _facts(ctx: Context, fb: Feedback, words: list[str], kind: str) -> list[str]:
     evidence = ctx.data("evidence") or {}
-    raw = [f["text"] for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
+    raw = [f for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
     lines: list[str] = []
+    source_of: dict[str, str] = {}
     for fact in raw:  # a fact may hold several sentences: each is a candidate line
-        lines.extend(line for s in _SENTENCES.findall(fact) if (line := _line(s)))
+        for s in _SENTENCES.findall(str(fact["text"])):
+            if line := _line(s):
+                lines.append(line)
+                source_of.setdefault(line, str(fact.get("sourceId") or ""))
     lines = [ln for ln in dedupe(lines) if not any(x in ln for x in fb.avoid)]
     # A note on the topic still says things about other matters (a trip note's 老人作息 line in a post on
     # getting up early): lines that name the subject go first, then lines in the subject's theme; the
@@ -216,7 +220,18 @@ def _facts(ctx: Context, fb: Feedback, words: list[str], kind: str) -> list[str]
             + (1.5 if not told and _LABELLED.match(line) else 0)  # "帐篷：选3秒速开的" is a list item
         )
 
-    return sorted(lines, key=score, reverse=True)
+    ranked = sorted(lines, key=score, reverse=True)
+    if fb.expand:
+        return ranked
+    # One author's lines, in their order, read as one experience; lines picked from five notes by score
+    # read as a pile. The note whose lines score best leads (when it gives two or more); the rest follow.
+    by_note: dict[str, list[str]] = {}
+    for line in lines:
+        if source_of.get(line):
+            by_note.setdefault(source_of[line], []).append(line)
+    lead = max(by_note.values(), key=lambda ls: sum(map(score, ls)), default=[])
+    lead = lead if len(lead) >= 2 else []
+    return [*lead, *(ln for ln in ranked if ln not in lead)]
 
 
 def _emoji(ctx: Context, plain: bool) -> Any:

@@ -77,8 +77,10 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     for note in notes:
         usable = [s for s in sentences(note["desc"]) if is_concrete(s) or _ADVICE.search(s)]
         usable = [s for s in usable if len(s) <= 150 and not s.endswith(("…", "..."))]
-        usable.sort(key=lambda s: overlap(words, s) + (1 if is_concrete(s) else 0), reverse=True)
-        for sentence in usable[:3]:
+        best = sorted(usable, key=lambda s: overlap(words, s) + (1 if is_concrete(s) else 0), reverse=True)[
+            :3
+        ]
+        for sentence in sorted(best, key=usable.index):  # in the note's own order: a story stays in sequence
             facts.append({"text": sentence, "sourceId": note.get("id"), "sourceTitle": note["title"]})
         if len(facts) >= 12:
             break
