@@ -106,6 +106,7 @@ async def test_a_clarified_run_never_pastes_the_answer(studio: Resources) -> Non
     brief = next(e["brief"] for e in events if e["type"] == "brief_ready")
     assert brief["topic"] == "厦门三天两晚" and brief["audience"] == "第一次去的大学生", brief
     assert brief["angle"] == "想多逛逛小众海边" and brief["theme"] == "travel", brief
+    assert "想多逛逛小众海边" in done["body"].split("\n\n")[0]  # the post takes the angle asked for
     for text in (brief["topic"], done["title"]):
         assert not any(w in text for w in ("补充", "方向", "说明", "随便")), text
 

@@ -17,7 +17,16 @@ from tools.entities import places
 from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
 from tools.offline.context import Context
-from tools.offline.text import dedupe, extract_audience, is_concrete, keywords, overlap, pick, strip_emoji
+from tools.offline.text import (
+    dedupe,
+    extract_audience,
+    is_concrete,
+    keywords,
+    overlap,
+    pick,
+    shorten,
+    strip_emoji,
+)
 
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
 TITLE_LIMIT = 20
@@ -342,7 +351,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     e = _emoji(ctx, plain)
     audience = _audience(ctx, fb)
     subject = subject_of(str(brief.get("topic") or ctx.topic), audience)
-    words = [*brief.get("keywords", []), *keywords(subject, 3), *fb.expand]
+    angle = shorten(str(brief.get("angle") or ""), 24).strip("，。 ")
+    angle_words = keywords(angle, 4) if angle else []
+    # the angle an editor's clarification chose weighs twice: its facts go first
+    words = [*brief.get("keywords", []), *keywords(subject, 3), *fb.expand, *angle_words, *angle_words]
     facts = _facts(ctx, fb, words, kind)
 
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
@@ -383,6 +395,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
+    if angle and angle not in hook:  # the opening says which way the post takes the subject
+        ends_bare = re.match(r"[\w\u4e00-\u9fff]", hook.rstrip()[-1:])  # not on 。！ nor an emoji
+        hook = hook.rstrip() + ("。" if ends_bare else "") + f"这次的重点：{angle}。"
     if tone in voice.ASIDES:
         hook = pick(ctx.rng, voice.ASIDES[tone]) + hook.rstrip("。") + ("！" if tone == "lively" else "～")
         endings = voice.LINE_ENDINGS[tone]
