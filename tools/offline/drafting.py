@@ -49,6 +49,7 @@ _CONNECTIVE = re.compile(r"^(?:另外|此外|而且|还有|所以|因此|但是|
 _NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
 _META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
 _SENTENCES = re.compile(r"[^。！？!?；;\n]+")
+_NEGATED = re.compile(r"不买|别买|不要|没必要|先不|不用|踩雷|后悔")
 _LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
 # A line that announces what a note goes on to say instead of saying it (a note's hook): "这三种裙子小个子
 # 要谨慎", "终于摸索出显高公式", "做足准备后体验非常好". Useless as a point of a post that does not say it.
@@ -227,6 +228,7 @@ def _facts(ctx: Context, fb: Feedback, words: list[str], kind: str) -> list[str]
             + (1 if is_concrete(line) else 0)
             + (1.5 if narrative == told else 0)
             + (1.5 if not told and _LABELLED.match(line) else 0)  # "帐篷：选3秒速开的" is a list item
+            + (1 if kind == "list" and line.count("、") >= 2 and not _NEGATED.search(line) else 0)  # 带什么
         )
 
     ranked = sorted(lines, key=score, reverse=True)
