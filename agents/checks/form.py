@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from agents.checks import Finding, Owner
-from agents.checks.places import foreign_mentions
+from agents.checks.places import foreign_mentions, mentioned
 from agents.checks.textutil import (
     Scope,
     bigrams,
@@ -40,7 +40,7 @@ _EN_SCAFFOLD = re.compile(
     r"^\s*(?:please\s+)?(?:write|create|generate|make|draft|compose)\b|\b(?:a|an|the)\s+(?:post|note|article)\s+(?:about|on)\b",
     re.I,
 )
-_ZH_SCAFFOLD = re.compile(r"帮我写|帮忙写|请写|写一篇|写一条|写篇|小红书笔记|[（(]\s*补充|补充[：:]")
+_ZH_SCAFFOLD = re.compile(r"帮我写|帮忙写|请写|写一篇|写一条|写篇|^写写|小红书笔记|[（(]\s*补充|补充[：:]")
 # Words that leave a line unfinished when it ends on them (jieba's last word of the line).
 _CONNECTIVES = frozenset(
     """
@@ -51,6 +51,10 @@ _OPEN_END = "，、,（(「“‘《【—"
 # One-character words a sentence cannot end on: a negation, modal, preposition or adverb waits for its verb
 # or object ("带够水、别").
 _DANGLING_WORDS = frozenset("别不没要把在被给让对从向往就也都还很最更太再才")
+# A count with its measure word and nothing after it ("、一把"): the thing counted was cut off.
+_MEASURE_END = re.compile(
+    r"[、，,和](?:[一二两三四五六七八九十几\d]+)(?:把|个|件|双|条|瓶|包|盒|张|只|支|套|副|顶|块)$"
+)
 _PAIRS = ("（）", "()", "「」", "“”", "《》", "【】")
 
 
@@ -174,6 +178,9 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     own = [w for w in words(lowered) if w not in _generic_parts()]
     if own and all(w in post for w in own):
         return True
+    named = mentioned(tag)
+    if named and scope.places.names and all(scope.places.allows(p) for p in named):
+        return True  # the request's place or the region it lies in (#新疆旅行 on a 赛里木湖 ride)
     if _theme_words(lowered, scope.themes):
         return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
     others = [t for t in sections("theme_words.txt") if t not in scope.themes]
@@ -333,6 +340,8 @@ def _unfinished(line: str, last: bool) -> str:
     ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
     if ending in _CONNECTIVES and not is_heading(line):
         return f"停在「{ending}」上，话没说完"
+    if _MEASURE_END.search(text) and not is_heading(line):
+        return f"停在「{text[-4:]}」，量词后面没有东西"
     if ending in _DANGLING_WORDS and not is_heading(line):
         shown = text if len(text) <= 10 else "…" + text[-9:]
         return f"停在「{shown}」，话没说完"

@@ -184,6 +184,10 @@ def mentioned(text: str) -> list[str]:
     if not text:
         return []
     found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
+    for p in places(text):  # jieba reads 凤凰古城 as one place: the county it names
+        town = _TOWN_SUFFIX.match(p)
+        if town and resolve(town.group(1)) is not None:
+            found.append(town.group(1))
     regions = _regions()
     tagged = _tagged(text)
     for i, (word, flag) in enumerate(tagged):
@@ -216,6 +220,7 @@ def mentioned(text: str) -> list[str]:
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
 # What makes even a bare county name (not reportable alone: 平遥 may be read as an adjective) a place.
 _TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅)")
+_TOWN_SUFFIX = re.compile(r"^(.{2,4}?)(?:古城|老城|古镇|县城)$")
 _GOING = frozenset({"去", "前往", "飞", "飞往", "赶往", "直奔"})
 _VERB_FLAGS = frozenset(
     {"v", "vn", "vd", "a", "ad", "d"}
@@ -280,8 +285,9 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
     if glued and _STRUCTURE_HEAD.search(name) and resolve(before + name) is None:
         return False
     token = tokens.get(start)
-    if token is None or token[0] != name:
-        return name in _landmarks() or len(name) >= 3  # inside a longer word: only a spelled-out name
+    if token is None or token[0] != name:  # inside a longer word: only a spelled-out name, or a town's
+        town = token is not None and token[0].startswith(name) and bool(_TOWN_SUFFIX.match(token[0]))
+        return name in _landmarks() or len(name) >= 3 or town
     if token[1] & _NAME_FLAGS or name in _landmarks() or name in _world()[0]:
         return True
     if name not in _word_places() and not token[1] & _VERB_FLAGS:

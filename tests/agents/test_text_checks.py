@@ -705,3 +705,24 @@ def test_a_job_hunting_call_to_action_on_a_trip() -> None:
 def test_a_question_request_pasted_as_the_title() -> None:
     request_text = "小个子冬天大衣怎么选才不压个子"
     assert "title_pasted" in checks(request_text, edit(SKIN, title=request_text))
+
+
+# --- round 5 ---------------------------------------------------------------------------------------
+def test_a_tag_naming_the_region_of_the_requested_place_is_related() -> None:
+    """#浙江旅行 on a 杭州 post names where the post is, not another subject."""
+    found = checks(PARENTS_REQUEST, edit(PARENTS, tags=[*PARENTS["tags"][:4], "浙江旅行"]))
+    assert not {"tag_unrelated", "tag_foreign_place"} & found
+
+
+def test_a_list_line_that_stops_on_a_count_is_cut() -> None:
+    cut = with_line(CAMPING, "· 帐篷", "· 还要带上头灯、充电宝、一把")
+    assert "cut_off" in checks(CAMPING_REQUEST, cut)
+
+
+def test_cook_and_trip_calls_to_action_worded_freely() -> None:
+    paras = str(PARENTS["body"]).split("\n\n")
+    recipe = "\n\n".join([*paras[:-1], "照着这个方子做一次，出锅了记得晒图～"])
+    assert "cta_mismatch" in checks(PARENTS_REQUEST, edit(PARENTS, body=recipe))
+    paras = str(SKIN["body"]).split("\n\n")
+    trip = "\n\n".join([*paras[:-1], "收藏好，下次出门照着这条路线走～"])
+    assert "cta_mismatch" in checks(SKIN_REQUEST, edit(SKIN, body=trip))
