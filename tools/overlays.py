@@ -42,10 +42,23 @@ def card_overlays(
     """One overlay per layout item (wire dicts, items as in `LayoutSpec` wire form)."""
     overlays: list[dict[str, Any]] = []
     headings: list[str] = []
-    for item in sorted(items, key=lambda i: int(i.get("index", 1))):
+    ordered = sorted(items, key=lambda i: int(i.get("index", 1)))
+    # detail cards that share a paragraph split its lines evenly (3 lines over two cards: 2 and 1), so the
+    # second is never left empty by the first taking all it may hold
+    sharing: dict[tuple[int, ...], list[int]] = {}
+    for item in ordered:
+        if str(item.get("role", "detail")) == "detail":
+            key = tuple(p for p in item.get("paragraphIndexes") or [] if isinstance(p, int))
+            sharing.setdefault(key, []).append(int(item.get("index", 1)))
+    for item in ordered:
         index, role = int(item.get("index", 1)), str(item.get("role", "detail"))
         indexes = [p for p in item.get("paragraphIndexes") or [] if isinstance(p, int)]
         heading, lines = _lines(paragraphs, indexes)
+        sharers = sharing.get(tuple(indexes), []) if role == "detail" else []
+        if len(sharers) > 1 and len(lines) >= len(sharers):
+            size = -(-len(lines) // len(sharers))
+            start = sharers.index(index) * size
+            lines = lines[start : start + size]
         focus = clean(str(item.get("visualFocus") or ""))
         overlay: dict[str, Any] = {"imageIndex": index, "position": item.get("textPosition", "center")}
         if role == "cover":
@@ -121,14 +134,13 @@ def tidy_overlays(
 
 
 def _point_name(line: str) -> str:
-    """What a detail line is about, in a few words: its label ("九分直筒裤：露出脚踝…" → 九分直筒裤), else
-    its first clause when that is short and whole ("帐篷：…", "防潮垫+睡袋")."""
+    """What a detail line is about, in a few words: its label ("九分直筒裤：露出脚踝…" → 九分直筒裤), or
+    the line itself when it is a short item ("防潮垫+睡袋"); '' otherwise (a first clause is no point)."""
     text = line.rstrip("…").strip()
     label, sep, _ = text.partition("：")
     if sep and 2 <= len(label) <= 8:
         return label
-    first = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
-    return first if (2 <= len(first) <= 10 and first != text.rstrip("…")) or len(text) <= 10 else ""
+    return text if len(text) <= 10 and not re.search(r"[，,。；;]", text) else ""
 
 
 def _is_label(line: str) -> bool:

@@ -272,3 +272,21 @@ def test_overlays_are_whole_distinct_and_a_summary_recaps() -> None:
     assert "帐篷" in cards[3]["lines"] and "装备清单" not in cards[3]["lines"]
     assert all(card["caption"] is None or card["caption"].startswith("#") for card in cards)
     assert clip("第一名烤冷面，加蛋加肠8元，酱汁是酸甜口，排队的人特别多", 16) == "第一名烤冷面，加蛋加肠8元…"
+
+
+def test_two_cards_on_one_short_paragraph_share_its_lines() -> None:
+    """Three lines over two detail cards: two and one — never a continuation card with nothing on it."""
+    paragraphs = [
+        "第一次养猫的准备，按这个来",
+        "准备清单\n1. 猫砂盆：选大一号的\n2. 猫粮先买小包装，吃惯了再囤\n3. 指甲剪和梳子",
+        "收藏起来，接猫回家前对照着准备",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 4, "role": "result", "paragraphIndexes": [2]},
+    ]
+    cards = card_overlays(items, paragraphs, "新手养猫准备清单", ["养猫"])
+    assert [len(cards[1]["lines"]), len(cards[2]["lines"])] == [2, 1]
+    assert "猫砂盆" in cards[3]["lines"]  # the summary names the labelled point
