@@ -50,6 +50,7 @@ def test_the_frame_is_peeled_off(request_text: str, topic: str) -> None:
         ("坚持做一个月平板支撑的变化", "坚持做一个月平板支撑的变化"),
         ("做一个人的火锅", "一个人的火锅"),
         ("推荐三个周末好去处", "周末好去处"),
+        ("能量早餐的做法分享", "能量早餐的做法"),  # 能 asks only before a verb
     ],
 )
 def test_a_count_that_is_part_of_the_subject_stays(request_text: str, topic: str) -> None:
