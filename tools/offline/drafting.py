@@ -383,8 +383,12 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # Tips come from the evidence: a stock tip true of any subject is filler every post would share. Only
     # when the corpus had little on this, or the editor asks for more than the evidence holds, is general
     # advice said as advice.
-    general = [t for t in voice.GENERAL_TIPS.get(kind, ()) if not any(x in t for x in fb.avoid)]
-    ctx.rng.shuffle(general)
+    # the theme's own general advice first ("出发前查好开放时间" for a trip), then advice of the kind of post
+    general: list[str] = []
+    for pool in (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ())):
+        usable = [t for t in pool if not any(x in t for x in fb.avoid)]
+        ctx.rng.shuffle(usable)
+        general += usable
     thin = len(points) < 2
     if thin:
         points += general[: 3 - len(points)]
