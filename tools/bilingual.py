@@ -37,6 +37,7 @@ _STOP = frozenset((
     "a", "an", "the", "some", "my", "your", "our", "their", "his", "her", "its", "of", "this", "that",
     "these", "those", "i", "me", "you", "we", "it", "is", "are", "be", "been", "very", "really", "most",
     "best", "top", "great", "good", "nice", "please", "any",
+    "experience", "experiences",  # "share my experience adopting …": the subject is what was experienced
 ))
 _PLACE_PREP = frozenset(("in", "at", "around", "near", "to", "from", "across", "through"))
 _JOIN = {"and": "和", "&": "和", "or": "或"}

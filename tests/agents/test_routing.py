@@ -123,3 +123,8 @@ def test_english_durations_read_as_chinese() -> None:
     assert localize("Chengdu 3 days food trip") == "成都3天美食旅行"
     assert localize("two nights in Xiamen") == "两晚厦门"
     assert "5天" in localize("a 5-day hike for beginners")
+
+
+def test_an_english_experience_request_is_about_what_was_experienced() -> None:
+    assert extract_topic("Share my experience adopting a shelter cat") == "领养流浪猫"
+    assert extract_topic("健身 beginner 的 full body 训练计划，写成小红书") == "健身新手的全身训练计划"

@@ -106,7 +106,7 @@ def extract_topic(request: str) -> str:
     if labelled:
         named = peel(labelled.group("a") or labelled.group("b"))
         if len(named) >= 2:
-            return named[:24]
+            return _clip(named, 24)
     clauses = [c.strip() for c in _CLAUSE.split(request) if c.strip()]
     candidates = [c for c in clauses if not _READER_ONLY.match(c)] or clauses[:1]
     # the clause that asks for the post holds its subject ("我最近在减脂，帮我出一篇低卡便当的笔记"); else the
@@ -122,4 +122,14 @@ def extract_topic(request: str) -> str:
         from tools.offline.text import keywords
 
         topic = "".join(keywords(request, 3)[:2]) or request[:12]
-    return topic[:24]
+    return _clip(topic, 24)
+
+
+def _clip(topic: str, limit: int) -> str:
+    """At most `limit` characters, never cutting an English word in two ("shel" of "shelter")."""
+    if len(topic) <= limit:
+        return topic
+    cut = topic[:limit]
+    if re.match(r"[A-Za-z]", topic[limit]) and re.search(r"[A-Za-z]$", cut):
+        cut = re.sub(r"[A-Za-z]+$", "", cut).rstrip() or cut
+    return cut
