@@ -64,6 +64,8 @@ _ASKED_TAIL = re.compile(
     r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
 )
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案")
+# what kind of post, with no subject: 经验分享, 心得, 笔记
+_KIND_ONLY = re.compile(r"(?:经验|心得)?(?:分享|总结)|经验|心得|笔记|帖子|经验帖|记录|干货")
 
 
 def peel(clause: str) -> str:
@@ -88,8 +90,8 @@ def peel(clause: str) -> str:
         text = after if len(after) >= 2 or _READER.match(head) else head
     while (tail := _TAIL.search(text)) and tail.start() >= 2:
         text = text[: tail.start()]
-    if _LABEL_ONLY.match(text) or (framed and _CONTENT_NOUN.fullmatch(text)):
-        return ""  # "笔记主题：…", "整理成清单：…": the subject is in the next clause
+    if _LABEL_ONLY.match(text) or (framed and (_CONTENT_NOUN.fullmatch(text) or _KIND_ONLY.fullmatch(text))):
+        return ""  # "笔记主题：…", "整理成清单：…", "…？写一篇经验分享": the subject is in another clause
     if not _READER_ONLY.match(clause):
         stripped = _FOR_READER.sub("", text).strip("的 ")
         text = stripped if len(stripped) >= 2 else text
