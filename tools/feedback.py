@@ -20,13 +20,14 @@ _ITEMS = re.compile(r"[、和与及跟/,，]|以及")
 _QUOTES = "「」『』“”\"'《》"
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]")
 _CONTENT_WORDS = re.compile(
-    r"(?:相关)?(?:的)?(?:内容|部分|段落|那段|这段|信息|描述|介绍|字样|这个词|这些词|这几个字)$"
+    r"(?:相关)?(?:的)?(?:这|那)?(?:内容|部分|段落|那段|这段|信息|描述|介绍|字样|这个词|这些词|这几个字)$"
 )
 
 
 def _items(text: str) -> list[str]:
     """'银河和泉州的内容' → ['银河', '泉州']: the things a clause names."""
     text = _CONTENT_WORDS.sub("", text)
+    text = re.sub(r"^(?:把|将)", "", text)  # 把那段删掉: the verb's object marker names nothing
     text = re.sub(r"(?:了|吧|啊|呀|哦|啦|呢)+$", "", text)
     items = [i.strip(_QUOTES + " 的") for i in _ITEMS.split(text)]
     return [i for i in items if 1 <= len(i) <= 16]

@@ -16,6 +16,8 @@ from tools.prompting import to_prompt_value
     ("text", "field", "expected"),
     [
         ("删掉银河和泉州的内容", "avoid", ["银河", "泉州"]),
+        ("卡式炉那部分删掉，我们不带这个", "avoid", ["卡式炉"]),  # 那部分 points at what it follows
+        ("把那段删掉", "avoid", []),  # names nothing: never 把, which would delete every line holding it
         ("正文不要出现成都", "avoid", ["成都"]),
         ("别提价格了", "avoid", ["价格"]),
         ("标题里加上周末", "title_add", ["周末"]),

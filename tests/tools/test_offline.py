@@ -242,7 +242,7 @@ def test_conform_fills_trims_and_clamps() -> None:
 
 
 def test_writer_lines_keep_whole_clauses_and_drop_list_numbering() -> None:
-    from tools.offline.drafting import _line
+    from tools.offline.material import as_line as _line
     from tools.offline.text import sentences
 
     assert sentences("1. 安吉的一个竹林营地，营位一晚200元。2、早上6点出发骑到太湖边") == [

@@ -11,12 +11,14 @@ about at more length, shorter or longer, another tone or audience, more or fewer
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from tools.entities import places
 from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
 from tools.offline.context import Context
+from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.text import (
     dedupe,
     extract_audience,
@@ -38,25 +40,6 @@ _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
 _PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
 _ASKING = re.compile(r"怎么|如何|怎样|哪些|哪个|什么|吗|呢|？|\?|几点|要不要|值不值")
-_OPEN_END = re.compile(r"[，、：:；;（(“「《—～~]$|(?:和|与|及|或|但|而|的|了|是|在|把|被|就|还|也|都|到)$")
-_NUMBERING = re.compile(
-    r"^(?:第[一二三四五六七八九十\d]+(?:[天步点条]|(?=[，,、：:]))|[\d一二三四五六七八九十]+[.、）)]|首先|其次|最后)[：:，,、]?"
-)
-_PAIRS = (("“", "”"), ("（", "）"), ("「", "」"), ("(", ")"))
-_INTRO = re.compile(r"^[^：:]{0,14}(?:要点|几点|如下|总结|建议|经验|心得|分享|步骤|做法)[^：:]{0,4}[：:]")
-_INLINE_NUMBER = re.compile(r"(?<=[：:，,；;\s])\d{1,2}[.、]\s*")
-_CONNECTIVE = re.compile(r"^(?:另外|此外|而且|还有|所以|因此|但是|不过|然后|同时|最后|其次|首先)[，,、]?")
-_NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
-_META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
-_SENTENCES = re.compile(r"[^。！？!?；;\n]+")
-_NEGATED = re.compile(r"不买|别买|不要|没必要|先不|不用|踩雷|后悔")
-_LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
-# A line that announces what a note goes on to say instead of saying it (a note's hook): "这三种裙子小个子
-# 要谨慎", "终于摸索出显高公式", "做足准备后体验非常好". Useless as a point of a post that does not say it.
-_TEASER = re.compile(
-    r"这[几一两二三四五六七八九十\d]+[种个点条件款招步样类套]|终于(?:摸索|总结|找到|学会)|踩(?:过|了)(?:不少|很多|好多)坑"
-    r"|(?:公式|秘诀|心法)$|(?:方法|顺序|细节)(?:很|非常|特别)重要$|体验(?:非常|特别|超级?)?(?:好|棒)$|分享给(?:大家|你们)|看(?:这|以下)几"
-)
 # Words of a request that say what kind of post it is or when, not what it is about: never a tag.
 _NOT_TAGS = frozenset(
     {
@@ -94,8 +77,25 @@ _NOT_TAGS = frozenset(
         "便宜",
         "舒服",
         "漂亮",
+        # how far along the reader is, not what it is about (入门计划)
+        "入门",
+        "进阶",
+        "基础",
+        # what the post helps do, not what it is about (做好周报 is about 周报)
+        "做好",
+        "学会",
+        "搞定",
+        "提高",
+        "利用",
+        "准备",
     }
 )
+
+
+def subject_words(words: list[str]) -> list[str]:
+    """The words that say what a post is about, not what kind of post or for when (新手, 方法, 秋冬)."""
+    generic = _NOT_TAGS | _PLAIN
+    return [w for w in dict.fromkeys(words) if len(w) >= 2 and w not in generic and not _ABSTRACT.search(w)]
 
 
 def subject_of(topic: str, audience: str) -> str:
@@ -114,12 +114,15 @@ def subject_of(topic: str, audience: str) -> str:
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(r"的(?:一天|一晚|经历|记录|日常)$", "", subject).strip("的，, ")
-    subject = re.sub(r"需要|(?<=.{2})[穿吃买]$", "", subject)
+    subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
+    subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     before, _, after = subject.rpartition("的")
     if len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
-    return _within(subject, 10).rstrip("的")
+    subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
+    subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
+    return _within(subject, 10).rstrip("的和与及、")
 
 
 def _key(subject: str, keywords: list[str] | None = None) -> str:
@@ -134,8 +137,21 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         if 2 <= len(head) <= 5 and head not in _NOT_TAGS:
             return head
         subject = before
-    fit = [k for k in keywords or [] if len(k) >= 2 and k in subject and k not in _NOT_TAGS | _PLAIN]
-    if fit:  # the longest; of equals the last, as a Chinese compound ends in its head (城市露营 → 露营)
+    fit = [k for k in subject_words(keywords or []) if k in subject and not k.startswith(("不", "没"))]
+    if fit:
+        # words that follow each other in the subject are one compound (戚风+蛋糕 → 戚风蛋糕, 干皮+护肤);
+        # else the longest word, of equals the last, as a Chinese compound ends in its head (城市露营 → 露营)
+        spans = sorted((subject.index(k), subject.index(k) + len(k)) for k in fit)
+        merged = [list(spans[0])]
+        for start, end in spans[1:]:
+            if start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        compounds = [subject[a:b] for a, b in merged if b - a <= 6]
+        longest = max(reversed(compounds), key=len, default="")
+        if len(longest) > max(map(len, fit)):
+            return longest
         return max(reversed(fit), key=len) if len(fit[0]) < 3 else fit[0]
     words = [
         w
@@ -148,7 +164,10 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     return words[0] if words else subject[:4]
 
 
-_GENERIC_HEAD = re.compile(r"(?:一日|半日|两日|一天|周末)?(?:路线|行程|攻略|安排|玩法|清单|指南|计划)")
+_GENERIC_HEAD = re.compile(
+    r"(?:[一二两三四五六七八九十\d]+(?:日|天)(?:[一二两三四五六七八九十\d]+(?:晚|夜))?|半日|周末)?"
+    r"(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
+)
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
     r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南)$"
@@ -176,73 +195,75 @@ def _jieba_words(text: str) -> list[str]:
     return list(jieba.lcut(text))
 
 
-def _line(text: str, limit: int = 60) -> str | None:
-    """A fact as one list line: a whole sentence, or its leading whole clauses; None when it would have to
-    be cut mid-phrase, is only a heading ('总结出的经验'), or carries no usable information."""
-    text = strip_emoji(text).strip().rstrip("。；;，,！!")
-    if text.endswith(("…", "...")):  # an excerpt: keep its whole clauses only
-        text = re.split(r"[，,；;]", text[:-1].rstrip("."))[0] if "，" in text else ""
-    text = _NUMBERING.sub("", _INTRO.sub("", text).lstrip()).lstrip()
-    text = _CONNECTIVE.sub("", _INLINE_NUMBER.sub("", text))
-    if len(text) > limit:
-        cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
-        text = text[:cut] if cut >= 12 else ""
-    if len(text) < 8 or _OPEN_END.search(text) or _META.search(text) or _TEASER.search(text):
-        return None
-    if any(text.count(a) != text.count(b) for a, b in _PAIRS):
-        return None
-    return text
-
-
-def _facts(ctx: Context, fb: Feedback, words: list[str], kind: str) -> list[str]:
+def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
     evidence = ctx.data("evidence") or {}
-    raw = [f for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
-    lines: list[str] = []
-    source_of: dict[str, str] = {}
-    for fact in raw:  # a fact may hold several sentences: each is a candidate line
-        for s in _SENTENCES.findall(str(fact["text"])):
-            if line := _line(s):
-                lines.append(line)
-                source_of.setdefault(line, str(fact.get("sourceId") or ""))
-    lines = [ln for ln in dedupe(lines) if not any(x in ln for x in fb.avoid)]
-    # A note on the topic still says things about other matters (a trip note's 老人作息 line in a post on
-    # getting up early): lines that name the subject go first, then lines in the subject's theme; the
-    # rest only when those run short.
+    facts = [f for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
     specific = [w for w in (*words, *fb.expand) if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS]
-    named = [ln for ln in lines if overlap(specific, ln)]
-    themed = [ln for ln in lines if ln not in named and overlap(ctx.theme.triggers, ln)]
-    if len(named) >= 3:
-        lines = named
-    elif len(named) + len(themed) >= 3:
-        lines = [*named, *themed]
+    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers))
 
-    told = kind in ("story", "diary")
 
-    def score(line: str) -> float:
-        """Lines on what the editor asked for, on the topic, concrete; instructions for a guide or a list,
-        first-person narration for a story."""
-        narrative = bool(_NARRATIVE.search(line))
-        return (
-            4 * overlap(fb.expand, line)
-            + overlap(words, line)
-            + (1 if is_concrete(line) else 0)
-            + (1.5 if narrative == told else 0)
-            + (1.5 if not told and _LABELLED.match(line) else 0)  # "帐篷：选3秒速开的" is a list item
-            + (1 if kind == "list" and line.count("、") >= 2 and not _NEGATED.search(line) else 0)  # 带什么
-        )
+def _score(line: Line, words: list[str], fb: Feedback, kind: str) -> float:
+    """Lines on what the editor asked for, on the topic, concrete; labelled points for a list."""
+    return (
+        4 * overlap(fb.expand, line.text)
+        + overlap(words, line.text)
+        + (1 if is_concrete(line.text) else 0)
+        + (1.5 if is_labelled(line.text) else 0)  # "帐篷：选3秒速开的" is a list item
+        + (1 if kind == "list" and is_list_item(line.text) else 0)  # 带什么
+    )
 
-    ranked = sorted(lines, key=score, reverse=True)
-    if fb.expand:
-        return ranked
-    # One author's lines, in their order, read as one experience; lines picked from five notes by score
-    # read as a pile. The note whose lines score best leads (when it gives two or more); the rest follow.
-    by_note: dict[str, list[str]] = {}
-    for line in lines:
-        if source_of.get(line):
-            by_note.setdefault(source_of[line], []).append(line)
-    lead = max(by_note.values(), key=lambda ls: sum(map(score, ls)), default=[])
-    lead = lead if len(lead) >= 2 else []
-    return [*lead, *(ln for ln in ranked if ln not in lead)]
+
+@dataclass
+class _Arrangement:
+    points: list[str]
+    tips: list[str]
+    outcome: str  # what came of it: the body's last words before the call to action
+    shape: str  # "told" (a story in its order), "steps", "timeline" (a day in its hours) or "points"
+
+
+_ASKS_STEPS = re.compile(r"步骤|做法|教程|流程|怎么做|顺序")
+
+
+def _arrange(
+    material: Material, kind: str, n_points: int, n_tips: int, words: list[str], fb: Feedback, asked: str
+) -> _Arrangement:
+    """The post's points and tips, the outcome it ends on, and how the points go together.
+
+    One note's sequence reads as one experience: when the lead note numbered its parts, they are the
+    list, in order (steps when it said 第一步/首先 or the request asks how to do it, a timeline when they
+    are hours of a day); otherwise its points lead and the other notes' best points on the subject
+    follow. Advice is said as tips, a story is told in its note's order, and what came of it closes the
+    body."""
+    tips = [*material.of("tip", lead=True), *material.of("tip", lead=False)]
+    told = material.of("story", "item", "step", "outcome", lead=True)
+    steps = material.of("step", lead=True)
+    if kind in ("story", "diary") and len(told) >= 3 and len(steps) < 2:  # told, not a list squashed
+        return _Arrangement([ln.text for ln in told], [ln.text for ln in tips[:n_tips]], "", "told")
+    if len(steps) >= 2:
+        points = steps[: max(n_points, min(len(steps), 6))]
+        sequences = [ln.sequence for ln in points]
+        if sequences.count("time") >= 2:
+            shape = "timeline"
+        elif "step" in sequences or (_ASKS_STEPS.search(asked) and not all(map(is_labelled, _texts(points)))):
+            shape = "steps"
+        else:
+            shape = "points"
+        # what the note says besides its steps (6寸活底模，150度烤50分钟) is worth a line too
+        tips += [
+            ln
+            for ln in material.of("item", lead=True)[1:]  # its first line set the scene
+            if ln not in points and (is_concrete(ln.text) or "我" not in ln.text)
+        ]
+    else:
+        own = material.of("item", "step", lead=True)
+        others = sorted(material.of("item", "step", lead=False), key=lambda ln: -_score(ln, words, fb, kind))
+        points, shape = [*own, *others][:n_points], "points"
+    outcome = next((ln.text for ln in material.of("outcome", lead=True)), "")
+    return _Arrangement(_texts(points), _texts(tips[:n_tips]), outcome, shape)
+
+
+def _texts(lines: list[Line]) -> list[str]:
+    return [ln.text for ln in lines]
 
 
 def _emoji(ctx: Context, plain: bool) -> Any:
@@ -281,13 +302,14 @@ def _audience(ctx: Context, fb: Feedback) -> str:
     return audience[:12]
 
 
-def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) -> list[str]:
+def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str, Any]) -> list[str]:
     evidence = ctx.data("evidence") or {}
     if fb.tags_set:
         base = list(fb.tags_set)
     else:
         pool = [
-            subject if len(subject) <= 8 and "的" not in subject else "",  # not 秋天的桂花糕做法
+            subject if len(subject) <= 4 and "的" not in subject else "",  # not 秋天的桂花糕做法
+            key if len(key) >= 3 else "",  # 戚风蛋糕, not 烤戚风蛋糕不塌
             *evidence.get("recommendedTags", []),
             *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and k not in _NOT_TAGS),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
@@ -307,7 +329,10 @@ def _tags(ctx: Context, subject: str, fb: Feedback, previous: dict[str, Any]) ->
 
 # What "write more about X" means in numbers: money is prices, time is durations, …
 _FOCUS = (
-    (re.compile(r"预算|花费|价格|多少钱|人均|费用|省钱|钱"), re.compile(r"\d+\s*(?:元|块)|人均|花了|预算")),
+    (
+        re.compile(r"预算|花费|价格|多少钱|人均|费用|省钱|钱"),
+        re.compile(r"[\d一二两三四五六七八九十百千万]+\s*(?:元|块)|免费|人均|花了|预算"),
+    ),
     (re.compile(r"时间|路线|行程|几点|多久|时长"), re.compile(r"\d+\s*(?:分钟|小时|点|天)|路线|出发")),
     (re.compile(r"装备|清单|带什么|东西|准备"), re.compile(r"装备|带上?|清单|准备")),
     (re.compile(r"安全|注意"), re.compile(r"安全|注意|别|不要|小心")),
@@ -357,29 +382,32 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     angle_words = keywords(angle, 4) if angle else []
     # the angle an editor's clarification chose weighs twice: its facts go first
     words = [*brief.get("keywords", []), *keywords(subject, 3), *fb.expand, *angle_words, *angle_words]
-    facts = _facts(ctx, fb, words, kind)
+    material = _material(ctx, fb, words)
 
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
     n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)
-    n_tips = {"shorter": 1, "longer": 3}.get(length or "", 2)
-    extra_on: list[tuple[str, list[str]]] = []  # what the editor asked to hear more about, with its facts
+    n_tips = {"shorter": 1, "longer": 4}.get(length or "", 2)
+    extra_on: list[tuple[str, list[str]]] = []  # what the editor asked to hear more about, with its lines
     reserved: set[str] = set()
     groups: dict[str, list[str]] = {}  # words asking about the same thing share a section (预算和价格)
     for subject_word in fb.expand:
         focus = _focus(subject_word)
         groups.setdefault(focus.pattern if focus else subject_word, []).append(subject_word)
+    ranked = sorted(material.lines, key=lambda ln: -_score(ln, words, fb, kind))
     for asked in groups.values():
         focus = _focus(asked[0])
         on_it = [
-            f
-            for f in facts
-            if (any(w in f for w in asked) or (focus and focus.search(f))) and f not in reserved
+            ln.text
+            for ln in ranked
+            if (any(w in ln.text for w in asked) or (focus and focus.search(ln.text)))
+            and ln.text not in reserved
         ]
         extra_on.append(("和".join(asked), on_it[:3]))
         reserved.update(on_it[:3])
-    facts = [f for f in facts if f not in reserved]  # each fact once: in its own section
-    points = facts[:n_points]
-    tips = [*facts[n_points : n_points + n_tips]]
+    scene = material.scene()
+    material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
+    arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
+    points, tips, outcome = arranged.points, arranged.tips, arranged.outcome
     # Tips come from the evidence: a stock tip true of any subject is filler every post would share. Only
     # when the corpus had little on this, or the editor asks for more than the evidence holds, is general
     # advice said as advice.
@@ -401,6 +429,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
+    if scene and tone != "formal":  # the reader's situation first, then what the post does about it
+        hook = f"{scene}。{hook}"
     if angle and angle not in hook:  # the opening says which way the post takes the subject
         ends_bare = re.match(r"[\w\u4e00-\u9fff]", hook.rstrip()[-1:])  # not on 。！ nor an emoji
         hook = hook.rstrip() + ("。" if ends_bare else "") + f"这次的重点：{angle}。"
@@ -414,14 +444,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     paragraphs = [hook]
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
     key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
-    heading = pick(ctx.rng, voice.POINT_HEADINGS.get(kind, voice.POINT_HEADINGS["guide"]))
-    heading = heading.format(e=f"{e()}{key}·")
-    if kind in ("story", "diary"):  # told, not enumerated: the facts as the steps of what happened
-        steps = pick(ctx.rng, voice.STORY_STEPS)
-        n_told = 2 if length == "shorter" else 3
-        told = [f"{step}{p}" for step, p in zip(steps, points[:n_told], strict=False)]
-        paragraphs.append("。".join(told) + "。")
-        tips = [*points[n_told:], *tips][:n_tips]  # what the story did not tell, said as what it taught
+    headings = {"steps": voice.STEP_HEADINGS, "timeline": voice.TIMELINE_HEADINGS}.get(
+        arranged.shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"]
+    )
+    heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
+    if arranged.shape == "told":  # told in its note's order, not enumerated
+        n_told = 3 if length == "shorter" else 5
+        paragraphs.append("。".join(points[:n_told]) + "。")
     else:
         bullet_e = (lambda: f" {e()}") if fb.emoji == "more" else (lambda: "")
         paragraphs.append(
@@ -429,14 +458,17 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         )
     if tips and length != "shorter":
         tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
-        tip_heading = tip_heading.format(e=f"{e()}{key}")
+        tip_heading = tip_heading.format(e=f"{e()}{key}·")
         paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
     for subject_word, on_it in extra_on:
         lines = on_it or [f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍"]
         paragraphs.append(f"{e()}再多说说{subject_word}：\n" + "\n".join(f"· {ln}" for ln in lines))
-    if length == "longer" and len(facts) > n_points + n_tips:
-        extra = facts[n_points + n_tips : n_points + n_tips + 2]
-        paragraphs.append("再补充几句：" + "；".join(extra) + "。")
+    said = {*points, *tips, outcome}
+    unsaid = [ln.text for ln in material.lines if ln.text not in said and ln.role != "story"]
+    if length == "longer" and unsaid:
+        paragraphs.append("再补充几句：" + "；".join(unsaid[:2]) + "。")
+    if outcome and length != "shorter":  # what came of it, before the call to action
+        paragraphs.append(outcome + "。")
     closing = "" if fb.closing_refresh or critic.closing_refresh else str(brief.get("callToAction") or "")
     if not closing:
         before = str(previous.get("body") or "").rsplit("\n\n", 1)[-1]
@@ -465,4 +497,4 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     title = _title(ctx, kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
-    return {"title": title, "body": body, "tags": _tags(ctx, subject, fb, previous)}
+    return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous)}

@@ -117,6 +117,13 @@ def sentences(text: str) -> list[str]:
     return [p for p in parts if len(p) >= 8]
 
 
+def units(text: str) -> list[str]:
+    """Split a note into its sentences and list parts, keeping their numbering (1. / 第一，): a writer
+    needs to know which parts its author numbered."""
+    parts = (s.strip(" \n\t，,") for s in _SENTENCE_END.split(text))
+    return [p for p in parts if len(_ENUMERATION.sub("", p)) >= 8]
+
+
 def is_concrete(sentence: str) -> bool:
     """Does the sentence carry a number, price, duration or count — something a reader can use?"""
     return bool(_CONCRETE.search(sentence))

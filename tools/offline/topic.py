@@ -65,7 +65,9 @@ _ASKED_TAIL = re.compile(
 )
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案")
 # what kind of post, with no subject: 经验分享, 心得, 笔记
-_KIND_ONLY = re.compile(r"(?:经验|心得)?(?:分享|总结)|经验|心得|笔记|帖子|经验帖|记录|干货")
+_KIND_ONLY = re.compile(
+    r"(?:我的|自己的)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|笔记|帖子|经验帖|记录|干货|方法|做法|技巧|办法|感受|故事)"
+)
 
 
 def peel(clause: str) -> str:

@@ -172,7 +172,7 @@ LINE_ENDINGS: dict[str, tuple[str, ...]] = {
 
 # --- headings of the main list and the tips, by content type --------------------------------------------
 POINT_HEADINGS: dict[str, tuple[str, ...]] = {
-    "guide": ("{e}具体安排", "{e}按这个顺序来", "{e}关键几步"),
+    "guide": ("{e}具体安排", "{e}要点", "{e}分开说说", "{e}我的做法"),
     "list": ("{e}清单在这里", "{e}逐个说说", "{e}我的选择"),
     "review": ("{e}真实体验", "{e}用下来的感受", "{e}优缺点"),
     "story": ("{e}后来我这样做", "{e}我做了这些调整"),
@@ -181,6 +181,10 @@ POINT_HEADINGS: dict[str, tuple[str, ...]] = {
     "product": ("{e}为什么推荐", "{e}用下来的感受"),
     "billboard": ("{e}活动信息",),
 }
+# The main list when it is the lead note's numbered steps, in order.
+STEP_HEADINGS: tuple[str, ...] = ("{e}步骤", "{e}具体做法", "{e}按这个顺序来", "{e}关键几步", "{e}一步一步来")
+# …and when those steps are a day's hours (早上… 下午… 晚上…).
+TIMELINE_HEADINGS: tuple[str, ...] = ("{e}时间线", "{e}按时间来", "{e}时间安排")
 TIP_HEADINGS: dict[str, tuple[str, ...]] = {
     "guide": ("{e}避坑提醒", "{e}几个小提醒"),
     "list": ("{e}怎么挑", "{e}选之前看看"),
@@ -243,7 +247,8 @@ THEME_TIPS: dict[str, tuple[str, ...]] = {
         "第一次做先按配方的量来，熟了再按口味调",
         "食材提前备好、切好再开火，手忙脚乱最容易糊锅",
         "调味少量多次，尝过再加",
-        "探店避开饭点高峰，排队时间能省一大半",
+        "第一次做别同时开好几个新菜，一次练熟一道",
+        "用不惯的厨具先空着试一遍火候和时间",
     ),
     "outdoor": (
         "出发前看天气预报，风大或有雷雨就改期",

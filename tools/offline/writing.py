@@ -5,11 +5,14 @@ Understanding the request (intent and brief) is in `tools.offline.briefing`, the
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from typing import Any
 
+from tools.entities import places
 from tools.offline.context import Context, engagement, note_dicts, tag_names
+from tools.offline.drafting import subject_words
 from tools.offline.text import (
     dedupe,
     is_concrete,
@@ -18,6 +21,7 @@ from tools.offline.text import (
     sentences,
     shorten,
     strip_emoji,
+    units,
 )
 
 # --- evidence ----------------------------------------------------------------------------------------
@@ -73,19 +77,36 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     on_activity = [n for n in notes if overlap(core, f"{n['title']}{n['desc']}{n.get('tags', '')}")]
     if len(on_activity) >= 2:
         notes = on_activity
+    # The note most about the subject leads: its whole sequence (steps in order, its advice) is worth more
+    # to a writer than the best sentence of each of five notes. The others give their best two.
+    core = subject_words(words)
+    # who it is for is not all it is about: a note on 职场新人 buying clothes does not lead a post on a
+    # 职场新人's 周报 — the lead must say something else the subject says, and reader words weigh half
+    audience = str(brief.get("audience") or "")
+    other = [w for w in core if w not in audience]
+    # a post on a place within a city (鼓浪屿, 东山岛) follows no note that is not about that place
+    named = places(ctx.topic)
+    finest = named[-1] if named else ""
+    focus = {id(n): _focus(core, n, notes, audience) for n in notes}
+    notes.sort(key=lambda n: focus[id(n)], reverse=True)  # stable: engagement breaks ties
     facts: list[dict[str, Any]] = []
-    for note in notes:
-        usable = [s for s in sentences(note["desc"]) if is_concrete(s) or _ADVICE.search(s)]
-        usable = [s for s in usable if len(s) <= 150 and not s.endswith(("…", "..."))]
-        best = sorted(usable, key=lambda s: overlap(words, s) + (1 if is_concrete(s) else 0), reverse=True)[
-            :3
-        ]
-        for sentence in sorted(best, key=usable.index):  # in the note's own order: a story stays in sequence
-            facts.append({"text": sentence, "sourceId": note.get("id"), "sourceTitle": note["title"]})
+    for rank, note in enumerate(notes):
+        parts = [s for s in units(note["desc"]) if len(s) <= 150 and not s.endswith(("…", "..."))]
+        if rank == 0 and focus[id(note)] > 0 and overlap(other or core, _text(note)) and _leads(note, finest):
+            chosen = parts[:9]
+        else:
+            usable = [s for s in parts if is_concrete(s) or _ADVICE.search(s)]
+            if not _focus(other or core, {**note, "desc": ""}, notes):  # only its text names it: only there
+                usable = [s for s in usable if overlap(other or core, s)]
+            best = sorted(usable, key=lambda s: overlap(words, s) + is_concrete(s), reverse=True)[:2]
+            chosen = sorted(best, key=usable.index)  # in the note's own order: a story stays in sequence
+        facts += [{"text": s, "sourceId": note.get("id"), "sourceTitle": note["title"]} for s in chosen]
         if len(facts) >= 12:
             break
     titles = [n["title"] for n in notes[:12]]
-    tags = _recommended_tags(words, notes[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
+    on_subject = [n for n in notes if focus[id(n)] > 0]  # tags of the notes about it (no #在家遛娃 on 腹肌)
+    tagged = on_subject if len(on_subject) >= 2 else notes
+    tags = _recommended_tags(words, tagged[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
     desc_words = Counter(w for n in notes[:10] for w in keywords(n["desc"], 8))
     common = [w for w, _ in desc_words.most_common(6) if w not in ctx.topic][:3]
     likes = [int(n.get("likes") or 0) for n in notes[:10]]
@@ -111,11 +132,37 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     )
     return {
         "summary": shorten(summary, 580),
-        "facts": facts[:10],
+        "facts": facts[:12],
         "titlePatterns": title_patterns(titles),
         "recommendedTags": tags[:8],
         "angles": angles[:4],
     }
+
+
+def _text(note: dict[str, Any]) -> str:
+    return f"{note['title']} {' '.join(map(str, note.get('tags') or []))} {note['desc']}"
+
+
+def _leads(note: dict[str, Any], place: str) -> bool:
+    """May this note lead a post on `place`: does its title or tags name it (no place: any note)?"""
+    return not place or place in f"{note['title']} {' '.join(map(str, note.get('tags') or []))}"
+
+
+def _focus(core: list[str], note: dict[str, Any], notes: list[dict[str, Any]], audience: str = "") -> float:
+    """How much a note is about the subject: its words in the title count most, then in the tags, then
+    how often the text says them (a party note that mentions a 戚风 once is not a chiffon note); a word
+    every found note says (护肤 in a beauty search) counts less than the one that singles the subject out
+    (干皮), and the reader's words (职场新人) half. 0 when it only shares the theme."""
+    title, tags, desc = str(note["title"]), " ".join(map(str, note.get("tags") or [])), str(note["desc"])
+    total = 0.0
+    for w in core:
+        rarity = max(math.log((len(notes) + 1) / (sum(w in _text(n) for n in notes) + 0.5)), 0.1)
+        weight = rarity * (0.5 if w in audience else 1)
+        hits: float = 3 * (w in title) + 2 * (w in tags) + min(desc.count(w), 3)
+        if not hits and len(w) >= 3:  # a compound's first word says part of it: 快手 of 快手菜 (快手早餐)
+            hits = 0.5 * (3 * (w[:2] in title) + 2 * (w[:2] in tags))
+        total += weight * hits
+    return total
 
 
 def _recommended_tags(words: list[str], notes: list[dict[str, Any]], theme_tags: list[str]) -> list[str]:
