@@ -13,6 +13,7 @@ from typing import Any
 
 from agents.checks import Finding, Owner
 from agents.checks.places import foreign_mentions, mentioned
+from agents.checks.restated import restatement
 from agents.checks.textutil import (
     Scope,
     bigrams,
@@ -253,6 +254,13 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
                 or _ratio(na, nb) >= SENTENCE_SIMILAR
             ):
                 return [_dup("句子", a, b)]
+    # The same point in other words: too few characters in common for the measures above.
+    found = restatement(body, str(draft.get("title", "")))
+    if found:
+        kind = "段落" if found.whole else "句子"
+        quoted = f"「{_clip(found.first)}」和「{_clip(found.second)}」"
+        reason = f"正文有换了说法重复的{kind}：{quoted}说的是同一件事"
+        return [Finding("duplicate", "readability", "writer_agent", reason)]
     return []
 
 

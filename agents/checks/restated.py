@@ -1,0 +1,133 @@
+"""A sentence or paragraph that says again, in other words, what another one of the same post already said:
+a tip that repeats an earlier step, a closing that repeats a list item, a "第五步" that is 第二步 reworded.
+
+The character measures of `form.duplicates` see a copy or a light edit; a restatement shares few of its
+characters in order, so here the post's sentences (and its lines of several sentences) are embedded in one
+batch with the studio's sentence encoder (`tools.embeddings`, USE multilingual) and a pair is a restatement
+when it passes one of two bars:
+
+- the same meaning: a cosine of `SAME_MEANING` or more, with `SHARED_CHARS` of their Chinese characters in
+  common and at least one word — unless both are list items under different labels (「洁面：…」「保湿：…」),
+  which are different items told the same way, and read less alike than `LABELLED_SAME`;
+- the same details: `DETAIL_WORDS` or more words in common that are particular to the two (not the post's
+  topic: words of the title or of three lines or more) and a cosine of `SAME_DETAILS` or more.
+
+Parallel items of a list or a plan (第3-4周：跑3分钟… / 第5-6周：跑5分钟…) read alike to the encoder: two
+units whose numbers differ (neither's a subset of the other's) are never a restatement.
+
+The thresholds were set on the quality benchmark's drafts (its 57 good posts and its reworded
+near-duplicates, `data/quality/drafts.jsonl`), on posts the offline writer composes and on the sample notes of
+`data/notes/` taken a sentence a line (their parallel list items are the hard negatives): no good or composed
+post fails. Two of the 460 notes would, had their sentences been on lines of their own (a point and its
+general rule: 细软发 / 锁骨发). A restatement that shares neither a word nor much of the wording (砖红色 told
+as 红里透着点棕) is left unseen: the encoder scores such pairs no higher than parallel items.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+
+from agents.checks.textutil import is_heading, lines, normalise, sentences, words
+
+SAME_MEANING = 0.73
+SHARED_CHARS = 0.40
+LABELLED_SAME = 0.82  # items under different labels that read this alike say the same thing anyway
+SAME_DETAILS = 0.60
+DETAIL_WORDS = 5
+MIN_CHARS = 12  # shorter sentences (a label, "收藏起来～") embed too loosely to compare
+TOPIC_LINES = 3  # a word on this many lines is what the post is about, not a detail of one line
+
+_LABEL = re.compile(r"^([^，,。；;！？!?：:]{1,12})[：:]")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Restated:
+    """Two units of a post that say the same thing; `whole` when either is a whole paragraph."""
+
+    first: str
+    second: str
+    whole: bool
+
+
+@dataclass(frozen=True)
+class _Unit:
+    line: int
+    text: str
+    whole: bool
+
+
+def restatement(body: str, title: str = "") -> Restated | None:
+    """The pair of the body's units (on different lines) that most clearly say the same thing, if any."""
+    units = _units(body)
+    if len(units) < 2:
+        return None
+    from tools.embeddings import embed  # the encoder loads on first use, not when the critic is imported
+
+    vectors = embed([u.text for u in units])
+    similarity = vectors @ vectors.T
+    topic = _topic_words(body, title)
+    best: tuple[float, Restated] | None = None
+    for i, j in combinations(range(len(units)), 2):
+        a, b = units[i], units[j]
+        if a.line == b.line or a.text in b.text or b.text in a.text:
+            continue
+        cosine = float(similarity[i, j])
+        better = best is None or cosine > best[0]
+        if better and cosine >= SAME_DETAILS and _same_point(a.text, b.text, cosine, topic):
+            best = (cosine, Restated(a.text, b.text, a.whole or b.whole))
+    return best[1] if best else None
+
+
+def _same_point(a: str, b: str, cosine: float, topic: frozenset[str]) -> bool:
+    if _numbers_differ(a, b):
+        return False
+    shared = set(words(a)) & set(words(b))
+    if len(shared - topic) >= DETAIL_WORDS:
+        return True
+    return (
+        cosine >= SAME_MEANING
+        and bool(shared)
+        and _char_dice(a, b) >= SHARED_CHARS
+        and (cosine >= LABELLED_SAME or not _labels_differ(a, b))
+    )
+
+
+def _units(body: str) -> list[_Unit]:
+    """The sentences of the body's lines (headings left out) long enough to compare, and each line of two
+    sentences or more as a whole (a restatement may span a step's two sentences)."""
+    units: list[_Unit] = []
+    for number, line in enumerate(lines(body)):
+        if is_heading(line):
+            continue
+        parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
+        units.extend(_Unit(number, s, False) for s in parts)
+        if len(sentences(line)) > 1 and len(normalise(line)) >= MIN_CHARS:
+            units.append(_Unit(number, line, True))
+    return units
+
+
+def _topic_words(body: str, title: str) -> frozenset[str]:
+    """Words the whole post is about: the title's and those on `TOPIC_LINES` lines or more."""
+    counts = Counter(w for line in lines(body) for w in set(words(line)))
+    return frozenset({w for w, n in counts.items() if n >= TOPIC_LINES} | set(words(title)))
+
+
+def _numbers_differ(a: str, b: str) -> bool:
+    x, y = set(_NUMBER.findall(a)), set(_NUMBER.findall(b))
+    return bool(x and y) and not (x <= y or y <= x)
+
+
+def _labels_differ(a: str, b: str) -> bool:
+    """Both are items under a label ("洁面：…") and the labels are not the same."""
+    x, y = _LABEL.match(a), _LABEL.match(b)
+    return x is not None and y is not None and normalise(x.group(1)) != normalise(y.group(1))
+
+
+def _char_dice(a: str, b: str) -> float:
+    x, y = set(_CJK.findall(a)), set(_CJK.findall(b))
+    return 2 * len(x & y) / (len(x) + len(y)) if x and y else 0.0
