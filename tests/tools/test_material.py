@@ -26,6 +26,7 @@ from tools.offline.writing import compose_evidence
         ("来苏州第三次，这次一个景点门票都没买，就在平江路附近住了两晚。", "story"),
         ("民宿在小巷里，一晚380元，推开窗就是河。", "item"),
         ("帐篷：选3秒速开的，200元左右。", "item"),
+        ("整理了这周的通勤穿搭，供大家参考。", "story"),  # the note presenting itself
     ],
 )
 def test_a_line_says_what_it_does_in_its_note(raw: str, role: str) -> None:
