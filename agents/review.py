@@ -15,6 +15,7 @@ Text an editor wrote or modified is never sent back: its failed checks become wa
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -243,7 +244,8 @@ async def review_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
         references=_references_for_prompt(state.get("referenceAnalyses")),
     )
     output = await ctx.llm.complete_structured("review", messages, ReviewOutput)
-    findings, warnings = package_findings(state)
+    # the checks embed the post's sentences (`agents/checks/restated.py`): CPU work, off the event loop
+    findings, warnings = await asyncio.to_thread(package_findings, state)
     report = judge(
         output, ctx.options.thresholds, round_, IMAGE_DIMENSIONS if image_only else DIMENSIONS,
         findings=findings, warnings=warnings,

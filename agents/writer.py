@@ -13,6 +13,7 @@ checked against the editor's feedback (`tools.feedback`): what it did not do is 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -165,7 +166,7 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
     emit(Message(agent=NAME, content=f"标题：{draft.title}\n\n正文：{draft.body}"))
     emit(ContentUpdate(title=draft.title, body=draft.body, tags=draft.tags))
     _report_feedback(feedback, wire, previous)
-    checks = _draft_checks(state, wire)
+    checks = await asyncio.to_thread(_draft_checks, state, wire)  # they embed sentences: off the loop
     if checks["findings"]:
         reasons = [str(f["reason"]) for f in checks["findings"]]
         emit(Message(agent=NAME, content="自动检查发现：" + "；".join(reasons)))

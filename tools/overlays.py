@@ -134,13 +134,24 @@ def tidy_overlays(
 
 
 def _point_name(line: str) -> str:
-    """What a detail line is about, in a few words: its label ("九分直筒裤：露出脚踝…" → 九分直筒裤), or
-    the line itself when it is a short item ("防潮垫+睡袋"); '' otherwise (a first clause is no point)."""
+    """What a detail line is about, in a few words: its label ("九分直筒裤：露出脚踝…" → 九分直筒裤), the
+    line itself when it is a short item ("防潮垫+睡袋"), or its first clause when that is a short whole
+    instruction ("面霜选厚一点的质地，晚上…" → 面霜选厚一点的质地); '' otherwise."""
     text = line.rstrip("…").strip()
     label, sep, _ = text.partition("：")
     if sep and 2 <= len(label) <= 8:
         return label
-    return text if len(text) <= 10 and not re.search(r"[，,。；;]", text) else ""
+    if len(text) <= 10 and not re.search(r"[，,。；;]", text):
+        return text
+    first = re.split(r"[，,。；;]", text, maxsplit=1)[0]
+    whole = 6 <= len(first) <= 10 and not _OPEN_CLAUSE.search(first)
+    return first if whole and len(first) < len(text) else ""
+
+
+# A first clause that leans on what follows or before it: no point of its own (我用的是…, 但…, …的)
+_OPEN_CLAUSE = re.compile(
+    r"^(?:我|你|这|那|但|而|所以|因为|如果|其实|另外|比如)|(?:的|了|和|在|是|就|也|都|把)$"
+)
 
 
 def _is_label(line: str) -> bool:

@@ -116,3 +116,4 @@ def test_the_note_about_the_subject_leads_the_evidence_not_the_most_liked() -> N
     steps = [ln for ln in draft["body"].split("\n") if "\ufe0f\u20e3" in ln]  # keycap-numbered lines
     assert len(steps) == 3 and "蛋白" in steps[0] and "翻拌" in steps[1] and "倒扣" in steps[2]
     assert "气球" not in draft["body"]
+

@@ -290,3 +290,22 @@ def test_two_cards_on_one_short_paragraph_share_its_lines() -> None:
     cards = card_overlays(items, paragraphs, "新手养猫准备清单", ["养猫"])
     assert [len(cards[1]["lines"]), len(cards[2]["lines"])] == [2, 1]
     assert "猫砂盆" in cards[3]["lines"]  # the summary names the labelled point
+
+
+def test_a_summary_of_unlabelled_steps_names_their_short_first_clauses() -> None:
+    paragraphs = [
+        "干皮一到秋冬就起皮，粉底也挂不住",
+        "关键几步\n1. 洗脸后用保湿水湿敷，化妆棉浸透后敷3分钟\n2. 面霜选厚一点的质地，晚上多涂一层\n"
+        "3. 我用的是含神经酰胺的精华，修护屏障",
+        "收藏这篇，护肤少走弯路",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "result", "paragraphIndexes": [2]},
+    ]
+    cards = card_overlays(items, paragraphs, "秋冬干皮护肤步骤", ["干皮"])
+    summary = cards[2]["lines"]
+    assert "洗脸后用保湿水湿敷" in summary and "面霜选厚一点的质地" in summary
+    assert not any(line.startswith("我用的是") for line in summary)  # it leans on the rest
+    assert "关键几步" not in summary

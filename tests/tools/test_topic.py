@@ -39,6 +39,7 @@ from tools.offline.topic import extract_topic
         # a clause naming only the kind of post holds no subject
         ("上班族如何利用午休时间健身？写一篇经验分享", "上班族如何利用午休时间健身"),
         ("考研上岸，写一篇心得", "考研上岸"),
+        ("给猫咪在家洗澡的经验分享", "给猫咪在家洗澡"),  # 给 whom an act is done is no reader
         ("帮我写一篇周末城市露营的小红书笔记，面向上班族", "周末城市露营"),
     ],
 )

@@ -95,7 +95,11 @@ _NOT_TAGS = frozenset(
 def subject_words(words: list[str]) -> list[str]:
     """The words that say what a post is about, not what kind of post or for when (新手, 方法, 秋冬)."""
     generic = _NOT_TAGS | _PLAIN
-    return [w for w in dict.fromkeys(words) if len(w) >= 2 and w not in generic and not _ABSTRACT.search(w)]
+    return [
+        w
+        for w in dict.fromkeys(words)
+        if len(w) >= 2 and w not in generic and not _ABSTRACT.search(w) and not _KIND_WORDS.fullmatch(w)
+    ]
 
 
 def subject_of(topic: str, audience: str) -> str:
@@ -238,7 +242,7 @@ def _arrange(
     told = material.of("story", "item", "step", "outcome", lead=True)
     steps = material.of("step", lead=True)
     if kind in ("story", "diary") and len(told) >= 3 and len(steps) < 2:  # told, not a list squashed
-        return _Arrangement([ln.text for ln in told], [ln.text for ln in tips[:n_tips]], "", "told")
+        return _Arrangement(_texts(told), _texts(tips[:n_tips]), "", "told")
     if len(steps) >= 2:
         points = steps[: max(n_points, min(len(steps), 6))]
         sequences = [ln.sequence for ln in points]
@@ -428,6 +432,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
+    if arranged.shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
+        hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
     if scene and tone != "formal":  # the reader's situation first, then what the post does about it
         hook = f"{scene}。{hook}"

@@ -5,7 +5,9 @@ Only words and phrasing live here; the facts always come from the request and th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from tools.lexfiles import sections
 
 
 @dataclass(frozen=True)
@@ -333,6 +335,14 @@ THEMES: dict[str, Theme] = {
             ("育儿", "亲子", "宝妈日常"),
         ),
     )
+}
+
+# The critic's theme words (`data/lexicon/theme_words.txt`) name more triggers than the phrasing above
+# (腹肌, 普拉提, English words): the offline model reads a request's theme by both lists.
+_DATA_TRIGGERS = {key: part.get("triggers", "").split() for key, part in sections("theme_words.txt").items()}
+THEMES = {
+    key: replace(theme, triggers=tuple(dict.fromkeys([*theme.triggers, *_DATA_TRIGGERS.get(key, [])])))
+    for key, theme in THEMES.items()
 }
 
 GENERIC = Theme(

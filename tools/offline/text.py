@@ -130,11 +130,15 @@ def is_concrete(sentence: str) -> bool:
 
 
 def detect_theme(text: str) -> Theme:
-    """The corpus theme whose trigger words the text mentions most; the generic theme when none."""
+    """The corpus theme whose trigger words the text mentions most; the generic theme when none. A tie
+    goes to the theme more of whose ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger,
+    读书 a career one, and 通勤, 读书 and 书 are all career words)."""
     lowered = text.lower()
-    best, best_hits = GENERIC, 0
+    best, best_hits = GENERIC, (0, 0)
     for theme in THEMES.values():
-        hits = sum(lowered.count(word) for word in theme.triggers)
+        triggers = sum(lowered.count(word) for word in theme.triggers)
+        words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()
+        hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:
             best, best_hits = theme, hits
     return best

@@ -92,7 +92,8 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     facts: list[dict[str, Any]] = []
     for rank, note in enumerate(notes):
         parts = [s for s in units(note["desc"]) if len(s) <= 150 and not s.endswith(("…", "..."))]
-        if rank == 0 and focus[id(note)] > 0 and overlap(other or core, _text(note)) and _leads(note, finest):
+        leads = overlap(other or core, _text(note)) and _leads(note, finest)
+        if rank == 0 and focus[id(note)] > 0 and leads:
             chosen = parts[:9]
         else:
             usable = [s for s in parts if is_concrete(s) or _ADVICE.search(s)]
