@@ -564,9 +564,7 @@ class KnowledgeStore:
         if not notes:
             return 0
         texts = [note_text(note) for note in notes]
-        vectors = await self._centroids(
-            [[note_headline(note), text] for note, text in zip(notes, texts, strict=True)]
-        )
+        vectors = await self._centroids(note_groups(notes))
         rows = [{**note.model_dump(), "text": text} for note, text in zip(notes, texts, strict=True)]
         data = _to_arrow(rows, vectors, _notes_schema())
         async with self._write_lock:
@@ -579,9 +577,7 @@ class KnowledgeStore:
         """Insert or replace styles by `name`. Returns the number written."""
         if not styles:
             return 0
-        vectors = await self._centroids(
-            [[style.name, " ".join(style.keywords), style_text(style)] for style in styles]
-        )
+        vectors = await self._centroids(style_groups(styles))
         rows = [{**style.model_dump(), "text": style_text(style)} for style in styles]
         data = _to_arrow(rows, vectors, _styles_schema())
         async with self._write_lock:
@@ -631,20 +627,50 @@ class KnowledgeStore:
         return await asyncio.to_thread(embed, texts, threads=self.embed_threads)
 
     async def _centroids(self, groups: list[list[str]]) -> np.ndarray:
-        """One vector per group of texts: the normalised sum of their embeddings."""
-        flat = [text for group in groups for text in group]
-        embedded = await self._embed(flat)
-        vectors = np.zeros((len(groups), embedded.shape[1]), dtype=np.float32)
-        row = 0
-        for i, group in enumerate(groups):
-            vectors[i] = embedded[row : row + len(group)].sum(axis=0)
-            row += len(group)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.maximum(norms, 1e-12)
+        return await centroids(groups, threads=self.embed_threads)
 
     async def _embed_one(self, text: str) -> np.ndarray:
         vectors = await self._embed([text])
         return vectors[0]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Vectors
+# ---------------------------------------------------------------------------------------------------------
+
+
+def note_groups(notes: Sequence[Note]) -> list[list[str]]:
+    """The texts a note's vector is the centroid of: its headline and its whole text."""
+    return [[note_headline(note), note_text(note)] for note in notes]
+
+
+def style_groups(styles: Sequence[Style]) -> list[list[str]]:
+    return [[style.name, " ".join(style.keywords), style_text(style)] for style in styles]
+
+
+async def centroids(
+    groups: Sequence[Sequence[str]], *, threads: int | None = None, use_cache: bool = True
+) -> np.ndarray:
+    """One vector per group of texts: the normalised sum of their embeddings — taken from the shipped
+    vectors (`tools.vector_cache`) where the model and the texts are the same, embedded otherwise."""
+    from tools.embeddings import DEFAULT_THREADS, NDIMS, embed
+    from tools.vector_cache import lookup
+
+    vectors = np.zeros((len(groups), NDIMS), dtype=np.float32)
+    shipped = lookup(groups) if use_cache else [None] * len(groups)
+    todo = [i for i, vector in enumerate(shipped) if vector is None]
+    for i, vector in enumerate(shipped):
+        if vector is not None:
+            vectors[i] = vector
+    if todo:
+        flat = [text for i in todo for text in groups[i]]
+        embedded = await asyncio.to_thread(embed, flat, threads=threads or DEFAULT_THREADS)
+        row = 0
+        for i in todo:
+            summed = embedded[row : row + len(groups[i])].sum(axis=0)
+            vectors[i] = summed / max(float(np.linalg.norm(summed)), 1e-12)
+            row += len(groups[i])
+    return vectors
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -1,0 +1,60 @@
+"""The shipped sample vectors: they cover the sample data, a first seed embeds nothing, and a changed text is
+embedded again while the rest still comes from the file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tools.embeddings
+from app.notes_cli import load_sample_data
+from tools import vector_cache
+from tools.knowledge import KnowledgeStore, centroids, note_groups
+
+
+def test_the_shipped_vectors_cover_the_sample_data_for_this_model() -> None:
+    """Fails when a sample note or style changed without `python -m tools.vector_cache` being run."""
+    groups = vector_cache.sample_groups()
+    missing = [g[0] for g, v in zip(groups, vector_cache.lookup(groups), strict=True) if v is None]
+    assert not missing, f"rebuild data/vectors.npz (python -m tools.vector_cache): {missing[:3]}"
+
+
+def test_a_key_changes_with_the_text_and_with_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert vector_cache.key(["标题", "正文"]) == vector_cache.key(["标题", "正文"])
+    assert vector_cache.key(["标题", "正文"]) != vector_cache.key(["标题", "正文。"])
+    assert vector_cache.key(["标题", "正文"]) != vector_cache.key(
+        ["标题正文"]
+    )  # the groups' texts, not joined
+    before = vector_cache.key(["标题"])
+    monkeypatch.setattr(vector_cache, "model_version", lambda: "usem3-9.9")
+    assert vector_cache.key(["标题"]) != before
+
+
+async def test_seeding_the_sample_notes_embeds_only_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedded: list[str] = []
+    real = tools.embeddings.embed
+
+    def counting(texts: Sequence[str], **options: Any) -> np.ndarray:
+        embedded.extend(texts)
+        return real(texts, **options)
+
+    monkeypatch.setattr(tools.embeddings, "embed", counting)
+    notes, _ = load_sample_data()
+    changed = notes[0].model_copy(update={"desc": notes[0].desc + "（补充：周末人多，建议早点到。）"})
+    async with KnowledgeStore(tmp_path / "store") as store:
+        assert await store.upsert_notes(notes[1:]) == len(notes) - 1
+        assert embedded == []  # every vector came from the shipped file
+        await store.upsert_notes([changed])
+        assert len(embedded) == 2 and "周末人多" in embedded[1]  # the changed note's headline and text
+        hits = await store.search_notes(notes[5].title, limit=3)
+        assert notes[5].id in [hit.note.id for hit in hits]  # shipped vectors find what they should
+
+    shipped = await centroids(note_groups(notes[:3]))
+    fresh = await centroids(note_groups(notes[:3]), use_cache=False)
+    assert np.allclose(shipped, fresh, atol=1e-5)  # the file holds what embedding gives
