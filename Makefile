@@ -2,16 +2,23 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
-STAMP   = $(VENV)/.installed
+SERVE   = $(VENV)/.installed-serve
+DEV     = $(VENV)/.installed-dev
+PORT   ?=
 
-.PHONY: install system-deps run test lint typecheck pytest bench clean
+.PHONY: install dev system-deps run test lint typecheck pytest bench clean
 
-# Python dependencies into .venv (re-run when pyproject.toml changes).
-$(STAMP): pyproject.toml
+# What serving needs, into .venv (re-run when pyproject.toml changes): `make run` installs only this.
+$(SERVE): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(SERVE)
+
+# …and what testing needs on top: pytest, ruff, mypy, Playwright (`make test`, `make lint` …).
+$(DEV): $(SERVE)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV)
 
 # System packages: Debian's chromium for the browser tests (Playwright drives it; browsers cannot be
 # downloaded here, so never `playwright install`). Idempotent: skipped when /usr/bin/chromium exists.
@@ -23,20 +30,23 @@ system-deps:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	fi
 
-install: system-deps $(STAMP)
+install: $(SERVE)
 
+# The test set-up: the dev tools and the system packages only the tests use (chromium).
+dev: system-deps $(DEV)
+
+# Serving migrates the database and loads the sample corpus first (`studio serve --prepare`, one process
+# start instead of three). `make run PORT=8001` serves on another port (the setting is STUDIO_PORT).
 run: install
-	$(BIN)/studio db upgrade
-	$(BIN)/studio notes seed
-	$(BIN)/studio serve
+	$(BIN)/studio serve $(if $(PORT),--port $(PORT))
 
-lint: install
+lint: dev
 	$(BIN)/ruff check .
 
-typecheck: install
+typecheck: dev
 	$(BIN)/mypy
 
-pytest: install
+pytest: dev
 	$(BIN)/pytest
 
 test: lint typecheck pytest
