@@ -1,7 +1,8 @@
 """`studio creatives`: list, inspect, count and export the creatives — the analysts' API from a terminal.
 
 Filters are the API's (`app.creatives.CreativeFilter`), checked the same way. Every command migrates the
-database first, so it also works on a fresh data dir. Exit codes: 0 ok, 1 unknown creative, 2 bad options.
+database of an existing data dir first (and never creates one: they only read). Exit codes: 0 ok, 1 unknown
+creative or no data dir, 2 bad options.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from app.creatives import (
     list_creatives,
     to_csv,
 )
+from app.datadir import DataDirOption, fail_without
 from app.errors import ValidationFailed
 from app.labels import TABLES, agent_label, label, model_label
-from app.settings import Settings, get_settings
 from tools.database import create_engine, session_factory
 
 T = TypeVar("T")
@@ -40,22 +41,19 @@ DIMENSIONS = {key: text for key, text in TABLES["dimension"].items() if key != "
 
 creatives_cli = typer.Typer(help="创作记录：查询、详情、统计、导出 CSV。", no_args_is_help=True)
 
-DataDirOption = Annotated[
-    Path | None, typer.Option("--data-dir", help="数据目录（默认：$STUDIO_DATA_DIR 或 ./.studio）")
-]
 StatusOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--status", "-s", help="状态：draft/running/paused/completed/failed/aborted，可重复或逗号分隔"
+        "--status", "-s", help="状态，可重复或用逗号分隔：draft running paused completed failed aborted"
     ),
 ]
-QOpt = Annotated[str | None, typer.Option("--q", "-q", help="关键词（标题、正文、标签、需求中全部出现）")]
+QOpt = Annotated[str | None, typer.Option("--q", "-q", help="关键词（须全部出现在标题、正文、标签或需求中）")]
 TagOpt = Annotated[str | None, typer.Option("--tag", "-t", help="标签（精确匹配）")]
 FromOpt = Annotated[str | None, typer.Option("--from", help="起始日期 YYYY-MM-DD（UTC，含当天）")]
 ToOpt = Annotated[str | None, typer.Option("--to", help="截止日期 YYYY-MM-DD（UTC，含当天）")]
 MinScoreOpt = Annotated[str | None, typer.Option("--min-score", help="最低综合评分（0~1）")]
 SortOpt = Annotated[
-    str | None, typer.Option("--sort", help="排序：-created（默认）、created、-score、score、title、-title…")
+    str | None, typer.Option("--sort", help="排序：-created（默认） created -score score title -title 等")
 ]
 LimitOpt = Annotated[str | None, typer.Option("--limit", "-n", help="条数（1~200，默认 50）")]
 OffsetOpt = Annotated[str | None, typer.Option("--offset", help="跳过的条数")]
@@ -66,15 +64,10 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _settings(data_dir: Path | None) -> Settings:
-    settings = get_settings(**({"data_dir": data_dir} if data_dir is not None else {}))
-    settings.ensure_dirs()
-    return settings
-
-
 def _query(data_dir: Path | None, work: Callable[[Sessions], Awaitable[T]]) -> T:
-    """Migrate the data dir's database, then run `work` on a session factory for it."""
-    settings = _settings(data_dir)
+    """Migrate the data dir's database, then run `work` on a session factory for it. The data dir must
+    exist: these commands only read."""
+    settings = fail_without(_console(), data_dir)
     migrate.upgrade(settings.db_url)
 
     async def run() -> T:
@@ -176,7 +169,7 @@ def list_command(
 
 @creatives_cli.command("show")
 def show_command(
-    creative_id: Annotated[int, typer.Argument(metavar="ID", help="创作 ID")],
+    creative_id: Annotated[int, typer.Argument(metavar="编号", help="作品编号（见 studio creatives list）")],
     as_json: JsonOpt = False,
     data_dir: DataDirOption = None,
 ) -> None:
