@@ -96,7 +96,7 @@ def serve(
 ) -> None:
     """启动 HTTP 服务（网页工作台与 API）。"""
     started = time.perf_counter()
-    settings = writable(data_dir, console.print)
+    settings = writable(data_dir, lambda message: console.print(message, soft_wrap=True))
     steps = Steps(console)
     if prepare:
         from app.setup import prepare_data
@@ -119,7 +119,8 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
                 where = escape(str(settings.data_dir.resolve()))
                 console.print(
                     f"[bold green]{PRODUCT_NAME}已启动[/bold green]：{url}（监听 {host}:{port}）"
-                    f"  数据目录：{where}  用时 {time.perf_counter() - started:.1f} 秒"
+                    f"  数据目录：{where}  用时 {time.perf_counter() - started:.1f} 秒",
+                    soft_wrap=True,
                 )
 
     console.print("· 正在启动服务（打开数据库与知识库）…")

@@ -57,7 +57,10 @@ def writable(data_dir: Path | None, notice: Callable[[str], object] | None = Non
     settings.ensure_dirs()
     if created:
         message = f"已创建数据目录：{escape(str(settings.data_dir.resolve()))}"
-        (notice or Console(stderr=True, highlight=False).print)(message)
+        if notice is None:
+            Console(stderr=True, highlight=False).print(message, soft_wrap=True)
+        else:
+            notice(message)
     return settings
 
 
@@ -66,5 +69,5 @@ def fail_without(console: Console, data_dir: Path | None) -> Settings:
     try:
         return existing(data_dir)
     except NoDataDir as exc:
-        console.print(f"[red]{escape(exc.message)}[/red]")
+        console.print(f"[red]{escape(exc.message)}[/red]", soft_wrap=True)
         raise typer.Exit(1) from exc

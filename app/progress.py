@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from rich.console import Console
 from rich.markup import escape
@@ -61,8 +62,10 @@ class Steps:
 
     def __init__(self, console: Console | None = None, *, log: Callable[[str], object] | None = None) -> None:
         self.console = console
-        self.log = log if log is not None else (console.print if console is not None else None)
         self.live = console is not None and log is None and console.is_terminal
+        if log is None and console is not None:
+            log = partial(console.print, soft_wrap=True)  # a log line is one line, whatever the width
+        self.log = log
 
     @classmethod
     def silent(cls) -> Steps:
