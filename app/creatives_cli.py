@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -20,20 +20,11 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from app import migrate
-from app.creatives import (
-    CreativeFilter,
-    Sessions,
-    creative_stats,
-    export_rows,
-    get_creative,
-    list_creatives,
-    to_csv,
-)
 from app.datadir import DataDirOption, fail_without
-from app.errors import ValidationFailed
 from app.labels import TABLES, agent_label, label, model_label
-from tools.database import create_engine, session_factory
+
+if TYPE_CHECKING:  # sqlalchemy, alembic and the API's models load when a command runs, not for --help
+    from app.creatives import CreativeFilter, Sessions
 
 T = TypeVar("T")
 BARS = " ▁▂▃▄▅▆▇█"
@@ -67,6 +58,9 @@ def _console() -> Console:
 def _query(data_dir: Path | None, work: Callable[[Sessions], Awaitable[T]]) -> T:
     """Migrate the data dir's database, then run `work` on a session factory for it. The data dir must
     exist: these commands only read."""
+    from app import migrate
+    from tools.database import create_engine, session_factory
+
     settings = fail_without(_console(), data_dir)
     migrate.upgrade(settings.db_url)
 
@@ -84,6 +78,9 @@ def _filter(console: Console, status: list[str] | None, **values: str | None) ->
     names = {"date_from": "from", "date_to": "to", "min_score": "minScore"}
     pairs = [("status", s) for s in status or []]
     pairs += [(names.get(key, key), value) for key, value in values.items() if value is not None]
+    from app.creatives import CreativeFilter
+    from app.errors import ValidationFailed
+
     try:
         return CreativeFilter.from_query(pairs)
     except ValidationFailed as exc:
@@ -143,10 +140,12 @@ def list_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """列出符合条件的创作记录（默认最新的在前）。"""
+    from app import creatives
+
     console = _console()
     f = _filter(console, status, q=q, tag=tag, date_from=date_from, date_to=date_to, min_score=min_score,
                 sort=sort, limit=limit, offset=offset)
-    items, total = _query(data_dir, lambda sessions: list_creatives(sessions, f))
+    items, total = _query(data_dir, lambda sessions: creatives.list_creatives(sessions, f))
     if as_json:
         _json({"items": items, "total": total, "limit": f.limit, "offset": f.offset})
         return
@@ -174,8 +173,10 @@ def show_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """查看一条创作的全部信息：内容、审核轮次、各智能体用时、用量、图片。"""
+    from app import creatives
+
     console = _console()
-    c = _query(data_dir, lambda sessions: get_creative(sessions, creative_id))
+    c = _query(data_dir, lambda sessions: creatives.get_creative(sessions, creative_id))
     if c is None:
         console.print(f"[red]找不到创作 #{creative_id}[/red]")
         raise typer.Exit(1)
@@ -243,9 +244,11 @@ def stats_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """统计：各状态数量、各维度平均分与分布、热门标签、每日数量、平均用时。"""
+    from app import creatives
+
     console = _console()
     f = _filter(console, status, q=q, tag=tag, date_from=date_from, date_to=date_to, min_score=min_score)
-    s = _query(data_dir, lambda sessions: creative_stats(sessions, f))
+    s = _query(data_dir, lambda sessions: creatives.creative_stats(sessions, f))
     if as_json:
         _json(s)
         return
@@ -296,11 +299,13 @@ def export_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """把符合条件的创作导出为 CSV（未指定 --limit 时导出全部）。"""
+    from app import creatives
+
     console = _console()
     f = _filter(console, status, q=q, tag=tag, date_from=date_from, date_to=date_to, min_score=min_score,
                 sort=sort, limit=limit, offset=offset)
-    rows = _query(data_dir, lambda sessions: export_rows(sessions, f))
-    text = to_csv(rows, bom=output is not None if bom is None else bom)
+    rows = _query(data_dir, lambda sessions: creatives.export_rows(sessions, f))
+    text = creatives.to_csv(rows, bom=output is not None if bom is None else bom)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()

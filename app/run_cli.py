@@ -42,7 +42,6 @@ from rich.text import Text
 
 from agents.artifacts import IMAGE_DIMENSIONS
 from agents.errors import InvalidConfirmation, NotPaused, RunError, ThreadNotFound
-from agents.node import AGENTS
 from app.datadir import DataDirOption, existing, writable
 from app.labels import TABLES, agent_label, key_of, label
 from app.progress import Steps
@@ -269,6 +268,8 @@ class LiveView:
     def show(self, e: Event) -> None:
         kind, agent = e["type"], e.get("agent")
         if kind == "agent_start" and agent != "supervisor":
+            from agents.node import AGENTS  # langgraph: imported by the first event, not by `studio --help`
+
             self.status = f"当前：{_label(agent)}（{AGENTS[agent].phase if agent in AGENTS else '处理中'}）"
             self.line(e, "[bold blue]▶[/bold blue]", e["content"])
         elif kind == "agent_end":
