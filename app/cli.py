@@ -1,85 +1,137 @@
-"""The `studio` command line. Sub-commands live in their own modules and are mounted here."""
+"""The `studio` command line. Sub-commands live in their own modules and are mounted here.
+
+Heavy libraries (alembic, the agents, uvicorn) are imported inside the commands that need them, so
+`studio --help` and the quick commands start fast.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
-from typing import Annotated
+import socket
+import time
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from app import migrate
-from app.settings import Settings, get_settings
+from app.cli_help import PRODUCT_NAME, localise
+from app.datadir import DataDirOption, fail_without, writable
+from app.progress import Steps
 
-cli = typer.Typer(help="Content Studio — 多智能体内容工作室", no_args_is_help=True, add_completion=False)
-db_cli = typer.Typer(help="数据库迁移。", no_args_is_help=True)
+if TYPE_CHECKING:
+    from app.settings import Settings
+
+cli = typer.Typer(
+    help=f"{PRODUCT_NAME}（Content Studio）：多智能体小红书图文创作。第一次使用请运行 make run。",
+    no_args_is_help=True,
+    add_completion=False,
+)
+db_cli = typer.Typer(help="数据库迁移：升级、回退、查看当前版本。", no_args_is_help=True)
 cli.add_typer(db_cli, name="db")
-console = Console()
-
-DataDirOption = Annotated[
-    Path | None, typer.Option("--data-dir", help="Data directory (default: $STUDIO_DATA_DIR or ./.studio).")
-]
+console = Console(highlight=False)
 
 
-def load_settings(data_dir: Path | None = None, **overrides: object) -> Settings:
-    """Settings from the environment, with the CLI's options on top."""
-    if data_dir is not None:
-        overrides["data_dir"] = data_dir
-    settings = get_settings(**overrides)
-    settings.ensure_dirs()
-    return settings
+def upgrade_with_progress(settings: Settings, steps: Steps, revision: str = "head") -> int:
+    """Apply the pending migrations one by one, each a counted step; the number applied."""
+    from app import migrate
+
+    todo = migrate.pending(settings.db_url, revision)
+    if todo:
+        with steps.step("数据库迁移", total=len(todo)) as step:
+            migrate.upgrade(settings.db_url, revision, applied=lambda _revision: step.advance())
+    return len(todo)
 
 
 @db_cli.command("upgrade")
-def db_upgrade(revision: str = "head", data_dir: DataDirOption = None) -> None:
-    """Apply migrations up to REVISION (default: the newest)."""
-    settings = load_settings(data_dir)
-    migrate.upgrade(settings.db_url, revision)
-    console.print(f"数据库已升级到 [bold]{migrate.current(settings.db_url)}[/bold]")
+def db_upgrade(
+    revision: Annotated[str, typer.Option(metavar="版本", help="升级到哪个版本（默认最新）")] = "head",
+    data_dir: DataDirOption = None,
+) -> None:
+    """把数据库升级到最新版本（没有数据目录时会创建）。"""
+    from app import migrate
+
+    settings = writable(data_dir)
+    applied = upgrade_with_progress(settings, Steps(console), revision)
+    version = migrate.current(settings.db_url)
+    if applied:
+        console.print(f"数据库已升级到 [bold]{version}[/bold]（应用了 {applied} 个迁移）")
+    else:
+        console.print(f"数据库已是 [bold]{version}[/bold]，无需升级")
 
 
 @db_cli.command("downgrade")
 def db_downgrade(
-    revision: Annotated[str, typer.Argument(help="Target revision, e.g. base.")],
+    revision: Annotated[str, typer.Argument(metavar="版本", help="回退到哪个版本，例如 base（清空）")],
     data_dir: DataDirOption = None,
 ) -> None:
-    """Revert migrations down to REVISION."""
-    settings = load_settings(data_dir)
-    migrate.downgrade(settings.db_url, revision)
+    """把数据库回退到指定版本。"""
+    from app import migrate
+
+    settings = fail_without(console, data_dir)
+    with Steps(console).step(f"回退数据库到 {revision}"):
+        migrate.downgrade(settings.db_url, revision)
     console.print(f"数据库已回退到 [bold]{migrate.current(settings.db_url) or 'base'}[/bold]")
 
 
 @db_cli.command("current")
 def db_current(data_dir: DataDirOption = None) -> None:
-    """Show the database's revision."""
-    settings = load_settings(data_dir)
-    console.print(migrate.current(settings.db_url) or "base (空数据库)")
+    """显示数据库当前的版本。"""
+    from app import migrate
+
+    settings = fail_without(console, data_dir)
+    console.print(migrate.current(settings.db_url) or "base（空数据库）")
 
 
 @cli.command()
 def serve(
-    host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
-    port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
+    host: Annotated[str | None, typer.Option(metavar="地址", help="监听地址（默认 127.0.0.1）")] = None,
+    port: Annotated[int | None, typer.Option(metavar="端口", help="端口（默认 8000）")] = None,
     data_dir: DataDirOption = None,
-    prepare: Annotated[bool, typer.Option(help="Migrate and load the sample corpus first.")] = True,
+    prepare: Annotated[
+        bool, typer.Option(
+            "--prepare/--no-prepare", show_default=False, help="启动前先迁移数据库并加载示例数据（默认开启）"
+        )
+    ] = True,
 ) -> None:
     """启动 HTTP 服务（网页工作台与 API）。"""
+    started = time.perf_counter()
+    settings = writable(data_dir, lambda message: console.print(message, soft_wrap=True))
+    steps = Steps(console)
+    if prepare:
+        from app.setup import prepare_data
+
+        asyncio.run(prepare_data(settings, steps=steps))
+    _serve(settings, host or settings.host, port or settings.port, started)
+
+
+def _serve(settings: Settings, host: str, port: int, started: float) -> None:
+    """Run uvicorn; once it listens, one line says where, and where the data lives."""
     import uvicorn
 
     from app.factory import create_app
-    from app.setup import prepare_data
 
-    settings = load_settings(data_dir)
-    if prepare:
-        asyncio.run(prepare_data(settings, log=console.print))
-    uvicorn.run(
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+                where = escape(str(settings.data_dir.resolve()))
+                console.print(
+                    f"[bold green]{PRODUCT_NAME}已启动[/bold green]：{url}（监听 {host}:{port}）"
+                    f"  数据目录：{where}  用时 {time.perf_counter() - started:.1f} 秒",
+                    soft_wrap=True,
+                )
+
+    console.print("· 正在启动服务（打开数据库与知识库）…")
+    config = uvicorn.Config(
         create_app(settings, tune_gc=True),
-        host=host or settings.host,
-        port=port or settings.port,
+        host=host,
+        port=port,
         log_level="info",
         timeout_graceful_shutdown=5,
     )
+    Server(config).run()
 
 
 def _mount_subcommands() -> None:
@@ -90,6 +142,7 @@ def _mount_subcommands() -> None:
     cli.add_typer(notes_cli, name="notes")
     cli.add_typer(creatives_cli, name="creatives")
     register_run_commands(cli)
+    localise(cli)
 
 
 _mount_subcommands()

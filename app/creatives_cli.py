@@ -1,7 +1,8 @@
 """`studio creatives`: list, inspect, count and export the creatives — the analysts' API from a terminal.
 
 Filters are the API's (`app.creatives.CreativeFilter`), checked the same way. Every command migrates the
-database first, so it also works on a fresh data dir. Exit codes: 0 ok, 1 unknown creative, 2 bad options.
+database of an existing data dir first (and never creates one: they only read). Exit codes: 0 ok, 1 unknown
+creative or no data dir, 2 bad options.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -19,20 +20,11 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from app import migrate
-from app.creatives import (
-    CreativeFilter,
-    Sessions,
-    creative_stats,
-    export_rows,
-    get_creative,
-    list_creatives,
-    to_csv,
-)
-from app.errors import ValidationFailed
+from app.datadir import DataDirOption, fail_without
 from app.labels import TABLES, agent_label, label, model_label
-from app.settings import Settings, get_settings
-from tools.database import create_engine, session_factory
+
+if TYPE_CHECKING:  # sqlalchemy, alembic and the API's models load when a command runs, not for --help
+    from app.creatives import CreativeFilter, Sessions
 
 T = TypeVar("T")
 BARS = " ▁▂▃▄▅▆▇█"
@@ -40,22 +32,19 @@ DIMENSIONS = {key: text for key, text in TABLES["dimension"].items() if key != "
 
 creatives_cli = typer.Typer(help="创作记录：查询、详情、统计、导出 CSV。", no_args_is_help=True)
 
-DataDirOption = Annotated[
-    Path | None, typer.Option("--data-dir", help="数据目录（默认：$STUDIO_DATA_DIR 或 ./.studio）")
-]
 StatusOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--status", "-s", help="状态：draft/running/paused/completed/failed/aborted，可重复或逗号分隔"
+        "--status", "-s", help="状态，可重复或用逗号分隔：draft running paused completed failed aborted"
     ),
 ]
-QOpt = Annotated[str | None, typer.Option("--q", "-q", help="关键词（标题、正文、标签、需求中全部出现）")]
+QOpt = Annotated[str | None, typer.Option("--q", "-q", help="关键词（须全部出现在标题、正文、标签或需求中）")]
 TagOpt = Annotated[str | None, typer.Option("--tag", "-t", help="标签（精确匹配）")]
 FromOpt = Annotated[str | None, typer.Option("--from", help="起始日期 YYYY-MM-DD（UTC，含当天）")]
 ToOpt = Annotated[str | None, typer.Option("--to", help="截止日期 YYYY-MM-DD（UTC，含当天）")]
 MinScoreOpt = Annotated[str | None, typer.Option("--min-score", help="最低综合评分（0~1）")]
 SortOpt = Annotated[
-    str | None, typer.Option("--sort", help="排序：-created（默认）、created、-score、score、title、-title…")
+    str | None, typer.Option("--sort", help="排序：-created（默认） created -score score title -title 等")
 ]
 LimitOpt = Annotated[str | None, typer.Option("--limit", "-n", help="条数（1~200，默认 50）")]
 OffsetOpt = Annotated[str | None, typer.Option("--offset", help="跳过的条数")]
@@ -66,15 +55,13 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _settings(data_dir: Path | None) -> Settings:
-    settings = get_settings(**({"data_dir": data_dir} if data_dir is not None else {}))
-    settings.ensure_dirs()
-    return settings
-
-
 def _query(data_dir: Path | None, work: Callable[[Sessions], Awaitable[T]]) -> T:
-    """Migrate the data dir's database, then run `work` on a session factory for it."""
-    settings = _settings(data_dir)
+    """Migrate the data dir's database, then run `work` on a session factory for it. The data dir must
+    exist: these commands only read."""
+    from app import migrate
+    from tools.database import create_engine, session_factory
+
+    settings = fail_without(_console(), data_dir)
     migrate.upgrade(settings.db_url)
 
     async def run() -> T:
@@ -91,6 +78,9 @@ def _filter(console: Console, status: list[str] | None, **values: str | None) ->
     names = {"date_from": "from", "date_to": "to", "min_score": "minScore"}
     pairs = [("status", s) for s in status or []]
     pairs += [(names.get(key, key), value) for key, value in values.items() if value is not None]
+    from app.creatives import CreativeFilter
+    from app.errors import ValidationFailed
+
     try:
         return CreativeFilter.from_query(pairs)
     except ValidationFailed as exc:
@@ -150,10 +140,12 @@ def list_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """列出符合条件的创作记录（默认最新的在前）。"""
+    from app import creatives
+
     console = _console()
     f = _filter(console, status, q=q, tag=tag, date_from=date_from, date_to=date_to, min_score=min_score,
                 sort=sort, limit=limit, offset=offset)
-    items, total = _query(data_dir, lambda sessions: list_creatives(sessions, f))
+    items, total = _query(data_dir, lambda sessions: creatives.list_creatives(sessions, f))
     if as_json:
         _json({"items": items, "total": total, "limit": f.limit, "offset": f.offset})
         return
@@ -176,13 +168,15 @@ def list_command(
 
 @creatives_cli.command("show")
 def show_command(
-    creative_id: Annotated[int, typer.Argument(metavar="ID", help="创作 ID")],
+    creative_id: Annotated[int, typer.Argument(metavar="编号", help="作品编号（见 studio creatives list）")],
     as_json: JsonOpt = False,
     data_dir: DataDirOption = None,
 ) -> None:
     """查看一条创作的全部信息：内容、审核轮次、各智能体用时、用量、图片。"""
+    from app import creatives
+
     console = _console()
-    c = _query(data_dir, lambda sessions: get_creative(sessions, creative_id))
+    c = _query(data_dir, lambda sessions: creatives.get_creative(sessions, creative_id))
     if c is None:
         console.print(f"[red]找不到创作 #{creative_id}[/red]")
         raise typer.Exit(1)
@@ -250,9 +244,11 @@ def stats_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """统计：各状态数量、各维度平均分与分布、热门标签、每日数量、平均用时。"""
+    from app import creatives
+
     console = _console()
     f = _filter(console, status, q=q, tag=tag, date_from=date_from, date_to=date_to, min_score=min_score)
-    s = _query(data_dir, lambda sessions: creative_stats(sessions, f))
+    s = _query(data_dir, lambda sessions: creatives.creative_stats(sessions, f))
     if as_json:
         _json(s)
         return
@@ -303,11 +299,13 @@ def export_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """把符合条件的创作导出为 CSV（未指定 --limit 时导出全部）。"""
+    from app import creatives
+
     console = _console()
     f = _filter(console, status, q=q, tag=tag, date_from=date_from, date_to=date_to, min_score=min_score,
                 sort=sort, limit=limit, offset=offset)
-    rows = _query(data_dir, lambda sessions: export_rows(sessions, f))
-    text = to_csv(rows, bom=output is not None if bom is None else bom)
+    rows = _query(data_dir, lambda sessions: creatives.export_rows(sessions, f))
+    text = creatives.to_csv(rows, bom=output is not None if bom is None else bom)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -6,6 +6,7 @@ Alembic runs in a worker thread because its async `env.py` starts its own event 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
@@ -21,8 +22,27 @@ def alembic_config(database_url: str) -> Config:
     return config
 
 
-def upgrade(database_url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(database_url), revision)
+def pending(database_url: str, revision: str = "head") -> list[str]:
+    """The revisions an upgrade to `revision` would apply, oldest first."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config(database_url))
+    steps = script.iterate_revisions(revision, current(database_url) or "base")
+    return [step.revision for step in reversed(list(steps))]
+
+
+def upgrade(
+    database_url: str, revision: str = "head", *, applied: Callable[[str], object] | None = None
+) -> None:
+    """Upgrade to `revision`. With `applied`, migrations run one at a time and `applied(revision)` is called
+    after each (the CLI's progress)."""
+    config = alembic_config(database_url)
+    if applied is None:
+        command.upgrade(config, revision)
+        return
+    for step in pending(database_url, revision):
+        command.upgrade(config, step)
+        applied(step)
 
 
 def downgrade(database_url: str, revision: str = "base") -> None:

@@ -16,8 +16,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from app.datadir import DataDirOption, fail_without, writable
 from app.labels import key_of, label
-from app.settings import Settings, get_settings
+from app.progress import Steps
+from app.settings import Settings
 from tools.errors import ImportRowsError, KnowledgeError
 from tools.knowledge import (
     VECTOR_INDEX_FROM,
@@ -35,17 +37,6 @@ SAMPLE_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 SAMPLE_DATA_MISSING = "SAMPLE_DATA_MISSING"
 
 notes_cli = typer.Typer(help="笔记库与风格库：导入、检索、统计、加载示例数据。", no_args_is_help=True)
-
-DataDirOption = Annotated[
-    Path | None, typer.Option("--data-dir", help="数据目录（默认：$STUDIO_DATA_DIR 或 ./.studio）")
-]
-
-
-def _settings(data_dir: Path | None) -> Settings:
-    settings = get_settings(**({"data_dir": data_dir} if data_dir is not None else {}))
-    settings.ensure_dirs()
-    return settings
-
 
 def _console() -> Console:
     return Console(highlight=False)
@@ -81,19 +72,27 @@ def load_sample_data(data_dir: Path = SAMPLE_DATA_DIR) -> tuple[list[Note], list
 
 
 async def seed_store(
-    store: KnowledgeStore, *, force: bool = False, data_dir: Path = SAMPLE_DATA_DIR
+    store: KnowledgeStore,
+    *,
+    force: bool = False,
+    data_dir: Path = SAMPLE_DATA_DIR,
+    steps: Steps | None = None,
 ) -> SeedReport:
     """Load the sample notes into an empty notes table and the sample styles into an empty styles table
-    (each independently); with `force`, upsert them regardless (imported data is kept)."""
+    (each independently); with `force`, upsert them regardless (imported data is kept). Each write is a
+    counted step of `steps`, advanced as the texts are embedded."""
+    steps = steps or Steps.silent()
     started = time.perf_counter()
     notes_before, styles_before = await store.count_notes(), await store.count_styles()
     written_notes = written_styles = 0
     if force or notes_before == 0 or styles_before == 0:
         notes, styles = load_sample_data(data_dir)
         if force or notes_before == 0:
-            written_notes = await store.upsert_notes(notes)
+            with steps.step("加载示例笔记", total=len(notes)) as step:
+                written_notes = await store.upsert_notes(notes, progress=step.advance)
         if force or styles_before == 0:
-            written_styles = await store.upsert_styles(styles)
+            with steps.step("加载示例风格", total=len(styles)) as step:
+                written_styles = await store.upsert_styles(styles, progress=step.advance)
     return SeedReport(
         written_notes, written_styles, notes_before, styles_before, time.perf_counter() - started
     )
@@ -105,6 +104,7 @@ async def seed_sample_data(
     log: Callable[[str], object] = print,
     force: bool = False,
     data_dir: Path = SAMPLE_DATA_DIR,
+    steps: Steps | None = None,
 ) -> None:
     """Seed the store at `settings.store_dir` with the sample data if it is empty; log what happened.
 
@@ -112,16 +112,16 @@ async def seed_sample_data(
     still starts; invalid sample files raise `ImportRowsError` (the shipped data is part of the product).
     """
     try:
-        log(await _seed(settings, force=force, data_dir=data_dir))
+        log(await _seed(settings, force=force, data_dir=data_dir, steps=steps))
     except KnowledgeError as exc:
         if exc.code != SAMPLE_DATA_MISSING:
             raise
         log(f"{exc.message}，跳过示例数据")
 
 
-async def _seed(settings: Settings, *, force: bool, data_dir: Path) -> str:
+async def _seed(settings: Settings, *, force: bool, data_dir: Path, steps: Steps | None = None) -> str:
     async with KnowledgeStore(settings.store_dir) as store:
-        report = await seed_store(store, force=force, data_dir=data_dir)
+        report = await seed_store(store, force=force, data_dir=data_dir, steps=steps)
         if not (report.notes or report.styles):
             return f"知识库已有 {report.notes_before} 条笔记、{report.styles_before} 个风格，跳过示例数据"
         return (
@@ -136,14 +136,15 @@ async def _seed(settings: Settings, *, force: bool, data_dir: Path) -> str:
 
 @notes_cli.command("import")
 def import_file(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help=".jsonl 或 .csv 文件")],
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, metavar="文件", help=".jsonl 或 .csv 文件")
+    ],
     fmt: Annotated[str | None, typer.Option("--format", help="jsonl 或 csv（默认按扩展名判断）")] = None,
     styles: Annotated[bool, typer.Option("--styles", help="文件里是风格而不是笔记")] = False,
     data_dir: DataDirOption = None,
 ) -> None:
     """从文件导入笔记（或风格）；只要有一行无效，就什么都不导入。"""
     console = _console()
-    settings = _settings(data_dir)
     try:
         if styles:
             style_rows, note_rows = parse_styles_file(file, fmt=fmt), []
@@ -163,29 +164,34 @@ def import_file(
         console.print(f"{file.name} 中没有数据，未导入任何内容")
         return
 
+    settings = writable(data_dir)
+    unit = "个风格" if styles else "条笔记"
+
     async def run() -> tuple[int, int]:
         async with KnowledgeStore(settings.store_dir) as store:
-            if styles:
-                return await store.upsert_styles(style_rows), await store.count_styles()
-            return await store.upsert_notes(note_rows), await store.count_notes()
+            with Steps(console).step(f"导入{unit[1:]}", total=len(style_rows or note_rows)) as step:
+                if styles:
+                    written = await store.upsert_styles(style_rows, progress=step.advance)
+                    return written, await store.count_styles()
+                written = await store.upsert_notes(note_rows, progress=step.advance)
+                return written, await store.count_notes()
 
     started = time.perf_counter()
     written, total = asyncio.run(run())
-    unit = "个风格" if styles else "条笔记"
     seconds = time.perf_counter() - started
     console.print(f"已导入 [bold]{written}[/bold] {unit}（库中共 {total} {unit}，用时 {seconds:.1f} 秒）")
 
 
 @notes_cli.command()
 def search(
-    query: Annotated[str, typer.Argument(help="要找什么，例如：露营装备")],
+    query: Annotated[str, typer.Argument(metavar="关键词", help="要找什么，例如：露营装备")],
     limit: Annotated[int, typer.Option(min=1, max=100, help="最多显示多少条")] = 10,
     theme: Annotated[str | None, typer.Option(help="只看某个主题，例如：美食（或 food）")] = None,
     data_dir: DataDirOption = None,
 ) -> None:
     """在笔记库中混合检索（向量 + 关键词）。"""
     console = _console()
-    settings = _settings(data_dir)
+    settings = fail_without(console, data_dir)
     theme = key_of("theme", theme) if theme else None
 
     async def run() -> list[tuple[Note, float, float, bool]]:
@@ -227,14 +233,14 @@ def search(
 
 @notes_cli.command("styles")
 def styles_search(
-    query: Annotated[str, typer.Argument(help="想要的风格，例如：奶油风 温柔")],
+    query: Annotated[str, typer.Argument(metavar="描述", help="想要的风格，例如：奶油风 温柔")],
     limit: Annotated[int, typer.Option(min=1, max=36, help="最多显示多少个")] = 3,
     threshold: Annotated[float, typer.Option(min=0, max=1, help="算作匹配所需的相似度")] = 0.6,
     data_dir: DataDirOption = None,
 ) -> None:
     """按相似度查找风格；低于阈值的行显示为灰色。"""
     console = _console()
-    settings = _settings(data_dir)
+    settings = fail_without(console, data_dir)
 
     async def run() -> list[tuple[Style, float]]:
         async with KnowledgeStore(settings.store_dir) as store:
@@ -265,7 +271,7 @@ def styles_search(
 def stats(data_dir: DataDirOption = None) -> None:
     """各主题的笔记数，以及风格库的大小。"""
     console = _console()
-    settings = _settings(data_dir)
+    settings = fail_without(console, data_dir)
 
     async def run() -> tuple[dict[str, int], int, tuple[object, object] | None, VectorIndex | None]:
         async with KnowledgeStore(settings.store_dir) as store:
@@ -298,14 +304,16 @@ def stats(data_dir: DataDirOption = None) -> None:
 def reindex(data_dir: DataDirOption = None) -> None:
     """立即为笔记建立向量索引（导入达到 20,000 条时会自动建立，笔记数翻倍时自动重建）。"""
     console = _console()
-    settings = _settings(data_dir)
+    settings = fail_without(console, data_dir)
 
     async def run() -> tuple[VectorIndex, float] | None:
         async with KnowledgeStore(settings.store_dir) as store:
-            if not await store.count_notes():
+            count = await store.count_notes()
+            if not count:
                 return None
             started = time.perf_counter()
-            index = await store.build_vector_index()
+            with Steps(console).step(f"为 {count} 条笔记建立向量索引"):
+                index = await store.build_vector_index()
             return index, time.perf_counter() - started
 
     try:
@@ -325,9 +333,10 @@ def seed(
 ) -> None:
     """把自带的示例笔记和风格加载到空的知识库。"""
     console = _console()
-    settings = _settings(data_dir)
+    settings = writable(data_dir)
     try:
-        console.print(asyncio.run(_seed(settings, force=force, data_dir=SAMPLE_DATA_DIR)))
+        summary = asyncio.run(_seed(settings, force=force, data_dir=SAMPLE_DATA_DIR, steps=Steps(console)))
+        console.print(summary)
     except ImportRowsError as exc:
         raise _fail(console, f"{exc.message}：{exc.rows[:5]}") from exc
     except KnowledgeError as exc:

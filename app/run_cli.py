@@ -42,9 +42,10 @@ from rich.text import Text
 
 from agents.artifacts import IMAGE_DIMENSIONS
 from agents.errors import InvalidConfirmation, NotPaused, RunError, ThreadNotFound
-from agents.node import AGENTS
+from app.datadir import DataDirOption, existing, writable
 from app.labels import TABLES, agent_label, key_of, label
-from app.settings import Settings, get_settings
+from app.progress import Steps
+from app.settings import Settings
 from tools.errors import ImageInputError, StudioError
 
 if TYPE_CHECKING:
@@ -55,9 +56,6 @@ if TYPE_CHECKING:
 OK, FAILED, BAD_INPUT, INTERRUPTED = 0, 1, 2, 130
 Event = dict[str, Any]
 
-DataDirOption = Annotated[
-    Path | None, typer.Option("--data-dir", help="数据目录（默认：$STUDIO_DATA_DIR 或 ./.studio）")
-]
 AutoApproveOption = Annotated[
     bool, typer.Option("--auto-approve", help="每个确认点自动通过；澄清问题选第一个选项")
 ]
@@ -232,8 +230,11 @@ class LiveView:
 
     interactive = True
 
-    def __init__(self, thresholds: dict[str, float] | None = None, *, verbose: bool = False) -> None:
+    def __init__(
+        self, thresholds: dict[str, float] | None = None, *, verbose: bool = False, auto_approve: bool = False
+    ) -> None:
         self.verbose = verbose  # debug numbers (confidences, `detail` of messages, tool arguments) only then
+        self.auto_approve = auto_approve  # pauses are answered at once: never say we wait for the user
         self.image_only = False  # an image-only package is judged on the image dimensions only
         self.console = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
@@ -267,6 +268,8 @@ class LiveView:
     def show(self, e: Event) -> None:
         kind, agent = e["type"], e.get("agent")
         if kind == "agent_start" and agent != "supervisor":
+            from agents.node import AGENTS  # langgraph: imported by the first event, not by `studio --help`
+
             self.status = f"当前：{_label(agent)}（{AGENTS[agent].phase if agent in AGENTS else '处理中'}）"
             self.line(e, "[bold blue]▶[/bold blue]", e["content"])
         elif kind == "agent_end":
@@ -311,6 +314,10 @@ class LiveView:
             self.image(e)
         elif kind == "quality_score":
             self.scores(e)
+        elif kind == "ask_user" and self.auto_approve:
+            answer = "自动选择第一个选项" if _is_clarification(e) else "自动通过"
+            self.status = f"{answer}，继续…"
+            self.line(e, "[green]⏵[/green]", f"{answer}：{e['question']}")
         elif kind == "ask_user":
             self.status = "等待你的确认"
             self.line(e, "[yellow]⏸[/yellow]", e["question"])
@@ -485,14 +492,14 @@ class Studio:
         self.loop = asyncio.Runner()
         self.stack = AsyncExitStack()
 
-    def open(self, *, seed: bool) -> None:
+    def open(self, *, seed: bool, steps: Steps | None = None) -> None:
         from agents.runner import WorkflowRunner
         from app import migrate
         from app.resources import open_resources
         from app.setup import prepare_data
 
         if seed:
-            self.loop.run(prepare_data(self.settings, log=lambda _message: None))
+            self.loop.run(prepare_data(self.settings, log=lambda _message: None, steps=steps))
         else:
             self.loop.run(migrate.upgrade_async(self.settings.db_url))
         opened = self.stack.enter_async_context(open_resources(self.settings))
@@ -558,12 +565,6 @@ class Studio:
         return found
 
 
-def _settings(data_dir: Path | None) -> Settings:
-    settings = get_settings(**({"data_dir": data_dir} if data_dir is not None else {}))
-    settings.ensure_dirs()
-    return settings
-
-
 def _validation_message(exc: ValidationError) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"])
@@ -603,7 +604,9 @@ def register_run_commands(cli: typer.Typer) -> None:
 
 
 def run(
-    request: Annotated[str, typer.Argument(help="一句话需求，例如：帮我写一篇周末城市露营的小红书笔记")],
+    request: Annotated[
+        str, typer.Argument(metavar="需求", help="一句话需求，例如：帮我写一篇周末城市露营的小红书笔记")
+    ],
     ref: Annotated[list[Path] | None, typer.Option("--ref", exists=True, dir_okay=False,
                                                    help="参考图片文件（可重复）")] = None,
     ref_type: Annotated[RefType, typer.Option("--ref-type", help="参考图用途")] = RefType.style,
@@ -618,12 +621,12 @@ def run(
     verbose: VerboseOption = False,
 ) -> None:
     """开始一次创作：实时显示各智能体的进度，在确认点询问你的意见。"""
-    view: View = JsonView() if json_output else LiveView(verbose=verbose)
+    view: View = JsonView() if json_output else LiveView(verbose=verbose, auto_approve=auto_approve)
 
     def body() -> int:
         from agents.runner import RunRequest, reference_from_path
 
-        settings = _settings(data_dir)
+        settings = writable(data_dir)
         request_model = RunRequest(
             message=request, reference_images=[reference_from_path(p, ref_type.value) for p in ref or []],
             layout_preference=layout.value, image_count=images, enable_hitl=False if no_hitl else None,
@@ -631,11 +634,8 @@ def run(
         )
         suffix = f" --data-dir {data_dir}" if data_dir is not None else ""
         with Studio(settings, view, auto_approve=auto_approve, hint_suffix=suffix) as studio:
-            if isinstance(view, LiveView):
-                with view.console.status("正在准备数据（首次运行会加载示例笔记库）…"):
-                    studio.open(seed=True)
-            else:
-                studio.open(seed=True)
+            # the first run in a new data dir migrates and loads the sample corpus: show those steps
+            studio.open(seed=True, steps=Steps(view.console) if isinstance(view, LiveView) else None)
             handle = studio.loop.run(studio.runner.prepare_start(request_model))
             if isinstance(view, LiveView):
                 view.console.print(f"[dim]会话 {handle.thread_id} · 作品 #{handle.creative_id}[/dim]")
@@ -645,11 +645,13 @@ def run(
 
 
 def resume(
-    thread_id: Annotated[str, typer.Argument(help="要继续的会话 ID（见 studio threads）")],
+    thread_id: Annotated[
+        str, typer.Argument(metavar="会话编号", help="要继续的会话编号（见 studio threads）")
+    ],
     approve: Annotated[bool, typer.Option("--approve", help="通过当前确认点")] = False,
     reject: Annotated[str | None, typer.Option("--reject", help="打回重做，并附上修改意见")] = None,
     modify_file: Annotated[Path | None, typer.Option(
-        "--modify-file", exists=True, dir_okay=False, help="JSON 文件：modifiedData（改好的文案或图片规划）",
+        "--modify-file", exists=True, dir_okay=False, help="改好的文案或图片规划（JSON 文件）",
     )] = None,
     answer: Annotated[str | None, typer.Option("--answer", help="回答澄清问题：选项编号或自由文本")] = None,
     auto_approve: AutoApproveOption = False,
@@ -658,7 +660,7 @@ def resume(
     verbose: VerboseOption = False,
 ) -> None:
     """继续一个已暂停的运行（可以在另一个进程里）。"""
-    view: View = JsonView() if json_output else LiveView(verbose=verbose)
+    view: View = JsonView() if json_output else LiveView(verbose=verbose, auto_approve=auto_approve)
 
     def body() -> int:
         flags = {"--approve": approve, "--reject": reject is not None,
@@ -666,7 +668,7 @@ def resume(
         chosen = [flag for flag, given in flags.items() if given]
         if len(chosen) > 1:
             raise RunError(f"{' 和 '.join(chosen)} 只能选一个")
-        settings = _settings(data_dir)
+        settings = existing(data_dir)
         suffix = f" --data-dir {data_dir}" if data_dir is not None else ""
         with Studio(settings, view, auto_approve=auto_approve, hint_suffix=suffix) as studio:
             studio.open(seed=False)
@@ -716,7 +718,9 @@ def _payload_from_flags(pending: Event, approve: bool, reject: str | None, modif
 
 
 def threads(
-    status: Annotated[str | None, typer.Option("--status", help="只看某个状态：paused 或 待审核 …")] = None,
+    status: Annotated[
+        str | None, typer.Option("--status", help="只看某个状态，例如 paused 或 待审核")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, max=500, help="最多显示多少条")] = 20,
     data_dir: DataDirOption = None,
 ) -> None:
@@ -740,7 +744,7 @@ def threads(
             async with studio.resources.sessions() as session:
                 return list((await session.scalars(query)).all())
 
-        with Studio(_settings(data_dir), view, auto_approve=False) as studio:
+        with Studio(existing(data_dir), view, auto_approve=False) as studio:
             studio.open(seed=False)
             rows = studio.loop.run(fetch(studio))
         if not rows:

@@ -17,7 +17,7 @@ without callers embedding anything themselves.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -53,11 +53,17 @@ def _blas_limits() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def embed(texts: Sequence[str], *, threads: int = DEFAULT_THREADS) -> np.ndarray:
+def embed(
+    texts: Sequence[str],
+    *,
+    threads: int = DEFAULT_THREADS,
+    progress: Callable[[int], object] | None = None,
+) -> np.ndarray:
     """Embed `texts` into a float32 array of shape (len(texts), 512), each row L2-normalised.
 
     Blocking and CPU-bound: from async code call it through `asyncio.to_thread`. `threads` BLAS threads
-    encode inputs of a batch or more; smaller ones use one.
+    encode inputs of a batch or more; smaller ones use one. `progress(n)` is called after each batch with
+    the number of texts it encoded (the CLI's progress bars).
     """
     items = [text if text.strip() else " " for text in texts]
     if not items:
@@ -68,6 +74,8 @@ def embed(texts: Sequence[str], *, threads: int = DEFAULT_THREADS) -> np.ndarray
     with _encode_lock, _blas_limits().limit(limits=threads, user_api="blas"):
         for start in range(0, len(items), BATCH_SIZE):
             chunks.append(np.asarray(encoder.encode(items[start : start + BATCH_SIZE]), dtype=np.float32))
+            if progress is not None:
+                progress(len(chunks[-1]))
     return np.vstack(chunks)
 
 

@@ -29,12 +29,15 @@ imports add their rows to it; one that at least doubles the indexed rows rebuild
 from __future__ import annotations
 
 import asyncio
+import bisect
 import csv
 import io
+import itertools
 import json
 import re
-from collections.abc import Awaitable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -55,6 +58,8 @@ STYLES_TABLE = "styles"
 RRF_K = 60
 VECTOR_INDEX_FROM = 20_000  # notes; below, exact kNN is as fast as an indexed search (docs/benchmarks.md §5)
 INDEX_PARTITION_ROWS = 1_500  # rows per IVF partition of the vector index
+Progress = Callable[[int], object]
+"""Told how many more items are done (the CLI's progress bars)."""
 SEARCH_EF = 200  # HNSW candidates per search with the index: recall@8 0.82 at the default, 0.97 at 200 (100k)
 FileFormat = Literal["jsonl", "csv"]
 
@@ -558,13 +563,16 @@ class KnowledgeStore:
 
     # --- writing ---------------------------------------------------------------------------------------
 
-    async def upsert_notes(self, notes: Sequence[Note]) -> int:
+    async def upsert_notes(self, notes: Sequence[Note], *, progress: Progress | None = None) -> int:
         """Insert or replace notes by `id`; keeps the full-text and vector indices current (builds the vector
-        index once the notes reach `vector_index_from`). Returns the number written."""
+        index once the notes reach `vector_index_from`). Returns the number written. `progress(n)` is told
+        each time n more notes are embedded."""
         if not notes:
             return 0
         texts = [note_text(note) for note in notes]
-        vectors = await self._centroids(note_groups(notes))
+        groups = note_groups(notes)
+        with _reporting(groups, progress):
+            vectors = await self._centroids(groups)
         rows = [{**note.model_dump(), "text": text} for note, text in zip(notes, texts, strict=True)]
         data = _to_arrow(rows, vectors, _notes_schema())
         async with self._write_lock:
@@ -573,11 +581,13 @@ class KnowledgeStore:
                 await self._refresh_note_indices()
         return len(notes)
 
-    async def upsert_styles(self, styles: Sequence[Style]) -> int:
-        """Insert or replace styles by `name`. Returns the number written."""
+    async def upsert_styles(self, styles: Sequence[Style], *, progress: Progress | None = None) -> int:
+        """Insert or replace styles by `name`. Returns the number written; `progress` as for notes."""
         if not styles:
             return 0
-        vectors = await self._centroids(style_groups(styles))
+        groups = style_groups(styles)
+        with _reporting(groups, progress):
+            vectors = await self._centroids(groups)
         rows = [{**style.model_dump(), "text": style_text(style)} for style in styles]
         data = _to_arrow(rows, vectors, _styles_schema())
         async with self._write_lock:
@@ -624,7 +634,8 @@ class KnowledgeStore:
     async def _embed(self, texts: list[str]) -> np.ndarray:
         from tools.embeddings import embed
 
-        return await asyncio.to_thread(embed, texts, threads=self.embed_threads)
+        progress = _embed_progress.get()  # set by an upsert that reports progress (`_reporting`)
+        return await asyncio.to_thread(embed, texts, threads=self.embed_threads, progress=progress)
 
     async def _centroids(self, groups: list[list[str]]) -> np.ndarray:
         return await centroids(groups, threads=self.embed_threads)
@@ -632,6 +643,34 @@ class KnowledgeStore:
     async def _embed_one(self, text: str) -> np.ndarray:
         vectors = await self._embed([text])
         return vectors[0]
+
+
+_embed_progress: ContextVar[Callable[[int], object] | None] = ContextVar("_embed_progress", default=None)
+
+
+@contextmanager
+def _reporting(groups: list[list[str]], progress: Progress | None) -> Iterator[None]:
+    """While embedding `groups` (one centroid each) in this task, tell `progress` how many more groups have
+    all their texts embedded. A context variable, so `_centroids(groups)` keeps its signature and
+    concurrent upserts report separately."""
+    if progress is None:
+        yield
+        return
+    ends = list(itertools.accumulate(len(group) for group in groups))
+    done = {"texts": 0, "groups": 0}
+
+    def advance(texts: int) -> None:
+        done["texts"] += texts
+        complete = bisect.bisect_right(ends, done["texts"])
+        if complete > done["groups"]:
+            progress(complete - done["groups"])
+            done["groups"] = complete
+
+    token = _embed_progress.set(advance)
+    try:
+        yield
+    finally:
+        _embed_progress.reset(token)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -662,9 +701,12 @@ async def centroids(
     for i, vector in enumerate(shipped):
         if vector is not None:
             vectors[i] = vector
+    progress = _embed_progress.get()  # an upsert reporting progress (`_reporting`) counts texts
+    if progress is not None and len(todo) < len(groups):
+        progress(sum(len(group) for i, group in enumerate(groups) if shipped[i] is not None))
     if todo:
         flat = [text for i in todo for text in groups[i]]
-        embedded = await asyncio.to_thread(embed, flat, threads=threads or DEFAULT_THREADS)
+        embedded = await asyncio.to_thread(embed, flat, threads=threads or DEFAULT_THREADS, progress=progress)
         row = 0
         for i in todo:
             summed = embedded[row : row + len(groups[i])].sum(axis=0)

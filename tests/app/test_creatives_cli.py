@@ -67,9 +67,17 @@ def test_bad_options_exit_2(settings: Settings, catalog: Catalog, args: list[str
 
 
 def test_empty_data_dir_is_migrated_and_empty(tmp_path: Path) -> None:
+    (tmp_path / "fresh").mkdir()
     result = runner.invoke(cli, ["creatives", "list", "--data-dir", str(tmp_path / "fresh")])
     assert result.exit_code == 0, result.output
     assert "没有符合条件的创作记录" in result.output
+
+
+def test_a_missing_data_dir_is_not_created(tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["creatives", "list", "--data-dir", str(tmp_path / "missing")])
+    assert result.exit_code == 1, result.output
+    assert "不存在" in result.output and "make run" in result.output
+    assert not (tmp_path / "missing").exists()
 
 
 def test_show_readable_and_json(settings: Settings, catalog: Catalog) -> None:

@@ -128,6 +128,9 @@ def test_import_search_styles_and_stats(tmp_path: Path) -> None:
 def test_reindex_builds_the_vector_index_and_stats_shows_it(tmp_path: Path) -> None:
     data = tmp_path / "data"
     result = invoke(data, "reindex")
+    assert result.exit_code == 1 and "不存在" in result.output and not data.exists()
+    data.mkdir()
+    result = invoke(data, "reindex")
     assert result.exit_code == 1 and "知识库里还没有笔记" in result.output
 
     invoke(data, "import", str(write_jsonl(tmp_path / "notes.jsonl", NOTES)))
@@ -187,6 +190,7 @@ def test_import_unknown_format_fails_cleanly(tmp_path: Path) -> None:
 
 
 def test_empty_store(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
     result = invoke(tmp_path / "data", "search", "露营")
     assert result.exit_code == 0 and "studio notes seed" in result.output
     result = invoke(tmp_path / "data", "styles", "奶油风")

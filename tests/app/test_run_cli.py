@@ -252,6 +252,7 @@ def test_live_display_on_a_terminal(data_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "\x1b[" in result.output  # the live area was drawn with cursor control
     assert "总进度" in result.output and "创作完成" in result.output
+    assert "等待你的确认" not in result.output and "自动通过" in result.output  # nobody is asked
 
 
 # --- labels: every value in Chinese, debug numbers only with --verbose ------------------------------------
@@ -294,6 +295,7 @@ def test_verbose_live_view_adds_the_debug_numbers(data_dir: Path) -> None:
     result = studio(data_dir, "run", request, "--auto-approve", "--images", "1", "--verbose")
     assert result.exit_code == 0, result.output
     out = result.output
+    assert "等待你的确认" not in out and "等待确认" not in out
     assert "识别意图：只要图片（置信度" in out
     assert '匹配风格库 {"query"' in out  # the tool's arguments
     # an image-only package is judged on the image dimensions only

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,20 +15,30 @@ from tests.serving import LiveServer
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def server(tmp_path: Path) -> Iterator[LiveServer]:
     live = LiveServer(tmp_path / "data").start()
     try:
-        yield live.url
+        yield live
     finally:
         live.stop()
 
 
-def test_serve_answers_healthz_and_prepared_the_data_dir(server: str, tmp_path: Path) -> None:
-    response = httpx.get(f"{server}/healthz", timeout=5)
+def test_serve_prepares_the_data_dir_says_so_and_answers_healthz(server: LiveServer, tmp_path: Path) -> None:
+    response = httpx.get(f"{server.url}/healthz", timeout=5)
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
     assert (tmp_path / "data" / "studio.db").exists()
     assert any((tmp_path / "data" / "lancedb").iterdir())
+    # its log says what it did, counted, then where it listens and where the data lives
+    deadline = time.monotonic() + 10
+    while "内容工坊已启动" not in server.log() and time.monotonic() < deadline:
+        time.sleep(0.1)  # the line follows the start-up the health check waited for
+    log = server.log()
+    assert f"已创建数据目录：{tmp_path / 'data'}" in log
+    assert "✓ 数据库迁移（1/1" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
+    ready = next(line for line in log.splitlines() if "内容工坊已启动" in line)
+    assert f"http://localhost:{server.port}/" in ready and f"127.0.0.1:{server.port}" in ready
+    assert f"数据目录：{tmp_path / 'data'}" in ready
 
 
 def test_serving_freezes_the_start_up_heap_out_of_the_collector() -> None:
