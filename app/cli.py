@@ -95,14 +95,22 @@ def serve(
     ] = True,
 ) -> None:
     """启动 HTTP 服务（网页工作台与 API）。"""
+    from app.datadir import settings_for
+    from app.ports import port_taken, taken_message
+
     started = time.perf_counter()
+    configured = settings_for(data_dir)  # reads the settings, creates nothing
+    host, port = host or configured.host, port or configured.port
+    if port_taken(host, port):  # before anything is migrated or seeded for a server that cannot start
+        console.print(f"[red]{escape(taken_message(host, port))}[/red]", soft_wrap=True)
+        raise typer.Exit(1)
     settings = writable(data_dir, lambda message: console.print(message, soft_wrap=True))
     steps = Steps(console)
     if prepare:
         from app.setup import prepare_data
 
         asyncio.run(prepare_data(settings, steps=steps))
-    _serve(settings, host or settings.host, port or settings.port, started)
+    _serve(settings, host, port, started)
 
 
 def _serve(settings: Settings, host: str, port: int, started: float) -> None:

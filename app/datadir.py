@@ -31,13 +31,15 @@ class NoDataDir(StudioError):
     code = "NO_DATA_DIR"
 
 
-def _settings(data_dir: Path | None) -> Settings:
+def settings_for(data_dir: Path | None) -> Settings:
+    """The settings, with `data_dir` when given; creates nothing."""
     return get_settings(**({"data_dir": data_dir} if data_dir is not None else {}))
+
 
 
 def existing(data_dir: Path | None) -> Settings:
     """Settings for a command that reads: the data dir must already exist (`NoDataDir` otherwise)."""
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     if not settings.data_dir.is_dir():
         where = settings.data_dir.resolve()
         if data_dir is None:
@@ -52,7 +54,7 @@ def existing(data_dir: Path | None) -> Settings:
 def writable(data_dir: Path | None, notice: Callable[[str], object] | None = None) -> Settings:
     """Settings for a command that writes: creates the data dir if needed and tells `notice` (by default
     stderr) where, so nobody wonders where `.studio` came from."""
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     created = not settings.data_dir.exists()
     settings.ensure_dirs()
     if created:
