@@ -93,16 +93,8 @@ def test_an_analyst_filters_creatives_and_downloads_the_csv(studio: Studio) -> N
     detail = page.locator("#detail-view")
     expect(detail.locator("h1")).to_be_visible()
     assert re.search(r"/creatives/\d+$", page.url)
-    for section in (
-        "#detail-post",
-        "#detail-images",
-        "#detail-review",
-        "#detail-brief",
-        "#detail-evidence",
-        "#detail-timings",
-        "#detail-usage",
-        "#detail-request",
-    ):
+    for section in ("#detail-post", "#detail-images", "#detail-review", "#detail-brief", "#detail-evidence",
+                    "#detail-timings", "#detail-usage", "#detail-request"):
         expect(detail.locator(section)).to_be_visible()
     expect(detail.locator("#detail-images img").first).to_be_visible()
     expect(detail.locator("#detail-review .score-bars li")).to_have_count(5)

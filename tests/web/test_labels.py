@@ -183,12 +183,8 @@ def test_a_messages_detail_sits_behind_a_collapsed_toggle(studio: Studio) -> Non
     agent = "image_planner_agent"
     sent: list[dict[str, Any]] = [
         {"type": "agent_start", "agent": agent, "content": "图片策划 开始工作..."},
-        {
-            "type": "message",
-            "agent": agent,
-            "content": "风格库没有足够接近的风格，按主题默认风格处理",
-            "detail": "相似度 0.41，阈值 0.45",
-        },
+        {"type": "message", "agent": agent, "content": "风格库没有足够接近的风格，按主题默认风格处理",
+         "detail": "相似度 0.41，阈值 0.45"},
         {"type": "message", "agent": agent, "content": "已规划 3 张图"},
         {"type": "progress", "agent": agent, "content": "生成中", "detail": ""},
         {"type": "tool_call", "agent": agent, "tool": "futureTool", "toolCallId": "x1", "toolInput": {}},
