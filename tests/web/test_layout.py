@@ -6,12 +6,13 @@ by script get no ring, and the phone preview shows the post as readers will see 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from agents.checks.textutil import char_count
 from tests.serving import LiveServer
@@ -180,27 +181,61 @@ def test_the_inbox_hint_points_where_the_list_is_and_the_buttons_stay_in_view(
     shot(screen, "inbox-review")
 
 
+def lengthen_the_draft(page: Page, paragraphs: int = 30) -> None:
+    """Replay the run with a long draft at its content pause (a writer may give up to 3000 characters):
+    the real events, the pause's draft body followed by more paragraphs of its own text."""
+
+    def longer(route: Route) -> None:
+        response = route.fetch()
+        frames = []
+        for line in response.text().split("\n"):
+            if line.startswith("data: {"):
+                event = json.loads(line[len("data: ") :])
+                data = event.get("context", {}).get("data") if event.get("type") == "ask_user" else None
+                if isinstance(data, dict) and data.get("body"):
+                    first = data["body"].strip().split("\n\n")[0]
+                    data["body"] += "".join(f"\n\n{i}. {first}" for i in range(1, paragraphs + 1))
+                line = "data: " + json.dumps(event, ensure_ascii=False)
+            frames.append(line)
+        dropped = {"content-length", "transfer-encoding"}
+        headers = {k: v for k, v in response.headers.items() if k.lower() not in dropped}
+        route.fulfill(status=response.status, headers=headers, body="\n".join(frames))
+
+    page.route(re.compile(r".*/api/agent/threads/[^/]+/events.*"), longer)
+
+
 def test_the_checkpoint_actions_stay_in_view_while_the_draft_scrolls(
     screen: Studio, runs: dict[str, Any]
 ) -> None:
+    lengthen_the_draft(screen.page)
     page = screen.goto(f"/?thread={runs['paused']['threadId']}")
     panel = page.locator(".checkpoint[data-kind=content]")
     expect(panel).to_be_visible(timeout=60_000)
+    expect(panel.locator(".draft-body p").last).to_contain_text("30. ")
     approve = panel.locator("[data-action=approve]")
-    in_view(page, approve)
-    shot(screen, "checkpoint")
-    # scroll through the panel: wherever its middle is on screen, the decision is too
+    viewport = (page.viewport_size or DESKTOP)["height"]
     top = box(panel)["y"] + page.evaluate("() => window.scrollY")
     height = box(panel)["height"]
-    viewport = (page.viewport_size or DESKTOP)["height"]
-    for fraction in (0.25, 0.5):
+    assert height > viewport, "the draft under review is longer than the screen"
+    # the panel's top just under the top bar (where a new pause is scrolled to): its end is far below the
+    # fold, yet the decision is on screen
+    page.evaluate("y => window.scrollTo(0, y)", top - 72)
+    assert box(panel)["y"] + height > viewport
+    for action in ("approve", "reject", "modify"):
+        in_view(page, panel.locator(f"[data-action={action}]"))
+    shot(screen, "checkpoint")
+    # and wherever the reader is in the draft
+    for fraction in (0.25, 0.5, 0.75):
         page.evaluate("y => window.scrollTo(0, y)", max(0, top + height * fraction - viewport / 2))
         in_view(page, approve)
-        in_view(page, panel.locator("[data-action=reject]"))
     shot(screen, "checkpoint-scrolled")
-    # the editor is long: its save button stays reachable too
+    # at the end of the panel the bar is back in its place, under the draft's tags
+    page.evaluate("y => window.scrollTo(0, y)", top + height - viewport / 2)
+    tags, bar = box(panel.locator(".cp-preview .chips")), box(panel.locator(".cp-actions"))
+    assert bar["y"] >= tags["y"] + tags["height"], "the bar never covers the end of the draft"
+    # the editor (title, a long body, tags) keeps its save button reachable too
     panel.locator("[data-action=modify]").click()
-    page.evaluate("y => window.scrollTo(0, y)", top + 40)
+    page.evaluate("y => window.scrollTo(0, y)", top - 72)
     in_view(page, panel.locator("[data-action=submit-modify]"))
     shot(screen, "checkpoint-edit")
 
