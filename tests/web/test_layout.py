@@ -26,7 +26,7 @@ from tests.web.conftest import (
     run_workflow,
 )
 
-MARK = "版面检查"
+MARK = "程序员"  # in these two requests only (no corpus note mentions it)
 SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 
 
@@ -39,8 +39,8 @@ def screen(request: pytest.FixtureRequest, browser: Browser, web_server: LiveSer
 @pytest.fixture(scope="module")
 def runs(web_server: LiveServer) -> dict[str, Any]:
     """A finished run with two images and a run paused at its content checkpoint, with their creatives."""
-    done = run_workflow(web_server, f"帮我写一篇{MARK}：周末城市露营的笔记，面向上班族", images=2)[-1]
-    paused = run_workflow(web_server, f"帮我写一篇{MARK}：新手在家做手冲咖啡的笔记", hitl=True)[-1]
+    done = run_workflow(web_server, f"帮我写一篇周末城市露营的笔记，面向爱拍照的{MARK}", images=2)[-1]
+    paused = run_workflow(web_server, f"帮我写一篇新手在家做手冲咖啡的笔记，面向{MARK}", hitl=True)[-1]
     assert done["type"] == "workflow_complete" and paused["type"] == "workflow_paused"
     with web_server.client() as client:
         paused_id = client.get(f"/api/agent/threads/{paused['threadId']}").json()["creativeId"]
