@@ -27,7 +27,7 @@ def test_an_analyst_filters_creatives_and_downloads_the_csv(studio: Studio) -> N
     expect(page.locator("#creatives-body tr[data-id]").first).to_be_visible()
     expect(page.locator("#stat-tiles .stat-tile")).to_have_count(4)
     for chart in ("#chart-days", "#chart-scores", "#chart-tags"):
-        expect(page.locator(f"{chart} svg")).to_be_visible()
+        expect(page.locator(f"{chart} svg").first).to_be_visible()
     expect(page.locator("#chart-scores svg rect").first).to_be_attached()
     studio.shot("1-overview")
 

@@ -47,44 +47,54 @@ export function perDayChart(perDay) {
       h("span", {}, h("span", { class: "legend-dot", style: { backgroundColor: "#f5b3bd" } }), "其他状态")));
 }
 
-/** scoreDistribution: {bucketEdges: [0, .1, … 1], counts: {dim: [n × 10]}} → one mini histogram per dimension. */
+/**
+ * scoreDistribution: {bucketEdges: [0, .1, … 1], counts: {dim: [n × 10]}} → one histogram per dimension
+ * (small multiples on one count scale): how many creatives scored in each 0.1-wide band, the count written
+ * over every non-empty bar, the average only as a side note — the chart is the spread, not the mean.
+ */
 export function scoreDistributionChart(distribution, averages = {}) {
   const counts = distribution?.counts || {};
-  const keys = ["overall", ...Object.keys(DIMENSIONS)].filter((k) => Array.isArray(counts[k]));
-  if (!keys.length || keys.every((k) => counts[k].every((n) => !n))) return empty("暂无评分数据");
-  const edges = distribution.bucketEdges || Array.from({ length: 11 }, (_, i) => i / 10);
-  const max = Math.max(1, ...keys.flatMap((k) => counts[k]));
-  const W = 360;
-  const rowH = 24;
-  const labelW = 74;
-  const avgW = 40;
-  const H = keys.length * rowH + 18;
-  const bins = counts[keys[0]].length;
-  const step = (W - labelW - avgW) / bins;
-  const rows = keys.map((key, r) => {
-    const top = r * rowH + 2;
-    const label = labelOf("dimension", key);
-    const avg = averages?.[key];
+  const keys = ["overall", ...Object.keys(DIMENSIONS), ...Object.keys(counts)]
+    .filter((k, i, all) => all.indexOf(k) === i && Array.isArray(counts[k]) && counts[k].length);
+  if (!keys.length || keys.every((k) => counts[k].every((n) => !Number(n)))) return empty("暂无评分数据");
+  const edges = distribution.bucketEdges || Array.from({ length: counts[keys[0]].length + 1 }, (_, i) => i / counts[keys[0]].length);
+  const max = Math.max(1, ...keys.flatMap((k) => counts[k].map(Number)));
+  const charts = keys.map((key) => histogram(key, counts[key].map((n) => Number(n) || 0), edges, max, averages?.[key]));
+  return h("div", { class: "hist-block" },
+    h("div", { class: "hist-grid" }, charts),
+    h("p", { class: "chart-legend" }, `横轴：分数（0–1，每 ${fmtEdge(edges[1] - edges[0])} 一段）；柱上数字：该分数段的作品数`));
+}
+
+const fmtEdge = (v) => (Math.round(Number(v) * 100) / 100).toString();
+
+function histogram(key, bins, edges, max, avg) {
+  const name = labelOf("dimension", key);
+  const total = bins.reduce((a, b) => a + b, 0);
+  const W = 200;
+  const H = 96;
+  const pad = { l: 4, r: 4, t: 14, b: 16 };
+  const step = (W - pad.l - pad.r) / bins.length;
+  const base = H - pad.b;
+  const bars = bins.map((n, i) => {
+    const bh = (base - pad.t) * (n / max);
+    const x = pad.l + i * step;
+    const range = `${fmtEdge(edges[i])}–${fmtEdge(edges[i + 1] ?? 1)}`;
     return s("g", {},
-      s("text", { x: 0, y: top + rowH / 2 + 2, text: label }),
-      ...counts[key].map((n, i) => {
-        const bh = (rowH - 6) * (n / max);
-        return s("g", {},
-          s("title", { text: `${label} ${Number(edges[i]).toFixed(1)}–${Number(edges[i + 1] ?? 1).toFixed(1)}：${n} 篇` }),
-          s("rect", { x: labelW + i * step + 1, y: top + rowH - 4 - bh, width: step - 2, height: Math.max(n ? 1.5 : 0, bh),
-            rx: 1.5, fill: key === "overall" ? BRAND : OK, opacity: n ? 0.85 : 0 }),
-          s("rect", { x: labelW + i * step + 1, y: top + rowH - 4, width: step - 2, height: 1, fill: "#e4e7ec" }));
-      }),
-      s("text", { x: W, y: top + rowH / 2 + 2, "text-anchor": "end", text: typeof avg === "number" ? avg.toFixed(2) : "—" }));
+      s("title", { text: `${name} ${range} 分：${n} 篇` }),
+      s("rect", { class: "hist-bar", x: x + 1, y: base - bh, width: step - 2, height: bh, rx: 1.5,
+        "data-count": n, "data-range": range, fill: key === "overall" ? BRAND : OK }),
+      n ? s("text", { class: "hist-count", x: x + step / 2, y: base - bh - 3, "text-anchor": "middle", text: String(n) }) : null);
   });
-  const axisY = keys.length * rowH + 12;
-  return s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": `各维度评分分布（0 到 1 分成 ${bins} 段），右侧为平均分` },
-    ...rows,
-    s("text", { x: labelW, y: axisY, text: "0" }),
-    s("text", { x: labelW + (W - labelW - avgW) / 2, y: axisY, "text-anchor": "middle", text: "0.5" }),
-    s("text", { x: W - avgW, y: axisY, "text-anchor": "end", text: "1" }),
-    s("text", { x: W, y: axisY, "text-anchor": "end", text: "均值" }));
+  const avgText = typeof avg === "number" ? `均值 ${avg.toFixed(2)}` : "";
+  return h("figure", { class: "histogram", dataset: { dim: key } },
+    h("figcaption", {}, h("strong", {}, name), h("span", { class: "muted" }, [`${total} 篇`, avgText].filter(Boolean).join(" · "))),
+    s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
+      "aria-label": `${name}的评分分布：${bins.map((n, i) => (n ? `${fmtEdge(edges[i])}–${fmtEdge(edges[i + 1] ?? 1)} 分 ${n} 篇` : null)).filter(Boolean).join("，") || "无数据"}` },
+    s("line", { class: "axis", x1: pad.l, x2: W - pad.r, y1: base + 0.5, y2: base + 0.5 }),
+    ...bars,
+    s("text", { x: pad.l, y: H - 3, text: "0" }),
+    s("text", { x: W / 2, y: H - 3, "text-anchor": "middle", text: "0.5" }),
+    s("text", { x: W - pad.r, y: H - 3, "text-anchor": "end", text: "1" })));
 }
 
 /** topTags: [{tag, count}] → horizontal bars. */

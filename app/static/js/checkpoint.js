@@ -2,7 +2,7 @@
 // image plans: edit, reorder, delete), and clarification questions with their options.
 
 import { describeError } from "./api.js";
-import { clear, h, paragraphs } from "./dom.js";
+import { charCount, clear, h, paragraphs, TITLE_LIMIT } from "./dom.js";
 import { KIND, kindOf, label } from "./labels.js";
 import { planEditor } from "./plans.js";
 
@@ -42,6 +42,29 @@ export function swatches(palette) {
     ok.map((c) => h("span", { class: "swatch", title: c, style: { backgroundColor: c } })));
 }
 
+/** "12 / 20" under the title field, turning into a warning past the platform's limit (typing is not blocked:
+ * the editor may still want the longer title, but knows it will be cut). */
+function titleCounter(input) {
+  const count = h("span", { class: "count-value" });
+  const warn = h("span", { class: "count-warn" });
+  const node = h("span", { class: "title-counter", "aria-live": "polite" }, count, warn);
+  const update = () => {
+    const n = charCount(input.value);
+    const over = n > TITLE_LIMIT;
+    count.textContent = `${n} / ${TITLE_LIMIT}`;
+    warn.textContent = over ? ` · 超出 ${n - TITLE_LIMIT} 个字，平台只显示前 ${TITLE_LIMIT} 个字` : "";
+    node.classList.toggle("over", over);
+    input.setAttribute("aria-describedby", counterId);
+    if (over) input.dataset.over = "true";
+    else delete input.dataset.over;
+  };
+  const counterId = nextId("count");
+  node.id = counterId;
+  input.addEventListener("input", update);
+  update();
+  return node;
+}
+
 const splitTags = (text) => text.split(/[\s,，、#]+/).map((t) => t.trim()).filter(Boolean);
 
 /**
@@ -49,7 +72,7 @@ const splitTags = (text) => text.split(/[\s,，、#]+/).map((t) => t.trim()).fil
  * while it runs the panel is busy; an error is shown inside the panel so the editor can retry, and a
  * 409 (the pause was already answered) offers `onStale()` to load the run's current state.
  */
-export function renderCheckpoint(ask, submit, { onStale = null } = {}) {
+export function renderCheckpoint(ask, submit, { onStale = null, onEdit = null } = {}) {
   const kind = kindOf(ask);
   const data = (ask.context && ask.context.data) || {};
   const headingId = nextId("cp");
@@ -139,19 +162,28 @@ export function renderCheckpoint(ask, submit, { onStale = null } = {}) {
     const title = h("input", { type: "text", value: data.title || "", maxlength: "40", name: "title" });
     const body = h("textarea", { rows: "10", value: data.body || "", maxlength: "3000", name: "body" });
     const tags = h("input", { type: "text", value: (data.tags || []).join(" "), name: "tags" });
+    const counter = titleCounter(title);
     replaceContent(h("div", { class: "cp-edit" },
-      field("标题", title, "2–40 个字"), field("正文", body, "段落之间空一行"), field("标签", tags, "用空格或逗号分隔，1–12 个")));
+      field("标题", title, counter), field("正文", body, "段落之间空一行"), field("标签", tags, "用空格或逗号分隔，1–12 个")));
+    if (onEdit) {
+      // the phone preview follows the editor as the creator types
+      const edited = () => onEdit({ title: title.value.trim(), body: body.value, tags: splitTags(tags.value) });
+      for (const control of [title, body, tags]) control.addEventListener("input", edited);
+    }
     const save = btn("保存并继续", "primary", (e) => {
       const t = title.value.trim();
       const b = body.value.trim();
       const tagList = splitTags(tags.value);
-      if (t.length < 2 || t.length > 40) return invalid(title, "标题需要 2–40 个字。");
+      if (charCount(t) < 2 || t.length > 40) return invalid(title, "标题需要 2–40 个字。");
       if (b.length < 20) return invalid(body, "正文至少需要 20 个字。");
       if (!tagList.length || tagList.length > 12) return invalid(tags, "请填写 1–12 个标签。");
       if (tagList.some((x) => x.length > 24)) return invalid(tags, "每个标签不超过 24 个字。");
       send({ action: "modify", modifiedData: { title: t, body: b, tags: tagList } }, e.currentTarget);
     }, { dataset: { action: "submit-modify" } });
-    clear(actions).append(save, btn("取消", "ghost", viewMode));
+    clear(actions).append(save, btn("取消", "ghost", () => {
+      if (onEdit) onEdit(null); // back to the draft as it was
+      viewMode();
+    }));
     title.focus();
   }
 

@@ -186,11 +186,17 @@ form.addEventListener("submit", (event) => {
   state = { ...state, filters, offset: 0 };
   navigate(urlFor(), { replace: true });
 });
-form.addEventListener("reset", () => {
-  setTimeout(() => {
-    state = { filters: {}, sort: "-created", offset: 0 };
-    navigate(urlFor(), { replace: true });
-  });
+// 重置 clears every filter from the form *and* the address (q, status, tag, dates, score, sort, page), so a
+// reload or a shared link shows the whole list; done by hand rather than after the form's own reset so no
+// stale value can be read back from the URL in between
+form.addEventListener("reset", (event) => {
+  event.preventDefault();
+  for (const key of FILTERS) form.elements[key].value = "";
+  for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  listError.hidden = true;
+  state = { filters: {}, sort: "-created", offset: 0 };
+  lastListUrl = "/creatives";
+  navigate("/creatives", { replace: true });
 });
 form.elements.status.addEventListener("change", () => form.requestSubmit());
 

@@ -4,6 +4,19 @@ import { EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { card, chip, clamp01, clear, fmtDateTime, fmtDuration, fmtScore, h, paragraphs, replace, safeUrl } from "./dom.js";
 import { scoreBlock } from "./images.js";
 import { agentLabel, label, modelLabel } from "./labels.js";
+import { previewCard } from "./preview.js";
+
+/** The post on a phone, as readers will see it: only for a post (a direct answer has no title). */
+function phoneCard(c) {
+  if (!c.title) return null;
+  const { node, preview } = previewCard("detail-preview");
+  const images = (c.assets || [])
+    .filter((a) => a.role !== "reference" && a.status === "complete" && safeUrl(a.url))
+    .sort((a, b) => (a.taskIndex ?? 0) - (b.taskIndex ?? 0));
+  preview.setImages(images.map((a) => safeUrl(a.url)));
+  preview.setPost({ title: c.title, body: c.body, tags: c.tags });
+  return node;
+}
 
 function postCard(c) {
   const { node, body } = card("文案", { id: "detail-post" });
@@ -137,5 +150,5 @@ export function renderDetail(container, c, { listUrl = "/creatives" } = {}) {
     c.error ? h("div", { class: "alert error", role: "alert" }, h("strong", {}, "运行出错："), c.error.message || "未知错误") : null,
     h("div", { class: "detail-grid" },
       h("div", { class: "run-col" }, postCard(c), imagesCard(c), reviewCard(c), layout.node),
-      h("div", { class: "run-col" }, requestCard(c), brief.node, evidence.node, timingsCard(c), usageCard(c))));
+      h("div", { class: "run-col" }, phoneCard(c), requestCard(c), brief.node, evidence.node, timingsCard(c), usageCard(c))));
 }

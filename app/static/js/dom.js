@@ -123,6 +123,13 @@ export function fmtJson(value) {
   }
 }
 
+/** Characters as the platform (and agents/checks/textutil.char_count) counts them: an emoji is one. */
+export function charCount(text) {
+  return [...String(text || "").trim().replace(/[\ufe0e\ufe0f\u20e3\u{1F3FB}-\u{1F3FF}]|\u200d./gu, "")].length;
+}
+
+export const TITLE_LIMIT = 20; // the platform shows at most 20 characters of a title (agents/checks/form.TITLE_MAX)
+
 export function clamp01(value) {
   const n = Number(value);
   return Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0;

@@ -75,6 +75,11 @@ export class ImageGrid {
     slot.bar.set(1);
   }
 
+  /** The URLs of the images shown so far, in post order (the cover first). */
+  urls() {
+    return [...this.slots.keys()].sort((a, b) => a - b).map((k) => this.slots.get(k).url).filter(Boolean);
+  }
+
   /** Final images by asset id (workflow_complete or a stored creative). */
   setAssets(ids) {
     (ids || []).forEach((id, i) => {

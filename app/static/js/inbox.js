@@ -24,7 +24,7 @@ const requestCard = h("section", { class: "card review-request", "aria-label": "
   h("div", { class: "sub-title" }, "创作需求"), requestText, requestMeta);
 const runMain = h("div", { hidden: true });
 const timelineBody = h("div", { class: "card-body review-timeline" });
-const timelineCard = h("details", { class: "card", hidden: true },
+const timelineCard = h("details", { class: "card timeline-fold", hidden: true },
   h("summary", { class: "card-head" }, h("h2", {}, "智能体时间线")), timelineBody);
 review.append(requestCard, runMain, timelineCard);
 
@@ -43,6 +43,8 @@ function renderList() {
   const focused = document.activeElement?.closest?.(".inbox-item")?.dataset.thread;
   clear(list);
   summary.textContent = items.length ? `${items.length} 个运行等待审核` : "";
+  // the "choose one" hint only makes sense when there is something to choose
+  reviewEmpty.hidden = !items.length || selected !== null;
   if (!items.length) {
     list.append(h("li", { class: "card inbox-empty" }, "没有待审核的运行。开启「人工审核」的创作会在检查点暂停，出现在这里。"));
     return;

@@ -7,6 +7,7 @@ import { renderCheckpoint } from "./checkpoint.js";
 import { card, clear, h, progressBar } from "./dom.js";
 import { IMAGE_DIMENSION_KEYS, ImageGrid, ScorePanel } from "./images.js";
 import { agentLabel, kindOf, label, STATUS } from "./labels.js";
+import { previewCard } from "./preview.js";
 import { Timeline } from "./timeline.js";
 
 const STATUS_TEXT = { idle: "未开始", connecting: "连接中", ...STATUS };
@@ -34,6 +35,8 @@ export class RunView {
     const brief = card("创作简报", { id: "brief-card", cls: "artifact" });
     const evidence = card("调研素材", { id: "evidence-card", cls: "artifact" });
     const layout = card("版式规划", { id: "layout-card", cls: "artifact" });
+    const preview = previewCard("preview-card");
+    this.preview = preview.preview;
     this.draftEmpty = h("p", { class: "muted empty-note" }, "文案生成后会显示在这里。");
     draft.body.append(this.draftEmpty);
     this.draft = new DraftCard(draft.body);
@@ -45,7 +48,7 @@ export class RunView {
     // cards appear when they have something to show; the draft and images placeholders show from the
     // start in the full studio (they tell the creator what is coming), not in the compact review pane
     this.cards = { brief: brief.node, evidence: evidence.node, layout: layout.node, scores: scores.node,
-      draft: draft.node, images: images.node };
+      draft: draft.node, images: images.node, preview: preview.node };
     this.compact = compact;
     this.draftCard = draft.node;
 
@@ -53,7 +56,7 @@ export class RunView {
       this.statusCard, this.alert, this.checkpointSlot,
       h("div", { class: "run-grid" },
         h("div", { class: "run-col" }, draft.node, images.node, scores.node),
-        h("div", { class: "run-col artifacts" }, brief.node, evidence.node, layout.node)));
+        h("div", { class: "run-col artifacts" }, preview.node, brief.node, evidence.node, layout.node)));
     main.append(this.root);
     this.timeline = new Timeline(timelineRoot);
     this.reset(null);
@@ -68,8 +71,10 @@ export class RunView {
     this.layoutSpec = null;
     this.alignment = null;
     this.imageOnly = false;
+    this.answerOnly = false;
     this.timeline.reset();
     this.images.reset();
+    this.preview.reset();
     this.scores.reset();
     this.evidence.reset();
     clear(this.briefBody);
@@ -148,6 +153,8 @@ export class RunView {
       case "intent_detected":
         // an image-only package has no post text and is judged on the image dimensions only
         this.imageOnly = event.intent === "image_only";
+        // a direct answer is not a post: no phone preview for it
+        this.answerOnly = event.intent === "question" || event.intent === "time_query";
         this.scores.only = this.imageOnly ? IMAGE_DIMENSION_KEYS : null;
         if (this.imageOnly) this.cards.draft.hidden = true;
         break;
@@ -175,6 +182,7 @@ export class RunView {
       case "image_progress":
         this.cards.images.hidden = false;
         this.images.progress(event);
+        this.preview.setImages(this.images.urls());
         break;
       case "quality_score":
         this.cards.scores.hidden = false;
@@ -215,6 +223,8 @@ export class RunView {
     this.draftEmpty.hidden = true;
     this.cards.draft.hidden = false;
     this.draft.set(draft);
+    this.preview.setPost(this.draft.draft);
+    this.cards.preview.hidden = this.answerOnly;
   }
 
   ask(event) {
@@ -225,8 +235,11 @@ export class RunView {
     if (kind === "content" && data) this.setDraft(data);
     this.draftCard.hidden = kind === "content"; // the panel shows the draft under review
     if (kind === "image_plans" && data?.plans) this.images.setCaptions(data.plans);
-    const panel = renderCheckpoint(event, (payload) => this.confirm(payload),
-      { onStale: this.reloadFn ? () => this.reloadFn() : null });
+    const panel = renderCheckpoint(event, (payload) => this.confirm(payload), {
+      onStale: this.reloadFn ? () => this.reloadFn() : null,
+      // the editor's values go to the phone preview as they are typed (null: editing was cancelled)
+      onEdit: kind === "content" ? (post) => this.preview.setPost(post || this.draft.draft) : null,
+    });
     clear(this.checkpointSlot).append(panel.node);
     if (this.focusCheckpoints) {
       const top = panel.node.getBoundingClientRect().top;
@@ -255,6 +268,7 @@ export class RunView {
     if (event.imageAssetIds?.length) {
       this.cards.images.hidden = false;
       this.images.setAssets(event.imageAssetIds);
+      this.preview.setImages(this.images.urls());
     }
     if (event.qualityScores) {
       this.cards.scores.hidden = false;
