@@ -2,8 +2,9 @@
 
 It starts a real server on a scratch data dir (offline model, sample corpus), writes one request in the
 studio at 1280 px through Debian's chromium, approves both checkpoints and saves the finished page as
-`docs/images/studio.png` (a small JPEG-like PNG, resized to 1000 px wide). Needs `make test`'s set-up
-(Playwright and chromium). `make test` never runs it: tests write no tracked files.
+`docs/images/studio.png` (a 128-colour PNG, 1000 px wide). Needs `make test`'s set-up (Playwright and
+chromium) and an emoji font for the post's emoji (Debian: `apt-get install fonts-noto-color-emoji`).
+`make test` never runs it: tests write no tracked files.
 """
 
 from __future__ import annotations
