@@ -79,13 +79,14 @@ class Steps:
                 yield step
             return
         emit = self.log
-        step = Step(description, total, emit)
+        name = escape(description) if self.console is not None else description  # a console reads markup
+        step = Step(name, total, emit)
         if emit is not None:
-            emit(f"· {escape(description)}{f'（共 {total}）' if total else ''}…")
+            emit(f"· {name}{f'（共 {total}）' if total else ''}…")
         yield step
-        if emit is not None:
+        if emit is not None:  # not reached when the work raised: no ✓ for a failed step
             count = f"{step.done}/{total}，" if total else ""
-            emit(f"[green]✓[/green] {escape(description)}（{count}用时 {step.seconds:.1f} 秒）")
+            emit(f"✓ {name}（{count}用时 {step.seconds:.1f} 秒）")
 
     @contextmanager
     def _live_step(self, description: str, total: int | None) -> Iterator[Step]:

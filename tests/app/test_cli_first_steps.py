@@ -173,4 +173,9 @@ def test_steps_on_a_terminal_draw_bars_and_elsewhere_print_lines() -> None:
             worker.join()
     assert lines[0] == "· 加载示例笔记（共 8）…"
     assert lines[1:-1] == ["  加载示例笔记：2/8", "  加载示例笔记：4/8", "  加载示例笔记：6/8"]
-    assert lines[-1].startswith("[green]✓[/green] 加载示例笔记（8/8，用时")
+    assert lines[-1].startswith("✓ 加载示例笔记（8/8，用时")
+
+    lines.clear()
+    with pytest.raises(RuntimeError), Steps(log=lines.append).step("数据库迁移", total=1):
+        raise RuntimeError("the work failed")
+    assert lines == ["· 数据库迁移（共 1）…"]  # a failed step is never ticked off
