@@ -361,9 +361,17 @@ def check_preview(page: Page, preview: Locator, creative: dict[str, Any], images
     """The phone preview holds the post as stored: cover first, title, body, tags as #话题."""
     expect(preview).to_be_visible()
     expect(preview.locator(".card-head h2")).to_have_text("手机预览")
+    # a phone's screen, 375 CSS px wide at any window width (so the text wraps where a phone wraps it):
+    # at full size on a wide screen, scaled down whole (not reflowed) where the column is narrower
     phone = box(preview.locator(".phone"))
     viewport = page.viewport_size or DESKTOP
-    assert phone["width"] <= 360 + 1 and phone["x"] >= 0 and phone["x"] + phone["width"] <= viewport["width"]
+    assert phone["x"] >= 0 and phone["x"] + phone["width"] <= viewport["width"]
+    screen_width = preview.locator(".phone-screen").evaluate("el => parseFloat(getComputedStyle(el).width)")
+    assert screen_width == pytest.approx(375, abs=3)
+    if viewport["width"] == DESKTOP["width"]:
+        assert phone["width"] == pytest.approx(391, abs=1)  # 375 + the frame
+    else:
+        assert 0.8 * 391 <= phone["width"] < 391
     expect(preview.locator(".pp-title")).to_have_text(creative["title"])
     first_paragraph = creative["body"].strip().split("\n\n")[0].strip()
     expect(preview.locator(".pp-body p").first).to_have_text(first_paragraph)

@@ -25,6 +25,9 @@ function icon(path, label) {
     label);
 }
 
+export const PHONE_WIDTH = 375; // CSS px of a common phone screen
+const PHONE_OUTER = PHONE_WIDTH + 16; // with the frame (.phone's 8 px border on each side)
+
 const HEART = "M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10z";
 const STAR = "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z";
 const BUBBLE = "M4 5h16v11H9l-4 3.5V16H4z";
@@ -55,8 +58,20 @@ export class PhonePreview {
       this.note);
     this.media.addEventListener("scroll", () => this.updateIndex(), { passive: true });
     target.append(this.node);
+    // the screen is always a phone's width (PHONE_WIDTH CSS px), so the text wraps where it wraps on a
+    // phone; a narrower column shows it scaled down whole rather than reflowed
+    this.phone = this.node.querySelector(".phone");
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => this.fit()).observe(this.node);
+    this.fit();
     this.urls = [];
     this.reset();
+  }
+
+  fit() {
+    const room = this.node.clientWidth;
+    if (!room) return;
+    const scale = Math.min(1, room / PHONE_OUTER);
+    this.phone.style.zoom = scale < 1 ? String(Math.floor(scale * 1000) / 1000) : "";
   }
 
   reset() {
