@@ -3,9 +3,12 @@ image providers — opened once (server lifespan or a CLI command) and closed to
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from functools import cache
+from typing import Any
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -77,6 +80,12 @@ def image_providers(
     return provider
 
 
+async def _settle(task: asyncio.Task[Any]) -> None:
+    """Wait for a warm-up at shutdown; it failing is not shutdown's business (the first call will say)."""
+    with contextlib.suppress(Exception):
+        await task
+
+
 @asynccontextmanager
 async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIterator[Resources]:
     """Everything a run needs, opened in order and closed in reverse. `warm` (the server) starts the card
@@ -102,12 +111,16 @@ async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIter
         stack.callback(renderer.close)
         if warm and settings.image_provider.lower() in OFFLINE_NAMES:
             renderer.start()  # they warm up (~1 s) while the first runs write
+        llm = LLMGateway(llm_config(settings))
+        if warm:  # litellm's import (~7 s of CPU) after start-up, in a thread: the first page does not wait
+            warming = asyncio.create_task(asyncio.to_thread(llm.litellm))
+            stack.push_async_callback(_settle, warming)
         yield Resources(
             graph=build_graph(saver),
             sessions=sessions,
             knowledge=knowledge,
             assets=AssetStore(settings.assets_dir, sessions, writer),
-            llm=LLMGateway(llm_config(settings)),
+            llm=llm,
             image_provider=image_providers(settings, renderer),
             writer=writer,
             options=run_options(settings),

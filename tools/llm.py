@@ -187,12 +187,19 @@ class LLMGateway:
     def __init__(self, config: LLMConfig | None = None, *, meter: UsageMeter | None = None) -> None:
         self.config = config or LLMConfig()
         self.meter = meter if meter is not None else UsageMeter()
+
+    def litellm(self) -> ModuleType:
+        """litellm, with the offline provider registered when this gateway talks to it. The first call in a
+        process imports litellm (~7 s of CPU on this machine), so the gateway does it on first use — or the
+        server does it in a thread right after start-up (`warm`) — never before the first page is served."""
+        litellm = litellm_module()
         if is_offline(self.config.model):
             from tools.offline import register_offline_provider
 
             register_offline_provider(
                 latency_ms=self.config.offline_latency_ms, failure_rate=self.config.offline_failure_rate
             )
+        return litellm
 
     def with_meter(self, meter: UsageMeter) -> LLMGateway:
         clone = object.__new__(LLMGateway)
@@ -250,7 +257,7 @@ class LLMGateway:
     ) -> tuple[list[Message], dict[str, Any] | None]:
         """Choose JSON-schema mode, JSON mode or a schema in the prompt, by what the provider supports."""
         model = self.config.model
-        litellm = litellm_module()
+        litellm = self.litellm()
         if is_offline(model) or _supports(litellm.supports_response_schema, model):
             return messages, {"type": "json_schema", "json_schema": {"name": task, "schema": schema}}
         instruction = (
@@ -273,7 +280,7 @@ class LLMGateway:
         self, task: str, messages: Sequence[Message], *, temperature: float | None = None
     ) -> AsyncIterator[str]:
         """Yield the answer's text as it arrives. Transient errors before the first delta are retried."""
-        litellm = litellm_module()
+        litellm = self.litellm()
         started = time.perf_counter()
         attempts = 0
         prompt_tokens = completion_tokens = 0
@@ -360,7 +367,7 @@ class LLMGateway:
         response_format: dict[str, Any] | None,
         temperature: float | None,
     ) -> str:
-        litellm = litellm_module()
+        litellm = self.litellm()
         started = time.perf_counter()
         attempts = 0
         try:
@@ -402,7 +409,7 @@ class LLMGateway:
         cost = 0.0
         if response is not None and not is_offline(self.config.model):
             try:
-                cost = float(litellm_module().completion_cost(completion_response=response) or 0.0)
+                cost = float(self.litellm().completion_cost(completion_response=response) or 0.0)
             except Exception:  # models without a price in the local cost map cost "unknown" = 0
                 cost = 0.0
         self.meter.add(
