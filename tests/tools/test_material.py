@@ -27,6 +27,7 @@ from tools.offline.writing import compose_evidence
         ("民宿在小巷里，一晚380元，推开窗就是河。", "item"),
         ("帐篷：选3秒速开的，200元左右。", "item"),
         ("整理了这周的通勤穿搭，供大家参考。", "story"),  # the note presenting itself
+        ("两种都玩了半年，给上班族做个对比。", "story"),
     ],
 )
 def test_a_line_says_what_it_does_in_its_note(raw: str, role: str) -> None:

@@ -53,8 +53,10 @@ _TIP = re.compile(
 )
 # A line about the note itself (给上班族做个对比, 整理了这周的穿搭): no scene for a post
 _ABOUT_NOTE = re.compile(r"对比|分享|总结|整理|推荐|参考|记录|合集|清单|攻略|供大家|给大家")
-# The note presenting itself (整理了…，供大家参考): no point of a post
-_FOR_READERS = re.compile(r"供大家参考|仅供参考|给大家(?:参考|分享)|分享给大家|整理了(?:这|一)")
+# The note presenting itself (整理了…，供大家参考 / 两种都玩了半年，给上班族做个对比): no point of a post
+_FOR_READERS = re.compile(
+    r"供大家参考|仅供参考|给大家(?:参考|分享)|分享给大家|整理了(?:这|一)|做(?:个|一个|一下)(?:对比|总结|记录|分享)"
+)
 _ALSO = re.compile(r"^(?:另外|此外|还有|再就是)[，,]?")  # what a note adds after its steps is advice too
 # What the note's advice led to: 坚持两周后，泛红范围缩小了一半 / 现在早上只要5分钟 / 一年下来…稳定了很多
 _OUTCOME = re.compile(
