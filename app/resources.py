@@ -80,6 +80,16 @@ def image_providers(
     return provider
 
 
+def _load_text_tools() -> None:
+    """jieba's dictionary (~1 s) and the sentence encoder (~1.4 s), which research and the checks use."""
+    import jieba
+
+    from tools.embeddings import embed
+
+    jieba.initialize()
+    embed(["预热"])
+
+
 async def _settle(task: asyncio.Task[Any]) -> None:
     """Wait for a warm-up at shutdown; it failing is not shutdown's business (the first call will say)."""
     with contextlib.suppress(Exception):
@@ -112,9 +122,9 @@ async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIter
         if warm and settings.image_provider.lower() in OFFLINE_NAMES:
             renderer.start()  # they warm up (~1 s) while the first runs write
         llm = LLMGateway(llm_config(settings))
-        if warm:  # litellm's import (~7 s of CPU) after start-up, in a thread: the first page does not wait
-            warming = asyncio.create_task(asyncio.to_thread(llm.litellm))
-            stack.push_async_callback(_settle, warming)
+        if warm:  # what every first run needs, loaded in threads after start-up: the first page does not wait
+            for load in (llm.litellm, _load_text_tools):  # litellm's import is ~7 s of CPU
+                stack.push_async_callback(_settle, asyncio.create_task(asyncio.to_thread(load)))
         yield Resources(
             graph=build_graph(saver),
             sessions=sessions,
