@@ -634,8 +634,7 @@ class KnowledgeStore:
     async def _embed(self, texts: list[str]) -> np.ndarray:
         from tools.embeddings import embed
 
-        progress = _embed_progress.get()  # set by an upsert that reports progress (`_reporting`)
-        return await asyncio.to_thread(embed, texts, threads=self.embed_threads, progress=progress)
+        return await asyncio.to_thread(embed, texts, threads=self.embed_threads)
 
     async def _centroids(self, groups: list[list[str]]) -> np.ndarray:
         return await centroids(groups, threads=self.embed_threads)

@@ -87,7 +87,8 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     # a post on a place within a city (鼓浪屿, 东山岛) follows no note that is not about that place
     named = places(ctx.topic)
     finest = named[-1] if named else ""
-    focus = {id(n): _focus(core, n, notes, audience) for n in notes}
+    rarity = _rarity(core, notes)  # once: every note's focus weighs the same words
+    focus = {id(n): _focus(core, n, rarity, audience) for n in notes}
     notes.sort(key=lambda n: focus[id(n)], reverse=True)  # stable: engagement breaks ties
     facts: list[dict[str, Any]] = []
     for rank, note in enumerate(notes):
@@ -97,7 +98,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
             chosen = parts[:9]
         else:
             usable = [s for s in parts if is_concrete(s) or _ADVICE.search(s)]
-            if not _focus(other or core, {**note, "desc": ""}, notes):  # only its text names it: only there
+            if not _focus(other or core, {**note, "desc": ""}, rarity):  # only its text names it: only there
                 usable = [s for s in usable if overlap(other or core, s)]
             best = sorted(usable, key=lambda s: overlap(words, s) + is_concrete(s), reverse=True)[:2]
             chosen = sorted(best, key=usable.index)  # in the note's own order: a story stays in sequence
@@ -149,16 +150,23 @@ def _leads(note: dict[str, Any], place: str) -> bool:
     return not place or place in f"{note['title']} {' '.join(map(str, note.get('tags') or []))}"
 
 
-def _focus(core: list[str], note: dict[str, Any], notes: list[dict[str, Any]], audience: str = "") -> float:
+def _rarity(words: list[str], notes: list[dict[str, Any]]) -> dict[str, float]:
+    """How much each word singles a note out among the found notes: a word every note says (护肤 in a beauty
+    search) weighs little, one few say (干皮) much — an inverse document frequency, floored at 0.1."""
+    texts = [_text(n) for n in notes]
+    return {
+        w: max(math.log((len(notes) + 1) / (sum(w in text for text in texts) + 0.5)), 0.1) for w in words
+    }
+
+
+def _focus(core: list[str], note: dict[str, Any], rarity: dict[str, float], audience: str = "") -> float:
     """How much a note is about the subject: its words in the title count most, then in the tags, then
-    how often the text says them (a party note that mentions a 戚风 once is not a chiffon note); a word
-    every found note says (护肤 in a beauty search) counts less than the one that singles the subject out
-    (干皮), and the reader's words (职场新人) half. 0 when it only shares the theme."""
+    how often the text says them (a party note that mentions a 戚风 once is not a chiffon note), each word
+    weighed by its `rarity`, the reader's words (职场新人) half. 0 when it only shares the theme."""
     title, tags, desc = str(note["title"]), " ".join(map(str, note.get("tags") or [])), str(note["desc"])
     total = 0.0
     for w in core:
-        rarity = max(math.log((len(notes) + 1) / (sum(w in _text(n) for n in notes) + 0.5)), 0.1)
-        weight = rarity * (0.5 if w in audience else 1)
+        weight = rarity[w] * (0.5 if w in audience else 1)
         hits: float = 3 * (w in title) + 2 * (w in tags) + min(desc.count(w), 3)
         if not hits and len(w) >= 3:  # a compound's first word says part of it: 快手 of 快手菜 (快手早餐)
             hits = 0.5 * (3 * (w[:2] in title) + 2 * (w[:2] in tags))
