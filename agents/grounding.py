@@ -5,9 +5,10 @@ their sentences in (a Xiamen post citing the Chengdu panda base, a West Lake pos
 fever-medicine advice). `Scope` is what the request is about — its places, its topic words and the kinds
 of advice it asks for — and sorts every note into
 
-    on topic     its facts, sentences, tags may be used (sentences naming another place or giving advice
-                 outside the topic are still cut out of it);
-    elsewhere    about another place: it may inform title patterns and generic tags, never facts;
+    on topic     its facts, sentences, tags may be used (sentences naming another place, giving advice
+                 outside the topic or speaking to other readers are still cut out of it);
+    elsewhere    about another place, or written for other readers (a family's beach trip for a students'
+                 post, a men's routine for an oily-skin post): it may inform title patterns, never facts;
     off topic    shares nothing with the request: not used at all.
 
 The research agent filters what the model sees with it and filters what the model returns again (a
@@ -28,7 +29,15 @@ from typing import Any, Literal
 
 from agents.artifacts import Brief
 from agents.checks.places import PlaceScope, foreign_mentions, resolve
-from tools.entities import advice_domains, foreign_places, not_places, places, same_place
+from tools.entities import (
+    advice_domains,
+    foreign_places,
+    not_places,
+    other_readers,
+    places,
+    readers,
+    same_place,
+)
 from tools.offline.text import tokens
 
 NoteFit = Literal["on_topic", "elsewhere", "off_topic"]
@@ -81,15 +90,20 @@ class Scope:
     place_scope: PlaceScope = field(default_factory=lambda: PlaceScope((), ()))
     # names no table knows, learnt from the notes about the request's place (胡里山 in a note titled 厦门)
     companions: tuple[str, ...] = ()
+    # who the post is for (kids, elderly, men …, `tools.entities.readers`): a note or a sentence written
+    # for other readers is none of its evidence (a family beach note's 儿童救生衣 in a students' trip)
+    readers: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, request: str, brief: Brief | Mapping[str, Any] | None = None) -> Scope:
         if isinstance(brief, Brief):
             topic, keywords, theme = brief.topic, list(brief.keywords), brief.theme
+            audience = brief.audience or ""
         else:
             topic = str((brief or {}).get("topic") or "")
             keywords = [str(k) for k in (brief or {}).get("keywords") or []]
             theme = str((brief or {}).get("theme") or "")
+            audience = str((brief or {}).get("audience") or "")
         about = " ".join([request, topic, *keywords])
         generous = PlaceScope.of([request, topic, *keywords])
         # not words that only happen to be a district's name too (古城 is 丽江's 古城区)
@@ -103,7 +117,14 @@ class Scope:
         domains = set(advice_domains(about))
         if _HEALTH.search(about):
             domains.add("medical")
-        return cls(tuple(found), tuple(dict.fromkeys(words)), frozenset(domains), theme, place_scope)
+        return cls(
+            tuple(found),
+            tuple(dict.fromkeys(words)),
+            frozenset(domains),
+            theme,
+            place_scope,
+            readers=frozenset(readers(f"{about} {audience}")),
+        )
 
     def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
         """This scope, also allowing the unknown names in the text of notes whose title and tags name only
@@ -139,8 +160,12 @@ class Scope:
         """Advice domains `text` touches that the request is not about."""
         return advice_domains(text) - self.domains
 
+    def other_readers(self, text: str) -> set[str]:
+        """Reader groups `text` speaks to that this request's post is not for."""
+        return other_readers(text, self.readers)
+
     def sentence_fits(self, sentence: str) -> bool:
-        return not self.foreign(sentence) and not self.stray_advice(sentence)
+        return not (self.foreign(sentence) or self.stray_advice(sentence) or self.other_readers(sentence))
 
     def clean(self, text: str, note: Mapping[str, Any] | None = None) -> str:
         """`text` without the sentences that name another place or give advice outside the topic — nor,
@@ -169,13 +194,17 @@ class Scope:
         about = places(head) or places(body)
         if about and self.foreign(" ".join(about)):
             return "elsewhere"
+        # written for other readers: its title may inspire, its advice not (a family's beach trip for students)
+        other_readers = bool(self.other_readers(head))
         if self.places and about:
-            return "on_topic"  # about the request's own place
+            return "elsewhere" if other_readers else "on_topic"  # about the request's own place
         # a word in the title or tags says more than one in the text; a note of another corpus theme
         # needs more than a word in common (带爸妈 and 新手爸妈 share a word, not a topic)
         shared = 2 * sum(w in head for w in self.words) + sum(w in body and w not in head for w in self.words)
         same_theme = not self.theme or not note.get("theme") or note.get("theme") == self.theme
-        return "on_topic" if shared >= (1 if same_theme else 3) else "off_topic"
+        if shared < (1 if same_theme else 3):
+            return "off_topic"
+        return "elsewhere" if other_readers else "on_topic"
 
     def fact_fits(self, text: str, source: Mapping[str, Any] | None = None) -> bool:
         """A fact may be used: it names no other place, gives no stray advice, and its source note (when
@@ -185,7 +214,7 @@ class Scope:
         return source is None or (self.note_fit(source) == "on_topic" and bool(self.clean(text, source)))
 
     def tag_fits(self, tag: str) -> bool:
-        return not self.foreign(tag) and not self.stray_advice(tag)
+        return not self.foreign(tag) and not self.stray_advice(tag) and not self.other_readers(tag)
 
     def describe_gaps(self, on_topic: Iterable[Mapping[str, Any]]) -> list[str]:
         """What the corpus has nothing on: each request place no on-topic note names."""

@@ -90,6 +90,37 @@ def foreign_places(text: str, allowed: Iterable[str]) -> list[str]:
     return [p for p in places(text) if not any(same_place(p, a) for a in allowed)]
 
 
+@cache
+def _reader_groups() -> dict[str, tuple[re.Pattern[str], bool, frozenset[str]]]:
+    from tools.lexfiles import sections
+
+    return {
+        name: (
+            re.compile(fields["pattern"]),
+            fields.get("general", "no") == "yes",
+            frozenset(fields.get("clashes", "").split()),
+        )
+        for name, fields in sections("readers.txt").items()
+    }
+
+
+def readers(text: str) -> set[str]:
+    """The reader groups `text` is written for or speaks of (kids, elderly, men, women, couple; see
+    `data/lexicon/readers.txt`)."""
+    return {name for name, (pattern, _, _) in _reader_groups().items() if pattern.search(text)}
+
+
+def other_readers(text: str, own: Iterable[str]) -> set[str]:
+    """The reader groups of `text` that a post for the `own` groups may not borrow from: a group the
+    request does not name, unless it is a general one (women's notes for a request naming no reader), and
+    never one that clashes with the request's (women's advice in a men's post, a couple's in a family's)."""
+    own = set(own)
+    groups = _reader_groups()
+    return {
+        name for name in readers(text) - own if not groups[name][1] or groups[name][2] & own
+    }
+
+
 def advice_domains(text: str) -> set[str]:
     """The advice domains `text` touches (see ADVICE_DOMAINS)."""
     return {name for name, words in ADVICE_DOMAINS.items() if any(w in text for w in words)}

@@ -82,3 +82,32 @@ def test_the_research_filter_is_stricter_than_the_critic_on_small_known_places()
     assert chaozhou.foreign("辞职后在丽江旅居了一个月") == ["丽江"]
     anywhere = Scope.of("一个人的城市骑行路线分享")
     assert anywhere.foreign("和朋友完成了太湖半环，一天骑了100公里") == ["太湖"]
+
+
+def test_a_note_or_a_sentence_for_other_readers_is_no_evidence() -> None:
+    """A family's beach note gives no advice to students; a men's routine none to an oily-skin post."""
+    students = Scope.of(
+        "写一篇去大连看海的两天一夜攻略，面向第一次去的大学生",
+        {
+            "topic": "大连看海两天一夜",
+            "keywords": ["大连", "看海"],
+            "theme": "travel",
+            "audience": "第一次去的大学生",
+        },
+    )
+    family = note(
+        "带3岁娃去海边，这些东西一定要带", "沙滩挖沙玩具、防晒衣、儿童救生衣都要带。", ["带娃旅行", "3岁"]
+    )
+    plain = note("第一次看海攻略", "上午9点前下海，避开最晒的时段。带娃的话记得带儿童救生衣。", ["看海"])
+    assert students.note_fit(family) == "elsewhere"
+    assert students.note_fit(plain) == "on_topic"
+    assert students.clean(plain["desc"]) == "上午9点前下海，避开最晒的时段。"
+    assert not students.tag_fits("带娃旅行") and students.tag_fits("看海")
+    oily = Scope.of("油皮夏天控油的护肤心得", {"topic": "油皮夏天控油护肤", "theme": "beauty"})
+    assert oily.clean("剃须后皮肤容易敏感，可以用须后乳。洁面早晚各一次。") == "洁面早晚各一次。"
+    # readers the request names are its own; a general group (women) suits a request naming none
+    parents = Scope.of("三亚五天四晚亲子游攻略", {"topic": "三亚亲子游", "theme": "travel"})
+    assert parents.note_fit(family) != "elsewhere"
+    assert parents.clean("两个人淡季去的，人均5000。酒店离景点20分钟以内。") == "酒店离景点20分钟以内。"
+    assert oily.clean("和闺蜜一起试了三个月。") == "和闺蜜一起试了三个月。"
+    assert Scope.of("男生油皮护肤步骤", {"topic": "男生油皮护肤"}).clean("和闺蜜一起试了三个月。") == ""

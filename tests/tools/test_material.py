@@ -118,3 +118,100 @@ def test_the_note_about_the_subject_leads_the_evidence_not_the_most_liked() -> N
     assert len(steps) == 3 and "蛋白" in steps[0] and "翻拌" in steps[1] and "倒扣" in steps[2]
     assert "气球" not in draft["body"]
 
+
+BREAKFAST = _note(
+    "breakfast",
+    "上班族健身早餐，吃完不饿到中午",
+    "我的固定组合：1个水煮蛋加1杯无糖豆浆加1片全麦面包。没时间做就去便利店买茶叶蛋和无糖酸奶，10分钟搞定。"
+    "健身日多加一根香蕉，练完不会头晕。",
+    ["健身饮食", "上班族", "健身"],
+    5000,
+)
+LUNCH_BREAK = _note(
+    "lunch",
+    "午休30分钟，在工位旁练完一组",
+    "第一步，午饭前找会议室做5分钟动态热身；第二步，深蹲、俯卧撑、平板支撑各3组，20分钟练完；"
+    "第三步，用湿巾擦汗换件T恤，下午开会不尴尬。午休练完下午反而不困。",
+    ["午休健身", "办公室运动"],
+    300,
+)
+
+
+def test_a_note_that_does_not_say_what_sets_the_subject_apart_does_not_lead() -> None:
+    """午休 is what a lunch-break workout is about; a breakfast note shares 健身 and 上班族, not 午休."""
+    brief = {
+        "topic": "上班族如何利用午休时间健身",
+        "keywords": ["午休", "健身", "上班族"],
+        "audience": "上班族",
+    }
+    alone = _context("evidence", {"brief": brief, "notes": [BREAKFAST], "request": brief["topic"]})
+    assert not compose_evidence(alone)["facts"]  # nothing about 午休: nothing borrowed from breakfast
+    both = _context(
+        "evidence", {"brief": brief, "notes": [BREAKFAST, LUNCH_BREAK], "request": brief["topic"]}
+    )
+    facts = compose_evidence(both)["facts"]
+    assert [f["text"][:3] for f in facts[:3]] == ["第一步", "第二步", "第三步"]  # the lunch note leads
+
+
+OATS = _note(
+    "oats",
+    "5块钱搞定一周早餐｜打工人速食合集",
+    "周日晚上备好一周早餐。燕麦杯：即食燕麦40g加牛奶200ml，冷藏一夜；杂粮饭团：糙米饭包肉松和海苔，早上微波1分半；"
+    "周一：小米粥加水煮蛋。",
+    ["早餐", "快手早餐", "一周备餐"],
+    3000,
+)
+PANCAKE = _note(
+    "pancake",
+    "5分钟快手早餐：鸡蛋灌饼平替版",
+    "平底锅不放油，放入冷冻手抓饼皮中火加热，鼓起大泡后灌入蛋液；翻面煎到鸡蛋凝固，刷酱卷生菜；"
+    "从开火到出锅不到5分钟。",
+    ["快手早餐", "鸡蛋灌饼"],
+    9000,
+)
+
+
+def test_a_request_for_several_things_lists_one_thing_per_note_named() -> None:
+    """推荐几道…早餐 is several dishes from several notes — not one recipe's steps numbered as dishes; a
+    label that says when (周一) is no dish."""
+    brief = {"topic": "快手早餐", "keywords": ["快手早餐", "早餐"], "audience": "新手", "contentType": "list"}
+    ctx = _context(
+        "evidence", {"brief": brief, "notes": [PANCAKE, OATS], "request": "推荐几道适合新手的快手早餐"}
+    )
+    texts = [f["text"] for f in compose_evidence(ctx)["facts"]]
+    assert texts[0].startswith("鸡蛋灌饼：") and sum(t.startswith("鸡蛋灌饼") for t in texts) == 1
+    assert any(t.startswith("燕麦杯：") for t in texts) and any(t.startswith("杂粮饭团：") for t in texts)
+    assert not any(t.startswith("周一") for t in texts)
+    draft = compose_draft(
+        _context(
+            "writer",
+            {
+                "brief": brief,
+                "evidence": {"facts": [{"text": t, "sourceId": "x"} for t in texts]},
+                "request": "推荐几道适合新手的快手早餐",
+            },
+        )
+    )
+    items = [ln for ln in draft["body"].split("\n") if "\ufe0f\u20e3" in ln]
+    assert len(items) == 3 and "鸡蛋灌饼" in items[0]
+
+
+def test_kind_words_are_neither_subject_nor_tag() -> None:
+    brief = {
+        "topic": "上班族如何利用午休时间健身",
+        "keywords": ["午休", "健身", "经验分享"],
+        "audience": "上班族",
+        "contentType": "story",
+    }
+    draft = compose_draft(
+        _context(
+            "writer",
+            {
+                "brief": brief,
+                "evidence": {"facts": [], "recommendedTags": ["经验分享", "午休健身"]},
+                "request": "上班族如何利用午休时间健身？写一篇经验分享",
+            },
+        )
+    )
+    assert "经验分享" not in draft["tags"] and "午休健身" in draft["tags"]
+    assert "上班族利用" not in draft["title"] and "午休" in draft["title"]

@@ -151,6 +151,14 @@ def _split_detail(detail: str, audience: str | None) -> tuple[str, list[str]]:
     return "，".join(angle), constraints
 
 
+# Words of a request that say how it is asked or what kind of post it is, never what it is about: no
+# keyword (the writer would tag them and research would search for them).
+_ASK_WORD = re.compile(
+    r"写成?|帮我|写个|写一篇|一篇|一份|几[道款个种样家本套件双支瓶处条]|小红书|笔记|文案|帖子"
+    r"|(?:经验|心得|干货|好物)?分享|经验分享|心得体会"
+)
+
+
 def compose_brief(ctx: Context) -> dict[str, Any]:
     """The brief from the request; a clarification fills structured fields (topic only when the request
     had none, angle, audience, constraints) and is never pasted into the topic."""
@@ -202,6 +210,7 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     )
     # the request's words, not its style direction (用小红书的风格 is no keyword)
     words = dedupe([*keywords(topic, 3), *keywords(STYLE.sub("", f"{full} {angle}"), 6)])
+    words = [w for w in words if not _ASK_WORD.fullmatch(w)]  # 写成, 几道, 经验分享: how it is asked
     return {
         "topic": topic,
         "angle": shorten(angle, 60),

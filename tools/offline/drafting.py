@@ -88,6 +88,9 @@ _NOT_TAGS = frozenset(
         "提高",
         "利用",
         "准备",
+        # when, not what (午休时间健身 is about 午休 and 健身)
+        "时间",
+        "时候",
     }
 )
 
@@ -109,9 +112,11 @@ def subject_of(topic: str, audience: str) -> str:
     subject = stripped if len(stripped) >= 2 else subject
     if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
         subject = subject[len(audience) :].lstrip("的")
+    subject = re.sub(_READER_FIRST, "", subject)  # 上班族如何利用午休健身: the reader is not the subject
     subject = re.sub(
         r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
     )
+    subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
         before = _TRAILING_VERB.sub("", subject[: asked.start()])
@@ -121,7 +126,9 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     before, _, after = subject.rpartition("的")
-    if len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
+    if len(before) >= 4 and 1 <= len(after) <= 2 and not _PREDICATE.search(after):
+        subject = before + after  # 油皮夏天控油的护肤 → 油皮夏天控油护肤 (a title reads "…控油护肤后")
+    elif len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
@@ -168,6 +175,10 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     return words[0] if words else subject[:4]
 
 
+# A reader named before the question (上班族如何…, 学生党怎么…): who it is for, not what it is about
+_READER_FIRST = re.compile(
+    r"^(?:上班族|打工人|学生党|大学生|宝妈|新手妈妈|新手爸妈|职场新人|新手|小白)(?=如何|怎么|怎样|的)的?"
+)
 _GENERIC_HEAD = re.compile(
     r"(?:[一二两三四五六七八九十\d]+(?:日|天)(?:[一二两三四五六七八九十\d]+(?:晚|夜))?|半日|周末)?"
     r"(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
@@ -322,6 +333,7 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
             pool += [*evidence.get("topTags", []), *(f"{w}分享" for w in keywords(subject, 2))]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
     avoid = [*fb.avoid, *fb.tags_remove]
+    base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
     if fb.tags_refresh and not fb.tags_set:
         old = {str(t) for t in previous.get("tags") or []}

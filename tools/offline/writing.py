@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from tools.entities import places
+from tools.entities import places, readers
 from tools.offline.context import Context, engagement, note_dicts, tag_names
 from tools.offline.drafting import subject_words
 from tools.offline.text import (
@@ -90,25 +90,27 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     rarity = _rarity(core, notes)  # once: every note's focus weighs the same words
     focus = {id(n): _focus(core, n, rarity, audience) for n in notes}
     notes.sort(key=lambda n: focus[id(n)], reverse=True)  # stable: engagement breaks ties
-    facts: list[dict[str, Any]] = []
-    for rank, note in enumerate(notes):
-        parts = [s for s in units(note["desc"]) if len(s) <= 150 and not s.endswith(("…", "..."))]
-        leads = overlap(other or core, _text(note)) and _leads(note, finest)
-        if rank == 0 and focus[id(note)] > 0 and leads:
-            chosen = parts[:9]
-        else:
-            usable = [s for s in parts if is_concrete(s) or _ADVICE.search(s)]
-            if not _focus(other or core, {**note, "desc": ""}, rarity):  # only its text names it: only there
-                usable = [s for s in usable if overlap(other or core, s)]
-            best = sorted(usable, key=lambda s: overlap(words, s) + is_concrete(s), reverse=True)[:2]
-            chosen = sorted(best, key=usable.index)  # in the note's own order: a story stays in sequence
-        facts += [{"text": s, "sourceId": note.get("id"), "sourceTitle": note["title"]} for s in chosen]
-        if len(facts) >= 12:
-            break
+    # what sets this subject apart from its neighbours (午休 of 午休健身, 高铁 of 带宝宝坐高铁): a note that
+    # does not say it is about a neighbour — a breakfast note is no lunch-break workout
+    distinct = _distinct(other or core, notes, named) or other or core
+    # A request for several things (推荐几道快手早餐, 三款防晒) is answered by several notes, one or two items
+    # each — never one note's recipe steps numbered as "4 dishes".
+    several = brief.get("contentType") == "list" and bool(_SEVERAL.search(f"{ctx.request} {ctx.topic}"))
+    facts = _several_things(notes, distinct, core) if several else []
+    if len({f["sourceId"] for f in facts}) < 2:  # too few named things: follow a note as any post does
+        # the note the post follows: the one most about the subject among those saying what sets it apart
+        lead = next(
+            (n for n in notes if focus[id(n)] > 0 and _covers(distinct, n) and _leads(n, finest)), None
+        )
+        if lead is not None:
+            notes.remove(lead)
+            notes.insert(0, lead)
+        facts = _followed(notes, lead, (other or core) if lead else distinct, words, rarity)
     titles = [n["title"] for n in notes[:12]]
-    on_subject = [n for n in notes if focus[id(n)] > 0]  # tags of the notes about it (no #在家遛娃 on 腹肌)
-    tagged = on_subject if len(on_subject) >= 2 else notes
-    tags = _recommended_tags(words, tagged[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
+    # tags of the notes about it (no #在家遛娃 on 腹肌, no #学步鞋 on a train trip)
+    on_subject = [n for n in notes if focus[id(n)] > 0 and _covers(distinct, n)]
+    # none about it (仓鼠 in a corpus of cats and dogs): no note's tags (#柯基), the subject's own only
+    tags = _recommended_tags(words, on_subject[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
     desc_words = Counter(w for n in notes[:10] for w in keywords(n["desc"], 8))
     common = [w for w, _ in desc_words.most_common(6) if w not in ctx.topic][:3]
     likes = [int(n.get("likes") or 0) for n in notes[:10]]
@@ -141,6 +143,105 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     }
 
 
+_SEVERAL = re.compile(
+    r"几[道款种家本套双支瓶样个处件]|[\d两三四五六七八九十]+[道款种家本套双支瓶处件]|合集|盘点|好物|大全"
+)
+_LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
+
+
+def _items(note: dict[str, Any], parts: list[str], distinct: list[str], core: list[str]) -> list[str]:
+    """What one note gives a post listing several things: its own labelled items (燕麦杯：…), or else its
+    one thing, named (鸡蛋灌饼：从开火到出锅不到5分钟) — a note whose thing has no name gives nothing."""
+    labelled = [
+        s for s in parts
+        if _LABELLED.match(s) and len(s) <= 80 and _a_thing(re.split(r"[：:]", s)[0])
+    ]
+    if labelled:
+        return labelled[:3]
+    name = _item_name(note, [*distinct, *core])
+    usable = [s for s in parts if 10 <= len(s) <= 60 and not s.startswith(("我", "第"))]
+    best = sorted(usable, key=lambda s: -(is_concrete(s) + bool(_ADVICE.search(s))))
+    return [f"{name}：{best[0]}"] if name and best else []
+
+
+def _fact(note: dict[str, Any], text: str) -> dict[str, Any]:
+    return {"text": text, "sourceId": note.get("id"), "sourceTitle": note["title"]}
+
+
+def _parts(note: dict[str, Any]) -> list[str]:
+    return [s for s in units(note["desc"]) if len(s) <= 150 and not s.endswith(("…", "..."))]
+
+
+def _several_things(
+    notes: list[dict[str, Any]], distinct: list[str], core: list[str]
+) -> list[dict[str, Any]]:
+    """Several notes' things, one or a few each (see `_items`), from the notes that say the subject."""
+    facts: list[dict[str, Any]] = []
+    for note in notes:
+        if _covers(distinct, note):
+            facts += [_fact(note, s) for s in _items(note, _parts(note), distinct, core)]
+        if len(facts) >= 12:
+            break
+    return facts[:12]
+
+
+def _followed(
+    notes: list[dict[str, Any]],
+    lead: dict[str, Any] | None,
+    subject: list[str],
+    words: list[str],
+    rarity: dict[str, float],
+) -> list[dict[str, Any]]:
+    """The lead note's whole sequence, then the others' best two sentences on the subject. With no lead
+    (no note says what sets the subject apart), every sentence must name the subject itself: a breakfast
+    note's menu is no lunch-break workout, its line on what to eat on a workout day may be."""
+    facts: list[dict[str, Any]] = []
+    for note in notes:
+        parts = _parts(note)
+        if note is lead:
+            chosen = parts[:9]
+        else:
+            usable = [s for s in parts if is_concrete(s) or _ADVICE.search(s)]
+            # only its text names it, or no note leads: only the sentences that name it
+            if lead is None or not _focus(subject, {**note, "desc": ""}, rarity):
+                usable = [s for s in usable if overlap(subject, s)]
+            best = sorted(usable, key=lambda s: overlap(words, s) + is_concrete(s), reverse=True)[:2]
+            chosen = sorted(best, key=usable.index)  # in the note's own order: a story stays in sequence
+        facts += [_fact(note, s) for s in chosen]
+        if len(facts) >= 12:
+            break
+    return facts
+
+
+# A label that says when, how or for whom, not which thing: 周一：… / 涂法：… / 化妆品清单：… / 学生党：…
+_NOT_A_THING = re.compile(
+    r"^(?:周[一二三四五六日末]|星期|早上|早餐|午餐|晚餐|中午|晚上|第.+[天步])"
+    r"|(?:法|技巧|清单|方法|步骤|建议|心得|总结|注意|小技巧|党|族|人|新手|小白)$"
+)
+
+
+def _a_thing(label: str) -> bool:
+    """Does a label name a thing (燕麦杯, 蓝调正红), not a time, a method, a reader or a place?"""
+    label = label.strip()
+    return not _NOT_A_THING.search(label) and not readers(label) and not places(label)
+
+
+def _item_name(note: dict[str, Any], subject: list[str]) -> str:
+    """The thing a note is about, as its author tagged it and named it in the title (鸡蛋灌饼 of
+    「5分钟快手早餐：鸡蛋灌饼平替版」), other than the subject itself (快手早餐) or a word about it."""
+    title = str(note["title"])
+    for tag in map(str, note.get("tags") or []):
+        if (
+            2 <= len(tag) <= 6
+            and tag in title
+            and not any(w in tag or tag in w for w in subject)
+            and _a_thing(tag)
+            and not re.search(r"[区城街路店镇村]$", tag)  # 老城区 is where, not what
+        ):
+            return tag
+    return ""
+
+
 def _text(note: dict[str, Any]) -> str:
     return f"{note['title']} {' '.join(map(str, note.get('tags') or []))} {note['desc']}"
 
@@ -148,6 +249,54 @@ def _text(note: dict[str, Any]) -> str:
 def _leads(note: dict[str, Any], place: str) -> bool:
     """May this note lead a post on `place`: does its title or tags name it (no place: any note)?"""
     return not place or place in f"{note['title']} {' '.join(map(str, note.get('tags') or []))}"
+
+
+# How long or when, not what: a Dalian note need not say 两天一夜 to lead a two-day Dalian post
+_DURATION = re.compile(
+    r"^(?:[\d一二两三四五六七八九十半]+[天日晚夜周月年]|[一二两三四五六七八九十]天[一二两三四五六七八九十][晚夜]"
+    r"|周末|假期|暑假|寒假|国庆|五一|时间|时候|每天|日常)$"
+)
+_DIGITS = str.maketrans("一二两三四五六七八九", "1223456789")
+
+
+_ASKED = re.compile(r"怎么|如何|什么|哪些|准备|需要|利用|选择")
+
+
+def _distinct(words: list[str], notes: list[dict[str, Any]], named: list[str]) -> list[str]:
+    """The words of the subject that set it apart among the found notes: not a place (the place rule of
+    `_leads` decides those), not a duration, and said by at most half of the notes (健身 in a fitness
+    search is the neighbourhood, 午休 is the subject)."""
+    texts = [_text(n) for n in notes]
+    return [
+        w
+        for w in words
+        if not any(w in p or p in w for p in named)
+        and not _DURATION.match(w)
+        and sum(w in t or (len(w) >= 3 and w[:2] in t) for t in texts) <= len(texts) / 2
+        and not _ASKED.fullmatch(w)
+    ]
+
+
+def _words(text: str) -> list[str]:
+    import jieba
+
+    return list(jieba.lcut(text))
+
+
+def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
+    """Does a note say at least half of the subject's distinguishing words — in its title or tags, or twice
+    in its text (a compound's first two characters count: 快手 of 快手早餐)?"""
+    tags = [str(t) for t in note.get("tags") or []]
+    head = f"{note['title']} {' '.join(tags)}"
+    desc = str(note["desc"])
+
+    def says(w: str) -> bool:
+        if len(w) == 1:  # 书 is in 书面 and 证书: a one-character subject is a word of the title or tags
+            return w in _words(f"{note['title']} {' '.join(tags)}") or any(t.startswith(w) for t in tags)
+        stems = {w, w[:2], w.translate(_DIGITS)} if len(w) >= 3 else {w, w.translate(_DIGITS)}
+        return any(s in head or desc.count(s) >= 2 for s in stems)
+
+    return sum(map(says, distinct)) * 2 >= len(distinct) > 0
 
 
 def _rarity(words: list[str], notes: list[dict[str, Any]]) -> dict[str, float]:
@@ -178,7 +327,10 @@ def _recommended_tags(words: list[str], notes: list[dict[str, Any]], theme_tags:
     """Tags of the notes on this very topic first; the theme's trending tags only where they share a
     word with the topic or were used by those notes (a cycling post gets no camping tags)."""
     own = Counter(tag_names(notes))
-    ranked = [t for t, _ in own.most_common(12)]
+    # a tag one note alone used (#球鞋收纳 on a kitchen post) is that note's matter, unless it names the
+    # subject or that note is the one the post follows
+    lead = set(tag_names(notes[:1]))
+    ranked = [t for t, n in own.most_common(12) if n >= 2 or t in lead or overlap(words, t)]
     related = [t for t in theme_tags if t in own or overlap(words, t)]
     return dedupe([*ranked, *related])[:10]
 
