@@ -194,7 +194,7 @@ class Scope:
         about = places(head) or places(body)
         if about and self.foreign(" ".join(about)):
             return "elsewhere"
-        # written for other readers: its title may inspire, its advice not (a family's beach trip for students)
+        # written for other readers: its title may inspire, its advice not (a family beach trip, students)
         other_readers = bool(self.other_readers(head))
         if self.places and about:
             return "elsewhere" if other_readers else "on_topic"  # about the request's own place

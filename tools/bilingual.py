@@ -38,6 +38,7 @@ _STOP = frozenset((
     "these", "those", "i", "me", "you", "we", "it", "is", "are", "be", "been", "very", "really", "most",
     "best", "top", "great", "good", "nice", "please", "any",
     "experience", "experiences",  # "share my experience adopting …": the subject is what was experienced
+    "things", "stuff", "ones", "way", "ways", "kind", "kinds", "type", "types", "everyone", "anyone",
 ))
 _PLACE_PREP = frozenset(("in", "at", "around", "near", "to", "from", "across", "through"))
 _JOIN = {"and": "和", "&": "和", "or": "或"}
@@ -94,7 +95,11 @@ def _render(tokens: list[str]) -> tuple[list[str], list[str], list[str]]:
             rest_places, rest_audiences, rest_words = _render(tokens[i + 1 :])
             places += rest_places
             taken = "".join([*rest_audiences, *rest_words])
-            words[:0] = [f"带{taken}"] if taken else []
+            if words and words[-1] == "人":  # "people with oily skin": the reader, not a companion
+                words.pop()
+                audiences.append(f"{taken}人群" if taken else "")
+            else:
+                words[:0] = [f"带{taken}"] if taken else []
             break
         following = tokens[i + 1] if i + 1 < len(tokens) else ""
         if low in _PLACE_PREP and following[:1].isupper() and not _lookup(tokens, i + 1):
@@ -134,7 +139,9 @@ def _glue(parts: list[str]) -> str:
 
 def render_english(run: str) -> str:
     """One run of English words in Chinese, e.g. "Write a post about hiking in Hangzhou" → "杭州徒步"."""
-    text = _SCAFFOLD.sub("", run.strip() + " ", count=1).strip() or run.strip()
+    text = _SCAFFOLD.sub("", run.strip() + " ", count=1).strip()
+    if not text:  # the run was only the ask ("Write a" before a Chinese or numeric part): nothing to keep
+        return ""
     text = _HOW_TO.sub("", text + " ", count=1).strip() or text
     text = _QUESTION_OPEN.sub("", text.rstrip("?？ ") + " ", count=1).strip() or text
     tokens = [t for t in re.split(r"[\s,:/]+", text) if t]

@@ -56,10 +56,13 @@ def web_search_hit(text: str) -> Hit | None:
 
 # --- time (seed 004 §7.1): the clock and the calendar, now --------------------------------------------
 _NOW = r"(?:今天|今日|明天|昨天|后天|今儿|现在|当前|此刻)"
+_CALENDAR = r"(?:农历|阴历|公历|阳历)"
 TIME = (
     *rules(
         ("time.clock", r"现在几点|几点了|现在(?:的)?时间|当前时间|北京时间(?:是)?(?:几点|多少)|现在是几点"),
-        ("time.date", rf"{_NOW}(?:是)?(?:几月)?几号|{_NOW}(?:的)?日期|几号了|{_NOW}(?:是)?几月几[日号]"),
+        ("time.date",
+         rf"{_NOW}(?:的)?{_CALENDAR}?(?:是)?(?:几月)?几号|{_NOW}(?:的)?{_CALENDAR}?日期|几号了"
+         rf"|{_NOW}(?:的)?{_CALENDAR}?(?:是)?几月几[日号]|{_NOW}(?:是)?(?:农历|阴历)(?:几月)?(?:初|十|廿)?几"),
         ("time.weekday", rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?]*\s*$"),
         ("time.timestamp", r"时间戳"),
         ("time.day", r"今天是什么日子"),
@@ -185,6 +188,11 @@ class Route:
     search: Hit | None = None
 
 
+# A request that turns the text down (只要图, 不用写文案, 不需要配文): whatever post word it names is refused
+_NO_TEXT = re.compile(
+    r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:写|配|给)?(?:文案|文字|正文|配文|笔记|帖子)"
+)
+_PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 
 
@@ -194,9 +202,12 @@ def route(text: str) -> Route:
     wants_image = image is not None and not image.rule.startswith("image.not_")
     post, search, clock = post_hit(text), web_search_hit(text), time_hit(text)
     question = question_hit(text)
+    refused = _NO_TEXT.search(text)
     intent: RouteIntent
     if not text.strip():
         intent, confidence, rule = "full_post", 0.3, "empty"
+    elif refused and (wants_image or _PICTURE.search(text)):  # 只要图，不用写文案: images, whatever it names
+        intent, confidence, rule = "image_only", 0.85, "image.no_text"
     elif post:
         intent, confidence, rule = "full_post", 0.85, post.rule
         if wants_image and image:

@@ -128,3 +128,26 @@ def test_english_durations_read_as_chinese() -> None:
 def test_an_english_experience_request_is_about_what_was_experienced() -> None:
     assert extract_topic("Share my experience adopting a shelter cat") == "领养流浪猫"
     assert extract_topic("健身 beginner 的 full body 训练计划，写成小红书") == "健身新手的全身训练计划"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("怎么平衡带娃和上班？聊聊我请育儿嫂的经历", "full_post"),  # telling one's own story is a post
+        ("说说我考驾照挂了两次科目二的心得", "full_post"),
+        ("你能说说我该怎么办吗", "question"),  # …asking what to do is not
+        ("帮我生成一张秋日野餐的氛围图，只要图片，不需要配文", "image_only"),  # the text turned down
+        ("做一张圣诞节海报就行，不用写文案", "image_only"),
+        ("帮我写一篇文案，不用配图", "full_post"),
+        ("今天农历初几", "time_query"),  # the lunar calendar is the calendar too
+        ("明天的阴历是几月几号？", "time_query"),
+    ],
+)
+async def test_stories_refused_text_and_the_lunar_date(
+    offline_llm: LLMGateway, text: str, intent: str
+) -> None:
+    """Written after the fresh request round of session 4 showed these three misroutes (kept out of the
+    labelled set, whose held-out third predates the rules)."""
+    assert rule_intent(text).intent == intent
+    decision = await classify_intent(offline_llm, text)
+    assert (decision.intent, decision.source) == (intent, "llm")

@@ -12,6 +12,7 @@ from typing import Any
 from tools.bilingual import localize
 from tools.entities import places
 from tools.offline.context import Context
+from tools.offline.drafting import subject_of
 from tools.offline.lexicon import GENERIC, Theme
 from tools.offline.text import (
     dedupe,
@@ -169,6 +170,9 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     topic = extract_topic(request)
     # the subject first ("健身房新手第一周攻略" is fitness): without 攻略/打卡, which every theme uses
     theme = detect_theme(re.sub(r"攻略|打卡", "", topic)) if not vague else GENERIC
+    # …and of the topic, the thing itself first: 通勤路上听的播客 is about 播客, not 通勤 clothes
+    named = detect_theme(subject_of(topic, "")) if not vague else GENERIC
+    theme = named if named is not GENERIC else theme
     if places(topic) and re.search(_goals()["trip_words"], topic):
         theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
     if theme is GENERIC:

@@ -117,23 +117,104 @@ def subject_of(topic: str, audience: str) -> str:
         r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
     )
     subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
+    # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱
+    subject = re.sub(r"^(?:周末|假期)?(?:在家)?(?:[做煮烤炖]|来)一[顿道份个锅碗](?=\S{3})", "", subject)
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
-        before = _TRAILING_VERB.sub("", subject[: asked.start()])
+        # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
+        before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
+        if not _is_noun(after):  # 怎么回答, 怎么穿得暖: how, not what
+            after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(r"的(?:一天|一晚|经历|记录|日常)$", "", subject).strip("的，, ")
     subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     before, _, after = subject.rpartition("的")
-    if len(before) >= 4 and 1 <= len(after) <= 2 and not _PREDICATE.search(after):
+    if _RELATIVE.search(before) and len(after) >= 2:  # 通勤路上可以听的播客 → 通勤播客: the thing it is
+        noun = next((w for w in _nouns(_RELATIVE.sub("", before)) if len(w) >= 2), "")
+        subject = noun + after if noun and len(noun + after) <= 8 else after
+    elif len(before) >= 4 and 1 <= len(after) <= 2 and not _PREDICATE.search(after) and _concrete(after):
         subject = before + after  # 油皮夏天控油的护肤 → 油皮夏天控油护肤 (a title reads "…控油护肤后")
     elif len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
+    subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 三款平价防晒
+    if len(subject) > 10:  # 3天上海citywalk → 上海citywalk: the place and the thing before how long
+        subject = re.sub(r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "",
+                         subject)
     subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
     return _within(subject, 10).rstrip("的和与及、")
+
+
+# What one must do before a question word (要注意什么, 需要准备哪些): not part of what it is about
+_MUST = re.compile(r"(?:要|需要|该|应该|得|可以)?(?:注意|准备|带|买|选|做|了解)?$")
+# A clause that describes its noun (可以听的, 值得买的, 适合新手的): the noun after 的 is the thing
+_RELATIVE = re.compile(r"(?:可以|能|值得|适合|好)[\u4e00-\u9fff]?$")
+
+
+def _finest(subject: str, named: list[str]) -> str:
+    """The most particular place a subject names: 仙居 of 浙江仙居神仙居 (jieba tags only the province), 成都
+    of 四川成都 — a post's headings name the place it is about, not its province."""
+    from agents.checks.places import resolve
+
+    def is_province(name: str) -> bool:
+        place = resolve(name)
+        return place is not None and all(code.endswith("0000") for code in place.codes)
+
+    finer = [p for p in named if not is_province(p)]
+    if finer:
+        return finer[-1]
+    start = subject.find(named[0]) + len(named[0])
+    for size in (3, 2):  # the division right after the province: 浙江|仙居, 广西|玉林
+        candidate = subject[start : start + size]
+        place = resolve(candidate) if len(candidate) == size else None
+        if place is not None and not is_province(candidate):
+            return candidate
+    return named[0]
+
+
+_NOT_A_NAME = frozenset({"m", "mq", "t", "tg", "s", "r", "p", "c", "u", "q", "f"})
+_DOING = re.compile(r"添加|回答|选择|使用|制作|准备|注意|处理|应对|解决|开始|坚持|分享|推荐")
+
+
+def _taggable(word: str) -> bool:
+    """May a request word be a tag: a name or a thing (辅食, 景德镇, 日式咖喱), not when, how or what is said
+    about it (周末, 一顿, 添加, 顺序, 回答)."""
+    if word in _NOT_TAGS | _PLAIN or _ABSTRACT.search(word) or not _concrete(word):
+        return False
+    from tools.entities import _posseg
+
+    parts = list(_posseg().lcut(word))
+    # a numeral (一顿), a time (周末), a place word (路上), a pronoun (在家) … — jieba's tags of single words
+    # are rough (露营 and 播客 are verbs to it), so only these are refused, and the doing-words of a how-to
+    return bool(parts) and parts[0].flag not in _NOT_A_NAME and not _DOING.fullmatch(word)
+
+
+def _concrete(word: str) -> bool:
+    """Not what is said about a subject (变化, 方法): a word a subject may end in."""
+    return not _ABSTRACT.search(word)
+
+
+def _is_noun(text: str) -> bool:
+    """Does `text` begin with a noun (家具 of 哪些家具值得买), not a verb (回答 of 怎么回答)?"""
+    if not text:
+        return False
+    from tools.entities import _posseg
+
+    first = next(iter(_posseg().lcut(text)), None)
+    return first is not None and first.flag.startswith("n")
+
+
+def _nouns(text: str) -> list[str]:
+    from tools.entities import _posseg
+
+    return [
+        p.word
+        for p in _posseg().lcut(text)
+        if p.flag.startswith("n") and p.word not in _NOT_TAGS | _PLAIN and not _READER_WORD.fullmatch(p.word)
+    ]
 
 
 def _key(subject: str, keywords: list[str] | None = None) -> str:
@@ -141,7 +222,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌)."""
     named = places(subject)
     if named:
-        return named[0]
+        return _finest(subject, named)
     if "的" in subject:  # 好用的婴儿推车 → 婴儿推车, 秋天的桂花糕做法 → 桂花糕, 新手化妆的步骤 → 化妆
         before, head = subject.rsplit("的", 1)
         head = _ABSTRACT.sub("", head)
@@ -176,16 +257,16 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
 
 
 # A reader named before the question (上班族如何…, 学生党怎么…): who it is for, not what it is about
-_READER_FIRST = re.compile(
-    r"^(?:上班族|打工人|学生党|大学生|宝妈|新手妈妈|新手爸妈|职场新人|新手|小白)(?=如何|怎么|怎样|的)的?"
-)
+_READER_WORD = re.compile(r"上班族|打工人|学生党|大学生|宝妈|新手妈妈|新手爸妈|职场新人|新手|小白|新人|职场")
+_READER_FIRST = re.compile(rf"^(?:{_READER_WORD.pattern})(?=如何|怎么|怎样|的)的?")
 _GENERIC_HEAD = re.compile(
     r"(?:[一二两三四五六七八九十\d]+(?:日|天)(?:[一二两三四五六七八九十\d]+(?:晚|夜))?|半日|周末)?"
     r"(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
 )
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
-    r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南)$"
+    r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南"
+    r"|顺序|原因|回答|问题|区别|选择)$"
 )
 _PLAIN = frozenset(
     {"在家", "周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"}
@@ -326,7 +407,7 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
             subject if len(subject) <= 4 and "的" not in subject else "",  # not 秋天的桂花糕做法
             key if len(key) >= 3 else "",  # 戚风蛋糕, not 烤戚风蛋糕不塌
             *evidence.get("recommendedTags", []),
-            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and k not in _NOT_TAGS),
+            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and _taggable(k)),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
         if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick
@@ -340,6 +421,8 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         fresh = [t for t in tags if t not in old]
         kept = [t for t in tags if t in old]
         tags = dedupe([*fb.tags_add, *fresh[:6]]) if len(fresh) >= 3 else [*fresh, *kept]
+    if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
+        tags = dedupe([*tags, *(t for t in ctx.theme.tags if not any(x in t for x in avoid))])
     return tags[:8]
 
 
@@ -429,7 +512,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # advice said as advice.
     # the theme's own general advice first ("出发前查好开放时间" for a trip), then advice of the kind of post
     general: list[str] = []
-    for pool in (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ())):
+    # …the advice of the post's own scene when there is one (辅食 tips for a 辅食 post, not outing tips)
+    theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
+    for pool in (theme_tips or voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ())):
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
         ctx.rng.shuffle(usable)
         general += usable

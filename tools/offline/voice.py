@@ -8,6 +8,11 @@ template reads grammatically with any subject: `{s}` is a short noun phrase ("�
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
+from tools.lexfiles import sections
+
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
 TITLES: dict[str, tuple[str, ...]] = {
     "guide": (
@@ -309,3 +314,24 @@ CLOSINGS: dict[str, tuple[str, ...]] = {
     "product": ("用过的姐妹评论区说说感受～", "先收藏，下次买的时候对照着挑{e}"),
     "billboard": ("想参加的评论区扣1，我把报名方式发你～",),
 }
+
+
+@cache
+def _scenes() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
+    return [
+        (name, re.compile(fields["when"]), tuple(t.strip() for t in fields["tips"].split("｜") if t.strip()))
+        for name, fields in sections("scene_tips.txt").items()
+    ]
+
+
+def scene_tips(theme: str, subject: str, text: str) -> tuple[str, ...]:
+    """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
+    subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
+    suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
+    request names; () when none."""
+    scenes = _scenes()
+    own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
+    for when, tips in [*own, *((when, tips) for _, when, tips in scenes)]:  # its own theme's scenes first
+        if when.search(subject):
+            return tips
+    return next((tips for when, tips in own if when.search(text)), ())

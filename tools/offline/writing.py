@@ -23,6 +23,7 @@ from tools.offline.text import (
     strip_emoji,
     units,
 )
+from tools.offline.topic import extract_topic
 
 # --- evidence ----------------------------------------------------------------------------------------
 _PATTERN_WORDS = (
@@ -327,10 +328,9 @@ def _recommended_tags(words: list[str], notes: list[dict[str, Any]], theme_tags:
     """Tags of the notes on this very topic first; the theme's trending tags only where they share a
     word with the topic or were used by those notes (a cycling post gets no camping tags)."""
     own = Counter(tag_names(notes))
-    # a tag one note alone used (#球鞋收纳 on a kitchen post) is that note's matter, unless it names the
-    # subject or that note is the one the post follows
-    lead = set(tag_names(notes[:1]))
-    ranked = [t for t, n in own.most_common(12) if n >= 2 or t in lead or overlap(words, t)]
+    # a tag one note alone used (#球鞋收纳 on a kitchen post, #流浪猫 on a vaccine post) is that note's
+    # matter, unless it names the subject
+    ranked = [t for t, n in own.most_common(12) if n >= 2 or overlap(words, t)]
     related = [t for t in theme_tags if t in own or overlap(words, t)]
     return dedupe([*ranked, *related])[:10]
 
@@ -340,11 +340,13 @@ def compose_answer(ctx: Context) -> str:
     """A direct answer to a question, grounded in whatever notes the prompt carries."""
     question = ctx.text("question") or ctx.request
     notes = note_dicts(ctx.sections)
-    topic = ctx.topic
+    # the question's own subject: the prompt's whole text (its section headers) is no topic
+    topic = str(ctx.brief.get("topic") or "") or extract_topic(question)
     if not notes:
         return (
             f"关于「{shorten(question, 30)}」：离线模式下我只能根据本地笔记库回答，"
-            f"目前库里没有直接相关的内容。可以换个说法，或者让我直接帮你写一篇{topic}相关的笔记。"
+            "目前库里没有直接相关的内容。可以换个说法，"
+            f"或者让我直接帮你写一篇关于「{shorten(topic, 16)}」的笔记。"
         )
     lines = [f"关于「{shorten(question, 30)}」，我翻了本地笔记库里{len(notes)}篇相关笔记，要点如下："]
     for i, note in enumerate(notes[:4], start=1):
