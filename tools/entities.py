@@ -104,6 +104,26 @@ def _reader_groups() -> dict[str, tuple[re.Pattern[str], bool, frozenset[str]]]:
     }
 
 
+@cache
+def divisions() -> dict[str, frozenset[str]]:
+    """China's divisions by name, full and short (`data/lexicon/regions.tsv`): name → the adcodes it may
+    mean (朝阳 is a Beijing district and a Liaoning city). A province's code ends in 0000."""
+    from tools.lexfiles import LEXICON
+
+    table: dict[str, set[str]] = {}
+    for line in (LEXICON / "regions.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            code, full, short = line.split("\t")
+            for name in {full, short}:
+                table.setdefault(name, set()).add(code)
+    return {name: frozenset(codes) for name, codes in table.items()}
+
+
+def is_province(name: str) -> bool:
+    codes = divisions().get(name)
+    return bool(codes) and all(code.endswith("0000") for code in codes or ())
+
+
 def readers(text: str) -> set[str]:
     """The reader groups `text` is written for or speaks of (kids, elderly, men, women, couple; see
     `data/lexicon/readers.txt`)."""

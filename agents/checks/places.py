@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from tools.entities import _posseg, not_places, places
+from tools.entities import _posseg, divisions, not_places, places
 from tools.lexfiles import LEXICON
 
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -44,15 +44,9 @@ def _lines(name: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-@cache
 def _regions() -> dict[str, frozenset[str]]:
     """Name (full and short) → adcodes it may mean: 朝阳 → Beijing's district, Liaoning's city, …"""
-    table: dict[str, set[str]] = {}
-    for line in _lines("regions.tsv"):
-        code, full, short = line.split("\t")
-        for name in {full, short}:
-            table.setdefault(name, set()).add(code)
-    return {name: frozenset(codes) for name, codes in table.items()}
+    return divisions()
 
 
 @cache

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from tools.entities import places
+from tools.entities import divisions, is_province, places
 from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
 from tools.offline.context import Context
@@ -127,7 +128,8 @@ def subject_of(topic: str, audience: str) -> str:
         if not _is_noun(after):  # 怎么回答, 怎么穿得暖: how, not what
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
-    subject = re.sub(r"的(?:一天|一晚|经历|记录|日常)$", "", subject).strip("的，, ")
+    subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
+    subject = re.sub(r"^我(?:家|们家)?的?(?=[\u4e00-\u9fff]{3})", "", subject)  # 我家金毛…, 我接插画单: whose
     subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     before, _, after = subject.rpartition("的")
@@ -157,26 +159,49 @@ _RELATIVE = re.compile(r"(?:可以|能|值得|适合|好)[\u4e00-\u9fff]?$")
 def _finest(subject: str, named: list[str]) -> str:
     """The most particular place a subject names: 仙居 of 浙江仙居神仙居 (jieba tags only the province), 成都
     of 四川成都 — a post's headings name the place it is about, not its province."""
-    from agents.checks.places import resolve
-
-    def is_province(name: str) -> bool:
-        place = resolve(name)
-        return place is not None and all(code.endswith("0000") for code in place.codes)
-
     finer = [p for p in named if not is_province(p)]
     if finer:
         return finer[-1]
     start = subject.find(named[0]) + len(named[0])
     for size in (3, 2):  # the division right after the province: 浙江|仙居, 广西|玉林
         candidate = subject[start : start + size]
-        place = resolve(candidate) if len(candidate) == size else None
-        if place is not None and not is_province(candidate):
+        if len(candidate) == size and candidate in divisions() and not is_province(candidate):
             return candidate
     return named[0]
 
 
 _NOT_A_NAME = frozenset({"m", "mq", "t", "tg", "s", "r", "p", "c", "u", "q", "f"})
 _DOING = re.compile(r"添加|回答|选择|使用|制作|准备|注意|处理|应对|解决|开始|坚持|分享|推荐")
+
+
+@cache
+def _theme_vocabulary() -> frozenset[str]:
+    """Every theme's trigger and ordinary words (`data/lexicon/theme_words.txt`): the words posts tag."""
+    from tools.lexfiles import sections
+
+    return frozenset(
+        w for part in sections("theme_words.txt").values() for key in ("triggers", "words")
+        for w in part.get(key, "").split() if len(w) >= 2
+    )
+
+
+def _tag_word(word: str) -> bool:
+    """May a word of the request be a tag: a place, a word of a theme's vocabulary (露营, 辅食), or a longer
+    name holding one (刷酸流程, 日式咖喱) — never a word the request only happens to use (体力, 一般, 遇到,
+    写给, 不算)."""
+    if not _taggable(word):
+        return False
+    vocabulary = _theme_vocabulary()
+    # a prefecture or a province by name (安吉's county name could be a word: 友好 is a district too)
+    named = any(code.endswith("00") for code in divisions().get(word, ()))
+    if places(word) or named or word in vocabulary or not re.search(r"[\u4e00-\u9fff]", word):
+        return True
+    return (
+        len(word) >= 3
+        and any(w in word for w in vocabulary)
+        and not word.startswith(("不", "没", "我"))
+        and not _DANGLING.fullmatch(word[-1])  # 柯基去 (of 柯基去安吉) is no name
+    )
 
 
 def _taggable(word: str) -> bool:
@@ -273,15 +298,30 @@ _PLAIN = frozenset(
 )
 
 
+# A story's span or its kind at the end of a subject: 的经历, 的那三个月, 那段日子
+_STORY_SPAN = re.compile(
+    r"的?(?:一天|一晚|经历|记录|日常|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间))$"
+)
+# A word a phrase cannot end on: it waits for what follows (了, 后, 去, 的, 给 …)
+_DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")
+
+
 def _within(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters at a word boundary (never 'citywalk' → 'city', '亲子' → '亲')."""
+    """`text` cut to `limit` characters at a word boundary (never 'citywalk' → 'city', '亲子' → '亲'), and
+    never ending on a word that waits for the rest (考公两次失败后去了 → 考公两次失败); a 第一次 in the
+    middle goes first (金毛第一次去狗狗公园 → 金毛去狗狗公园)."""
     if len(text) <= limit:
         return text
-    out = ""
+    if len(shorter := re.sub(r"(?<=.)第一次", "", text)) <= limit:
+        return shorter
+    words: list[str] = []
     for word in _jieba_words(text):
-        if len(out) + len(word) > limit:
+        if sum(map(len, words)) + len(word) > limit:
             break
-        out += word
+        words.append(word)
+    while len(words) > 1 and _DANGLING.fullmatch(words[-1]):
+        words.pop()
+    out = "".join(words)
     return out if len(out) >= 2 else text[:limit]
 
 
@@ -404,10 +444,11 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         base = list(fb.tags_set)
     else:
         pool = [
-            subject if len(subject) <= 4 and "的" not in subject else "",  # not 秋天的桂花糕做法
-            key if len(key) >= 3 else "",  # 戚风蛋糕, not 烤戚风蛋糕不塌
+            # the subject and its key word when they name a thing (not 秋天的桂花糕做法, 烤戚风蛋糕不塌)
+            subject if len(subject) <= 4 and "的" not in subject and _tag_word(subject) else "",
+            key if len(key) >= 3 and _tag_word(key) else "",
             *evidence.get("recommendedTags", []),
-            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and _taggable(k)),
+            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and _tag_word(k)),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
         if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick
@@ -514,7 +555,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     general: list[str] = []
     # …the advice of the post's own scene when there is one (辅食 tips for a 辅食 post, not outing tips)
     theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
-    for pool in (theme_tips or voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ())):
+    broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
+    pools = (theme_tips,) if theme_tips else broad
+    for pool in pools:  # a scene's own advice is enough: no product-review tip on a noodle shop
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
         ctx.rng.shuffle(usable)
         general += usable

@@ -331,7 +331,13 @@ def scene_tips(theme: str, subject: str, text: str) -> tuple[str, ...]:
     request names; () when none."""
     scenes = _scenes()
     own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
-    for when, tips in [*own, *((when, tips) for _, when, tips in scenes)]:  # its own theme's scenes first
-        if when.search(subject):
-            return tips
+    # a Chinese phrase ends in its head: the scene named last in the subject is what it is about (宝宝辅食 is
+    # feeding, 青岛海边晨跑 is running); of two at the same place, the post's own theme's
+    named = [
+        (max(m.end() for m in when.finditer(subject)), -rank, tips)
+        for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
+        if when.search(subject)
+    ]
+    if named:
+        return max(named, key=lambda found: found[:2])[2]
     return next((tips for when, tips in own if when.search(text)), ())
