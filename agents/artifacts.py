@@ -172,6 +172,8 @@ class TextOverlay(Artifact):
     lines: list[Annotated[str, StringConstraints(max_length=60)]] = Field(default_factory=list, max_length=8)
     caption: str | None = Field(None, max_length=80)
     position: TextPosition = "center"
+    # the number of the first line when a list continues from the card before (a split list counts on)
+    first_number: int = Field(1, ge=1, le=60)
 
 
 class ParagraphImageBinding(Artifact):

@@ -63,6 +63,7 @@ def build_request(
         layout=layout_key(plan.layout, plan.role),
         index=plan.index,
         total=total,
+        first_number=overlay.first_number if overlay else 1,
     )
 
 

@@ -64,6 +64,7 @@ class ImageRequest(BaseModel):
     layout: str | None = Field(None, description="Card layout for the offline renderer (tools.art.LAYOUTS).")
     index: int = Field(1, ge=1, description="1-based position of the image in the post.")
     total: int = Field(1, ge=1)
+    first_number: int = Field(1, ge=1, description="Number of the first body line (a list continued).")
     seed: int | None = None
 
     @field_validator("palette")

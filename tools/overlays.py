@@ -55,6 +55,7 @@ def card_overlays(
         indexes = [p for p in item.get("paragraphIndexes") or [] if isinstance(p, int)]
         heading, lines = _lines(paragraphs, indexes)
         sharers = sharing.get(tuple(indexes), []) if role == "detail" else []
+        start = 0
         if len(sharers) > 1 and len(lines) >= len(sharers):
             size = -(-len(lines) // len(sharers))
             start = sharers.index(index) * size
@@ -72,7 +73,7 @@ def card_overlays(
         else:
             headline = clip(heading or focus or "要点", HEAD_CHARS)
             headings.append(headline)
-            overlay |= {"headline": headline, "lines": lines, "caption": None}
+            overlay |= {"headline": headline, "lines": lines, "caption": None, "firstNumber": start + 1}
         overlay["density"] = str(item.get("textDensity") or "medium")
         overlays.append(overlay)
     return tidy_overlays(overlays, {int(i.get("index", 1)): str(i.get("role")) for i in items}, title)
@@ -112,10 +113,11 @@ def tidy_overlays(
             points = [
                 p for p in dict.fromkeys(_point_name(t) for t in shown_lines) if p and _key(p) not in shown
             ]
-            own = [ln for ln in lines if not _is_label(ln)]
+            own = [ln for ln in lines if not _is_label(ln) and not _CALL.search(ln)]
             if points:
-                lines = [*points[:3], *own][: max(limit, 3)]
-            elif len(lines) < 2:
+                lines = [*points[:3], *own][: max(limit, 3)]  # never the closing's call to the reader
+            elif len(lines) < 2 or any(_CALL.search(ln) for ln in lines):
+                lines = [ln for ln in lines if not _CALL.search(ln)]
                 recap = [h for h in dict.fromkeys(detail_heads) if h and _key(h) not in shown]
                 lines = [*recap[: max(0, 3 - len(lines))], *lines]
         headline = clean(str(overlay.get("headline") or ""))
@@ -148,6 +150,10 @@ def _point_name(line: str) -> str:
     return first if whole and len(first) < len(text) else ""
 
 
+# A closing's call to the reader (收藏这份攻略, 下个假期直接出发！, 评论区聊聊): no point to sum up
+_CALL = re.compile(
+    r"收藏|关注|评论|点赞|转发|留言|私信|以上就是|就先聊到|就写到这|分享到这|直接出发|试试吧|一起[^，。]{0,4}吧|吧[～~!！]*$"
+)
 # A first clause that leans on what follows or before it: no point of its own (我用的是…, 但…, …的)
 _OPEN_CLAUSE = re.compile(
     r"^(?:我|你|这|那|但|而|所以|因为|如果|其实|另外|比如)|(?:的|了|和|在|是|就|也|都|把)$"

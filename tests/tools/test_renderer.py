@@ -309,3 +309,22 @@ def test_a_summary_of_unlabelled_steps_names_their_short_first_clauses() -> None
     assert "洗脸后用保湿水湿敷" in summary and "面霜选厚一点的质地" in summary
     assert not any(line.startswith("我用的是") for line in summary)  # it leans on the rest
     assert "关键几步" not in summary
+
+
+def test_a_split_list_counts_on_and_a_summary_is_no_call_to_action() -> None:
+    """Two detail cards on a two-line list: the second card's line is 02, not 01 again; the summary card
+    names the points, never the closing's 「收藏这份攻略」."""
+    paragraphs = [
+        "景德镇玩两天，提前做好功课就够了",
+        "景德镇·我的做法\n1️⃣ 可以体验拉坯，一次大约一两百元\n2️⃣ 买的瓷器让店家用气泡膜包好，寄快递更安全",
+        "以上就是我的景德镇心得，收藏这份攻略，下个假期直接出发！",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 4, "role": "result", "paragraphIndexes": [2]},
+    ]
+    cards = card_overlays(items, paragraphs, "景德镇玩两天，我是这样做的", ["景德镇"])
+    assert [cards[1]["firstNumber"], cards[2]["firstNumber"]] == [1, 2]
+    assert cards[3]["lines"] and not any("收藏" in ln or "出发" in ln for ln in cards[3]["lines"])

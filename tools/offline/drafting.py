@@ -565,7 +565,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if thin:
         points += general[: 3 - len(points)]
         general = general[3:]
-    if thin or length == "longer":
+    # a short post (two points, no advice) gets its scene's advice: true of any such post, not filler
+    short = bool(theme_tips) and len(points) + len(tips) < n_points + n_tips - 1 and length != "shorter"
+    if thin or short or length == "longer":
         tips += general[: max(0, n_tips - len(tips))]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
