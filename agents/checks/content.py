@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from agents.checks import Finding, Owner
@@ -287,7 +288,11 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
             doses = _HUMAN_DRUGS if "pets" in scope.themes else _DOSING
             used = [w for w in used if w in doses or (_DRUG_NAME.fullmatch(w) and "pets" not in scope.themes)]
         named_drug = any(_DRUG_NAME.fullmatch(w) for w in used)
-        if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug):
+        shaped = _shaped_advice(domain, said, scope, allowed=domain in by_theme)
+        used += [w for w in shaped if w not in used]
+        if not used or (
+            len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug and not shaped
+        ):
             continue
         carriers = [s for s in sentences(text) if any(w in s for w in used)]
         borrowed = [s for s in carriers if from_evidence(s, facts)]
@@ -300,3 +305,32 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         )
         findings.append(Finding("off_topic_advice", "infoDensity", owner, reason))
     return findings
+
+
+@cache
+def _advice_patterns() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
+    """Domain → (kind, pattern) of advice recognised by its form (data/lexicon/advice_patterns.txt)."""
+    return {
+        domain: tuple((kind, re.compile(pattern)) for kind, pattern in entry.items())
+        for domain, entry in sections("advice_patterns.txt").items()
+    }
+
+
+# A sentence about the writer, not the pet (我自己也天天失眠，医生给开了…): a pet post may dose its pet.
+_WRITER = re.compile(r"我自己|自己也|我也")
+_PET = re.compile(r"猫|狗|宠|它|主子|毛孩子|喵|汪")
+
+
+def _shaped_advice(domain: str, said: Sequence[str], scope: Scope, *, allowed: bool) -> list[str]:
+    """The advice of `domain` the sentences give by its form: a dose, a medicine's form, a calorie count, a
+    rate of return (see advice_patterns.txt). A theme that may talk about the domain (a workout and its
+    calories) allows its weight-loss numbers; a pet post allows doses for the pet, not for its owner."""
+    if allowed and domain != "medical":
+        return []
+    found: list[str] = []
+    for sentence in said:
+        if allowed and "pets" in scope.themes and not (_WRITER.search(sentence) and not _PET.search(sentence)):
+            continue
+        for _, pattern in _advice_patterns().get(domain, ()):
+            found.extend(m.group(0) for m in pattern.finditer(sentence))
+    return list(dict.fromkeys(found))
