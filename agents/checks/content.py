@@ -90,14 +90,18 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
-# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
-# and names nothing of the request is off topic however few sentences it has. Common 小红书 digression
-# phrasing, hand-written for this check.
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…, 最近在学…): a paragraph or a run of
+# sentences that starts with one and names nothing of the request is off topic however short. Common 小红书
+# digression phrasing, hand-written for this check: asides (对了, 说起来, 题外话) and the writer's news
+# (最近迷上 / 在学 / 入了 something).
 _DIGRESSION = re.compile(
-    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|题外话|跑个题|插一句|"
-    r"另外(?:安利|种草|说一下)|(?:最近|前阵子|前几天)(?:还|又|顺手)(?:入|买|入手|换|囤)了|说到[^，,。]{1,6}[，,])"
+    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|顺带一提|题外话|跑个题|扯远了|"
+    r"插一句|岔开(?:一下|说)|对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
+    r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
+    r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
+TANGENT_MIN_CHARS = 20  # a digression this long is a tangent, not a passing remark
 
 
 def fact_texts(evidence: Mapping[str, Any] | None) -> list[str]:
@@ -213,20 +217,33 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
 
 
 def _tangents(body: str, scope: Scope) -> list[str]:
-    """Sentences of middle paragraphs that open with a digression and share no word with the request."""
-    paras = paragraphs(body)
+    """Runs of sentences after the opening paragraph that start with a digression opener and share no word
+    with the request: the opener's sentence and those after it in its paragraph, up to one that comes back to
+    the topic (下午本来想歇一会儿。最近我在学游泳，…。后来还是去了博物馆…)."""
     out: list[str] = []
-    for para in paras[1:]:
-        first = sentences(para)[:1]
-        if not first or not _DIGRESSION.search(first[0]):
+    for para in paragraphs(body)[1:]:
+        said = [s for s in sentences(para) if cjk_len(s) >= 6]
+        start = next((i for i, s in enumerate(said) if _DIGRESSION.search(s)), None)
+        if start is None:
             continue
-        lowered = para.lower()
-        linked = any(w in lowered for w in scope.topic_words) or any(
-            b in lowered for b in scope.topic_bigrams
-        )
-        if not linked and not any(place in para for place in scope.places.names):
-            out.extend(s for s in sentences(para) if cjk_len(s) >= 6)
+        run: list[str] = []
+        for sentence in said[start:]:
+            if _linked(sentence, scope):
+                break
+            run.append(sentence)
+        if sum(cjk_len(s) for s in run) >= TANGENT_MIN_CHARS:
+            out.extend(run)
     return out
+
+
+def _linked(text: str, scope: Scope) -> bool:
+    """Does the text name a topic word (or a bigram of one) or a requested place?"""
+    lowered = text.lower()
+    return (
+        any(w in lowered for w in scope.topic_words)
+        or any(b in lowered for b in scope.topic_bigrams)
+        or any(place in text for place in scope.places.names)
+    )
 
 
 def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
