@@ -26,6 +26,9 @@ from agents.checks.textutil import (
     theme_hits,
 )
 from tools.entities import ADVICE_DOMAINS
+from tools.lexfiles import LEXICON
+
+_NOTES = LEXICON.parent / "notes"  # the sample corpus: data/notes/<theme>.jsonl
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
@@ -200,7 +203,9 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    tangents = list(dict.fromkeys([*_tangents(body, scope), *_stray_paragraphs(body, scope)]))
+    tangents = list(
+        dict.fromkeys([*_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope)])
+    )
     if tangents:
         drifting = tangents
     elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
@@ -351,3 +356,61 @@ def _shaped_advice(domain: str, said: Sequence[str], scope: Scope, *, allowed: b
         for _, pattern in _advice_patterns().get(domain, ()):
             found.extend(m.group(0) for m in pattern.finditer(sentence))
     return list(dict.fromkeys(found))
+
+
+# A paragraph reads as a post of another theme: it is nearer that theme's centroid (the sample corpus's notes
+# of the theme, embedded with the studio's encoder) than the post's own theme's by `THEME_MARGIN`, and it
+# reads unlike the rest of the post (cosine under `REST_SIMILAR`). Set on the quality benchmark's drafts and
+# tests/agents/data/adversarial_drafts.jsonl's tune rows: the good posts' paragraphs stay under a margin of
+# 0.27 (a winter-clothes paragraph in a Harbin trip), a cat's surgery in an interview post is 0.40.
+THEME_MARGIN, REST_SIMILAR = 0.3, 0.3
+
+
+def _elsewhere_paragraphs(body: str, scope: Scope) -> list[str]:
+    """Sentences of a middle paragraph about another theme's subject (a cat's surgery in an interview post):
+    words a list would have to hold are read by the encoder instead. Only themes unrelated to the post's own
+    count — a trip may talk food, a dress may talk sunscreen."""
+    if not scope.themes:
+        return []
+    paras = paragraphs(body)
+    middle = [i for i in range(1, len(paras) - 1) if cjk_len(paras[i]) >= 20]
+    if not middle:
+        return []
+    from tools.embeddings import embed  # the encoder loads on first use, not when the critic is imported
+
+    names, centroids = _theme_centroids()
+    rests = ["\n".join(p for j, p in enumerate(paras) if j != i) for i in middle]
+    vectors = embed([paras[i] for i in middle] + rests)
+    out: list[str] = []
+    for k, i in enumerate(middle):
+        by_theme = dict(zip(names, (centroids @ vectors[k]).tolist(), strict=True))
+        own = max(by_theme.get(t, -1.0) for t in scope.themes)
+        other = max((v for t, v in by_theme.items() if t not in scope.near), default=-1.0)
+        if other - own >= THEME_MARGIN and float(vectors[k] @ vectors[len(middle) + k]) < REST_SIMILAR:
+            out.extend(s for s in sentences(paras[i]) if cjk_len(s) >= 6)
+    return out
+
+
+@cache
+def _theme_centroids() -> tuple[tuple[str, ...], Any]:
+    """(theme names, their unit centroids): the mean embedding of the sample corpus's notes of each theme."""
+    import json
+
+    import numpy as np
+
+    from tools.embeddings import embed
+
+    notes: dict[str, list[str]] = {}
+    for path in sorted(_NOTES.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                note = json.loads(line)
+                notes.setdefault(str(note["theme"]), []).append(f"{note['title']}。{note['desc']}")
+    names = tuple(sorted(notes))
+    vectors = embed([text for name in names for text in notes[name]])
+    rows, start = [], 0
+    for name in names:
+        mean = vectors[start : start + len(notes[name])].mean(axis=0)
+        rows.append(mean / np.linalg.norm(mean))
+        start += len(notes[name])
+    return names, np.array(rows)
