@@ -177,7 +177,9 @@ def _stance(sentence: str, scope: Scope) -> str:
     shared = {w for w in scope.topic_words if w in lowered}
     if shared or any(b in lowered for b in scope.topic_bigrams):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
-        if len(shared) <= 1 and scope.themes and not own and _other_theme(sentence, scope):
+        # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else the line says.
+        named = any(len(w) >= 3 for w in shared)
+        if len(shared) <= 1 and not named and scope.themes and not own and _other_theme(sentence, scope):
             return "off"
         return "on"
     if own:

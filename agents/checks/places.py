@@ -212,8 +212,10 @@ def mentioned(text: str) -> list[str]:
             or bool(_TOWN_TAIL.match(after))
             or went
         )
-        if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
+        if named or word in _landmarks() or word in _world()[0]:  # jieba tags 外滩 and 宽窄巷子 as nouns
             found.append(word)
+    # foreign names of three characters or more, however jieba cuts them (仙本那, 布宜诺斯艾利斯)
+    found.extend(name for name in _world()[0] if len(name) >= 3 and name in text)
     tokens = _token_spans(text)
     return [
         name
