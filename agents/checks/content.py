@@ -93,8 +93,8 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
-# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…, 最近在学…): a paragraph or a run of
-# sentences that starts with one and names nothing of the request is off topic however short. Common 小红书
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…, 最近在学…): a paragraph or a run
+# of sentences that starts with one and names nothing of the request is off topic however short. Common 小红书
 # digression phrasing, hand-written for this check: asides (对了, 说起来, 题外话) and the writer's news
 # (最近迷上 / 在学 / 入了 something).
 _DIGRESSION = re.compile(
@@ -177,7 +177,7 @@ def _stance(sentence: str, scope: Scope) -> str:
     shared = {w for w in scope.topic_words if w in lowered}
     if shared or any(b in lowered for b in scope.topic_bigrams):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
-        # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else the line says.
+        # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else it says.
         named = any(len(w) >= 3 for w in shared)
         if len(shared) <= 1 and not named and scope.themes and not own and _other_theme(sentence, scope):
             return "off"
@@ -205,9 +205,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    tangents = list(
-        dict.fromkeys([*_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope)])
-    )
+    found = [*_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope)]
+    tangents = list(dict.fromkeys(found))
     if tangents:
         drifting = tangents
     elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
@@ -230,7 +229,7 @@ def _tangents(body: str, scope: Scope) -> list[str]:
     out: list[str] = []
     for para in paragraphs(body)[1:]:
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
-        start = next((i for i, s in enumerate(said) if _DIGRESSION.search(s)), None)
+        start = next((i for i, s in enumerate(said) if _opens_aside(s)), None)
         if start is None:
             continue
         run: list[str] = []
@@ -241,6 +240,12 @@ def _tangents(body: str, scope: Scope) -> list[str]:
         if sum(cjk_len(s) for s in run) >= TANGENT_MIN_CHARS:
             out.extend(run)
     return out
+
+
+def _opens_aside(sentence: str) -> bool:
+    """Does the sentence open an aside, at its start or after a first clause (那天收拾完东西，话说最近…)?"""
+    clauses = re.split(r"[，,]", sentence)
+    return bool(_DIGRESSION.search(sentence)) or any(_DIGRESSION.search(c.strip()) for c in clauses[1:2])
 
 
 def _linked(text: str, scope: Scope) -> bool:
@@ -353,7 +358,8 @@ def _shaped_advice(domain: str, said: Sequence[str], scope: Scope, *, allowed: b
         return []
     found: list[str] = []
     for sentence in said:
-        if allowed and "pets" in scope.themes and not (_WRITER.search(sentence) and not _PET.search(sentence)):
+        owners = bool(_WRITER.search(sentence)) and not _PET.search(sentence)
+        if allowed and "pets" in scope.themes and not owners:
             continue
         for _, pattern in _advice_patterns().get(domain, ()):
             found.extend(m.group(0) for m in pattern.finditer(sentence))

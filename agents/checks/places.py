@@ -230,9 +230,11 @@ _TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅)")
 # A county's name with a sight's head word names that county (凤凰古城, 蓬莱阁): jieba often reads the whole
 # as one name, and the county's name alone is too ambiguous to report.
 _TOWN_SUFFIX = re.compile(r"^(.{2,4}?)(?:古城|老城|古镇|县城|阁|石窟|景区|风景区|大峡谷)$")
-_GOING = frozenset({"去", "前往", "飞", "飞往", "赶往", "直奔", "来到", "到达", "抵达", "转去", "绕去", "改去"})
-# Words that may stand between a verb of going and where it goes (去了趟蓬莱, 又去了一趟): skipped when looking
-# back from a name for the verb.
+_GOING = frozenset(
+    {"去", "前往", "飞", "飞往", "赶往", "直奔", "来到", "到达", "抵达", "转去", "绕去", "改去"}
+)
+# Words that may stand between a verb of going and where it goes (去了趟蓬莱, 又去了一趟): skipped when
+# looking back from a name for the verb.
 _GOING_FILLER = frozenset({"了", "过", "趟", "一趟", "一下", "了趟"})
 
 

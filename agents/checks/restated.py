@@ -48,7 +48,12 @@ MIN_CHARS = 12  # shorter sentences (a label, "收藏起来～") embed too loose
 TOPIC_LINES = 3  # a word on this many lines is what the post is about, not a detail of one line
 
 _LABEL = re.compile(r"^([^，,。；;！？!?：:]{1,12})[：:]")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A number in digits, or in Chinese numerals before a unit of money, time or measure (门票四十五元 / 门票十元,
+# 两小时): parallel items of a plan or a list differ in them. Counts and periods in words (三次, 第四周, 一天)
+# are left out: they are how the items are told (每周三次 in every step), not what sets them apart.
+_NUMBER = re.compile(
+    r"\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+(?=[元块斤岁]|分钟|小时|公里|公斤|米)"
+)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -132,8 +137,33 @@ def _topic_words(body: str, title: str) -> frozenset[str]:
     return frozenset({w for w, n in counts.items() if n >= TOPIC_LINES} | set(words(title)))
 
 
+_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
+_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+
+
+def _value(token: str) -> str:
+    """A number as digits, so that 三 and 3 are the same number (四十五 → 45, 两 → 2)."""
+    if not token or token[0].isdigit():
+        return token
+    total, digit = 0, 0
+    for char in token:
+        if char in _DIGITS:
+            digit = _DIGITS[char]
+        elif char in _UNITS:
+            total += (digit or 1) * _UNITS[char]
+            digit = 0
+        else:
+            return token
+    return str(total + digit)
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a unit gives, as digits (三公里 and 3公里 are one number)."""
+    return {_value(n) for n in _NUMBER.findall(text)}
+
+
 def _numbers_differ(a: str, b: str) -> bool:
-    x, y = set(_NUMBER.findall(a)), set(_NUMBER.findall(b))
+    x, y = _numbers(a), _numbers(b)
     return bool(x and y) and not (x <= y or y <= x)
 
 
