@@ -52,6 +52,12 @@ def _posseg() -> Any:
     return jieba.posseg
 
 
+@lru_cache(maxsize=4096)
+def posseg_cut(text: str) -> tuple[tuple[str, str], ...]:
+    """jieba's words of `text` with their part-of-speech flags."""
+    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text))
+
+
 @cache
 def not_places() -> frozenset[str]:
     words: set[str] = set()

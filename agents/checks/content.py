@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from agents.checks import Finding, Owner
@@ -25,6 +26,9 @@ from agents.checks.textutil import (
     theme_hits,
 )
 from tools.entities import ADVICE_DOMAINS
+from tools.lexfiles import LEXICON
+
+_NOTES = LEXICON.parent / "notes"  # the sample corpus: data/notes/<theme>.jsonl
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
@@ -89,14 +93,18 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
-# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…): a paragraph that starts with one
-# and names nothing of the request is off topic however few sentences it has. Common 小红书 digression
-# phrasing, hand-written for this check.
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…, 最近在学…): a paragraph or a run
+# of sentences that starts with one and names nothing of the request is off topic however short. Common 小红书
+# digression phrasing, hand-written for this check: asides (对了, 说起来, 题外话) and the writer's news
+# (最近迷上 / 在学 / 入了 something).
 _DIGRESSION = re.compile(
-    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|题外话|跑个题|插一句|"
-    r"另外(?:安利|种草|说一下)|(?:最近|前阵子|前几天)(?:还|又|顺手)(?:入|买|入手|换|囤)了|说到[^，,。]{1,6}[，,])"
+    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|顺带一提|题外话|跑个题|扯远了|"
+    r"插一句|岔开(?:一下|说)|对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
+    r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
+    r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
+TANGENT_MIN_CHARS = 20  # a digression this long is a tangent, not a passing remark
 
 
 def fact_texts(evidence: Mapping[str, Any] | None) -> list[str]:
@@ -169,7 +177,9 @@ def _stance(sentence: str, scope: Scope) -> str:
     shared = {w for w in scope.topic_words if w in lowered}
     if shared or any(b in lowered for b in scope.topic_bigrams):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
-        if len(shared) <= 1 and scope.themes and not own and _other_theme(sentence, scope):
+        # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else it says.
+        named = any(len(w) >= 3 for w in shared)
+        if len(shared) <= 1 and not named and scope.themes and not own and _other_theme(sentence, scope):
             return "off"
         return "on"
     if own:
@@ -195,7 +205,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    tangents = list(dict.fromkeys([*_tangents(body, scope), *_stray_paragraphs(body, scope)]))
+    found = [*_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope)]
+    tangents = list(dict.fromkeys(found))
     if tangents:
         drifting = tangents
     elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
@@ -212,20 +223,39 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
 
 
 def _tangents(body: str, scope: Scope) -> list[str]:
-    """Sentences of middle paragraphs that open with a digression and share no word with the request."""
-    paras = paragraphs(body)
+    """Runs of sentences after the opening paragraph that start with a digression opener and share no word
+    with the request: the opener's sentence and those after it in its paragraph, up to one that comes back to
+    the topic (下午本来想歇一会儿。最近我在学游泳，…。后来还是去了博物馆…)."""
     out: list[str] = []
-    for para in paras[1:]:
-        first = sentences(para)[:1]
-        if not first or not _DIGRESSION.search(first[0]):
+    for para in paragraphs(body)[1:]:
+        said = [s for s in sentences(para) if cjk_len(s) >= 6]
+        start = next((i for i, s in enumerate(said) if _opens_aside(s)), None)
+        if start is None:
             continue
-        lowered = para.lower()
-        linked = any(w in lowered for w in scope.topic_words) or any(
-            b in lowered for b in scope.topic_bigrams
-        )
-        if not linked and not any(place in para for place in scope.places.names):
-            out.extend(s for s in sentences(para) if cjk_len(s) >= 6)
+        run: list[str] = []
+        for sentence in said[start:]:
+            if _linked(sentence, scope):
+                break
+            run.append(sentence)
+        if sum(cjk_len(s) for s in run) >= TANGENT_MIN_CHARS:
+            out.extend(run)
     return out
+
+
+def _opens_aside(sentence: str) -> bool:
+    """Does the sentence open an aside, at its start or after a first clause (那天收拾完东西，话说最近…)?"""
+    clauses = re.split(r"[，,]", sentence)
+    return bool(_DIGRESSION.search(sentence)) or any(_DIGRESSION.search(c.strip()) for c in clauses[1:2])
+
+
+def _linked(text: str, scope: Scope) -> bool:
+    """Does the text name a topic word (or a bigram of one) or a requested place?"""
+    lowered = text.lower()
+    return (
+        any(w in lowered for w in scope.topic_words)
+        or any(b in lowered for b in scope.topic_bigrams)
+        or any(place in text for place in scope.places.names)
+    )
 
 
 def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
@@ -287,7 +317,11 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
             doses = _HUMAN_DRUGS if "pets" in scope.themes else _DOSING
             used = [w for w in used if w in doses or (_DRUG_NAME.fullmatch(w) and "pets" not in scope.themes)]
         named_drug = any(_DRUG_NAME.fullmatch(w) for w in used)
-        if not used or (len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug):
+        shaped = _shaped_advice(domain, said, scope, allowed=domain in by_theme)
+        used += [w for w in shaped if w not in used]
+        if not used or (
+            len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug and not shaped
+        ):
             continue
         carriers = [s for s in sentences(text) if any(w in s for w in used)]
         borrowed = [s for s in carriers if from_evidence(s, facts)]
@@ -300,3 +334,91 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         )
         findings.append(Finding("off_topic_advice", "infoDensity", owner, reason))
     return findings
+
+
+@cache
+def _advice_patterns() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
+    """Domain → (kind, pattern) of advice recognised by its form (data/lexicon/advice_patterns.txt)."""
+    return {
+        domain: tuple((kind, re.compile(pattern)) for kind, pattern in entry.items())
+        for domain, entry in sections("advice_patterns.txt").items()
+    }
+
+
+# A sentence about the writer, not the pet (我自己也天天失眠，医生给开了…): a pet post may dose its pet.
+_WRITER = re.compile(r"我自己|自己也|我也")
+_PET = re.compile(r"猫|狗|宠|它|主子|毛孩子|喵|汪")
+
+
+def _shaped_advice(domain: str, said: Sequence[str], scope: Scope, *, allowed: bool) -> list[str]:
+    """The advice of `domain` the sentences give by its form: a dose, a medicine's form, a calorie count, a
+    rate of return (see advice_patterns.txt). A theme that may talk about the domain (a workout and its
+    calories) allows its weight-loss numbers; a pet post allows doses for the pet, not for its owner."""
+    if allowed and domain != "medical":
+        return []
+    found: list[str] = []
+    for sentence in said:
+        owners = bool(_WRITER.search(sentence)) and not _PET.search(sentence)
+        if allowed and "pets" in scope.themes and not owners:
+            continue
+        for _, pattern in _advice_patterns().get(domain, ()):
+            found.extend(m.group(0) for m in pattern.finditer(sentence))
+    return list(dict.fromkeys(found))
+
+
+# A paragraph reads as a post of another theme: it is nearer that theme's centroid (the sample corpus's notes
+# of the theme, embedded with the studio's encoder) than the post's own theme's by `THEME_MARGIN`, and it
+# reads unlike the rest of the post (cosine under `REST_SIMILAR`). Set on the quality benchmark's drafts and
+# tests/agents/data/adversarial_drafts.jsonl's tune rows: the good posts' paragraphs stay under a margin of
+# 0.27 (a winter-clothes paragraph in a Harbin trip), a cat's surgery in an interview post is 0.40.
+THEME_MARGIN, REST_SIMILAR = 0.3, 0.3
+
+
+def _elsewhere_paragraphs(body: str, scope: Scope) -> list[str]:
+    """Sentences of a middle paragraph about another theme's subject (a cat's surgery in an interview post):
+    words a list would have to hold are read by the encoder instead. Only themes unrelated to the post's own
+    count — a trip may talk food, a dress may talk sunscreen."""
+    if not scope.themes:
+        return []
+    paras = paragraphs(body)
+    middle = [i for i in range(1, len(paras) - 1) if cjk_len(paras[i]) >= 20]
+    if not middle:
+        return []
+    from tools.embeddings import embed  # the encoder loads on first use, not when the critic is imported
+
+    names, centroids = _theme_centroids()
+    rests = ["\n".join(p for j, p in enumerate(paras) if j != i) for i in middle]
+    vectors = embed([paras[i] for i in middle] + rests)
+    out: list[str] = []
+    for k, i in enumerate(middle):
+        by_theme = dict(zip(names, (centroids @ vectors[k]).tolist(), strict=True))
+        own = max(by_theme.get(t, -1.0) for t in scope.themes)
+        other = max((v for t, v in by_theme.items() if t not in scope.near), default=-1.0)
+        if other - own >= THEME_MARGIN and float(vectors[k] @ vectors[len(middle) + k]) < REST_SIMILAR:
+            out.extend(s for s in sentences(paras[i]) if cjk_len(s) >= 6)
+    return out
+
+
+@cache
+def _theme_centroids() -> tuple[tuple[str, ...], Any]:
+    """(theme names, their unit centroids): the mean embedding of the sample corpus's notes of each theme."""
+    import json
+
+    import numpy as np
+
+    from tools.embeddings import embed
+
+    notes: dict[str, list[str]] = {}
+    for path in sorted(_NOTES.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                note = json.loads(line)
+                notes.setdefault(str(note["theme"]), []).append(f"{note['title']}。{note['desc']}")
+    names = tuple(sorted(notes))
+    vectors = embed([text for name in names for text in notes[name]])
+    rows, start = [], 0
+    for name in names:
+        mean = vectors[start : start + len(notes[name])].mean(axis=0)
+        rows.append(mean / np.linalg.norm(mean))
+        start += len(notes[name])
+    return names, np.array(rows)

@@ -30,7 +30,7 @@ from agents.checks.textutil import (
     theme_hits,
     words,
 )
-from tools.entities import advice_domains
+from tools.entities import advice_domains, posseg_cut
 from tools.lexfiles import LEXICON
 
 TITLE_MAX = 20
@@ -350,29 +350,48 @@ def _unfinished(line: str, last: bool) -> str:
         return f"停在「{ending}」上，话没说完"
     if _MEASURE_END.search(text) and not is_heading(line):
         return f"停在「{text[-4:]}」，量词后面没有东西"
-    if ending in _DANGLING_WORDS and not is_heading(line):
+    if (ending in _DANGLING_WORDS or _copula_waits(text)) and not is_heading(line):
         shown = text if len(text) <= 10 else "…" + text[-9:]
         return f"停在「{shown}」，话没说完"
     return ""
 
 
+def _copula_waits(text: str) -> bool:
+    """Does the line end on a 是 that announces what follows (还有一个小技巧是, 最重要的是)? Its subject is a
+    noun or a 的-phrase; a 是 after an adverb or a pronoun ends a reply (我也是, 就是) and is left alone."""
+    if not text.endswith("是") or text.endswith(("就是", "也是", "都是", "还是", "正是", "真是", "总是")):
+        return False
+    tagged = [(w, f) for w, f in posseg_cut(text[-12:]) if w.strip()]
+    if len(tagged) < 2 or tagged[-1][0] != "是":
+        return False
+    word, flag = tagged[-2]
+    return word == "的" or flag.startswith("n") or flag in {"vn", "an"}
+
+
 # --- stock phrases ---------------------------------------------------------------------------------
 @cache
-def _stock() -> tuple[re.Pattern[str], ...]:
-    """The stock phrases as patterns: a plain line matches itself, a "re: " line is a regular expression."""
+def _stock() -> tuple[tuple[re.Pattern[str], bool], ...]:
+    """The stock phrases as (pattern, may fail alone): a plain line matches itself, a "re: " line is a
+    regular expression, a "tpl: " line a structural template (相信…一定会) whose hit never fails alone — a
+    good post may use one such turn, a template-written one strings them together."""
     text = (LEXICON / "stock_phrases.txt").read_text(encoding="utf-8")
     items = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    return tuple(
-        re.compile(item[3:].strip(), re.I) if item.startswith("re:") else re.compile(re.escape(item), re.I)
-        for item in items
-    )
+    out = []
+    for item in items:
+        kind, _, rest = item.partition(":")
+        if kind in ("re", "tpl") and rest.startswith(" "):
+            out.append((re.compile(rest.strip(), re.I), kind == "re"))
+        else:
+            out.append((re.compile(re.escape(item), re.I), True))
+    return tuple(out)
 
 
 def stock_phrases(draft: Mapping[str, Any]) -> list[Finding]:
     text = f"{draft.get('title', '')}\n{draft.get('body', '')}"
-    hits = list(dict.fromkeys(m.group(0) for p in _stock() if (m := p.search(text))))
-    if len(hits) >= 2 or any(len(p) >= STOCK_LONG for p in hits):
-        quoted = "".join(f"「{p}」" for p in hits[:3])
+    found = {m.group(0): alone for p, alone in _stock() if (m := p.search(text))}
+    hits = list(found)
+    if len(hits) >= 2 or any(alone and len(p) >= STOCK_LONG for p, alone in found.items()):
+        quoted = "".join(f"「{_clip(p)}」" for p in hits[:3])
         return [Finding("stock_phrase", "platformFit", "writer_agent", f"出现套话{quoted}，读起来像模板")]
     return []
 

@@ -78,6 +78,10 @@ def resolve(name: str) -> Place | None:
     if name in _landmarks():
         city = _landmarks()[name]
         return Place(name, regions.get(city, frozenset({f"world:{city}"})))
+    if name in _aliases():  # a region spanning divisions (潮汕, 江浙沪) lies where its members lie
+        members = [regions[m] for m in _aliases()[name] if m in regions]
+        if members:
+            return Place(name, frozenset().union(*members))
     foreign, _ = _world()
     if name in foreign:
         return Place(name, frozenset({f"world:{name}", f"world:{foreign[name]}"}))
@@ -178,9 +182,10 @@ def mentioned(text: str) -> list[str]:
     if not text:
         return []
     found: list[str] = [p for p in places(text) if resolve(p) is not None and reportable(p)]
-    for p in places(text):  # jieba reads 凤凰古城 as one place: the county it names
+    towns = [*places(text), *(w for w, flag in _tagged(text) if flag in _NAME_FLAGS | {"nr"})]
+    for p in towns:  # jieba reads 凤凰古城 or 蓬莱阁 as one name: the county it names
         town = _TOWN_SUFFIX.match(p)
-        if town and resolve(town.group(1)) is not None:
+        if town and town.group(1) not in _word_places() and resolve(town.group(1)) is not None:
             found.append(town.group(1))
     regions = _regions()
     tagged = _tagged(text)
@@ -192,7 +197,7 @@ def mentioned(text: str) -> list[str]:
         # 去德化看白瓷 — not a district named like a building (钟楼, 鼓楼) or an everyday word
         went = (
             i > 0
-            and tagged[i - 1][0] in _GOING
+            and _went_before(tagged, i)
             and not _STRUCTURE_HEAD.search(word)
             and word not in _word_places()
         )
@@ -201,8 +206,10 @@ def mentioned(text: str) -> list[str]:
             or bool(_TOWN_TAIL.match(after))
             or went
         )
-        if named or word in _landmarks():  # jieba tags 外滩 and 宽窄巷子 as common nouns
+        if named or word in _landmarks() or word in _world()[0]:  # jieba tags 外滩 and 宽窄巷子 as nouns
             found.append(word)
+    # foreign names of three characters or more, however jieba cuts them (仙本那, 布宜诺斯艾利斯)
+    found.extend(name for name in _world()[0] if len(name) >= 3 and name in text)
     tokens = _token_spans(text)
     return [
         name
@@ -214,8 +221,23 @@ def mentioned(text: str) -> list[str]:
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
 # What makes even a bare county name (not reportable alone: 平遥 may be read as an adjective) a place.
 _TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅)")
-_TOWN_SUFFIX = re.compile(r"^(.{2,4}?)(?:古城|老城|古镇|县城)$")
-_GOING = frozenset({"去", "前往", "飞", "飞往", "赶往", "直奔"})
+# A county's name with a sight's head word names that county (凤凰古城, 蓬莱阁): jieba often reads the whole
+# as one name, and the county's name alone is too ambiguous to report.
+_TOWN_SUFFIX = re.compile(r"^(.{2,4}?)(?:古城|老城|古镇|县城|阁|石窟|景区|风景区|大峡谷)$")
+_GOING = frozenset(
+    {"去", "前往", "飞", "飞往", "赶往", "直奔", "来到", "到达", "抵达", "转去", "绕去", "改去"}
+)
+# Words that may stand between a verb of going and where it goes (去了趟蓬莱, 又去了一趟): skipped when
+# looking back from a name for the verb.
+_GOING_FILLER = frozenset({"了", "过", "趟", "一趟", "一下", "了趟"})
+
+
+def _went_before(tagged: tuple[tuple[str, str], ...], i: int) -> bool:
+    """Is the word at `i` where a verb of going goes (去德化, 去了趟蓬莱)?"""
+    j = i - 1
+    while j >= 0 and tagged[j][0] in _GOING_FILLER:
+        j -= 1
+    return j >= 0 and tagged[j][0] in _GOING
 _VERB_FLAGS = frozenset(
     {"v", "vn", "vd", "a", "ad", "d"}
 )  # jieba reads the name as a verb, adjective, adverb
@@ -320,5 +342,15 @@ def _major(word: str) -> bool:
 
 
 def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
-    """The places `text` names that lie outside `scope`."""
-    return [name for name in mentioned(text) if not scope.allows(name)]
+    """The places `text` names that lie outside `scope`, except where the trip only set out from
+    (从杭州开车一个半小时就到): the post says nothing about that place."""
+    return [name for name in mentioned(text) if not scope.allows(name) and not _only_origin(text, name)]
+
+
+_SETTING_OUT = r"(?:市区?)?(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|高铁|动车|飞过来|过来|过去|到)"
+
+
+def _only_origin(text: str, name: str) -> bool:
+    """Is every occurrence of `name` the start of the journey (从X出发, 从X开车)?"""
+    total = text.count(name)
+    return total > 0 and len(re.findall(rf"从{re.escape(name)}{_SETTING_OUT}", text)) == total

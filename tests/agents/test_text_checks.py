@@ -726,3 +726,142 @@ def test_cook_and_trip_calls_to_action_worded_freely() -> None:
     paras = str(SKIN["body"]).split("\n\n")
     trip = "\n\n".join([*paras[:-1], "收藏好，下次出门照着这条路线走～"])
     assert "cta_mismatch" in checks(SKIN_REQUEST, edit(SKIN, body=trip))
+
+
+# --- generalising by class (issue 12, session 4): new words of a known kind -----------------------
+# Hand-written drafts in new wording (a good post and flawed versions per family; see the file's rows'
+# `split`): every good one must pass.
+_ADVERSARIAL_FILE = Path(__file__).parent / "data" / "adversarial_drafts.jsonl"
+ADVERSARIAL = [
+    json.loads(line) for line in _ADVERSARIAL_FILE.read_text(encoding="utf-8").splitlines() if line.strip()
+]
+
+
+@pytest.mark.parametrize(
+    "row", [r for r in ADVERSARIAL if not r["flaws"]], ids=[r["id"] for r in ADVERSARIAL if not r["flaws"]]
+)
+def test_adversarial_good_posts_have_no_findings(row: dict[str, Any]) -> None:
+    assert findings(row["request"], row["draft"], brief=row["brief"]) == []
+
+
+def test_a_place_the_trip_only_set_out_from_is_not_foreign() -> None:
+    draft = with_line(CAMPING, "· 帐篷", "· 我们从苏州开车过去两个小时，营地有停车场。")
+    assert "foreign_place" not in checks(CAMPING_REQUEST, draft)
+    draft = with_line(CAMPING, "· 帐篷", "· 上次在苏州的营地住过一晚，草坪很平。")
+    assert "foreign_place" in checks(CAMPING_REQUEST, draft)
+
+
+def test_a_county_named_by_its_sight_or_after_going_there_is_a_place() -> None:
+    draft = with_line(XIAMEN, "3️⃣ 第三天", "· 有空还可以去滕州看看，再去一趟蓬莱阁。")
+    found = [f for f in findings(XIAMEN_REQUEST, draft) if f.check == "foreign_place"]
+    assert found and "蓬莱" in found[0].reason
+    went = with_line(XIAMEN, "3️⃣ 第三天", "· 最后一天又去了趟平潭看海。")
+    assert "foreign_place" in checks(XIAMEN_REQUEST, went)
+
+
+def test_a_region_tag_covering_the_requested_city_is_not_foreign() -> None:
+    draft = edit(HOTPOT, tags=[*HOTPOT["tags"][:4], "川渝美食"])
+    assert "tag_foreign_place" not in checks(HOTPOT_REQUEST, draft)
+
+
+def test_a_foreign_city_jieba_does_not_know_is_foreign() -> None:
+    draft = with_line(SKIN, "2️⃣", "· 这支凝露是去年在仙本那潜水时买的。")
+    found = [f for f in findings(SKIN_REQUEST, draft) if f.check == "foreign_place"]
+    assert found and "仙本那" in found[0].reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "· 失眠的时候我睡前吃半片佐匹克隆，一周不超过三次。",  # a dose, whatever the drug is called
+        "· 胃不舒服就嚼两片碳酸钙咀嚼片。",  # a medicine by the form it comes in
+        "· 另外每天早上吃一粒复合维生素，皮肤也会好。",  # a supplement taken by count
+    ],
+)
+def test_medical_advice_by_its_form(line: str) -> None:
+    assert "off_topic_advice" in checks(PARENTS_REQUEST, with_line(PARENTS, "4️⃣", line))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "· 这趟旅行每天只吃两顿，控制在1500千卡，一周轻了三斤。",
+        "· 省下的钱买了点国债逆回购，年化有百分之二点五。",
+        "· 顺便给自己配了一份储蓄险，每年交八千。",
+    ],
+)
+def test_weight_loss_and_financial_advice_by_their_units(line: str) -> None:
+    assert "off_topic_advice" in checks(PARENTS_REQUEST, with_line(PARENTS, "4️⃣", line))
+
+
+def test_everyday_counts_and_frequencies_are_not_doses() -> None:
+    draft = with_line(RECIPE, "2️⃣", "· 每次放两片姜去腥，一周做三次也吃不腻。")
+    draft = with_line(draft, "3️⃣", "· 睡前吃两片全麦面包垫一垫也行。")
+    assert "off_topic_advice" not in checks(RECIPE_REQUEST, draft)
+    mask = with_line(SKIN, "4️⃣", "· 面膜每周两次厚涂，第二天上妆很服帖。")
+    assert "off_topic_advice" not in checks(SKIN_REQUEST, mask)
+
+
+def test_a_pet_post_may_dose_the_pet_but_not_its_owner() -> None:
+    request = "新手养猫驱虫经验"
+    draft = {
+        "title": "新手养猫驱虫｜时间表🐱",
+        "body": "第一次养猫最容易忘驱虫，我把自己的时间表整理出来。\n\n"
+        "体内驱虫每三个月一次，医生给开了驱虫药，按体重喂半片。\n\n"
+        "体外驱虫每个月滴一次，滴在后颈它舔不到的地方。\n\n收藏起来，毛孩子用得上。",
+        "tags": ["养猫", "猫咪驱虫", "新手养猫", "驱虫"],
+    }
+    assert "off_topic_advice" not in checks(request, draft)
+    owner = with_line(draft, "体外驱虫", "那阵子我自己也睡不好，睡前吃半片安定片才睡着。")
+    assert "off_topic_advice" in checks(request, owner)
+
+
+@pytest.mark.parametrize(
+    "closing",
+    ["想做副业的姐妹扫码进群，带你一起赚零花钱。", "需要同款的加我微信，团购价还包邮。"],
+)
+def test_recruiting_and_selling_closings_fit_no_post(closing: str) -> None:
+    body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + closing
+    assert "cta_mismatch" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_stock_templates_count_two_at_a_time() -> None:
+    one = with_line(CAMPING, "· 帐篷", "· 相信第一次露营的你一定会爱上在草地上醒来的感觉。")
+    assert "stock_phrase" not in checks(CAMPING_REQUEST, one)
+    two = with_line(one, "· 天幕", "· 无论你是独自出发还是拖家带口，都能找到自己的节奏。")
+    found = [f for f in findings(CAMPING_REQUEST, two) if f.check == "stock_phrase"]
+    assert found and "相信" in found[0].reason
+
+
+def test_a_line_ending_on_an_announcing_copula_is_cut() -> None:
+    draft = with_line(RECIPE, "3️⃣", "· 想让鸡蛋炒得更嫩，最后一个关键是")
+    assert "cut_off" in checks(RECIPE_REQUEST, draft)
+    reply = with_line(RECIPE, "3️⃣", "· 我以前也总把蛋炒老，你是不是也是")
+    assert "cut_off" not in checks(RECIPE_REQUEST, reply)
+
+
+def test_an_aside_run_inside_a_paragraph_is_drift() -> None:
+    body = CAMPING["body"].replace(
+        "· 防潮垫和薄睡袋：草地晚上返潮，垫子一定要有。",
+        "· 防潮垫和薄睡袋：草地晚上返潮，垫子一定要有。\n\n"
+        "那天收拾完东西，话说最近我迷上了做陶艺，每周去工作室拉两次坯，拉坯的时候手腕一定要稳，"
+        "烧出来的杯子歪歪扭扭也舍不得扔。",
+    )
+    assert "topic_drift" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_a_paragraph_reading_as_another_theme_is_drift() -> None:
+    draft = with_line(
+        RECIPE,
+        "3️⃣",
+        "\n最近也在准备跳槽，简历改了五版，把项目经历按背景、行动和结果重写了一遍，"
+        "面试官最爱问离职原因，我准备了一个不抱怨前东家的说法，二面的时候被夸回答得很得体。\n",
+    )
+    assert "topic_drift" in checks(RECIPE_REQUEST, draft)
+
+
+def test_the_same_details_retold_are_a_duplicate() -> None:
+    draft = with_line(
+        CAMPING, "⚠️ 新手避坑", "· 草地一到晚上就返潮，睡袋下面不垫一层防潮垫的话，后半夜会被冻醒。"
+    )
+    assert "duplicate" in checks(CAMPING_REQUEST, draft)
