@@ -153,6 +153,7 @@ def _point_name(line: str) -> str:
 # A closing's call to the reader (收藏这份攻略, 下个假期直接出发！, 评论区聊聊): no point to sum up
 _CALL = re.compile(
     r"收藏|关注|评论|点赞|转发|留言|私信|以上就是|就先聊到|就写到这|分享到这|直接出发|试试吧|一起[^，。]{0,4}吧|吧[～~!！]*$"
+    r"|[～~]$|^(?:照着|对照着|下次|这周|周末就)"
 )
 # A first clause that leans on what follows or before it: no point of its own (我用的是…, 但…, …的)
 _OPEN_CLAUSE = re.compile(

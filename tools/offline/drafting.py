@@ -254,7 +254,11 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         if 2 <= len(head) <= 5 and head not in _NOT_TAGS:
             return head
         subject = before
-    fit = [k for k in subject_words(keywords or []) if k in subject and not k.startswith(("不", "没"))]
+    fit = [
+        k
+        for k in subject_words(keywords or [])
+        if k in subject and not k.startswith(("不", "没")) and not _DOING.fullmatch(k)  # 辅食, not 添加
+    ]
     if fit:
         # words that follow each other in the subject are one compound (戚风+蛋糕 → 戚风蛋糕, 干皮+护肤);
         # else the longest word, of equals the last, as a Chinese compound ends in its head (城市露营 → 露营)
@@ -416,6 +420,8 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
     favoured = "？" if "提问" in patterns else "{n}" if "数字" in patterns else None
     weights = {t: (1.3 if favoured and favoured in t else 1.0) * ctx.rng.random() for t in templates}
     templates.sort(key=lambda t: -weights[t])
+    # a template that says again what the subject says (第一次 + 猫咪第一次打疫苗) reads as a stutter
+    templates = [t for t in templates if not any(w in t and w in fields["s"] for w in _STUTTER)] or templates
     candidates = [t.format(**fields) for t in templates]
     for add in fb.title_add:  # the editor's words go first
         candidates = [c if add in c else f"{add}｜{c}" for c in candidates]
@@ -425,6 +431,9 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
     short = {**fields, "e": "", "a": fields["a"][:4]}
     fallback = ("｜".join([*fb.title_add, "{s}"]) if fb.title_add else templates[0]).format(**short)
     return fallback[:TITLE_LIMIT]
+
+
+_STUTTER = ("第一次", "新手", "攻略", "清单", "指南", "合集", "心得", "记录", "入门")
 
 
 def _audience(ctx: Context, fb: Feedback) -> str:
@@ -566,7 +575,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         points += general[: 3 - len(points)]
         general = general[3:]
     # a short post (two points, no advice) gets its scene's advice: true of any such post, not filler
-    short = bool(theme_tips) and len(points) + len(tips) < n_points + n_tips - 1 and length != "shorter"
+    short = len(points) + len(tips) < n_points + n_tips - 1 and length != "shorter"
     if thin or short or length == "longer":
         tips += general[: max(0, n_tips - len(tips))]
 

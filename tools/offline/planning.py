@@ -10,7 +10,7 @@ from tools.art import Mood, choose_layout, mood_palette, moods, scene_mood
 from tools.cardtext import clip, fragment_reason, paragraph_lines
 from tools.labels import POSITION_LABELS, PREFERENCE_LABELS, ROLE_LABELS
 from tools.offline.context import Context, walk
-from tools.offline.text import dedupe, keywords
+from tools.offline.text import dedupe
 from tools.overlays import card_overlays
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -104,12 +104,16 @@ def _int(value: Any, default: int, lo: int, hi: int) -> int:
 
 
 def _focus(paragraph: str, topic: str) -> str:
-    """A whole phrase naming what a paragraph shows: its heading, else its main word, else the topic."""
-    heading, _lines = paragraph_lines(paragraph)
-    if heading and not fragment_reason(heading):
-        return clip(heading, 14)
-    words = [w for w in keywords(paragraph, 6) if w not in topic and not fragment_reason(w)]
-    return words[0] if words else topic
+    """A whole phrase naming what a paragraph shows: its first item's label (鸡蛋灌饼 of 「鸡蛋灌饼：…」),
+    its heading, or the subject its heading names (快手早餐 of 「快手早餐·选之前看看」), else the topic —
+    never a word picked out of its sentences (之前 of 选之前看看)."""
+    heading, lines = paragraph_lines(paragraph)
+    labels = [ln.split("：", 1)[0] for ln in lines if 2 <= ln.find("：") <= 8]
+    named = heading.split("·", 1)[0] if heading and "·" in heading else ""
+    for candidate in (*labels[:1], heading or "", named):
+        if candidate and len(candidate) <= 14 and not fragment_reason(candidate):
+            return candidate
+    return topic
 
 
 def compose_layout(ctx: Context) -> dict[str, Any]:
