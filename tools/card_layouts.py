@@ -223,7 +223,8 @@ def _list_panel(c: Canvas, items: list[str], area_top: float, area_bottom: float
     accent = ensure_contrast(c.theme.accent, (255, 255, 255), 3.0)
     accent_ink = ink_on_fill(accent)
     y = y0 + pad
-    for number, (lines, height) in enumerate(zip(wrapped, heights, strict=True), start=c.req.first_number):
+    for position, (lines, height) in enumerate(zip(wrapped, heights, strict=True)):
+        number = c.req.first_number + position  # a list continued from the card before counts on
         bx, by = x0 + pad, y + size / 2 - badge / 2
         if check:
             c.draw.rounded_rectangle((bx, by, bx + badge, by + badge), radius=badge * 0.28, fill=accent)
@@ -252,7 +253,7 @@ def _list_panel(c: Canvas, items: list[str], area_top: float, area_bottom: float
         else:
             c.text(lines, text_x, y, size, ink, line_height=line_height, slot="item")
         y += height
-        if number < len(wrapped):
+        if position < len(wrapped) - 1:
             c.draw.line(
                 (text_x, y + gap / 2, x1 - pad, y + gap / 2), fill=(*muted, 40), width=max(1, c.px(2))
             )
@@ -345,7 +346,8 @@ def _steps(c: Canvas, items: list[str], area_top: float, area_bottom: float) -> 
     c.draw.line(
         (cx, y + badge / 2, cx, y + total - heights[-1] + badge / 2), fill=(*accent, 160), width=c.px(4)
     )
-    for number, (lines, height) in enumerate(zip(wrapped, heights, strict=True), start=c.req.first_number):
+    for position, (lines, height) in enumerate(zip(wrapped, heights, strict=True)):
+        number = c.req.first_number + position  # a list continued from the card before counts on
         by = y + size / 2 - badge / 2
         c.draw.ellipse((x0, by, x0 + badge, by + badge), fill=accent)
         c.draw.text(
@@ -370,7 +372,8 @@ def _tiles(c: Canvas, items: list[str], area_top: float, area_bottom: float) -> 
     total = sum(heights) + gap * (len(heights) - 1)
     y = stack(c, total, area_top, area_bottom, max_r=c.w * 0.14)
     accent = ensure_contrast(c.theme.accent, (255, 255, 255), 3.0)
-    for number, (lines, height) in enumerate(zip(wrapped, heights, strict=True), start=c.req.first_number):
+    for position, (lines, height) in enumerate(zip(wrapped, heights, strict=True)):
+        number = c.req.first_number + position  # a list continued from the card before counts on
         # a flat offset shadow: a blurred one per tile would double the card's drawing time
         shadow = c.px(8)
         c.draw.rounded_rectangle((x0, y + shadow, x1, y + height + shadow), c.px(28), fill=(20, 24, 32, 40))

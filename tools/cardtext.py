@@ -116,6 +116,12 @@ def paragraph_lines(paragraph: str) -> tuple[str | None, list[str]]:
     return heading, [clean(ln) for ln in raw if clean(ln)]
 
 
+# A label that says when, not what (平日：…, 周一：…, 早上：…): no name for a card's emblem or a summary point
+WHEN_LABEL = re.compile(
+    r"^(?:平日|工作日|周末|周[一二三四五六日]|星期.|每天|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|第.{1,3}[天周步])$"
+)
+
+
 def is_page_mark(text: str | None) -> bool:
     return bool(text) and bool(PAGE_MARK.match(str(text)))
 

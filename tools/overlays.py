@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tools.cardtext import clean, clip, is_page_mark, paragraph_lines
+from tools.cardtext import WHEN_LABEL, clean, clip, is_page_mark, paragraph_lines
 
 LINE_CHARS = 34  # a card line longer than this is cut at a phrase boundary
 HEAD_CHARS = 14
@@ -118,7 +118,8 @@ def tidy_overlays(
                 lines = [*points[:3], *own][: max(limit, 3)]  # never the closing's call to the reader
             elif len(lines) < 2 or any(_CALL.search(ln) for ln in lines):
                 lines = [ln for ln in lines if not _CALL.search(ln)]
-                recap = [h for h in dict.fromkeys(detail_heads) if h and _key(h) not in shown]
+                heads = (h.removesuffix("（续）") for h in detail_heads)  # a continued card is one section
+                recap = [h for h in dict.fromkeys(heads) if h and _key(h) not in shown]
                 lines = [*recap[: max(0, 3 - len(lines))], *lines]
         headline = clean(str(overlay.get("headline") or ""))
         if role == "cover" and not keep_headline:
@@ -142,11 +143,11 @@ def _point_name(line: str) -> str:
     text = line.rstrip("…").strip()
     label, sep, _ = text.partition("：")
     if sep and 2 <= len(label) <= 8:
-        return label
-    if len(text) <= 10 and not re.search(r"[，,。；;]", text):
+        return "" if WHEN_LABEL.match(label) else label  # 平日 says when, not what
+    if len(text) <= 12 and not re.search(r"[，,。；;]", text):
         return text
     first = re.split(r"[，,。；;]", text, maxsplit=1)[0]
-    whole = 6 <= len(first) <= 10 and not _OPEN_CLAUSE.search(first)
+    whole = 4 <= len(first) <= 12 and not _OPEN_CLAUSE.search(first)
     return first if whole and len(first) < len(text) else ""
 
 

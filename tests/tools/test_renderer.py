@@ -328,3 +328,15 @@ def test_a_split_list_counts_on_and_a_summary_is_no_call_to_action() -> None:
     cards = card_overlays(items, paragraphs, "景德镇玩两天，我是这样做的", ["景德镇"])
     assert [cards[1]["firstNumber"], cards[2]["firstNumber"]] == [1, 2]
     assert cards[3]["lines"] and not any("收藏" in ln or "出发" in ln for ln in cards[3]["lines"])
+
+
+@pytest.mark.parametrize("layout", ["list", "steps", "tiles"])
+def test_a_continued_list_counts_on_without_moving_its_lines(renderer: CardRenderer, layout: str) -> None:
+    """A card continuing a list numbers its lines 4, 5 … and draws them where a first card would: only
+    the numbers change (a numbering offset once dropped the gap between points, so they overlapped)."""
+    body = ["别强行抱它，给它一个纸箱或者高处躲着，慢慢用零食建立信任", "6个月以上安排绝育"]
+    first = decode(renderer.render_png(request("detail", index=3, body=body, layout=layout)))
+    later = decode(renderer.render_png(request("detail", index=3, body=body, layout=layout, first_number=4)))
+    box = ImageChops.difference(first.convert("RGB"), later.convert("RGB")).getbbox()
+    assert box is not None  # the numbers differ …
+    assert box[2] < first.width * 0.3  # … and nothing right of the number column does

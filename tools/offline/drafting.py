@@ -269,7 +269,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
                 merged[-1][1] = max(merged[-1][1], end)
             else:
                 merged.append([start, end])
-        compounds = [subject[a:b] for a, b in merged if b - a <= 6]
+        compounds = [subject[a:b] for a, b in merged if b - a <= 5]  # a heading key fits a card line
         longest = max(reversed(compounds), key=len, default="")
         if len(longest) > max(map(len, fit)):
             return longest

@@ -73,6 +73,10 @@ _SITUATION = re.compile(
 )
 
 
+# The turn of a story: it took time, at last, to one's surprise
+_TURN = re.compile(r"才(?:肯|敢|会|愿意|开始|发现)|终于|总算|居然|竟然")
+
+
 def as_line(text: str, limit: int = 60) -> str | None:
     """A sentence as one list line: the whole sentence, or its leading whole clauses; None when it would
     have to be cut mid-phrase, is only a heading ('总结出的经验'), or carries no usable information."""
@@ -112,6 +116,8 @@ def role_of(raw: str, line: str) -> str:
     if _FOR_READERS.search(line) and not is_concrete(line):  # 整理了这周的通勤穿搭，供大家参考
         return "story"
     if _SITUATION.search(line) or (_NARRATIVE.search(line) and not is_concrete(line)):
+        return "story"
+    if "我" in line and _TURN.search(line):  # 我家小三花用了一个月才肯让我摸: what happened, no advice
         return "story"
     return "item"
 

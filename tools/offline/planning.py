@@ -7,9 +7,10 @@ import re
 from typing import Any
 
 from tools.art import Mood, choose_layout, mood_palette, moods, scene_mood
-from tools.cardtext import clip, fragment_reason, paragraph_lines
+from tools.cardtext import WHEN_LABEL, clip, fragment_reason, paragraph_lines
 from tools.labels import POSITION_LABELS, PREFERENCE_LABELS, ROLE_LABELS
 from tools.offline.context import Context, walk
+from tools.offline.drafting import subject_of
 from tools.offline.text import dedupe
 from tools.overlays import card_overlays
 
@@ -109,6 +110,7 @@ def _focus(paragraph: str, topic: str) -> str:
     never a word picked out of its sentences (之前 of 选之前看看)."""
     heading, lines = paragraph_lines(paragraph)
     labels = [ln.split("：", 1)[0] for ln in lines if 2 <= ln.find("：") <= 8]
+    labels = [label for label in labels if not WHEN_LABEL.match(label)]
     named = heading.split("·", 1)[0] if heading and "·" in heading else ""
     for candidate in (*labels[:1], heading or "", named):
         if candidate and len(candidate) <= 14 and not fragment_reason(candidate):
@@ -125,17 +127,20 @@ def compose_layout(ctx: Context) -> dict[str, Any]:
     # the first paragraph is the hook and the last the call to action: details illustrate the middle,
     # a result page sums up with the closing paragraph
     body_indexes = list(range(1, len(paragraphs) - 1)) or [0]
+    # the emblem names what the post is about, not the request's question (猫咪第一次打疫苗, not …要注意什么)
+    subject = subject_of(ctx.topic, str(ctx.brief.get("audience") or "")) or ctx.topic
     has_result = count >= 3
     details = count - 1 - int(has_result)
     items = []
     for index in range(1, count + 1):
         if index == 1:
             role, paras, blocks, position = "cover", [0], ["headline", "subtitle", "tags"], "center"
-            focus = ctx.topic
+            focus = subject
         elif index == count and has_result:
-            last = [len(paragraphs) - 1] if len(paragraphs) >= 2 else []
-            role, paras, blocks, position = "result", last, ["headline", "checklist"], "bottom"
-            focus = ctx.topic
+            # it names the points the detail cards made (`tools.overlays`): the closing paragraph is a call
+            # to the reader, never a point
+            role, paras, blocks, position = "result", [], ["headline", "checklist"], "bottom"
+            focus = subject
         else:
             # spread the body paragraphs over the detail cards (a paragraph shared by two cards is split)
             slot = (index - 2) * len(body_indexes) // max(1, details) if details else 0
