@@ -129,6 +129,7 @@ def subject_of(topic: str, audience: str) -> str:
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
+    subject = re.sub(r"(?<=\S{3})(?:以后|之后|后)$", "", subject)  # 老二出生后 → 老二出生
     subject = re.sub(r"^我(?:家|们家)?的?(?=[\u4e00-\u9fff]{3})", "", subject)  # 我家金毛…, 我接插画单: whose
     subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
@@ -259,6 +260,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         for k in subject_words(keywords or [])
         if k in subject and not k.startswith(("不", "没")) and not _DOING.fullmatch(k)  # 辅食, not 添加
     ]
+
     if fit:
         # words that follow each other in the subject are one compound (戚风+蛋糕 → 戚风蛋糕, 干皮+护肤);
         # else the longest word, of equals the last, as a Chinese compound ends in its head (城市露营 → 露营)
@@ -273,6 +275,9 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         longest = max(reversed(compounds), key=len, default="")
         if len(longest) > max(map(len, fit)):
             return longest
+        # a word posts of a theme use names the subject better than one the request happens to hold (考公
+        # of 考公两次失败, not 失败)
+        fit = [k for k in fit if k in _theme_vocabulary() or len(k) >= 3] or fit
         return max(reversed(fit), key=len) if len(fit[0]) < 3 else fit[0]
     words = [
         w
