@@ -59,3 +59,10 @@ def test_the_frame_is_peeled_off(request_text: str, topic: str) -> None:
 )
 def test_a_count_that_is_part_of_the_subject_stays(request_text: str, topic: str) -> None:
     assert extract_topic(request_text) == topic
+
+
+def test_a_place_named_in_another_clause_joins_a_short_topic() -> None:
+    """The clause that asks for the post holds the kind of post; the place it is about may be in another."""
+    assert extract_topic("带孩子去广汉三星堆博物馆，写个遛娃攻略") == "广汉遛娃攻略"
+    assert extract_topic("去成都玩，写一篇美食攻略") == "成都美食攻略"
+    assert extract_topic("我最近在减脂，帮我出一篇低卡便当的笔记") == "低卡便当"  # no place: as it was

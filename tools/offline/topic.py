@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from tools.bilingual import localize
+from tools.entities import places
 
 _CLAUSE = re.compile(r"[，,。！!？?；;：:\n]")
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
@@ -124,6 +125,9 @@ def extract_topic(request: str) -> str:
     later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
         topic = topic[: asked.start()] + later.group(0)
+    elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
+    if elsewhere and not places(topic) and len(topic) <= 6:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
+        topic = elsewhere[0] + topic
     if len(topic) < 2:
         from tools.offline.text import keywords
 
