@@ -270,3 +270,30 @@ def test_recommended_tags_follow_the_topic_not_the_theme() -> None:
     assert tags[:2] == ["骑行", "骑行装备"]  # the notes' tags on the subject first
     assert "骑行路线" in tags and not {"露营", "秋冬露营", "周末去哪儿"} & set(tags)
     assert "环太湖" not in tags  # one note's own matter (another lake) is no tag of a 西湖 ride
+
+
+def test_the_subject_is_the_thing_not_its_span_and_the_theme_follows_it() -> None:
+    from tools.offline.drafting import subject_of
+
+    assert subject_of("新手在家练普拉提的第一个月", "") == "新手在家练普拉提"
+    assert subject_of("猫咪第一次打疫苗要注意什么", "") == "猫咪第一次打疫苗"
+    assert subject_of("上班族通勤路上可以听的播客推荐", "") == "播客"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "theme"),
+    [
+        ("上班族通勤路上可以听的播客推荐", "career"),  # about 播客, whatever 通勤 suggests
+        ("延吉三天两晚美食和拍照行程", "travel"),  # the subject still says the trip
+        ("周末在家做一顿日式咖喱", "food"),
+    ],
+)
+def test_the_theme_follows_the_thing_itself(request_text: str, theme: str) -> None:
+    import random
+
+    from tools.offline.briefing import compose_brief
+    from tools.offline.context import Context
+
+    sections = {"request": request_text}
+    ctx = Context(task="brief", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    assert compose_brief(ctx)["theme"] == theme

@@ -66,3 +66,7 @@ def test_a_place_named_in_another_clause_joins_a_short_topic() -> None:
     assert extract_topic("带孩子去广汉三星堆博物馆，写个遛娃攻略") == "广汉遛娃攻略"
     assert extract_topic("去成都玩，写一篇美食攻略") == "成都美食攻略"
     assert extract_topic("我最近在减脂，帮我出一篇低卡便当的笔记") == "低卡便当"  # no place: as it was
+
+
+def test_a_plan_alone_takes_its_thing_from_another_clause() -> None:
+    assert extract_topic("考研复习时间怎么安排，分享我的全年规划") == "考研全年规划"

@@ -171,8 +171,11 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     # the subject first ("健身房新手第一周攻略" is fitness): without 攻略/打卡, which every theme uses
     theme = detect_theme(re.sub(r"攻略|打卡", "", topic)) if not vague else GENERIC
     # …and of the topic, the thing itself first: 通勤路上听的播客 is about 播客, not 通勤 clothes
-    named = detect_theme(subject_of(topic, "")) if not vague else GENERIC
-    theme = named if named is not GENERIC else theme
+    # (unless the subject still says the topic's own theme: 延吉三天两晚美食 stays a trip)
+    subject = subject_of(topic, "")
+    named = detect_theme(subject) if not vague else GENERIC
+    if named is not GENERIC and not any(w in subject for w in theme.triggers):
+        theme = named
     if places(topic) and re.search(_goals()["trip_words"], topic):
         theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
     if theme is GENERIC:

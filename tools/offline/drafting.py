@@ -309,7 +309,8 @@ _PLAIN = frozenset(
 
 # A story's span or its kind at the end of a subject: 的经历, 的那三个月, 那段日子
 _STORY_SPAN = re.compile(
-    r"的?(?:一天|一晚|经历|记录|日常|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间))$"
+    r"的?(?:一天|一晚|经历|记录|日常|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"
+    r"|第一(?:个月|周|年|天))$"  # 练普拉提的第一个月 is about 普拉提
 )
 # A word a phrase cannot end on: it waits for what follows (了, 后, 去, 的, 给 …)
 _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")

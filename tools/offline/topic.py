@@ -73,6 +73,20 @@ _KIND_ONLY = re.compile(
 )
 
 
+# A topic that is only a plan of something (全年规划, 一周计划, 我的流程): the thing is in another clause
+_PLAN_ONLY = re.compile(
+    r"(?:全年|全天|一天|一周|每天|每周|暑假|寒假)?(?:规划|计划|安排|时间表|流程|方法|作息)"
+)
+
+
+def _theme_words(text: str) -> list[str]:
+    """The theme trigger words `text` holds, longest first (考研 of 考研复习时间怎么安排)."""
+    from tools.offline.lexicon import THEMES
+
+    words = {w for theme in THEMES.values() for w in theme.triggers if len(w) >= 2 and w in text}
+    return sorted(words, key=lambda w: (-len(w), text.find(w)))
+
+
 def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
     text = STYLE.sub("", clause).strip()
@@ -125,6 +139,9 @@ def extract_topic(request: str) -> str:
     later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
         topic = topic[: asked.start()] + later.group(0)
+    if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
+        thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
+        topic = thing + topic
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
     if elsewhere and not places(topic) and len(topic) <= 6:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
