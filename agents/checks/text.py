@@ -5,7 +5,8 @@ a gate right after the writer (so an editor is never asked to approve a draft th
 dimension it pulls down, the agent that redoes the work and a concrete Chinese reason. `summarize` turns
 findings into per-dimension score caps the review applies on top of the model's scores.
 
-Check ids: foreign_place, topic_drift, off_topic_advice (content.py, infoDensity); cta_mismatch,
+Check ids: foreign_place, topic_drift, off_topic_advice (content.py, infoDensity), other_readers
+(readers.py, infoDensity); cta_mismatch,
 title_length, title_pasted, tag_count, tag_unrelated, tag_foreign_place, stock_phrase (form.py,
 platformFit); duplicate, cut_off (form.py, readability).
 
@@ -23,6 +24,7 @@ from agents.artifacts import Dimension
 from agents.checks import Finding
 from agents.checks.content import advice_outside_topic, fact_texts, foreign_places, topic_drift
 from agents.checks.form import all_form
+from agents.checks.readers import advice_for_other_readers
 from agents.checks.textutil import scope_of
 
 # The score a dimension is capped at when one of its checks fails: under every default threshold (0.6).
@@ -62,6 +64,7 @@ def text_findings(
         *foreign_places(scope, draft, facts),
         *topic_drift(scope, draft, facts),
         *advice_outside_topic(scope, draft, facts),
+        *advice_for_other_readers(scope, draft, facts),
         *all_form(scope, draft, evidence),
     ]
 

@@ -865,3 +865,39 @@ def test_the_same_details_retold_are_a_duplicate() -> None:
         CAMPING, "⚠️ 新手避坑", "· 草地一到晚上就返潮，睡袋下面不垫一层防潮垫的话，后半夜会被冻醒。"
     )
     assert "duplicate" in checks(CAMPING_REQUEST, draft)
+
+
+# --- advice for other readers (readers.py) ---------------------------------------------------------------
+def _reader_findings(request: str, body: str, brief: dict[str, object] | None = None) -> list[str]:
+    from agents.checks.text import text_findings
+
+    draft = {"title": "大连看海两天一夜", "body": body, "tags": ["大连", "看海", "旅行攻略"]}
+    findings = text_findings(request=request, brief=brief, draft=draft)
+    return [f.reason for f in findings if f.check == "other_readers"]
+
+
+def test_advice_for_other_readers_is_reported() -> None:
+    students = "写一篇去大连看海的两天一夜攻略，面向第一次去的大学生"
+    body = (
+        "第一次来大连看海，两天一夜足够了。\n\n"
+        "沙滩上记得给孩子带挖沙玩具和防晒衣，儿童救生衣一定要带。\n\n"
+        "宝宝午睡的时间最好回酒店，别让孩子在沙滩上暴晒。\n\n"
+        "星海广场傍晚人最多，建议早点去。"
+    )
+    brief = {"topic": "大连看海两天一夜", "audience": "第一次去的大学生", "theme": "travel"}
+    reasons = _reader_findings(students, body, brief)
+    assert reasons and "带娃家庭" in reasons[0] and "第一次去的大学生" in reasons[0]
+    # the same advice is the post's own when the request is for families, or the theme is parenting
+    assert not _reader_findings("带3岁娃去大连看海的两天一夜攻略", body)
+    assert not _reader_findings("大连看海两天一夜", body, {"topic": "大连看海", "theme": "parenting"})
+
+
+def test_a_passing_remark_or_an_aside_to_other_readers_is_no_advice_to_them() -> None:
+    students = "写一篇去大连看海的两天一夜攻略，面向第一次去的大学生"
+    body = (
+        "第一次来大连看海，两天一夜足够了。\n\n"
+        "沙滩上人不多，带娃的话记得带儿童救生衣。\n\n"
+        "家里有老人的，最好住海边的平层酒店。\n\n"
+        "星海广场傍晚人最多，建议早点去。"
+    )
+    assert not _reader_findings(students, body)
