@@ -505,6 +505,18 @@ def test_a_place_name_used_as_a_word_is_not_a_place() -> None:
     assert "foreign_place" in checks(SKIN_REQUEST, went)
 
 
+def test_a_place_name_that_is_a_word_needs_a_place_context() -> None:
+    # 朝阳 is a Liaoning city and "the morning sun"; jieba tags it a place in every sentence.
+    tower = with_line(XIAMEN, "1️⃣ 第一天", "· 傍晚先去朝阳楼那边坐坐，迎着朝阳拍城楼也很好看。")
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, tower)
+    suburbs = with_line(XIAMEN, "1️⃣ 第一天", "· 不想挤景点的话，周末去郊区的海边骑车也很舒服。")
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, suburbs)
+    went = with_line(XIAMEN, "1️⃣ 第一天", "· 回程顺路去了趟朝阳，吃了一顿当地的烧烤。")
+    assert "foreign_place" in checks(XIAMEN_REQUEST, went)
+    district = with_line(XIAMEN, "1️⃣ 第一天", "· 我平时住在北京朝阳区，这次是第一次来南方。")
+    assert "foreign_place" in checks(XIAMEN_REQUEST, district)
+
+
 def test_landmarks_named_like_another_city_are_not_that_city() -> None:
     beach = with_line(XIAMEN, "1️⃣ 第一天", "· 傍晚也可以去白城沙滩看日落，人比环岛路少一些。")
     assert "foreign_place" not in checks(XIAMEN_REQUEST, beach)
