@@ -877,3 +877,20 @@ def test_the_same_details_retold_are_a_duplicate() -> None:
         CAMPING, "⚠️ 新手避坑", "· 草地一到晚上就返潮，睡袋下面不垫一层防潮垫的话，后半夜会被冻醒。"
     )
     assert "duplicate" in checks(CAMPING_REQUEST, draft)
+
+
+def test_a_point_retold_as_someone_elses_words_is_a_duplicate() -> None:
+    """The frame of reported words (后来跟…聊起这事，她也说，) keeps a retold step apart by its who and when:
+    the words said are compared, at the bars of any other sentence."""
+    retold = with_paragraph(
+        SKIN,
+        "🧴",
+        "后来跟做皮肤科护士的朋友聊起这事，她也说，清洁面膜一个礼拜做一回足够，做勤了屏障反而受不了。",
+    )
+    assert "duplicate" in checks(SKIN_REQUEST, retold)
+    news = with_paragraph(
+        SKIN,
+        "🧴",
+        "后来跟做皮肤科护士的朋友聊起这事，她也说，油皮夏天的枕套最好两三天换一次，不然容易闷痘。",
+    )
+    assert "duplicate" not in checks(SKIN_REQUEST, news)
