@@ -93,13 +93,15 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
-# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…, 最近在学…): a paragraph or a run
-# of sentences that starts with one and names nothing of the request is off topic however short. Common 小红书
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 顺带说一句…, 最近还入了…, 最近在学…): a
+# paragraph or a run of sentences that starts with one and names nothing of the request is off topic however
+# short. Common 小红书
 # digression phrasing, hand-written for this check: asides (对了, 说起来, 题外话) and the writer's news
 # (最近迷上 / 在学 / 入了 something).
 _DIGRESSION = re.compile(
-    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|顺带一提|题外话|跑个题|扯远了|"
-    r"插一句|岔开(?:一下|说)|对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
+    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
+    r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
+    r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
     r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
     r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
@@ -185,6 +187,12 @@ def _stance(sentence: str, scope: Scope) -> str:
     if own:
         return "on"
     return "off" if _other_theme(sentence, scope) else "loose"
+
+
+def off_topic(text: str, scope: Scope) -> bool:
+    """Does `text` show another topic: nothing of the request's topic, places or themes, and words of a theme
+    the request is not in (the call to action's check reads a teased next post with it)?"""
+    return _stance(text, scope) == "off"
 
 
 def _other_theme(sentence: str, scope: Scope) -> bool:
