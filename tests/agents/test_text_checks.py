@@ -830,7 +830,12 @@ def test_a_pet_post_may_dose_the_pet_but_not_its_owner() -> None:
 
 @pytest.mark.parametrize(
     "closing",
-    ["想做副业的姐妹扫码进群，带你一起赚零花钱。", "需要同款的加我微信，团购价还包邮。"],
+    [
+        "想做副业的姐妹扫码进群，带你一起赚零花钱。",
+        "需要同款的加我微信，团购价还包邮。",
+        "最近在招户外用品代理，每天发发朋友圈就行，感兴趣的私信我，拉你进内部群。",
+        "宝妈学生都能做，在家一个月多赚三千，想了解的评论区扣1。",
+    ],
 )
 def test_recruiting_and_selling_closings_fit_no_post(closing: str) -> None:
     body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + closing
@@ -894,3 +899,26 @@ def test_a_point_retold_as_someone_elses_words_is_a_duplicate() -> None:
         "后来跟做皮肤科护士的朋友聊起这事，她也说，油皮夏天的枕套最好两三天换一次，不然容易闷痘。",
     )
     assert "duplicate" not in checks(SKIN_REQUEST, news)
+
+
+def test_an_aside_opened_with_a_by_the_way_is_a_tangent() -> None:
+    """顺带说一句 / 多说一句 open an aside like 顺便说一下: what follows up to the topic's return drifts."""
+    aside = with_paragraph(
+        YOGA,
+        "瑜伽垫",
+        "顺带说一句，我上个月刚拿到驾照。科目二考了三次才过，侧方停车老是压线，后来盯着后视镜才找到感觉。",
+    )
+    assert "topic_drift" in checks(YOGA_REQUEST, aside)
+    related = with_paragraph(YOGA, "瑜伽垫", "多说一句，瑜伽服选贴身一点的，做下犬式的时候衣服不会滑到脸上。")
+    assert "topic_drift" not in checks(YOGA_REQUEST, related)
+
+
+def test_a_closing_teasing_a_next_post_on_another_subject() -> None:
+    """关注我，下期… promises a post; one of another theme's subject is a call to other readers."""
+    closing = "收藏这篇的同时记得关注我，下期教大家怎么给简历排版，面试官一眼就能看到重点。"
+    body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + closing
+    found = [f for f in findings(CAMPING_REQUEST, edit(CAMPING, body=body)) if f.check == "cta_mismatch"]
+    assert found and "下期" in found[0].reason
+    same = "收藏这篇的同时记得关注我，下期讲讲秋天露营怎么选睡袋和防潮垫。"
+    body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + same
+    assert "cta_mismatch" not in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
