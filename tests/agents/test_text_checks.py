@@ -922,3 +922,11 @@ def test_a_closing_teasing_a_next_post_on_another_subject() -> None:
     same = "收藏这篇的同时记得关注我，下期讲讲秋天露营怎么选睡袋和防潮垫。"
     body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + same
     assert "cta_mismatch" not in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_fate_and_companionship_clichés_are_stock_templates() -> None:
+    """茫茫人海 / 这就是缘分 / 最长情的告白 are templates: one passes, two read as written from a template."""
+    one = with_line(CAMPING, "· 帐篷", "· 那天在营地碰到的邻居后来成了好朋友，大概这就是缘分吧。")
+    assert "stock_phrase" not in checks(CAMPING_REQUEST, one)
+    two = with_line(one, "· 天幕", "· 茫茫人海中能一起看一场日落，也算没白来。")
+    assert "stock_phrase" in checks(CAMPING_REQUEST, two)
