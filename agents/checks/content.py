@@ -7,6 +7,7 @@ does not stitch the same sentences in again.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from agents.checks import Finding, Owner
 from agents.checks.places import foreign_mentions, mentioned
 from agents.checks.textutil import (
+    LIST_ITEM,
     Scope,
     bigrams,
     cjk_len,
@@ -209,7 +211,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     (a diary or an essay is mostly narrative)."""
     body = str(draft.get("body", ""))
     content = content_sentences(body)
-    stances = [(s, _stance(s, scope)) for s in content]
+    listed = _subject_items(body, scope)
+    stances = [(s, "on" if s in listed else _stance(s, scope)) for s in content]
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
@@ -228,6 +231,52 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _subject_items(body: str, scope: Scope) -> set[str]:
+    """Sentences of list items under a heading that names the subject (「两岁宝宝·逐个说说」 over 纸尿裤3片、
+    湿巾一包 …): an item of a list of the subject's things need not repeat the topic's words — the heading
+    says what they are for — and may name a thing another theme also has (a spare 外套, a 驱蚊 patch). Not
+    when two items of the list share another theme (简历 and 面试 among skin-care steps): another subject
+    has moved in. A heading covers the list items after it, up to the next heading or a line of prose; an
+    aside or a paragraph of another theme is still read by the tangent and paragraph checks."""
+    specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS and not _KIND_WORD.fullmatch(w)}
+    bigrams = {b for w in specific for b in scope.topic_bigrams if b in w and not _KIND_WORD.fullmatch(b)}
+    groups: list[list[str]] = []
+    for para in paragraphs(body):
+        under = False
+        for line in para.splitlines():
+            if is_heading(line):
+                lowered = line.lower()
+                under = (
+                    any(w in lowered for w in specific)
+                    or any(b in lowered for b in bigrams)
+                    or any(place in line for place in scope.places.names)
+                )
+                groups.append([])
+            elif under and LIST_ITEM.match(line):
+                groups[-1].extend(sentences(line))
+            else:
+                under = False
+    out: set[str] = set()
+    for items in groups:
+        elsewhere = {s: _other_themes(s, scope) for s in items}
+        counts = Counter(t for themes in elsewhere.values() for t in themes)
+        out.update(s for s, themes in elsewhere.items() if all(counts[t] < 2 for t in themes))
+    return out
+
+
+def _other_themes(sentence: str, scope: Scope) -> set[str]:
+    """The themes the request is not in whose words (two characters or more) the sentence uses."""
+    table = sections("theme_words.txt")
+    return {t for t in table if t not in scope.near and theme_hits(t, sentence, min_len=2)}
+
+
+# Topic words that say what kind of post it is, not what it is about: a heading 「做法步骤」 names the
+# recipe's form, and does not make whatever is listed under it part of the recipe.
+_KIND_WORD = re.compile(
+    r"做法|步骤|教程|方法|技巧|攻略|清单|合集|心得|经验|分享|推荐|测评|指南|总结|记录|要点|注意|准备|事项"
+)
 
 
 def _tangents(body: str, scope: Scope) -> list[str]:

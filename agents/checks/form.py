@@ -16,6 +16,7 @@ from agents.checks.content import off_topic
 from agents.checks.places import foreign_mentions, mentioned
 from agents.checks.restated import restatement
 from agents.checks.textutil import (
+    LIST_ITEM,
     Scope,
     bigrams,
     char_count,
@@ -335,15 +336,12 @@ def _is_prose(line: str) -> bool:
     """A paragraph line of running text: several clauses, not a list item or a heading."""
     return (
         not is_heading(line)
-        and not _LIST_ITEM.match(line)
+        and not LIST_ITEM.match(line)
         and cjk_count(line) >= 12
         and bool(re.search(r"[，,。；;]", line))
     )
 
 
-_LIST_ITEM = re.compile(
-    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
-)
 
 
 def cjk_count(text: str) -> int:

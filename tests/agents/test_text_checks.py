@@ -930,3 +930,57 @@ def test_fate_and_companionship_clichés_are_stock_templates() -> None:
     assert "stock_phrase" not in checks(CAMPING_REQUEST, one)
     two = with_line(one, "· 天幕", "· 茫茫人海中能一起看一场日落，也算没白来。")
     assert "stock_phrase" in checks(CAMPING_REQUEST, two)
+
+
+TRAIN_LIST_REQUEST = "带两岁宝宝坐高铁要准备什么，写个清单"
+TRAIN_LIST_BRIEF = {
+    "topic": "带两岁宝宝坐高铁清单",
+    "keywords": ["两岁", "宝宝", "高铁"],
+    "theme": "parenting",
+    "contentType": "list",
+}
+# The studio's own output, once failed for drift: its items name the toddler's things, not the toddler.
+TRAIN_LIST = {
+    "title": "新手爸妈必看的带两岁宝宝坐高铁清单",
+    "body": (
+        "给新手爸妈的带两岁宝宝坐高铁清单来了，每个都写了理由📖\n\n"
+        "💛两岁宝宝·逐个说说\n"
+        "1️⃣ 纸尿裤3片、湿巾一包、一次性隔尿垫\n"
+        "2️⃣ 一套备用衣服，夏天再加一件薄外套防空调\n"
+        "3️⃣ 水杯和小零食，米饼、溶豆、果泥各一点\n"
+        "4️⃣ 两三本小绘本或者贴纸书，排队吃饭时救命\n"
+        "5️⃣ 小药包：退热贴、创可贴、防蚊液、驱蚊贴\n\n"
+        "以上就是我的两岁宝宝心得，收藏起来，出门前对照着准备💛"
+    ),
+    "tags": ["两岁宝宝", "2岁宝宝", "带娃好物", "妈妈包", "带娃出门"],
+}
+
+
+def test_list_items_under_a_heading_naming_the_subject_are_on_topic() -> None:
+    assert "topic_drift" not in checks(TRAIN_LIST_REQUEST, TRAIN_LIST, brief=TRAIN_LIST_BRIEF)
+    # The same kind of list for another trip, in other words: a heading naming the subject covers its items.
+    camping = {
+        "title": "周末带娃露营清单｜三岁娃版",
+        "body": (
+            "第一次带三岁的娃去露营，东西准备齐了才玩得开心。\n\n"
+            "🏕️ 带娃露营·要带的\n"
+            "1️⃣ 一件厚卫衣和一条长裤，山里晚上降温快\n"
+            "2️⃣ 充电小夜灯，半夜醒了不害怕\n"
+            "3️⃣ 小铲子和小桶，挖沙能玩一下午\n"
+            "4️⃣ 驱蚊手环和一瓶花露水\n\n"
+            "收藏起来，出发前对照着装车～"
+        ),
+        "tags": ["带娃露营", "亲子露营", "露营清单", "带娃出门"],
+    }
+    request = "带三岁孩子第一次露营要带什么，列个清单"
+    brief = {"topic": "带娃露营清单", "keywords": ["带娃", "露营"], "theme": "parenting"}
+    assert "topic_drift" not in checks(request, camping, brief=brief)
+
+
+def test_a_drifting_paragraph_in_a_list_post_still_drifts() -> None:
+    aside = TRAIN_LIST["body"].replace(
+        "\n\n以上就是",
+        "\n\n顺便说一下，最近我在学游泳，换气总是呛水，教练让我先在岸边练吐泡泡，练了一周才敢下深水区。"
+        "\n\n以上就是",
+    )
+    assert "topic_drift" in checks(TRAIN_LIST_REQUEST, edit(TRAIN_LIST, body=aside), brief=TRAIN_LIST_BRIEF)
