@@ -7,6 +7,7 @@ does not stitch the same sentences in again.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from agents.checks import Finding, Owner
 from agents.checks.places import foreign_mentions, mentioned
 from agents.checks.textutil import (
+    LIST_ITEM,
     Scope,
     bigrams,
     cjk_len,
@@ -93,13 +95,15 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
-# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 最近还入了…, 最近在学…): a paragraph or a run
-# of sentences that starts with one and names nothing of the request is off topic however short. Common 小红书
+# Openers that announce a tangent (说到这里想起来…, 顺便安利…, 顺带说一句…, 最近还入了…, 最近在学…): a
+# paragraph or a run of sentences that starts with one and names nothing of the request is off topic however
+# short. Common 小红书
 # digression phrasing, hand-written for this check: asides (对了, 说起来, 题外话) and the writer's news
 # (最近迷上 / 在学 / 入了 something).
 _DIGRESSION = re.compile(
-    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺便(?:说|提|聊|安利|分享|种草)|顺带一提|题外话|跑个题|扯远了|"
-    r"插一句|岔开(?:一下|说)|对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
+    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
+    r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
+    r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
     r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
     r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
@@ -187,6 +191,12 @@ def _stance(sentence: str, scope: Scope) -> str:
     return "off" if _other_theme(sentence, scope) else "loose"
 
 
+def off_topic(text: str, scope: Scope) -> bool:
+    """Does `text` show another topic: nothing of the request's topic, places or themes, and words of a theme
+    the request is not in (the call to action's check reads a teased next post with it)?"""
+    return _stance(text, scope) == "off"
+
+
 def _other_theme(sentence: str, scope: Scope) -> bool:
     """Does the sentence use words of a theme the request is not in? One is enough when the request's
     themes are known; without them, two of one theme (a lone 下班 in a diary line says little)."""
@@ -201,7 +211,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     (a diary or an essay is mostly narrative)."""
     body = str(draft.get("body", ""))
     content = content_sentences(body)
-    stances = [(s, _stance(s, scope)) for s in content]
+    listed = _subject_items(body, scope)
+    stances = [(s, "on" if s in listed else _stance(s, scope)) for s in content]
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
@@ -220,6 +231,52 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _subject_items(body: str, scope: Scope) -> set[str]:
+    """Sentences of list items under a heading that names the subject (「两岁宝宝·逐个说说」 over 纸尿裤3片、
+    湿巾一包 …): an item of a list of the subject's things need not repeat the topic's words — the heading
+    says what they are for — and may name a thing another theme also has (a spare 外套, a 驱蚊 patch). Not
+    when two items of the list share another theme (简历 and 面试 among skin-care steps): another subject
+    has moved in. A heading covers the list items after it, up to the next heading or a line of prose; an
+    aside or a paragraph of another theme is still read by the tangent and paragraph checks."""
+    specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS and not _KIND_WORD.fullmatch(w)}
+    bigrams = {b for w in specific for b in scope.topic_bigrams if b in w and not _KIND_WORD.fullmatch(b)}
+    groups: list[list[str]] = []
+    for para in paragraphs(body):
+        under = False
+        for line in para.splitlines():
+            if is_heading(line):
+                lowered = line.lower()
+                under = (
+                    any(w in lowered for w in specific)
+                    or any(b in lowered for b in bigrams)
+                    or any(place in line for place in scope.places.names)
+                )
+                groups.append([])
+            elif under and LIST_ITEM.match(line):
+                groups[-1].extend(sentences(line))
+            else:
+                under = False
+    out: set[str] = set()
+    for items in groups:
+        elsewhere = {s: _other_themes(s, scope) for s in items}
+        counts = Counter(t for themes in elsewhere.values() for t in themes)
+        out.update(s for s, themes in elsewhere.items() if all(counts[t] < 2 for t in themes))
+    return out
+
+
+def _other_themes(sentence: str, scope: Scope) -> set[str]:
+    """The themes the request is not in whose words (two characters or more) the sentence uses."""
+    table = sections("theme_words.txt")
+    return {t for t in table if t not in scope.near and theme_hits(t, sentence, min_len=2)}
+
+
+# Topic words that say what kind of post it is, not what it is about: a heading 「做法步骤」 names the
+# recipe's form, and does not make whatever is listed under it part of the recipe.
+_KIND_WORD = re.compile(
+    r"做法|步骤|教程|方法|技巧|攻略|清单|合集|心得|经验|分享|推荐|测评|指南|总结|记录|要点|注意|准备|事项"
+)
 
 
 def _tangents(body: str, scope: Scope) -> list[str]:

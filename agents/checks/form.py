@@ -12,9 +12,11 @@ from functools import cache
 from typing import Any
 
 from agents.checks import Finding, Owner
+from agents.checks.content import off_topic
 from agents.checks.places import foreign_mentions, mentioned
 from agents.checks.restated import restatement
 from agents.checks.textutil import (
+    LIST_ITEM,
     Scope,
     bigrams,
     char_count,
@@ -226,7 +228,23 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
             kind = f"「{clashes[0]}」" if clashes else "这个主题"
             reason = f"结尾的互动引导「{match.group(0)}」是{family['label']}类笔记的说法，和{kind}的内容不符"
             return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]
+    teaser = _TEASER.search(closing)
+    if teaser and off_topic(teaser.group(1), scope):
+        topic = "、".join(sorted(scope.topic_words, key=scope.text.find)[:3]) or scope.request[:20]
+        reason = f"结尾预告的下期内容「{_clip(teaser.group(1))}」和这篇的主题「{topic}」无关"
+        return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]
     return []
+
+
+# A closing that asks the reader to follow for the next post names what that post will be about (关注我，
+# 下期教大家在阳台种小番茄): a teaser of another theme's subject calls readers the post did not speak to,
+# whatever the words (下期/下一篇/下次 + 教/讲/聊/分享/写 …). Common 小红书 closing phrasing, hand-written
+# for this check.
+_TEASER = re.compile(
+    r"(?:下期|下一期|下篇|下一篇|下次|下回|明天|改天|回头)(?:再|会|就|还|继续)?"
+    r"(?:教|讲|聊|分享|写|说|带|更)(?:一?下|聊|讲|讲讲|写写)?(?:大家|你们|你|姐妹们|宝子们)?"
+    r"([^。！!？?\n]{2,40})"
+)
 
 
 # --- duplicates ------------------------------------------------------------------------------------
@@ -318,15 +336,12 @@ def _is_prose(line: str) -> bool:
     """A paragraph line of running text: several clauses, not a list item or a heading."""
     return (
         not is_heading(line)
-        and not _LIST_ITEM.match(line)
+        and not LIST_ITEM.match(line)
         and cjk_count(line) >= 12
         and bool(re.search(r"[，,。；;]", line))
     )
 
 
-_LIST_ITEM = re.compile(
-    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
-)
 
 
 def cjk_count(text: str) -> int:

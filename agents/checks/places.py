@@ -100,7 +100,9 @@ def reportable(name: str) -> bool:
     codes = _regions().get(name)
     if codes is None:
         return resolve(name) is not None
-    return any(code.endswith("00") for code in codes) or bool(re.search(r"[区县市旗州]$", name))
+    # A suffix inside an everyday word (郊区 "suburbs", 红旗 "red flag") does not spell out a division.
+    spelled = bool(re.search(r"[区县市旗州]$", name)) and name not in _word_places()
+    return any(code.endswith("00") for code in codes) or spelled
 
 
 def _codes_agree(a: str, b: str) -> bool:
@@ -304,14 +306,66 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
     if token is None or token[0] != name:  # inside a longer word: only a spelled-out name, or a town's
         town = token is not None and token[0].startswith(name) and bool(_TOWN_SUFFIX.match(token[0]))
         return name in _landmarks() or len(name) >= 3 or town
+    if not text.replace(name, "").strip():  # a tag that is the name alone
+        return True
+    if name in _word_places():
+        # jieba's tag is its dictionary's, the same in every sentence (朝阳 is always `ns`): for a name
+        # that is also a word only the words around it tell the place.
+        return _word_place_context(text, start, end, tokens)
     if token[1] & _NAME_FLAGS or name in _landmarks() or name in _world()[0]:
         return True
-    if name not in _word_places() and not token[1] & _VERB_FLAGS:
-        return True
-    if not text.replace(name, "").strip():  # a tag that is the name alone
+    if not token[1] & _VERB_FLAGS:
         return True
     after = text[end:]
     return before in _PLACE_LEAD or bool(_PLACE_TAIL.match(after)) or _next_to_place(text, start, end)
+
+
+# After a name that is also a word, what makes it a structure's or a position's word, not the place: 朝阳楼 (a
+# gate tower), 长安街, 在朝阳下 (in the morning sun), 和平年代里.
+_WORD_NOT_PLACE = re.compile(
+    r"^(?:[楼阁塔寺庙桥门亭殿宫祠坊堂院]|[下里中上前后边旁]|年代|时代|饭店|酒店|大厦|大街)"
+)
+# A division's own suffix written after the name: 朝阳区, 城关镇, 红旗区.
+_DIVISION_SUFFIX = re.compile(r"^(?:区|县|市|镇|乡|旗|州|盟)")
+# Words of going or being somewhere that make the next name where one goes or is (去朝阳, 住在安宁, 到了长治).
+_TO_PLACE = frozenset(
+    {*_GOING, "到", "在", "来", "从", "回", "往", "至", "住", "住在", "回到", "飞到", "搬到"}
+)
+
+
+def _word_place_context(text: str, start: int, end: int, tokens: dict[int, tuple[str, set[str]]]) -> bool:
+    """Does this occurrence of a name that is also an everyday word (朝阳 "morning sun", 和平 "peace", 郊区
+    "suburbs") mean the place? Only in a place's context: its division's suffix after it (朝阳区), a verb of
+    going or being somewhere before it (去朝阳, 在朝阳住了三年), a place word after it (朝阳市区, 安宁的夜市),
+    or another place beside it (锦州、朝阳). A structure or position word after it (朝阳楼, 在朝阳下) makes it
+    part of that word even after a verb of going: 去朝阳楼 goes to the gate tower."""
+    after = text[end:]
+    if _WORD_NOT_PLACE.match(after):
+        return False
+    if _DIVISION_SUFFIX.match(after) or _PLACE_TAIL.match(after):
+        return True
+    if _next_to_place(text, start, end):
+        return True
+    return _went_to(tokens, start)
+
+
+def _went_to(tokens: dict[int, tuple[str, set[str]]], start: int) -> bool:
+    """Does a word of going or being somewhere end right before `start`, fillers skipped (去了趟朝阳)?"""
+    ending: dict[int, list[str]] = {}
+    for at, (word, _) in tokens.items():
+        ending.setdefault(at + len(word), []).append(word)
+    at = start
+    while ending.get(at):
+        words = ending[at]
+        # jieba joins a manner to the going verb (顺路去, 专门去, 开车去); not to 到, which ends perception
+        # verbs (看到朝阳 sees the sunrise)
+        if any(w in _TO_PLACE or w.endswith("去") for w in words):
+            return True
+        filler = next((w for w in words if w in _GOING_FILLER), None)
+        if filler is None:
+            return False
+        at -= len(filler)
+    return False
 
 
 def _next_to_place(text: str, start: int, end: int) -> bool:

@@ -11,6 +11,7 @@ when it passes one of two bars:
   which are different items told the same way, and read less alike than `LABELLED_SAME`;
 - the same details: `DETAIL_WORDS` or more words in common that are particular to the two (not the post's
   topic: words of the title or of three lines or more) and a cosine of `SAME_DETAILS` or more;
+- (a sentence that reports someone else's words, 朋友也说，…, is also compared without its frame)
 - the same details retold: `RETOLD_WORDS` particular words in common, `RETOLD_CHARS` of their characters and
   a cosine of `RETOLD` (薄睡袋不够，幸好多带了一条毯子 / 只盖薄睡袋根本扛不住，还好多塞了一条毯子).
   Checked with a split of our own: set on half of the good posts (the benchmark's, tests/agents/data's and
@@ -55,6 +56,14 @@ _NUMBER = re.compile(
     r"\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+(?=[元块斤岁]|分钟|小时|公里|公斤|米)"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# The frame of reported words, up to two clauses at a sentence's start (后来跟当教练的朋友聊起这件事，
+# 他也说，…; 医生提醒：…): a point retold as what someone else said is compared by what is said — the
+# frame's words about who and when would otherwise keep the two apart. The bars stay those of any other
+# sentence.
+_REPORTED = re.compile(
+    r"^(?:[^，,。：:]{0,24}[，,]){0,2}?[^，,。：:]{0,10}?"
+    r"(?:说|讲|提到|建议|提醒|强调|告诉(?:我|我们)?)(?:过|了)?[，,：:]\s*"
+)
 
 
 @dataclass(frozen=True)
@@ -126,6 +135,11 @@ def _units(body: str) -> list[_Unit]:
             continue
         parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
         units.extend(_Unit(number, s, False) for s in parts)
+        for said in parts:  # what someone else is reported to say, without the frame that reports it
+            frame = _REPORTED.match(said)
+            rest = said[frame.end() :] if frame else ""
+            if len(normalise(rest)) >= MIN_CHARS:
+                units.append(_Unit(number, rest, False))
         if len(sentences(line)) > 1 and len(normalise(line)) >= MIN_CHARS:
             units.append(_Unit(number, line, True))
     return units

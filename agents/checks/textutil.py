@@ -22,6 +22,10 @@ _JOINERS = re.compile("[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff]|\u200d.")
 _KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;…])|\n")
 _NUMBERING = re.compile(r"^(?:\d{1,2}\s*[.、)）:：]|[①-⑩]|[（(]\d{1,2}[)）]|[-·•*])\s*")
+# A line that is an item of a list: numbered (1. / 1️⃣ / ①), bulleted, or led by an emoji.
+LIST_ITEM = re.compile(
+    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
+)
 _NOT_WORD = re.compile(r"[\W_]+")
 # Words of request scaffolding that say nothing about the topic.
 _SCAFFOLD_WORDS = frozenset(

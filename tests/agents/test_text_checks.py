@@ -505,6 +505,18 @@ def test_a_place_name_used_as_a_word_is_not_a_place() -> None:
     assert "foreign_place" in checks(SKIN_REQUEST, went)
 
 
+def test_a_place_name_that_is_a_word_needs_a_place_context() -> None:
+    # 朝阳 is a Liaoning city and "the morning sun"; jieba tags it a place in every sentence.
+    tower = with_line(XIAMEN, "1️⃣ 第一天", "· 傍晚先去朝阳楼那边坐坐，迎着朝阳拍城楼也很好看。")
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, tower)
+    suburbs = with_line(XIAMEN, "1️⃣ 第一天", "· 不想挤景点的话，周末去郊区的海边骑车也很舒服。")
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, suburbs)
+    went = with_line(XIAMEN, "1️⃣ 第一天", "· 回程顺路去了趟朝阳，吃了一顿当地的烧烤。")
+    assert "foreign_place" in checks(XIAMEN_REQUEST, went)
+    district = with_line(XIAMEN, "1️⃣ 第一天", "· 我平时住在北京朝阳区，这次是第一次来南方。")
+    assert "foreign_place" in checks(XIAMEN_REQUEST, district)
+
+
 def test_landmarks_named_like_another_city_are_not_that_city() -> None:
     beach = with_line(XIAMEN, "1️⃣ 第一天", "· 傍晚也可以去白城沙滩看日落，人比环岛路少一些。")
     assert "foreign_place" not in checks(XIAMEN_REQUEST, beach)
@@ -818,7 +830,12 @@ def test_a_pet_post_may_dose_the_pet_but_not_its_owner() -> None:
 
 @pytest.mark.parametrize(
     "closing",
-    ["想做副业的姐妹扫码进群，带你一起赚零花钱。", "需要同款的加我微信，团购价还包邮。"],
+    [
+        "想做副业的姐妹扫码进群，带你一起赚零花钱。",
+        "需要同款的加我微信，团购价还包邮。",
+        "最近在招户外用品代理，每天发发朋友圈就行，感兴趣的私信我，拉你进内部群。",
+        "宝妈学生都能做，在家一个月多赚三千，想了解的评论区扣1。",
+    ],
 )
 def test_recruiting_and_selling_closings_fit_no_post(closing: str) -> None:
     body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + closing
@@ -865,6 +882,108 @@ def test_the_same_details_retold_are_a_duplicate() -> None:
         CAMPING, "⚠️ 新手避坑", "· 草地一到晚上就返潮，睡袋下面不垫一层防潮垫的话，后半夜会被冻醒。"
     )
     assert "duplicate" in checks(CAMPING_REQUEST, draft)
+
+
+def test_a_point_retold_as_someone_elses_words_is_a_duplicate() -> None:
+    """The frame of reported words (后来跟…聊起这事，她也说，) keeps a retold step apart by its who and when:
+    the words said are compared, at the bars of any other sentence."""
+    retold = with_paragraph(
+        SKIN,
+        "🧴",
+        "后来跟做皮肤科护士的朋友聊起这事，她也说，清洁面膜一个礼拜做一回足够，做勤了屏障反而受不了。",
+    )
+    assert "duplicate" in checks(SKIN_REQUEST, retold)
+    news = with_paragraph(
+        SKIN,
+        "🧴",
+        "后来跟做皮肤科护士的朋友聊起这事，她也说，油皮夏天的枕套最好两三天换一次，不然容易闷痘。",
+    )
+    assert "duplicate" not in checks(SKIN_REQUEST, news)
+
+
+def test_an_aside_opened_with_a_by_the_way_is_a_tangent() -> None:
+    """顺带说一句 / 多说一句 open an aside like 顺便说一下: what follows up to the topic's return drifts."""
+    aside = with_paragraph(
+        YOGA,
+        "瑜伽垫",
+        "顺带说一句，我上个月刚拿到驾照。科目二考了三次才过，侧方停车老是压线，后来盯着后视镜才找到感觉。",
+    )
+    assert "topic_drift" in checks(YOGA_REQUEST, aside)
+    related = with_paragraph(YOGA, "瑜伽垫", "多说一句，瑜伽服选贴身一点的，做下犬式的时候衣服不会滑到脸上。")
+    assert "topic_drift" not in checks(YOGA_REQUEST, related)
+
+
+def test_a_closing_teasing_a_next_post_on_another_subject() -> None:
+    """关注我，下期… promises a post; one of another theme's subject is a call to other readers."""
+    closing = "收藏这篇的同时记得关注我，下期教大家怎么给简历排版，面试官一眼就能看到重点。"
+    body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + closing
+    found = [f for f in findings(CAMPING_REQUEST, edit(CAMPING, body=body)) if f.check == "cta_mismatch"]
+    assert found and "下期" in found[0].reason
+    same = "收藏这篇的同时记得关注我，下期讲讲秋天露营怎么选睡袋和防潮垫。"
+    body = CAMPING["body"].rsplit("\n\n", 1)[0] + "\n\n" + same
+    assert "cta_mismatch" not in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
+
+
+def test_fate_and_companionship_clichés_are_stock_templates() -> None:
+    """茫茫人海 / 这就是缘分 / 最长情的告白 are templates: one passes, two read as written from a template."""
+    one = with_line(CAMPING, "· 帐篷", "· 那天在营地碰到的邻居后来成了好朋友，大概这就是缘分吧。")
+    assert "stock_phrase" not in checks(CAMPING_REQUEST, one)
+    two = with_line(one, "· 天幕", "· 茫茫人海中能一起看一场日落，也算没白来。")
+    assert "stock_phrase" in checks(CAMPING_REQUEST, two)
+
+
+TRAIN_LIST_REQUEST = "带两岁宝宝坐高铁要准备什么，写个清单"
+TRAIN_LIST_BRIEF = {
+    "topic": "带两岁宝宝坐高铁清单",
+    "keywords": ["两岁", "宝宝", "高铁"],
+    "theme": "parenting",
+    "contentType": "list",
+}
+# The studio's own output, once failed for drift: its items name the toddler's things, not the toddler.
+TRAIN_LIST = {
+    "title": "新手爸妈必看的带两岁宝宝坐高铁清单",
+    "body": (
+        "给新手爸妈的带两岁宝宝坐高铁清单来了，每个都写了理由📖\n\n"
+        "💛两岁宝宝·逐个说说\n"
+        "1️⃣ 纸尿裤3片、湿巾一包、一次性隔尿垫\n"
+        "2️⃣ 一套备用衣服，夏天再加一件薄外套防空调\n"
+        "3️⃣ 水杯和小零食，米饼、溶豆、果泥各一点\n"
+        "4️⃣ 两三本小绘本或者贴纸书，排队吃饭时救命\n"
+        "5️⃣ 小药包：退热贴、创可贴、防蚊液、驱蚊贴\n\n"
+        "以上就是我的两岁宝宝心得，收藏起来，出门前对照着准备💛"
+    ),
+    "tags": ["两岁宝宝", "2岁宝宝", "带娃好物", "妈妈包", "带娃出门"],
+}
+
+
+def test_list_items_under_a_heading_naming_the_subject_are_on_topic() -> None:
+    assert "topic_drift" not in checks(TRAIN_LIST_REQUEST, TRAIN_LIST, brief=TRAIN_LIST_BRIEF)
+    # The same kind of list for another trip, in other words: a heading naming the subject covers its items.
+    camping = {
+        "title": "周末带娃露营清单｜三岁娃版",
+        "body": (
+            "第一次带三岁的娃去露营，东西准备齐了才玩得开心。\n\n"
+            "🏕️ 带娃露营·要带的\n"
+            "1️⃣ 一件厚卫衣和一条长裤，山里晚上降温快\n"
+            "2️⃣ 充电小夜灯，半夜醒了不害怕\n"
+            "3️⃣ 小铲子和小桶，挖沙能玩一下午\n"
+            "4️⃣ 驱蚊手环和一瓶花露水\n\n"
+            "收藏起来，出发前对照着装车～"
+        ),
+        "tags": ["带娃露营", "亲子露营", "露营清单", "带娃出门"],
+    }
+    request = "带三岁孩子第一次露营要带什么，列个清单"
+    brief = {"topic": "带娃露营清单", "keywords": ["带娃", "露营"], "theme": "parenting"}
+    assert "topic_drift" not in checks(request, camping, brief=brief)
+
+
+def test_a_drifting_paragraph_in_a_list_post_still_drifts() -> None:
+    aside = TRAIN_LIST["body"].replace(
+        "\n\n以上就是",
+        "\n\n顺便说一下，最近我在学游泳，换气总是呛水，教练让我先在岸边练吐泡泡，练了一周才敢下深水区。"
+        "\n\n以上就是",
+    )
+    assert "topic_drift" in checks(TRAIN_LIST_REQUEST, edit(TRAIN_LIST, body=aside), brief=TRAIN_LIST_BRIEF)
 
 
 # --- advice for other readers (readers.py) ---------------------------------------------------------------
