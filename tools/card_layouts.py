@@ -182,7 +182,11 @@ def _cover_frame(c: Canvas) -> None:
 
 def _titled(c: Canvas, title: str, top: float, *, scale: float = 1.0) -> float:
     """A heading with an accent bar at its left; returns the y below it."""
-    size, lines = c.fonts.fit(title, c.w - 2 * c.m - c.px(34), 2, c.px(c.density.head * scale), c.px(54))
+    width = c.w - 2 * c.m - c.px(34)
+    size, lines = c.fonts.fit(title, width, 2, c.px(c.density.head * scale), c.px(54))
+    head, dot, tail = title.partition("·")
+    if len(lines) == 2 and dot and max(c.fonts.width(head + dot, size), c.fonts.width(tail, size)) <= width:
+        lines = [head + dot, tail]  # 两岁宝宝· / 我的选择（续）: a heading breaks after the subject it names
     line_height = size * 1.25
     height = (len(lines) - 1) * line_height + size
     ink, _muted, accent = c.inks_at((c.m, top, c.w - c.m, top + height))

@@ -340,3 +340,9 @@ def test_a_continued_list_counts_on_without_moving_its_lines(renderer: CardRende
     box = ImageChops.difference(first.convert("RGB"), later.convert("RGB")).getbbox()
     assert box is not None  # the numbers differ …
     assert box[2] < first.width * 0.3  # … and nothing right of the number column does
+
+
+def test_a_two_line_heading_breaks_after_the_subject_it_names(renderer: CardRenderer) -> None:
+    said = renderer.card_text(request("detail", index=3, headline="两岁宝宝·我的选择（续）", layout="list"))
+    heading = [t for slot, t in said if slot == "headline"]
+    assert heading == ["两岁宝宝·", "我的选择（续）"]

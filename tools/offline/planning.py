@@ -109,7 +109,8 @@ def _focus(paragraph: str, topic: str) -> str:
     its heading, or the subject its heading names (快手早餐 of 「快手早餐·选之前看看」), else the topic —
     never a word picked out of its sentences (之前 of 选之前看看)."""
     heading, lines = paragraph_lines(paragraph)
-    labels = [ln.split("：", 1)[0] for ln in lines if 2 <= ln.find("：") <= 8]
+    # the first item's own name only: a later item's (小药包) may sit on the next card of a split list
+    labels = [ln.split("：", 1)[0] for ln in lines[:1] if 2 <= ln.find("：") <= 8]
     labels = [label for label in labels if not WHEN_LABEL.match(label)]
     named = heading.split("·", 1)[0] if heading and "·" in heading else ""
     for candidate in (*labels[:1], heading or "", named):
