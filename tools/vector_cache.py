@@ -74,16 +74,62 @@ def sample_groups() -> list[list[str]]:
     return [*note_groups(notes), *style_groups(styles)]
 
 
+# --- the critic's theme centroids ------------------------------------------------------------------------
+NOTES_DIR = VECTORS_FILE.parent / "notes"  # the sample corpus: data/notes/<theme>.jsonl
+
+
+def _theme_texts() -> dict[str, list[str]]:
+    """Each theme's sample notes as the critic embeds them (title。desc)."""
+    import json
+
+    texts: dict[str, list[str]] = {}
+    for path in sorted(NOTES_DIR.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                note = json.loads(line)
+                texts.setdefault(str(note["theme"]), []).append(f"{note['title']}。{note['desc']}")
+    return texts
+
+
+def theme_groups() -> list[list[str]]:
+    """The cache groups of the theme centroids: a label (not embedded) and the theme's note texts."""
+    return [[f"theme-centroid:{name}", *notes] for name, notes in sorted(_theme_texts().items())]
+
+
+def _mean_direction(texts: Sequence[str]) -> np.ndarray:
+    from tools.embeddings import embed
+
+    mean = embed(list(texts)).mean(axis=0)
+    return np.asarray(mean / np.linalg.norm(mean), dtype=np.float32)
+
+
+@cache
+def theme_centroids() -> tuple[tuple[str, ...], np.ndarray]:
+    """(theme names, unit centroids): the mean embedding of each theme's sample notes, which the critic's
+    drift check measures paragraphs against. Shipped in `data/vectors.npz` like the notes' own vectors —
+    embedding the 460 notes takes ~11 s, which a first run would otherwise wait for — and computed only
+    for a theme whose notes changed."""
+    groups = theme_groups()
+    names = tuple(group[0].removeprefix("theme-centroid:") for group in groups)
+    rows = [
+        shipped if shipped is not None else _mean_direction(group[1:])
+        for group, shipped in zip(groups, lookup(groups), strict=True)
+    ]
+    return names, np.array(rows)
+
+
 def main() -> None:
-    """Rebuild the shipped vectors from the sample data."""
+    """Rebuild the shipped vectors from the sample data (the notes', the styles' and the theme centroids)."""
     import asyncio
 
     from tools.knowledge import centroids
 
     groups = sample_groups()
     vectors = asyncio.run(centroids(groups, use_cache=False))
-    write(groups, vectors)
-    print(f"{len(groups)} 个向量已写入 {VECTORS_FILE}（{model_version()}）")
+    themes = theme_groups()
+    theme_vectors = np.array([_mean_direction(group[1:]) for group in themes])
+    write([*groups, *themes], np.concatenate([vectors, theme_vectors]))
+    print(f"{len(groups) + len(themes)} 个向量已写入 {VECTORS_FILE}（{model_version()}）")
 
 
 if __name__ == "__main__":

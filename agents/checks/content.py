@@ -28,9 +28,6 @@ from agents.checks.textutil import (
     theme_hits,
 )
 from tools.entities import ADVICE_DOMAINS
-from tools.lexfiles import LEXICON
-
-_NOTES = LEXICON.parent / "notes"  # the sample corpus: data/notes/<theme>.jsonl
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
@@ -456,26 +453,9 @@ def _elsewhere_paragraphs(body: str, scope: Scope) -> list[str]:
     return out
 
 
-@cache
 def _theme_centroids() -> tuple[tuple[str, ...], Any]:
-    """(theme names, their unit centroids): the mean embedding of the sample corpus's notes of each theme."""
-    import json
+    """(theme names, their unit centroids): the mean embedding of the sample corpus's notes of each theme,
+    shipped with the sample vectors (`tools.vector_cache.theme_centroids`)."""
+    from tools.vector_cache import theme_centroids
 
-    import numpy as np
-
-    from tools.embeddings import embed
-
-    notes: dict[str, list[str]] = {}
-    for path in sorted(_NOTES.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                note = json.loads(line)
-                notes.setdefault(str(note["theme"]), []).append(f"{note['title']}。{note['desc']}")
-    names = tuple(sorted(notes))
-    vectors = embed([text for name in names for text in notes[name]])
-    rows, start = [], 0
-    for name in names:
-        mean = vectors[start : start + len(notes[name])].mean(axis=0)
-        rows.append(mean / np.linalg.norm(mean))
-        start += len(notes[name])
-    return names, np.array(rows)
+    return theme_centroids()

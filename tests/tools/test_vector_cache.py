@@ -58,3 +58,17 @@ async def test_seeding_the_sample_notes_embeds_only_what_changed(
     shipped = await centroids(note_groups(notes[:3]))
     fresh = await centroids(note_groups(notes[:3]), use_cache=False)
     assert np.allclose(shipped, fresh, atol=1e-5)  # the file holds what embedding gives
+
+
+def test_the_critic_s_theme_centroids_ship_with_the_sample_vectors() -> None:
+    """The drift check's theme centroids come from the file (a first run would otherwise wait ~11 s for the
+    460 notes to be embedded) and equal what embedding the notes gives."""
+    groups = vector_cache.theme_groups()
+    shipped = vector_cache.lookup(groups)
+    rebuild = "rebuild data/vectors.npz (python -m tools.vector_cache)"
+    assert groups and all(v is not None for v in shipped), rebuild
+    first = groups[0]
+    fresh = vector_cache._mean_direction(first[1:])
+    assert float(np.dot(fresh, shipped[0])) > 0.999  # type: ignore[arg-type]
+    names, centroids = vector_cache.theme_centroids()
+    assert len(names) == len(groups) == 10 and centroids.shape[0] == 10
