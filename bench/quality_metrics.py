@@ -63,7 +63,9 @@ def spread(rows: Sequence[dict[str, Any]], limit: int | None) -> list[dict[str, 
     if limit <= 0:
         return []
     step = len(rows) / limit
-    return [rows[int(i * step)] for i in range(limit)]
+    # shifted one row per pick: a set made of equal groups (a good draft and its two flawed versions) is not
+    # sampled at the same place in every group, so a quick run still sees good and flawed drafts
+    return [rows[min(len(rows) - 1, int(i * step) + i)] for i in range(limit)]
 
 
 # --- places --------------------------------------------------------------------------------------------

@@ -159,7 +159,9 @@ def test_the_subject_is_picked_from_the_first_draft() -> None:
 
 def test_spread_takes_rows_from_the_whole_set() -> None:
     rows = [{"i": i} for i in range(10)]
-    assert [r["i"] for r in spread(rows, 3)] == [0, 3, 6]
+    assert [r["i"] for r in spread(rows, 3)] == [0, 4, 8]
+    families = [{"i": i, "good": i % 3 == 0} for i in range(234)]  # 78 families of three: 234 / 6 = 39
+    assert {r["good"] for r in spread(families, 6)} == {True, False}
     assert spread(rows, None) == rows and spread(rows, 0) == []
 
 
