@@ -129,7 +129,7 @@ def subject_of(topic: str, audience: str) -> str:
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
-    subject = re.sub(r"(?<=\S{3})(?:以后|之后|后)$", "", subject)  # 老二出生后 → 老二出生
+    subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
     subject = re.sub(r"^我(?:家|们家)?的?(?=[\u4e00-\u9fff]{3})", "", subject)  # 我家金毛…, 我接插画单: whose
     subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)

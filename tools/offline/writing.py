@@ -258,9 +258,7 @@ _DURATION = re.compile(
     r"|周末|假期|暑假|寒假|国庆|五一|时间|时候|每天|日常)$"
 )
 _DIGITS = str.maketrans("一二两三四五六七八九", "1223456789")
-
-
-_ASKED = re.compile(r"怎么|如何|什么|哪些|准备|需要|利用|选择")
+_ASKED = re.compile(r"怎么|如何|什么|哪些|准备|需要|利用|选择")  # how it is asked, not what about
 
 
 def _distinct(words: list[str], notes: list[dict[str, Any]], named: list[str]) -> list[str]:
@@ -293,7 +291,7 @@ def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
 
     def says(w: str) -> bool:
         if len(w) == 1:  # 书 is in 书面 and 证书: a one-character subject is a word of the title or tags
-            return w in _words(f"{note['title']} {' '.join(tags)}") or any(t.startswith(w) for t in tags)
+            return w in _words(head) or any(t.startswith(w) for t in tags)
         stems = {w, w[:2], w.translate(_DIGITS)} if len(w) >= 3 else {w, w.translate(_DIGITS)}
         return any(s in head or desc.count(s) >= 2 for s in stems)
 
