@@ -297,3 +297,11 @@ def test_the_theme_follows_the_thing_itself(request_text: str, theme: str) -> No
     sections = {"request": request_text}
     ctx = Context(task="brief", sections=sections, last_user="", schema=None, rng=random.Random(1))
     assert compose_brief(ctx)["theme"] == theme
+
+
+def test_a_count_is_no_part_of_the_subject_and_a_trip_is_no_list_of_things() -> None:
+    from tools.offline.drafting import subject_of
+
+    assert subject_of("成都必吃的几家火锅推荐", "") == "成都火锅"
+    assert subject_of("秋冬必备的三款保湿面霜推荐", "") == "保湿面霜"
+    assert subject_of("一个人的旅行", "") == "一个人的旅行"  # 一个人 is who, not how many

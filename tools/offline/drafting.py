@@ -31,6 +31,10 @@ from tools.offline.text import (
     strip_emoji,
 )
 
+# A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
+SEVERAL = re.compile(
+    r"几[道款种家本套双支瓶样个处件]|[\d两三四五六七八九十]+[道款种家本套双支瓶处件]|合集|盘点|好物|大全"
+)
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣")
 TITLE_LIMIT = 20
 _KIND_WORDS = re.compile(
@@ -143,7 +147,9 @@ def subject_of(topic: str, audience: str) -> str:
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
-    subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 三款平价防晒
+    subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
+    # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
+    subject = re.sub(_COUNTED, "", subject)
     if len(subject) > 10:  # 3天上海citywalk → 上海citywalk: the place and the thing before how long
         subject = re.sub(r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "",
                          subject)
@@ -151,6 +157,10 @@ def subject_of(topic: str, audience: str) -> str:
     return _within(subject, 10).rstrip("的和与及、")
 
 
+# A count of the things a list holds, with its 必吃-style praise: 成都必吃的几家火锅 → 成都火锅
+_COUNTED = re.compile(
+    r"(?:必吃|必买|必去|必备|值得买)?的?(?:几|[两三四五六七八九十\d]+)[道款种家本双支瓶样处件](?=\S{2})"
+)
 # What one must do before a question word (要注意什么, 需要准备哪些): not part of what it is about
 _MUST = re.compile(r"(?:要|需要|该|应该|得|可以)?(?:注意|准备|带|买|选|做|了解)?$")
 # A clause that describes its noun (可以听的, 值得买的, 适合新手的): the noun after 的 is the thing
@@ -657,7 +667,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
 
     evidence = ctx.data("evidence") or {}
     patterns = " ".join(evidence.get("titlePatterns", []))
-    title = _title(ctx, kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
+    # a list of things has "{n}个…" titles; a trip to a place listed as tips does not (3个秋天去婺源看红叶)
+    several = SEVERAL.search(f"{ctx.request} {subject}")
+    title_kind = "guide" if kind == "list" and places(subject) and not several else kind
+    title = _title(ctx, title_kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
     return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous)}

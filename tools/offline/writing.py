@@ -12,7 +12,7 @@ from typing import Any
 
 from tools.entities import places, readers
 from tools.offline.context import Context, engagement, note_dicts, tag_names
-from tools.offline.drafting import subject_words
+from tools.offline.drafting import SEVERAL, subject_words
 from tools.offline.text import (
     dedupe,
     is_concrete,
@@ -96,7 +96,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     distinct = _distinct(other or core, notes, named) or other or core
     # A request for several things (推荐几道快手早餐, 三款防晒) is answered by several notes, one or two items
     # each — never one note's recipe steps numbered as "4 dishes".
-    several = brief.get("contentType") == "list" and bool(_SEVERAL.search(f"{ctx.request} {ctx.topic}"))
+    several = brief.get("contentType") == "list" and bool(SEVERAL.search(f"{ctx.request} {ctx.topic}"))
     facts = _several_things(notes, distinct, core) if several else []
     if len({f["sourceId"] for f in facts}) < 2:  # too few named things: follow a note as any post does
         # the note the post follows: the one most about the subject among those saying what sets it apart
@@ -144,9 +144,6 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     }
 
 
-_SEVERAL = re.compile(
-    r"几[道款种家本套双支瓶样个处件]|[\d两三四五六七八九十]+[道款种家本套双支瓶处件]|合集|盘点|好物|大全"
-)
 _LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
 
 
