@@ -110,12 +110,14 @@ def tidy_overlays(
             # a summary names the points the detail cards made (their labels: 九分直筒裤, 长度) rather than
             # repeating their lines or a section heading; the detail cards' headings only when the lines
             # have no short label and the card has little else
-            points = [
-                p for p in dict.fromkeys(_point_name(t) for t in shown_lines) if p and _key(p) not in shown
-            ]
+            named = [p for p in dict.fromkeys(_point_name(t) for t in shown_lines) if p]
             own = [ln for ln in lines if not _is_label(ln) and not _CALL.search(ln)]
+            # in the detail cards' order; a point name it already shows (tidied a second time: 鸡蛋灌饼)
+            # stays, though it is as short as a section label
+            points = [p for p in named if _key(p) not in shown or p in lines]
             if points:
-                lines = [*points[:3], *own][: max(limit, 3)]  # never the closing's call to the reader
+                rest = [ln for ln in own if ln not in points]
+                lines = [*points[:3], *rest][: max(limit, 3)]  # never the closing's call to the reader
             elif len(lines) < 2 or any(_CALL.search(ln) for ln in lines):
                 lines = [ln for ln in lines if not _CALL.search(ln)]
                 heads = (h.removesuffix("（续）") for h in detail_heads)  # a continued card is one section

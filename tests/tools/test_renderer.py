@@ -346,3 +346,29 @@ def test_a_two_line_heading_breaks_after_the_subject_it_names(renderer: CardRend
     said = renderer.card_text(request("detail", index=3, headline="两岁宝宝·我的选择（续）", layout="list"))
     heading = [t for slot, t in said if slot == "headline"]
     assert heading == ["两岁宝宝·", "我的选择（续）"]
+
+
+def test_a_summary_tidied_twice_keeps_its_points() -> None:
+    """The image planner tidies the planned overlays again: the summary's point names (鸡蛋灌饼, short as
+    a section label) must survive the second pass."""
+    from tools.overlays import tidy_overlays
+
+    paragraphs = [
+        "给新手的快手早餐清单来了",
+        "快手早餐·我的选择\n1️⃣ 鸡蛋灌饼：平底锅不放油，放入冷冻手抓饼皮中火加热\n"
+        "2️⃣ 燕麦杯：即食燕麦40g加牛奶200ml\n"
+        "3️⃣ 杂粮饭团：糙米饭包肉松和海苔",
+        "快手早餐·选之前看看\n· 前一晚把能备的先备好，早上只做最后一步",
+        "快手早餐就先聊到这，收藏起来，照着清单安排这周的饭～",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "detail", "paragraphIndexes": [2]},
+        {"index": 4, "role": "result", "paragraphIndexes": []},
+    ]
+    once = card_overlays(items, paragraphs, "快手早餐清单", ["快手早餐"])
+    roles = {int(i["index"]): str(i["role"]) for i in items}
+    twice = tidy_overlays([{**o, "density": "medium"} for o in once], roles, "快手早餐清单")
+    assert once[3]["lines"][:3] == ["鸡蛋灌饼", "燕麦杯", "杂粮饭团"]
+    assert twice[3]["lines"][:3] == ["鸡蛋灌饼", "燕麦杯", "杂粮饭团"]
