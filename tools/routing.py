@@ -192,6 +192,7 @@ class Route:
 # A request that turns the text down (只要图, 不用写文案, 不需要配文): whatever post word it names is refused
 _NO_TEXT = re.compile(
     r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:写|配|给)?(?:文案|文字|正文|配文|笔记|帖子)"
+    r"|(?:文案|文字|正文|配文)(?:我)?(?:自己|会)(?:写|来)|(?:我)?自己写(?:文案|文字|正文|配文)"
 )
 _PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}

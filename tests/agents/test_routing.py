@@ -138,6 +138,7 @@ def test_an_english_experience_request_is_about_what_was_experienced() -> None:
         ("你能说说我该怎么办吗", "question"),  # …asking what to do is not
         ("帮我生成一张秋日野餐的氛围图，只要图片，不需要配文", "image_only"),  # the text turned down
         ("做一张圣诞节海报就行，不用写文案", "image_only"),
+        ("帮我的柯基出两张生日配图，文案我自己来", "image_only"),
         ("帮我写一篇文案，不用配图", "full_post"),
         ("今天农历初几", "time_query"),  # the lunar calendar is the calendar too
         ("明天的阴历是几月几号？", "time_query"),

@@ -305,3 +305,10 @@ def test_a_count_is_no_part_of_the_subject_and_a_trip_is_no_list_of_things() -> 
     assert subject_of("成都必吃的几家火锅推荐", "") == "成都火锅"
     assert subject_of("秋冬必备的三款保湿面霜推荐", "") == "保湿面霜"
     assert subject_of("一个人的旅行", "") == "一个人的旅行"  # 一个人 is who, not how many
+
+
+def test_a_heading_key_is_never_a_span_of_time() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("半年护肤", ["闭口", "皮肤", "半年", "护肤"]) == "护肤"
+    assert _key("大连看海的两天一夜", ["大连", "看海", "两天一夜"]) != "两天一夜"

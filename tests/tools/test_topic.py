@@ -70,3 +70,9 @@ def test_a_place_named_in_another_clause_joins_a_short_topic() -> None:
 
 def test_a_plan_alone_takes_its_thing_from_another_clause() -> None:
     assert extract_topic("考研复习时间怎么安排，分享我的全年规划") == "考研全年规划"
+
+
+def test_a_clause_that_only_names_the_reader_holds_no_subject() -> None:
+    assert extract_topic("新手怎么挑第一双徒步鞋？写一篇笔记给刚入坑的朋友") == "新手怎么挑第一双徒步鞋"
+    # a reader before the subject stays a frame
+    assert extract_topic("写一篇适合新手的猫咪驱虫攻略") == "猫咪驱虫攻略"

@@ -262,13 +262,14 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     if "的" in subject:  # 好用的婴儿推车 → 婴儿推车, 秋天的桂花糕做法 → 桂花糕, 新手化妆的步骤 → 化妆
         before, head = subject.rsplit("的", 1)
         head = _ABSTRACT.sub("", head)
-        if 2 <= len(head) <= 5 and head not in _NOT_TAGS:
+        if 2 <= len(head) <= 5 and head not in _NOT_TAGS and not _SPAN.fullmatch(head):
             return head
         subject = before
     fit = [
         k
         for k in subject_words(keywords or [])
         if k in subject and not k.startswith(("不", "没")) and not _DOING.fullmatch(k)  # 辅食, not 添加
+        and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
     ]
 
     if fit:
@@ -321,6 +322,10 @@ _PLAIN = frozenset(
 _STORY_SPAN = re.compile(
     r"的?(?:一天|一晚|经历|记录|日常|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"
     r"|第一(?:个月|周|年|天))$"  # 练普拉提的第一个月 is about 普拉提
+)
+# How long, not what (半年, 一个月, 两周): never a heading's key
+_SPAN = re.compile(
+    r"[\d一二两三四五六七八九十半]+个?(?:天|日|周|月|年|小时|分钟)(?:[\d一二两三四五六七八九十]+[晚夜])?|半年|一阵子"
 )
 # A word a phrase cannot end on: it waits for what follows (了, 后, 去, 的, 给 …)
 _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")

@@ -60,6 +60,10 @@ _READER_FRAME = re.compile(
 )
 _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])")
 _READER_ONLY = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])\S{0,16}$")
+# A reader and nothing else: 给刚入坑的朋友, 写给第一次来的你
+_READER_PHRASE = re.compile(
+    r"(?:写给|送给|分享给|给|面向|针对)[^，,。]{0,12}?(?:朋友|人|你|姐妹|宝子|同学|新手|小白|大家|们)"
+)
 _FOR_READER = re.compile(r"^(?:适合|面向|针对|写给|给)[^的做买吃用去拍写画煮送读]{2,12}的")
 _ASKED_TAIL = re.compile(
     r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
@@ -111,6 +115,8 @@ def peel(clause: str) -> str:
         text = text[: tail.start()]
     if _LABEL_ONLY.match(text) or (framed and (_CONTENT_NOUN.fullmatch(text) or _KIND_ONLY.fullmatch(text))):
         return ""  # "笔记主题：…", "整理成清单：…", "…？写一篇经验分享": the subject is in another clause
+    if framed and _READER_PHRASE.fullmatch(text):
+        return ""  # "写一篇笔记给刚入坑的朋友": only who it is for — the subject is in another clause
     if not _READER_ONLY.match(clause):
         stripped = _FOR_READER.sub("", text).strip("的 ")
         text = stripped if len(stripped) >= 2 else text

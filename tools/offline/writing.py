@@ -87,7 +87,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     other = [w for w in core if w not in audience]
     # a post on a place within a city (鼓浪屿, 东山岛) follows no note that is not about that place
     named = places(ctx.topic)
-    finest = named[-1] if named else ""
+    finer = named[1:] or named  # 苏州平江路和山塘街: a note on either street may lead, not one on 苏州 alone
     rarity = _rarity(core, notes)  # once: every note's focus weighs the same words
     focus = {id(n): _focus(core, n, rarity, audience) for n in notes}
     notes.sort(key=lambda n: focus[id(n)], reverse=True)  # stable: engagement breaks ties
@@ -101,7 +101,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     if len({f["sourceId"] for f in facts}) < 2:  # too few named things: follow a note as any post does
         # the note the post follows: the one most about the subject among those saying what sets it apart
         lead = next(
-            (n for n in notes if focus[id(n)] > 0 and _covers(distinct, n) and _leads(n, finest)), None
+            (n for n in notes if focus[id(n)] > 0 and _covers(distinct, n) and _leads(n, finer)), None
         )
         if lead is not None:
             notes.remove(lead)
@@ -244,9 +244,11 @@ def _text(note: dict[str, Any]) -> str:
     return f"{note['title']} {' '.join(map(str, note.get('tags') or []))} {note['desc']}"
 
 
-def _leads(note: dict[str, Any], place: str) -> bool:
-    """May this note lead a post on `place`: does its title or tags name it (no place: any note)?"""
-    return not place or place in f"{note['title']} {' '.join(map(str, note.get('tags') or []))}"
+def _leads(note: dict[str, Any], finer: list[str]) -> bool:
+    """May this note lead a post on these places: does its title or tags name one of the finer places the
+    subject names (no place: any note)?"""
+    head = f"{note['title']} {' '.join(map(str, note.get('tags') or []))}"
+    return not finer or any(place in head for place in finer)
 
 
 # How long or when, not what: a Dalian note need not say 两天一夜 to lead a two-day Dalian post
@@ -261,14 +263,18 @@ _ASKED = re.compile(r"怎么|如何|什么|哪些|准备|需要|利用|选择") 
 def _distinct(words: list[str], notes: list[dict[str, Any]], named: list[str]) -> list[str]:
     """The words of the subject that set it apart among the found notes: not a place (the place rule of
     `_leads` decides those), not a duration, and said by at most half of the notes (健身 in a fitness
-    search is the neighbourhood, 午休 is the subject)."""
+    search is the neighbourhood, 午休 is the subject) — by some note at least when the subject names a
+    place, which then tells the notes apart."""
     texts = [_text(n) for n in notes]
+    said = {w: sum(w in t or (len(w) >= 3 and w[:2] in t) for t in texts) for w in words}
     return [
         w
         for w in words
         if not any(w in p or p in w for p in named)
         and not _DURATION.match(w)
-        and sum(w in t or (len(w) >= 3 and w[:2] in t) for t in texts) <= len(texts) / 2
+        and said[w] <= len(texts) / 2
+        # with a place to go by, a word no note says (漫游) tells the notes apart no more
+        and not (named and said[w] == 0)
         and not _ASKED.fullmatch(w)
     ]
 
