@@ -171,8 +171,8 @@ def _finest(subject: str, named: list[str]) -> str:
     """The most particular place a subject names: 仙居 of 浙江仙居神仙居 (jieba tags only the province), 成都
     of 四川成都 — a post's headings name the place it is about, not its province."""
     finer = [p for p in named if not is_province(p)]
-    if finer:
-        return finer[-1]
+    if finer:  # the first below the province: 苏州 of 苏州平江路和山塘街, 成都 of 四川成都
+        return finer[0]
     start = subject.find(named[0]) + len(named[0])
     for size in (3, 2):  # the division right after the province: 浙江|仙居, 广西|玉林
         candidate = subject[start : start + size]

@@ -266,7 +266,7 @@ def _distinct(words: list[str], notes: list[dict[str, Any]], named: list[str]) -
     search is the neighbourhood, 午休 is the subject) — by some note at least when the subject names a
     place, which then tells the notes apart."""
     texts = [_text(n) for n in notes]
-    said = {w: sum(w in t or (len(w) >= 3 and w[:2] in t) for t in texts) for w in words}
+    said = {w: sum(w in t or (len(w) >= 4 and w[:2] in t) for t in texts) for w in words}
     return [
         w
         for w in words
@@ -287,7 +287,7 @@ def _words(text: str) -> list[str]:
 
 def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
     """Does a note say at least half of the subject's distinguishing words — in its title or tags, or twice
-    in its text (a compound's first two characters count: 快手 of 快手早餐)?"""
+    in its text (a long compound's first two characters count: 快手 of 快手早餐)?"""
     tags = [str(t) for t in note.get("tags") or []]
     head = f"{note['title']} {' '.join(tags)}"
     desc = str(note["desc"])
@@ -295,7 +295,8 @@ def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
     def says(w: str) -> bool:
         if len(w) == 1:  # 书 is in 书面 and 证书: a one-character subject is a word of the title or tags
             return w in _words(head) or any(t.startswith(w) for t in tags)
-        stems = {w, w[:2], w.translate(_DIGITS)} if len(w) >= 3 else {w, w.translate(_DIGITS)}
+        # a long compound's first word says part of it (快手 of 快手早餐); 徒步 says nothing of 徒步鞋
+        stems = {w, w[:2], w.translate(_DIGITS)} if len(w) >= 4 else {w, w.translate(_DIGITS)}
         return any(s in head or desc.count(s) >= 2 for s in stems)
 
     return sum(map(says, distinct)) * 2 >= len(distinct) > 0
