@@ -189,7 +189,8 @@ def test_the_request_set() -> None:
     places = gazetteer()
     assert len(rows) >= 60 and len({r["id"] for r in rows}) == len(rows)
     assert {r["split"] for r in rows} == set(SPLITS)
-    # round 1 (req-001…) split before tuning; round 2 (req-201…) was measured once as fresh, then tuned on
+    # round 1 (req-001…) split before tuning; rounds 2 and 3 (req-201…, req-301…) were measured once as
+    # fresh, then tuned on
     _split_rule([r for r in rows if int(r["id"][4:]) < 200], "kind")
     assert all(r["split"] == "tune" for r in rows if int(r["id"][4:]) >= 200)
     assert {r["theme"] for r in rows if r["intent"] == "full_post"} == THEMES
