@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from tools.entities import _posseg, divisions, not_places, places
+from tools.entities import _posseg, divisions, not_places, places, posseg_cut
 from tools.lexfiles import LEXICON
 
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -265,7 +265,7 @@ _PLACE_TAIL = re.compile(
 def _token_spans(text: str) -> dict[int, tuple[str, set[str]]]:
     """Start offset → (word, jieba flags) for both of jieba's cuts (with and without HMM)."""
     spans: dict[int, tuple[str, set[str]]] = {}
-    for cut in (_tagged(text), _tagged_hmm(text)):
+    for cut in (_tagged(text), posseg_cut(text)):
         offset = 0
         for word, flag in cut:
             start = text.find(word, offset)
@@ -377,11 +377,6 @@ def _next_to_place(text: str, start: int, end: int) -> bool:
         around[1].startswith(n) for n in (around[1][:k] for k in (2, 3)) if n in regions and _major(n)
     )
     return left or right
-
-
-@lru_cache(maxsize=4096)
-def _tagged_hmm(text: str) -> tuple[tuple[str, str], ...]:
-    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text))
 
 
 @lru_cache(maxsize=4096)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents.checks import Finding, Owner
-from agents.checks.content import from_evidence
+from agents.checks.content import _clip, from_evidence
 from agents.checks.textutil import Scope, sentences
 from tools.entities import other_readers, readers
 
@@ -45,8 +45,7 @@ def advice_for_other_readers(scope: Scope, draft: Mapping[str, Any], facts: Sequ
     borrowed = [s for s, _ in advised if from_evidence(s, facts)]
     owner: Owner = "research_evidence_agent" if borrowed else "writer_agent"
     who = "、".join(_LABELS.get(g, g) for g in sorted(groups))
-    topic = scope.request if len(scope.request) <= 24 else scope.request[:23] + "…"
-    clipped = sentence if len(sentence) <= 24 else sentence[:23] + "…"
-    readers_said = f"这篇是写给{scope.audience}的" if scope.audience else f"需求「{topic}」不是写给他们的"
-    reason = f"正文在给{who}出主意（「{clipped}」），但{readers_said}"
+    request = _clip(scope.request, 24)
+    readers_said = f"这篇是写给{scope.audience}的" if scope.audience else f"需求「{request}」不是写给他们的"
+    reason = f"正文在给{who}出主意（「{_clip(sentence, 24)}」），但{readers_said}"
     return [Finding("other_readers", "infoDensity", owner, reason)]

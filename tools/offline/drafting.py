@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tools.entities import divisions, is_province, places
+from tools.entities import divisions, is_province, places, posseg_cut
 from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
 from tools.offline.context import Context
@@ -220,12 +220,10 @@ def _taggable(word: str) -> bool:
     about it (周末, 一顿, 添加, 顺序, 回答)."""
     if word in _NOT_TAGS | _PLAIN or _ABSTRACT.search(word) or not _concrete(word):
         return False
-    from tools.entities import _posseg
-
-    parts = list(_posseg().lcut(word))
+    parts = posseg_cut(word)
     # a numeral (一顿), a time (周末), a place word (路上), a pronoun (在家) … — jieba's tags of single words
     # are rough (露营 and 播客 are verbs to it), so only these are refused, and the doing-words of a how-to
-    return bool(parts) and parts[0].flag not in _NOT_A_NAME and not _DOING.fullmatch(word)
+    return bool(parts) and parts[0][1] not in _NOT_A_NAME and not _DOING.fullmatch(word)
 
 
 def _concrete(word: str) -> bool:
@@ -237,19 +235,15 @@ def _is_noun(text: str) -> bool:
     """Does `text` begin with a noun (家具 of 哪些家具值得买), not a verb (回答 of 怎么回答)?"""
     if not text:
         return False
-    from tools.entities import _posseg
-
-    first = next(iter(_posseg().lcut(text)), None)
-    return first is not None and first.flag.startswith("n")
+    parts = posseg_cut(text)
+    return bool(parts) and parts[0][1].startswith("n")
 
 
 def _nouns(text: str) -> list[str]:
-    from tools.entities import _posseg
-
     return [
-        p.word
-        for p in _posseg().lcut(text)
-        if p.flag.startswith("n") and p.word not in _NOT_TAGS | _PLAIN and not _READER_WORD.fullmatch(p.word)
+        word
+        for word, flag in posseg_cut(text)
+        if flag.startswith("n") and word not in _NOT_TAGS | _PLAIN and not _READER_WORD.fullmatch(word)
     ]
 
 

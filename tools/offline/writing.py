@@ -12,7 +12,8 @@ from typing import Any
 
 from tools.entities import places, readers
 from tools.offline.context import Context, engagement, note_dicts, tag_names
-from tools.offline.drafting import SEVERAL, subject_words
+from tools.offline.drafting import SEVERAL, _jieba_words, subject_words
+from tools.offline.material import is_labelled
 from tools.offline.text import (
     dedupe,
     is_concrete,
@@ -144,7 +145,6 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     }
 
 
-_LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
 
 
 def _items(note: dict[str, Any], parts: list[str], distinct: list[str], core: list[str]) -> list[str]:
@@ -152,7 +152,7 @@ def _items(note: dict[str, Any], parts: list[str], distinct: list[str], core: li
     one thing, named (鸡蛋灌饼：从开火到出锅不到5分钟) — a note whose thing has no name gives nothing."""
     labelled = [
         s for s in parts
-        if _LABELLED.match(s) and len(s) <= 80 and _a_thing(re.split(r"[：:]", s)[0])
+        if is_labelled(s) and len(s) <= 80 and _a_thing(re.split(r"[：:]", s)[0])
     ]
     if labelled:
         return labelled[:3]
@@ -279,12 +279,6 @@ def _distinct(words: list[str], notes: list[dict[str, Any]], named: list[str]) -
     ]
 
 
-def _words(text: str) -> list[str]:
-    import jieba
-
-    return list(jieba.lcut(text))
-
-
 def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
     """Does a note say at least half of the subject's distinguishing words — in its title or tags, or twice
     in its text (a long compound's first two characters count: 快手 of 快手早餐)?"""
@@ -294,7 +288,7 @@ def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
 
     def says(w: str) -> bool:
         if len(w) == 1:  # 书 is in 书面 and 证书: a one-character subject is a word of the title or tags
-            return w in _words(head) or any(t.startswith(w) for t in tags)
+            return w in _jieba_words(head) or any(t.startswith(w) for t in tags)
         # a long compound's first word says part of it (快手 of 快手早餐); 徒步 says nothing of 徒步鞋
         stems = {w, w[:2], w.translate(_DIGITS)} if len(w) >= 4 else {w, w.translate(_DIGITS)}
         return any(s in head or desc.count(s) >= 2 for s in stems)
