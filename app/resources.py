@@ -82,11 +82,10 @@ def image_providers(
 
 def _load_text_tools() -> None:
     """jieba's dictionary (~1 s) and the sentence encoder (~1.4 s), which research and the checks use."""
-    import jieba
-
+    from tools import segmenter
     from tools.embeddings import embed
 
-    jieba.initialize()
+    segmenter.jieba()
     embed(["预热"])
 
 

@@ -12,6 +12,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from tools import segmenter
+
 ELLIPSIS = "…"
 _CLAUSE_END = re.compile(r"(?<=[，。！？；!?;])")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])")
@@ -39,9 +41,7 @@ def clean(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
-    import jieba
-
-    return tuple(jieba.cut(text))
+    return tuple(segmenter.cut(text))
 
 
 def clip(text: str, limit: int) -> str:
@@ -65,9 +65,7 @@ _MODALS = frozenset({"能", "会", "要", "可以", "可", "想", "得", "让", 
 def whole_words(text: str, room: int) -> str:
     """The longest start of `text` of at most `room` characters that ends with a whole word that can end a
     phrase (no adverb, preposition, conjunction, particle or modal left hanging); "" when there is none."""
-    import jieba.posseg
-
-    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(text)]
+    pairs = segmenter.posseg(text)
     kept: list[tuple[str, str]] = []
     for word, flag in pairs:
         if sum(len(w) for w, _ in kept) + len(word) > room:
@@ -179,12 +177,10 @@ def scene_words(prompt: str, exclude: str = "", limit: int = 2) -> tuple[str, ..
     """The prompt's own scene nouns (what the image shows besides its subject), in order: the topic (in
     「」), the subject and generic prompt vocabulary are skipped.
     '夜市里的烤冷面摊，暖黄灯串' → 夜市, 冷面."""
-    import jieba.posseg
-
     text = _SUBJECT.sub("", _QUOTED.sub("", prompt or ""))
     words: list[str] = []
-    for pair in jieba.posseg.cut(text):
-        word, flag = pair.word.strip(), pair.flag
+    for word, flag in segmenter.posseg(text):
+        word = word.strip()
         if (
             2 <= len(word) <= 5
             and flag.startswith(("n", "vn"))

@@ -10,12 +10,13 @@ blind spots cannot hide its own failures.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
+
+from tools import segmenter
 
 _NOT_PLACES_FILE = Path(__file__).resolve().parents[1] / "data" / "lexicon" / "not_places.txt"
 _LANDMARK = re.compile(r"(?:山|湖|岛|屿|寺|塔|桥|路|街|巷|古镇|古城|公园|景区|石窟|水库|草原|峡谷|沙滩)$")
@@ -44,12 +45,7 @@ ADVICE_DOMAINS: dict[str, tuple[str, ...]] = {
 
 @cache
 def _posseg() -> Any:
-    import jieba
-    import jieba.posseg
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba.posseg
+    return segmenter.jieba().posseg
 
 
 @lru_cache(maxsize=4096)

@@ -11,7 +11,6 @@ the font lacks (emoji, …) are replaced by a symbol it has or dropped, so nothi
 from __future__ import annotations
 
 import colorsys
-import logging
 import re
 import threading
 import unicodedata
@@ -20,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
+
+from tools import segmenter
 
 RGB = tuple[int, int, int]
 FACE_NAME = "Noto Sans CJK SC"
@@ -235,13 +236,10 @@ def _phrase_end(kept: str, rest: str) -> str:
 @lru_cache(maxsize=2048)
 def _segment(text: str) -> tuple[str, ...]:
     """Chinese word segmentation (jieba; its dictionary loads on first use, ~1 s once per process)."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
     words: list[str] = []
     for part in _HASHTAG.split(text):  # "#周末去哪儿" stays one unit
         if part:
-            words.extend([part] if _HASHTAG.fullmatch(part) else jieba.cut(part))
+            words.extend([part] if _HASHTAG.fullmatch(part) else segmenter.cut(part))
     return tuple(words)
 
 

@@ -7,7 +7,6 @@ the same whatever model (or none) wrote the brief.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from agents.checks.places import PlaceScope
+from tools import segmenter
 from tools.lexfiles import sections
 
 EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2190-\u21ff\u3030\u303d\u3297\u3299]")
@@ -43,11 +43,7 @@ _AUDIENCE = re.compile(
 
 @cache
 def jieba_module() -> Any:
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+    return segmenter.jieba()
 
 
 @lru_cache(maxsize=4096)

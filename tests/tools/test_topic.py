@@ -76,3 +76,39 @@ def test_a_clause_that_only_names_the_reader_holds_no_subject() -> None:
     assert extract_topic("新手怎么挑第一双徒步鞋？写一篇笔记给刚入坑的朋友") == "新手怎么挑第一双徒步鞋"
     # a reader before the subject stays a frame
     assert extract_topic("写一篇适合新手的猫咪驱虫攻略") == "猫咪驱虫攻略"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("养了三年柯基，说说掉毛和减肥的那些事", "柯基掉毛和减肥"),  # a doing, said of the pet
+        ("新手在家做红烧肉，不柴不腻的做法分享", "不柴不腻的红烧肉"),  # a trait, said of the dish
+        ("小个子女生冬天怎么穿大衣显高，分享几套穿搭", "小个子穿搭"),  # the bare theme word
+        ("去年养了一只布偶猫，说说它的那些事", "布偶猫"),  # nothing but the thing
+    ],
+)
+def test_a_topic_with_no_thing_of_its_own_takes_the_thing_another_clause_names(
+    request_text: str, topic: str
+) -> None:
+    assert extract_topic(request_text) == topic
+
+
+def test_a_topic_with_its_own_thing_stays_as_it_is() -> None:
+    assert extract_topic("周末去了趟菜市场，分享一道番茄牛腩的做法") == "番茄牛腩的做法"
+    assert extract_topic("我最近在减脂，帮我出一篇低卡便当的笔记") == "低卡便当"
+
+
+def test_platform_words_are_segmented_whole() -> None:
+    """jieba's dictionary lacks the platform's words; the studio's one segmenter adds them."""
+    from tools import segmenter
+
+    assert segmenter.cut("油皮夏天底妆持妆测评") == ["油皮", "夏天", "底妆", "持妆", "测评"]
+    assert "柯基" in segmenter.cut("柯基掉毛和减肥") and "掉毛" in segmenter.cut("柯基掉毛和减肥")
+    assert ("柯基", "n") in segmenter.posseg("养了三年柯基")
+
+
+def test_the_theme_follows_the_pet_or_the_job_the_request_names() -> None:
+    from tools.offline.text import detect_theme
+
+    assert detect_theme("养了三年柯基，说说掉毛和减肥的那些事").key == "pets"
+    assert detect_theme("应届生第一次谈薪资，我踩过的坑").key == "career"

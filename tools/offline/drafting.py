@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from tools import segmenter
 from tools.entities import divisions, is_province, places, posseg_cut
 from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
@@ -345,9 +346,7 @@ def _within(text: str, limit: int) -> str:
 
 
 def _jieba_words(text: str) -> list[str]:
-    import jieba
-
-    return list(jieba.lcut(text))
+    return segmenter.cut(text)
 
 
 def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 import random
 import re
 from collections import Counter
@@ -11,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
+from tools import segmenter
 from tools.bilingual import localize
 from tools.lexfiles import sections
 from tools.offline.lexicon import GENERIC, STOPWORDS, THEMES, Theme
@@ -45,13 +45,8 @@ def pick(rng: random.Random, options: Sequence[T]) -> T:
     return options[rng.randrange(len(options))]
 
 
-@cache
 def _jieba() -> Any:
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+    return segmenter.jieba()
 
 
 def tokens(text: str) -> list[str]:

@@ -14,6 +14,7 @@ import re
 
 from tools.bilingual import localize
 from tools.entities import places
+from tools.segmenter import posseg
 
 _CLAUSE = re.compile(r"[，,。！!？?；;：:\n]")
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
@@ -83,6 +84,44 @@ _PLAN_ONLY = re.compile(
 )
 
 
+# What a post is about only with its owner: how it is made (做法), the stories of (那些事) —
+# 养了三年柯基，说说掉毛和减肥的那些事 is about the corgi's shedding and diet,
+# 新手在家做红烧肉，不柴不腻的做法 about the dish
+_HOLLOW_TAIL = re.compile(r"(?:的)?(?:那些事|那点事|二三事|做法|方法|技巧|秘诀|诀窍)$")
+# Nouns that name who or when, not what (新手 of 新手在家做红烧肉, 女生 of 小个子女生)
+_NOT_THINGS = re.compile(
+    r"新手|小白|女生|男生|女孩|男孩|朋友|大家|自己|姐妹|宝子|上班族|打工人|学生|同学|年轻人|时候|时间|经验|心得|笔记"
+)
+
+
+def _things(text: str) -> list[str]:
+    """The particular things a clause names: 柯基 of 养了三年柯基, 大衣 of 小个子女生冬天怎么穿大衣显高
+    (jieba's nouns, without readers, times and the frame's own words; 不柴 is no noun)."""
+    return [
+        word
+        for word, flag in posseg(text)
+        if len(word) >= 2 and flag[0] == "n" and not word.startswith("不") and not _NOT_THINGS.search(word)
+    ]
+
+
+def _owned(topic: str, clauses: list[str], first: str) -> str:
+    """A topic that names no thing of its own, with the thing another clause names: a trait, a doing or
+    the post's bare theme word (不柴不腻, 掉毛和减肥, 穿搭) is said of the dish, the pet or the garment of
+    the clause before. Any other topic is returned as it is."""
+    bare = re.sub(r"^(?:它们|他们|她们|它|他|她)的?", "", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
+    hollow = bare != topic or bare in _theme_words(bare)  # 不柴不腻的做法, 穿搭 — not 低卡便当, 遛娃攻略
+    if not hollow or (len(bare) >= 2 and _things(bare) and bare not in _theme_words(bare)):
+        return topic
+    owner = next((w for c in clauses if c != first for w in _things(peel(c)) if w not in bare), "")
+    if not owner:
+        return topic
+    if len(bare) < 2:  # 说说它的那些事: the thing is all there is
+        return owner
+    if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不"):  # a trait goes before its thing
+        return f"{bare}的{owner}"
+    return owner + bare
+
+
 def _theme_words(text: str) -> list[str]:
     """The theme trigger words `text` holds, longest first (考研 of 考研复习时间怎么安排)."""
     from tools.offline.lexicon import THEMES
@@ -148,6 +187,7 @@ def extract_topic(request: str) -> str:
     if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
         thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
         topic = thing + topic
+    topic = _owned(topic, clauses, first)
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
     if elsewhere and not places(topic) and len(topic) <= 6:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
