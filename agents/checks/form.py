@@ -38,6 +38,7 @@ from tools.lexfiles import LEXICON
 TITLE_MAX = 20
 TAGS_MIN, TAGS_MAX = 3, 10
 STOCK_LONG = 12  # a stock phrase this long fails on its own
+STOCK_FAIL, STOCK_SOFT = 1.5, 0.5  # a post fails at a phrase and a soft turn, or three soft turns
 SENTENCE_SIMILAR, PARAGRAPH_SIMILAR = 0.85, 0.7
 _EN_SCAFFOLD = re.compile(
     r"^\s*(?:please\s+)?(?:write|create|generate|make|draft|compose)\b|\b(?:a|an|the)\s+(?:post|note|article)\s+(?:about|on)\b",
@@ -385,27 +386,35 @@ def _copula_waits(text: str) -> bool:
 
 # --- stock phrases ---------------------------------------------------------------------------------
 @cache
-def _stock() -> tuple[tuple[re.Pattern[str], bool], ...]:
-    """The stock phrases as (pattern, may fail alone): a plain line matches itself, a "re: " line is a
-    regular expression, a "tpl: " line a structural template (相信…一定会) whose hit never fails alone — a
-    good post may use one such turn, a template-written one strings them together."""
+def _stock() -> tuple[tuple[re.Pattern[str], float, bool], ...]:
+    """The stock phrases as (pattern, weight, may fail alone): a plain line matches itself and a "re: " line
+    is a regular expression, each weighing 1 and failing alone when long; a "tpl: " line is a structural
+    template (相信…一定会) weighing 1 that never fails alone; a "soft: " line a turn a person may also write
+    (此外, 总的来说, 既…又…) weighing a half — a good post may use one such turn, a template-written one
+    strings them together."""
     text = (LEXICON / "stock_phrases.txt").read_text(encoding="utf-8")
     items = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
     out = []
     for item in items:
         kind, _, rest = item.partition(":")
-        if kind in ("re", "tpl") and rest.startswith(" "):
-            out.append((re.compile(rest.strip(), re.I), kind == "re"))
+        if kind in ("re", "tpl", "soft") and rest.startswith(" "):
+            weight = STOCK_SOFT if kind == "soft" else 1.0
+            out.append((re.compile(rest.strip(), re.I), weight, kind == "re"))
         else:
-            out.append((re.compile(re.escape(item), re.I), True))
+            out.append((re.compile(re.escape(item), re.I), 1.0, True))
     return tuple(out)
 
 
+def stock_hits(text: str) -> dict[str, tuple[float, bool]]:
+    """The stock phrases `text` uses: each hit with its weight and whether it may fail alone."""
+    return {m.group(0): (weight, alone) for p, weight, alone in _stock() if (m := p.search(text))}
+
+
 def stock_phrases(draft: Mapping[str, Any]) -> list[Finding]:
-    text = f"{draft.get('title', '')}\n{draft.get('body', '')}"
-    found = {m.group(0): alone for p, alone in _stock() if (m := p.search(text))}
-    hits = list(found)
-    if len(hits) >= 2 or any(alone and len(p) >= STOCK_LONG for p, alone in found.items()):
+    found = stock_hits(f"{draft.get('title', '')}\n{draft.get('body', '')}")
+    weight = sum(w for w, _ in found.values())
+    if weight >= STOCK_FAIL or any(alone and len(p) >= STOCK_LONG for p, (_, alone) in found.items()):
+        hits = sorted(found, key=lambda p: -found[p][0])  # the surest first
         quoted = "".join(f"「{_clip(p)}」" for p in hits[:3])
         return [Finding("stock_phrase", "platformFit", "writer_agent", f"出现套话{quoted}，读起来像模板")]
     return []

@@ -574,6 +574,17 @@ def test_reworded_stock_phrases() -> None:
     assert "stock_phrase" not in checks(YOGA_REQUEST, plain)
 
 
+def test_mild_template_writing_is_stock_but_one_ordinary_turn_is_not() -> None:
+    """A template turn with a connective a person also writes fails (a wish for the reader, then 此外); so do
+    three such soft turns; one soft turn alone (此外) or plain prose does not."""
+    wish = with_paragraph(YOGA, "最大的收获", "此外，垫子要选厚一点的。跟着练下去，总能找到属于自己的节奏。")
+    assert "stock_phrase" in checks(YOGA_REQUEST, wish)
+    soft = with_paragraph(YOGA, "最大的收获", "总之，既能放松肩颈，又能睡得好，划重点：每天十分钟。")
+    assert "stock_phrase" in checks(YOGA_REQUEST, soft)
+    one = with_paragraph(YOGA, "最大的收获", "此外，垫子要选厚一点的，薄垫子跪姿会硌膝盖。")
+    assert "stock_phrase" not in checks(YOGA_REQUEST, one)
+
+
 def test_a_tangent_paragraph_is_drift() -> None:
     tangent = with_paragraph(
         YOGA, "瑜伽垫", "说到这里想起来，最近入了一台空气炸锅，鸡翅十五分钟就能烤好，外焦里嫩，清洗也方便。"
