@@ -306,7 +306,7 @@ async def measure(
 ) -> dict[str, Any]:
     """Run the three sets (or `N` rows of each, spread over it) and summarize them per split."""
     request_rows = spread(load_rows("requests"), requests)
-    draft_rows = spread(load_rows("drafts"), drafts)
+    draft_rows = spread(load_rows("drafts"), drafts, key=lambda row: bool(row["flaws"]))
     feedback_rows = spread(load_rows("feedback"), feedback)
     knowledge = knowledge or await sample_store()
     review_records: list[dict[str, Any]] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -56,16 +56,24 @@ def load_rows(name: str, data_dir: Path = DATA_DIR) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def spread(rows: Sequence[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
-    """`limit` rows spread evenly over `rows` (so a quick run still sees every kind and both splits)."""
+def spread(
+    rows: Sequence[dict[str, Any]], limit: int | None, key: Callable[[dict[str, Any]], Any] | None = None
+) -> list[dict[str, Any]]:
+    """`limit` rows spread evenly over `rows` (so a quick run still sees every kind and both splits); with a
+    `key`, over each of its groups in proportion, at least one row each (good and flawed drafts)."""
     if limit is None or limit >= len(rows):
         return list(rows)
     if limit <= 0:
         return []
+    if key is not None:
+        groups: dict[Any, list[dict[str, Any]]] = {}
+        for row in rows:
+            groups.setdefault(key(row), []).append(row)
+        shares = {k: max(1, round(limit * len(g) / len(rows))) for k, g in groups.items()}
+        picked = {id(r) for k, g in groups.items() for r in spread(g, shares[k])}
+        return [r for r in rows if id(r) in picked]
     step = len(rows) / limit
-    # shifted one row per pick: a set made of equal groups (a good draft and its two flawed versions) is not
-    # sampled at the same place in every group, so a quick run still sees good and flawed drafts
-    return [rows[min(len(rows) - 1, int(i * step) + i)] for i in range(limit)]
+    return [rows[min(len(rows) - 1, int(i * step))] for i in range(limit)]
 
 
 # --- places --------------------------------------------------------------------------------------------
