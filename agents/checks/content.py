@@ -105,6 +105,7 @@ _DIGRESSION = re.compile(
     r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
+SURE_DRIFT = 3  # words of one other theme that make a single sentence a digression
 TANGENT_MIN_CHARS = 20  # a digression this long is a tangent, not a passing remark
 
 
@@ -204,23 +205,29 @@ def _other_theme(sentence: str, scope: Scope) -> bool:
 
 def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
     """Fails when a real share of the content sentences drift. A sentence that shows another topic counts
-    fully; one that merely shares nothing counts a third, and not at all when the request has no known theme
-    (a diary or an essay is mostly narrative)."""
+    fully; one that merely shares nothing counts a third, and not at all in a story or a diary, or when the
+    request has no known theme (a narrative is mostly lines of what happened)."""
     body = str(draft.get("body", ""))
     content = content_sentences(body)
     listed = _subject_items(body, scope)
     stances = [(s, "on" if s in listed else _stance(s, scope)) for s in content]
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
-    weight = len(off) + (LOOSE_WEIGHT * len(loose) if scope.themes else 0.0)
-    found = [*_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope)]
+    counted = bool(scope.themes) and not scope.narrative
+    # a sentence thick with another theme's words is a digression on its own (科目二、倒车入库、方向盘 in a
+    # renovation story), however short the aside
+    sure = [s for s in off if any(len(theme_hits(t, s, min_len=2)) >= SURE_DRIFT for t in _others(scope))]
+    weight = len(off) + (LOOSE_WEIGHT * len(loose) if counted else 0.0)
+    found = [
+        *_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope), *sure
+    ]
     tangents = list(dict.fromkeys(found))
     if tangents:
         drifting = tangents
     elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
         return []
     else:
-        drifting = off + (loose if scope.themes else [])
+        drifting = off + (loose if counted else [])
     borrowed = [s for s in drifting if from_evidence(s, facts)]
     owner: Owner = "research_evidence_agent" if len(borrowed) * 2 >= len(drifting) else "writer_agent"
     example = (borrowed if owner == "research_evidence_agent" else drifting)[0]
@@ -261,6 +268,11 @@ def _subject_items(body: str, scope: Scope) -> set[str]:
         counts = Counter(t for themes in elsewhere.values() for t in themes)
         out.update(s for s, themes in elsewhere.items() if all(counts[t] < 2 for t in themes))
     return out
+
+
+def _others(scope: Scope) -> list[str]:
+    """The themes a post of this request is not in, nor near."""
+    return [t for t in sections("theme_words.txt") if t not in scope.near]
 
 
 def _other_themes(sentence: str, scope: Scope) -> set[str]:
@@ -322,23 +334,37 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
     specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS}
     bigrams = {b for w in specific for b in scope.topic_bigrams if b in w}
     out: list[str] = []
-    for para in paragraphs(body)[1:-1]:
-        said = [s for s in sentences(para) if cjk_len(s) >= 6]
+
+    def linked(para: str) -> bool:
         lowered = para.lower()
-        linked = (
+        return (
             any(w in lowered for w in specific)
             or any(b in lowered for b in bigrams)
             or any(place in para for place in scope.places.names)
             or any(theme_hits(t, para) for t in scope.themes)
         )
+
+    middle = paragraphs(body)[1:-1]
+    # a numbered step or day of a run whose other steps keep to the topic is the same thread (第三步，慢慢拉开
+    # 距离 between the steps of moving a child to its own bed)
+    steps = [p for p in middle if _STEP.match(p)]
+    on = [p for p in steps if linked(p) or any(_stance(x, scope) == "on" for x in sentences(p))]
+    thread = len(steps) >= 3 and len(on) * 2 >= len(steps)
+    for para in middle:
+        said = [s for s in sentences(para) if cjk_len(s) >= 6]
         elsewhere = any(
             len(theme_hits(t, para, min_len=2)) >= 2
             for t in sections("theme_words.txt")
             if t not in scope.themes
         )
-        if len(said) >= 2 and not linked and elsewhere:
+        if len(said) >= 2 and elsewhere and not linked(para) and not (thread and para in steps):
             out.extend(said)
     return out
+
+
+_STEP = re.compile(
+    r"^\s*(?:第[一二三四五六七八九十\d]+(?:步|天|周|阶段|站)|(?:Day|D|Step)\s*\d|\d+[.、)）])", re.I
+)
 
 
 # Topic words that say when or for whom, not what about: a paragraph sharing only these has left the topic.

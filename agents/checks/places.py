@@ -108,8 +108,10 @@ def reportable(name: str) -> bool:
 def _codes_agree(a: str, b: str) -> bool:
     if a.startswith("world:") or b.startswith("world:"):
         return a == b
-    if a[:4] == b[:4] and not a.endswith("0000"):  # same prefecture (or one is the prefecture)
-        return True
+    if a[:4] == b[:4] and not a.endswith("0000"):  # same prefecture (or one is the prefecture) …
+        # … except two counties, or a county and a district: 霞浦 is no part of a trip to 屏南 (one city's
+        # districts are one place: 思明 and 集美; codes 01–20 are districts, 21 on counties and county cities)
+        return a.endswith("00") or b.endswith("00") or (int(a[4:]) < 21 and int(b[4:]) < 21) or a == b
     return _contains(a, b) or _contains(b, a)
 
 
@@ -165,8 +167,8 @@ def _request_places(text: str) -> list[str]:
     for alias, members in _aliases().items():
         if alias in text:
             found.extend(members)
-    for table in (_regions(), _landmarks(), _world()[0]):
-        found.extend(name for name in table if len(name) >= 2 and name in text)
+    for table in (_regions(), _landmarks(), _world()[0]):  # not 古城 (丽江's 古城区): it names no one place
+        found.extend(name for name in table if len(name) >= 2 and name in text and name not in not_places())
     lowered = text.lower()
     found.extend(
         name
@@ -216,8 +218,22 @@ def mentioned(text: str) -> list[str]:
     return [
         name
         for name in dict.fromkeys(found)
-        if any(_reads_as_place(text, m.start(), name, tokens) for m in re.finditer(re.escape(name), text))
+        if not _a_village(text, name)
+        and any(_reads_as_place(text, m.start(), name, tokens) for m in re.finditer(re.escape(name), text))
     ]
+
+
+# A village's or a spot's head after a county-level name: 龙潭村 is a village of 屏南, not 吉林's 龙潭区,
+# 白水洋 a river bed, not 陕西's 白水县 — no district is called after its own village.
+_VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒))")
+
+
+def _a_village(text: str, name: str) -> bool:
+    """Does the text name a village or spot after a district's name (龙潭村, 白水洋)? Then it is what the name
+    means there, in every mention (晚上回龙潭住 is the village too) — never a province or a prefecture."""
+    return not _major(name) and any(
+        _VILLAGE_HEAD.match(text[m.end() :]) for m in re.finditer(re.escape(name), text)
+    )
 
 
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})

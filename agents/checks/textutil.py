@@ -121,6 +121,7 @@ class Scope:
     themes: tuple[str, ...]  # keys of data/lexicon/theme_words.txt the request belongs to
     near: tuple[str, ...]  # those themes and the themes they are related to (a trip talks food)
     places: PlaceScope
+    narrative: bool = False  # a story or a diary: most of its lines tell what happened, in words of their own
 
 
 def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
@@ -146,7 +147,10 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     place_scope = subject_places if subject_places.names else PlaceScope.of(parts)
     themes = themes_of(text, str(brief.get("theme") or ""))
     table = sections("theme_words.txt")
-    near = [*themes, *(r for t in themes for r in table[t].get("related", "").split() if r in table)]
+    # the themes related to the post's own (a trip talks food) — of the brief's theme when it has one: a 预算
+    # line makes a renovation touch money, and money's talk of careers is still no part of a renovation post
+    own = [t for t in themes if t == brief.get("theme")] or list(themes)
+    near = [*themes, *(r for t in own for r in table[t].get("related", "").split() if r in table)]
     return Scope(
         request=request,
         text=text,
@@ -157,6 +161,7 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
         themes=themes,
         near=tuple(dict.fromkeys(near)),
         places=place_scope,
+        narrative=brief.get("contentType") in ("story", "diary"),
     )
 
 

@@ -1031,3 +1031,111 @@ def test_a_passing_remark_or_an_aside_to_other_readers_is_no_advice_to_them() ->
         "星海广场傍晚人最多，建议早点去。"
     )
     assert not _reader_findings(students, body)
+
+
+# --- session 5 of issue 12: classes from a fresh blind round ----------------------------------------
+PINGNAN_REQUEST = "屏南两天一夜慢游"
+PINGNAN = {
+    "title": "屏南两天，住在古村里",
+    "body": (
+        "周五下班开车过去，到屏南县城已经晚上九点，第二天一早进村。\n\n"
+        "上午先到龙潭村，老房子改的咖啡馆和书店都在一条溪边，早上八点前人很少，拍照最舒服。"
+        "中午在村口小馆吃了光饼夹肉和溪鱼，两个人七十多块。\n\n"
+        "下午去白水洋，平整的石板河床上可以蹚水，水只到脚踝，记得带双溯溪鞋，门票加观光车六十元。\n\n"
+        "晚上回龙潭住，带小院的民宿周末两百八一晚，要提前一周订，晚上村里很安静，能听见溪水声。\n\n"
+        "第二天去看万安桥，木拱廊桥在溪上很壮观，看完回县城吃了碗扁肉再返程。"
+    ),
+    "tags": ["屏南", "龙潭村", "白水洋", "廊桥", "周末游"],
+}
+
+
+def test_a_village_named_like_a_district_is_the_village() -> None:
+    """龙潭村 and 白水洋 lie in 屏南; 吉林's 龙潭区 and 陕西's 白水县 are not what the post means."""
+    assert "foreign_place" not in checks(PINGNAN_REQUEST, PINGNAN)
+
+
+def test_a_sibling_county_is_another_place() -> None:
+    """霞浦 lies in the same prefecture as 屏南 (宁德), but a county trip's side trip to another county is
+    elsewhere."""
+    side = with_paragraph(PINGNAN, "下午去白水洋", "傍晚又开车绕去霞浦拍滩涂日落，来回三个多小时。")
+    found = findings(PINGNAN_REQUEST, side)
+    assert any(f.check == "foreign_place" and "霞浦" in f.reason for f in found)
+
+
+def test_a_generic_place_word_in_the_brief_widens_nothing() -> None:
+    """古城 is a district's name too (丽江's 古城区): a brief keyword 古城 must not let 丽江 in."""
+    brief = {"topic": "建水古城小吃", "keywords": ["建水", "古城", "小吃"], "theme": "food"}
+    post = {
+        "title": "建水三天吃了这些",
+        "body": (
+            "到建水第一顿就是烧豆腐，炭火上一格一格烤，蘸干辣椒面，十块钱二十个。\n\n"
+            "第二天早上吃草芽米线，草芽脆甜，汤是骨头熬的，十五元一碗。\n\n"
+            "下午在古城里逛累了就坐下来喝一杯木瓜水，五块钱，冰冰凉凉。"
+        ),
+        "tags": ["建水", "建水美食", "丽江美食", "烧豆腐"],
+    }
+    found = findings("建水有哪些必吃的小吃", post, brief=brief)
+    assert any(f.check == "tag_foreign_place" and "丽江" in f.reason for f in found)
+
+
+STORY_REQUEST = "第一次在周会上被领导点名批评"
+STORY_BRIEF = {"topic": "职场被批评", "contentType": "story", "theme": "career", "keywords": ["领导", "批评"]}
+STORY = {
+    "title": "被点名那天，我学会了复盘",
+    "body": (
+        "入职第三个月，周会上领导当着十几个人的面指出我周报里的数据对不上。\n\n"
+        "我脸一下红了，只说了句我回去查。散会后在座位上坐了很久，什么也没干进去。"
+        "晚上一行一行对表，发现是同事改了表头，我还按旧的列在算。\n\n"
+        "第二天一早我把错在哪、影响了哪几页、改好的版本一起发了过去。他只回了两个字：收到。"
+        "下午路过我桌边，又补了一句，拿不准的数先给他看一眼。\n\n"
+        "后来我在显示器边贴了张便签，交表前照着勾一遍，半年没再出过同样的错。"
+    ),
+    "tags": ["职场", "职场新人", "复盘", "工作日常"],
+}
+
+
+def test_a_story_tells_what_happened_in_words_of_its_own() -> None:
+    """Lines of what happened share no word with the request; in a story that is no drift."""
+    assert "topic_drift" not in checks(STORY_REQUEST, STORY, brief=STORY_BRIEF)
+
+
+def test_one_sentence_thick_with_another_theme_is_a_digression() -> None:
+    aside = with_paragraph(
+        STORY, "第二天一早", "那阵子我还在考驾照，科目二倒车入库总压线，教练说我方向盘回得太晚。"
+    )
+    assert "topic_drift" in checks(STORY_REQUEST, aside, brief=STORY_BRIEF)
+
+
+def test_a_supplement_with_its_dose_is_advice_outside_a_sunscreen_review() -> None:
+    request = "通勤防晒霜测评，三支对比"
+    post = {
+        "title": "三支通勤防晒，我的排序",
+        "body": (
+            "夏天每天通勤四十分钟，三支防晒各用了两周。\n\n"
+            "第一支最清爽，成膜快，中午不泛油；第二支保湿好，适合空调房；第三支有点搓泥，要等两分钟再上妆。\n\n"
+            "我的习惯：每天早上口服1000mg维生素C，内服外防一起上。"
+        ),
+        "tags": ["防晒", "防晒霜测评", "通勤"],
+    }
+    assert "off_topic_advice" in checks(request, post)
+    habit = "我的习惯：每天早上口服1000mg维生素C，内服外防一起上。"
+    plain = edit(post, body=post["body"].replace(habit, "排序：一、二、三。"))
+    assert "off_topic_advice" not in checks(request, plain)
+
+
+def test_a_step_of_a_run_of_steps_is_the_same_thread() -> None:
+    """第三步 uses a room's words (小床, 房间, 地板) and none of the request's; its steps run on topic."""
+    request = "两岁半宝宝怎么从睡大床过渡到自己睡"
+    post = {
+        "title": "三周让娃自己睡，我们这样分步来",
+        "body": (
+            "儿子两岁半开始练自己睡，前后三周，中间只哭过两晚。按步骤记一下给同样纠结的家长。\n\n"
+            "第一步，让孩子自己挑床品。周末带他去选了印小火车的被套，枕头边放他最爱的小熊。\n\n"
+            "第二步，小床贴着大床。第一周两张床并排，宝宝伸手就能摸到妈妈，睡前绘本照常讲。\n\n"
+            "第三步，慢慢拉开距离。第二周把小床挪到房间另一边，讲完故事我坐在地板上陪到他睡着。\n\n"
+            "第四步，搬进自己房间。第三周开始在他屋里睡，门留条缝，走廊开一盏小夜灯，半夜醒了我们过去拍拍。\n\n"
+            "最后一点体会：别赶在入园、搬家的时候开始，哪天特别黏人就退回上一步。"
+        ),
+        "tags": ["分床睡", "宝宝睡眠", "育儿经验", "两岁宝宝"],
+    }
+    assert "topic_drift" not in checks(request, post)
