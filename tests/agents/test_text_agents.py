@@ -488,3 +488,34 @@ async def test_research_llm_failure_after_the_tools_is_retryable(failing_llm: St
 
     assert tool_pairs(run)["searchNotes"][1]["toolOutput"]["hits"]
     assert run.update["lastError"]["retryable"] is True and "evidenceComplete" not in run.update
+
+
+async def written(ctx: StudioContext, request: str) -> Draft:
+    """The offline writer's draft for `request`, after the real brief compiler and research."""
+    state: StudioState = {"request": request, "intent": {"intent": "full_post", "needsWebSearch": False}}
+    for node in (brief_compiler_agent, research_evidence_agent):
+        state = {**state, **(await run_node(node, state, ctx)).update}  # type: ignore[typeddict-item]
+    run = await run_node(writer_agent, state, ctx)
+    return Draft.model_validate(run.update["generatedContent"])
+
+
+async def test_a_home_cooking_post_lists_the_scene_steps_in_order(ctx: StudioContext) -> None:
+    """The corpus has a restaurant review of 红烧肉 and no recipe: the post gives the braise's steps in the
+    order they are done, names the dish in a tag, and quotes no restaurant's price."""
+    draft = await written(ctx, "新手在家做红烧肉，不柴不腻的做法分享")
+    body = draft.body
+    assert "红烧肉" in draft.title and "红烧肉" in draft.tags
+    assert body.index("焯水") < body.index("糖色") < body.index("收汁")
+    assert not re.search(r"\d+元|人均|菜馆", body)
+
+
+async def test_a_dog_post_borrows_nothing_from_cat_notes(ctx: StudioContext) -> None:
+    draft = await written(ctx, "养了三年柯基，说说掉毛和减肥的那些事")
+    text = "\n".join([draft.title, draft.body, *draft.tags])
+    assert "柯基" in draft.title and "掉毛" in text
+    assert not re.search(r"猫", text)
+
+
+async def test_a_reader_who_is_the_subject_stays_in_it(ctx: StudioContext) -> None:
+    draft = await written(ctx, "小个子女生冬天怎么穿大衣显高，分享几套穿搭")
+    assert "小个子" in draft.title

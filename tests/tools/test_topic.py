@@ -112,3 +112,20 @@ def test_the_theme_follows_the_pet_or_the_job_the_request_names() -> None:
 
     assert detect_theme("养了三年柯基，说说掉毛和减肥的那些事").key == "pets"
     assert detect_theme("应届生第一次谈薪资，我踩过的坑").key == "career"
+
+
+def test_a_scene_whose_tips_are_steps_keeps_their_order() -> None:
+    from tools.offline.voice import scene_tips
+
+    braise = scene_tips("food", "不柴不腻的红烧肉", "新手在家做红烧肉")
+    assert braise.ordered and "焯水" in braise[0] and "收汁" in braise[-1]
+    assert not scene_tips("beauty", "油皮夏天底妆", "油皮夏天底妆持妆测评").ordered
+
+
+def test_a_pet_scene_needs_a_pet() -> None:
+    """掉毛 of a sweater and 减肥 of a person are no pet's: the pet scenes say so by their patterns."""
+    from tools.offline.voice import scene_tips
+
+    assert "梳" in "".join(scene_tips("pets", "柯基掉毛", "养了三年柯基，说说掉毛"))
+    assert not any("梳" in t for t in scene_tips("fashion", "毛衣掉毛", "毛衣掉毛怎么办"))
+    assert not any("肋骨" in t for t in scene_tips("fitness", "跑步减肥", "跑步减肥怎么吃"))

@@ -116,8 +116,10 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的", "", topic.strip())
     stripped = _KIND_WORDS.sub("", subject)
     subject = stripped if len(stripped) >= 2 else subject
-    if audience and subject.startswith(audience) and len(subject) - len(audience) >= 2:
-        subject = subject[len(audience) :].lstrip("的")
+    rest = subject[len(audience) :].lstrip("的") if audience and subject.startswith(audience) else ""
+    # …unless only the theme's bare word is left (小个子穿搭 is not any 穿搭: the reader is the subject too)
+    if len(rest) >= 2 and rest not in _theme_vocabulary():
+        subject = rest
     subject = re.sub(_READER_FIRST, "", subject)  # 上班族如何利用午休健身: the reader is not the subject
     subject = re.sub(
         r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
@@ -214,6 +216,12 @@ def _tag_word(word: str) -> bool:
         and not word.startswith(("不", "没", "我"))
         and not _DANGLING.fullmatch(word[-1])  # 柯基去 (of 柯基去安吉) is no name
     )
+
+
+def _one_noun(word: str) -> bool:
+    """Is the word one noun of the dictionary (红烧肉, 粉底液): the thing a post is about names its tag."""
+    parts = posseg_cut(word)
+    return len(parts) == 1 and parts[0][1] in ("n", "nz") and _taggable(word)
 
 
 def _taggable(word: str) -> bool:
@@ -469,7 +477,7 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         pool = [
             # the subject and its key word when they name a thing (not 秋天的桂花糕做法, 烤戚风蛋糕不塌)
             subject if len(subject) <= 4 and "的" not in subject and _tag_word(subject) else "",
-            key if len(key) >= 3 and _tag_word(key) else "",
+            key if len(key) >= 3 and (_tag_word(key) or _one_noun(key)) else "",
             *evidence.get("recommendedTags", []),
             *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and _tag_word(k)),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
@@ -582,10 +590,14 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     pools = (theme_tips,) if theme_tips else broad
     for pool in pools:  # a scene's own advice is enough: no product-review tip on a noodle shop
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
-        ctx.rng.shuffle(usable)
+        if not getattr(pool, "ordered", False):  # steps stay in the order they are done
+            ctx.rng.shuffle(usable)
         general += usable
     thin = len(points) < 2
-    if thin:
+    shape = arranged.shape
+    if thin and getattr(theme_tips, "ordered", False):  # the scene's steps are the list, all of them
+        points, general, shape = [*points, *general], [], "steps"
+    elif thin:
         points += general[: 3 - len(points)]
         general = general[3:]
     # a short post (two points, no advice) gets its scene's advice: true of any such post, not filler
@@ -597,7 +609,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
-    if arranged.shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
+    if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
         hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
     if scene and tone != "formal":  # the reader's situation first, then what the post does about it
@@ -616,10 +628,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
     key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
     headings = {"steps": voice.STEP_HEADINGS, "timeline": voice.TIMELINE_HEADINGS}.get(
-        arranged.shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"]
+        shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"]
     )
     heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
-    if arranged.shape == "told":  # told in its note's order, not enumerated
+    if shape == "told":  # told in its note's order, not enumerated
         n_told = 3 if length == "shorter" else 5
         paragraphs.append("。".join(points[:n_told]) + "。")
     else:

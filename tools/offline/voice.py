@@ -316,15 +316,23 @@ CLOSINGS: dict[str, tuple[str, ...]] = {
 }
 
 
+class SceneTips(tuple[str, ...]):
+    """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁)."""
+
+    ordered: bool = False
+
+
 @cache
-def _scenes() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
-    return [
-        (name, re.compile(fields["when"]), tuple(t.strip() for t in fields["tips"].split("｜") if t.strip()))
-        for name, fields in sections("scene_tips.txt").items()
-    ]
+def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
+    out = []
+    for name, fields in sections("scene_tips.txt").items():
+        tips = SceneTips(t.strip() for t in fields["tips"].split("｜") if t.strip())
+        tips.ordered = fields.get("ordered", "").strip() == "yes"
+        out.append((name, re.compile(fields["when"]), tips))
+    return out
 
 
-def scene_tips(theme: str, subject: str, text: str) -> tuple[str, ...]:
+def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
     suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
@@ -340,4 +348,4 @@ def scene_tips(theme: str, subject: str, text: str) -> tuple[str, ...]:
     ]
     if named:
         return max(named, key=lambda found: found[:2])[2]
-    return next((tips for when, tips in own if when.search(text)), ())
+    return next((tips for when, tips in own if when.search(text)), SceneTips())
