@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from agents.checks import Finding
+from agents.checks.form import stock_phrases
 from agents.checks.text import CHECK_IDS, apply_caps, reasons_by_owner, summarize, text_findings
 
 XIAMEN_REQUEST = "帮我写一篇厦门三天两晚旅行攻略，给第一次去的大学生"
@@ -1139,3 +1140,13 @@ def test_a_step_of_a_run_of_steps_is_the_same_thread() -> None:
         "tags": ["分床睡", "宝宝睡眠", "育儿经验", "两岁宝宝"],
     }
     assert "topic_drift" not in checks(request, post)
+
+
+def test_stock_phrases_over_the_blind_sample_of_chat_model_and_human_posts() -> None:
+    """data/quality/stock_samples.jsonl: chat-model posts are caught, people's posts never."""
+    path = Path(__file__).parents[2] / "data" / "quality" / "stock_samples.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    caught = {r["id"] for r in rows if stock_phrases({"title": r["title"], "body": r["body"]})}
+    machine = {r["id"] for r in rows if r["kind"] == "ai"}
+    assert not caught - machine  # no human post
+    assert len(caught & machine) >= 30 and len(machine) == 36
