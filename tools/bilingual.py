@@ -23,7 +23,8 @@ _SCAFFOLD = re.compile(
     r"^(?:(?:please|pls|hey|hi)\s+)?(?:(?:can|could|would)\s+you\s+|help\s+me\s+|i\s+(?:want|need)\s+(?:to\s+)?|"
     r"let'?s\s+)?(?:write|create|make|draft|give\s+me|share|recommend|post|compose|put\s+together|plan)?\s*"
     r"(?:me\s+)?(?:a|an|some|my|the|your|our|a\s+few|few|\d+)?\s*"
-    r"(?:(?:short|quick|long|xiaohongshu|rednote|little|nice|blog|social\s+media)\s+)*"
+    r"(?:(?:short|quick|long|xiaohongshu|rednote|little|nice|blog|social\s+media|casual|fun|friendly|simple|"
+    r"detailed|practical|cute|relaxed|lively)\s+)*"
     r"(?:(?:post|note|article|caption|thread|piece|content)s?)?\s*(?:about|on|of|regarding)?\s+",
     re.IGNORECASE,
 )
@@ -36,7 +37,7 @@ _QUESTION_OPEN = re.compile(
 _STOP = frozenset((
     "a", "an", "the", "some", "my", "your", "our", "their", "his", "her", "its", "of", "this", "that",
     "these", "those", "i", "me", "you", "we", "it", "is", "are", "be", "been", "very", "really", "most",
-    "best", "top", "great", "good", "nice", "please", "any",
+    "best", "top", "great", "good", "nice", "please", "any", "total", "complete", "absolute", "real",
     "experience", "experiences",  # "share my experience adopting …": the subject is what was experienced
     "things", "stuff", "ones", "way", "ways", "kind", "kinds", "type", "types", "everyone", "anyone",
 ))

@@ -73,7 +73,19 @@ def _places(text: str) -> tuple[str, ...]:
             continue
         if flag == "ns" or (flag in _NAMED_FLAGS and len(word) >= 3 and _LANDMARK.search(word)):
             found.append(word)
-    return tuple(dict.fromkeys(found))
+    # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is about
+    return tuple(
+        name
+        for name in dict.fromkeys(found)
+        if not all(_ORIGIN_DISH.match(text, m.end()) for m in re.finditer(re.escape(name), text))
+    )
+
+
+# Dishes named after where they come from, made and eaten everywhere (重庆小面, 兰州拉面, 柳州螺蛳粉)
+_ORIGIN_DISH = re.compile(
+    r"(?:小面|拉面|牛肉面|热干面|米粉|螺蛳粉|凉皮|肉夹馍|烤鸭|臭豆腐|酸菜鱼|麻辣烫|冒菜|煎饼|酸辣粉|炸酱面|烩面|"
+    r"担担面|口水鸡|辣子鸡|锅包肉|大盘鸡)"
+)
 
 
 def places(text: str) -> list[str]:

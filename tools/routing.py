@@ -193,6 +193,8 @@ class Route:
 _NO_TEXT = re.compile(
     r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:写|配|给)?(?:文案|文字|正文|配文|笔记|帖子)"
     r"|(?:文案|文字|正文|配文)(?:我)?(?:自己|会)(?:写|来)|(?:我)?自己写(?:文案|文字|正文|配文)"
+    # the text refused after its noun (文案不要, 文字就不用了), not how it should be (文案不要太长)
+    r"|(?:文案|文字|正文|配文)(?:就|也)?(?:不要|不用|不需要|免了|省了)了?(?=[，,。！!？?~～\s]|$)"
 )
 _PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}

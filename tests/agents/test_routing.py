@@ -140,6 +140,10 @@ def test_an_english_experience_request_is_about_what_was_experienced() -> None:
         ("做一张圣诞节海报就行，不用写文案", "image_only"),
         ("帮我的柯基出两张生日配图，文案我自己来", "image_only"),
         ("帮我写一篇文案，不用配图", "full_post"),
+        ("生成三张小狗在草地上打滚的图就行，文案不要", "image_only"),  # refused after its noun
+        ("出两张海边日落的图，文字就不用了", "image_only"),
+        ("文案不要太长，写个露营攻略", "full_post"),  # how the text should be is no refusal
+        ("帮我写一篇猫咪晒太阳的笔记，配图就行", "full_post"),
         ("今天农历初几", "time_query"),  # the lunar calendar is the calendar too
         ("明天的阴历是几月几号？", "time_query"),
     ],

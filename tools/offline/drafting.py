@@ -137,7 +137,8 @@ def subject_of(topic: str, audience: str) -> str:
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
     subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
-    subject = re.sub(r"^我(?:家|们家)?的?(?=[\u4e00-\u9fff]{3})", "", subject)  # 我家金毛…, 我接插画单: whose
+    # 我家金毛…, 我接插画单, 我们的亲子游: whose
+    subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
     subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     before, _, after = subject.rpartition("的")

@@ -29,6 +29,10 @@ _POLITE = re.compile(
     r"|(?:能|你|帮|想|要)(?=写|发|出|来|做|整理|帮|给|推荐|分享|安利|种草|说|讲|聊|记录|介绍|看|一篇|篇))+"
     r"|^把(?:这个|这些|它|这段|这篇|下面的?|以下的?|上面的?)?(?:内容|文字|素材|经历|话)?(?=写|整理|改|做)"
 )
+# 把我家祖传的做法写成一篇笔记: what is made into the post, before the verb that makes it
+_MADE_INTO = re.compile(
+    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)(?:写成|整理成|做成|改成|变成)"
+)
 _MAKE = re.compile(
     r"^(?:写写|写|发|出|来|做|整理|创作|生成|编|搞|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
@@ -43,7 +47,7 @@ _COUNT = re.compile(
     r"(?!月|人|星期|周(?!末)|小时|晚上|上午|下午)"
 )
 _PLATFORM = re.compile(
-    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验帖|攻略帖|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我的|^吧"
+    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验帖|攻略帖|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我(?:们|家)?的|^吧"
     r"|^我作为[^的，,]{1,8}的"  # 我作为上班族的健身安排: who writes, then what
 )
 _LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要求|内容)$")
@@ -87,7 +91,12 @@ _PLAN_ONLY = re.compile(
 # What a post is about only with its owner: how it is made (做法), the stories of (那些事) —
 # 养了三年柯基，说说掉毛和减肥的那些事 is about the corgi's shedding and diet,
 # 新手在家做红烧肉，不柴不腻的做法 about the dish
-_HOLLOW_TAIL = re.compile(r"(?:的)?(?:那些事|那点事|二三事|做法|方法|技巧|秘诀|诀窍)$")
+_HOLLOW_TAIL = re.compile(r"(?:的)?(?:那些事|那点事|二三事|做法|方法|技巧|秘诀|诀窍|经历|心路历程|故事)$")
+_TOLD_TAIL = re.compile(r"(?:那些事|那点事|二三事|经历|心路历程|故事)$")
+# A topic that says which or how good, not what (哪几家最好吃, 对比测评, 新手): the thing is in another clause
+_NO_THING = re.compile(
+    r"^(?:(?:哪|那)(?:几|些)?(?:家|款|个|种|样)?|什么|最|好|吃|用|对比|测评|评测|横评|新手|小白|入门|推荐|合集)+$"
+)
 # Nouns that name who or when, not what (新手 of 新手在家做红烧肉, 女生 of 小个子女生)
 _NOT_THINGS = re.compile(
     r"新手|小白|女生|男生|女孩|男孩|朋友|大家|自己|姐妹|宝子|上班族|打工人|学生|同学|年轻人|时候|时间|经验|心得|笔记"
@@ -95,28 +104,51 @@ _NOT_THINGS = re.compile(
 
 
 def _things(text: str) -> list[str]:
-    """The particular things a clause names: 柯基 of 养了三年柯基, 大衣 of 小个子女生冬天怎么穿大衣显高
-    (jieba's nouns, without readers, times and the frame's own words; 不柴 is no noun)."""
-    return [
-        word
-        for word, flag in posseg(text)
-        if len(word) >= 2 and flag[0] == "n" and not word.startswith("不") and not _NOT_THINGS.search(word)
-    ]
+    """The particular things a clause names: 柯基 of 养了三年柯基, 大衣 of 小个子女生冬天怎么穿大衣显高,
+    nouns side by side as one (额头闭口); jieba's nouns, without readers, times and the frame's own words;
+    不柴 is no noun."""
+    out: list[str] = []
+    joined = False
+    for word, flag in posseg(text):
+        thing = (
+            len(word) >= 2 and flag[0] == "n" and not word.startswith("不") and not _NOT_THINGS.search(word)
+        )
+        if thing and joined and out:
+            out[-1] += word
+        elif thing:
+            out.append(word)
+        joined = thing
+    return out
+
+
+# What a person's own version of a thing is called: 祖传, 私房 — said before the thing (祖传糖蒜)
+_OWN_WAY = re.compile(r"^(?:祖传|家传|私房|独家|自创|自家)$")
+_WHOSE = re.compile(r"^(?:我们|我家|我|它们|他们|她们|它|他|她)?(?:这半年|这一年|这几年|这些年|这一路)?的?")
 
 
 def _owned(topic: str, clauses: list[str], first: str) -> str:
     """A topic that names no thing of its own, with the thing another clause names: a trait, a doing or
     the post's bare theme word (不柴不腻, 掉毛和减肥, 穿搭) is said of the dish, the pet or the garment of
-    the clause before. Any other topic is returned as it is."""
-    bare = re.sub(r"^(?:它们|他们|她们|它|他|她)的?", "", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
-    hollow = bare != topic or bare in _theme_words(bare)  # 不柴不腻的做法, 穿搭 — not 低卡便当, 遛娃攻略
-    if not hollow or (len(bare) >= 2 and _things(bare) and bare not in _theme_words(bare)):
+    the clause before, and so are the stories of it (换毛季的那些事 of a rabbit's moult); a topic that
+    says only which or how good (哪几家最好吃, 对比测评) is the other clause's. Any other topic is returned
+    as it is."""
+    bare = _WHOSE.sub("", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
+    others = [c for c in clauses if c != first]
+    if not bare or _NO_THING.fullmatch(bare):  # 哪几家最好吃: which of the thing the other clause names
+        heads = [things[-1] for c in others if (things := [w for w in _things(peel(c)) if not places(w)])]
+        return heads[0] if heads else topic
+    tail = bare != topic.strip("的 ")
+    told = bool(_TOLD_TAIL.search(topic))  # 换毛季的那些事: the stories of the rabbit's moult
+    theme_word = bare in _theme_words(bare)
+    if not tail and not theme_word:  # 低卡便当, 遛娃攻略 — a topic of its own
         return topic
-    owner = next((w for c in clauses if c != first for w in _things(peel(c)) if w not in bare), "")
+    if tail and not told and _things(bare) and not theme_word:  # 番茄牛腩的做法: the dish is its own
+        return topic
+    owner = next((w for c in others for w in _things(peel(c)) if w not in bare and not places(w)), "")
     if not owner:
         return topic
-    if len(bare) < 2:  # 说说它的那些事: the thing is all there is
-        return owner
+    if _OWN_WAY.match(bare):
+        return bare + owner
     if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不"):  # a trait goes before its thing
         return f"{bare}的{owner}"
     return owner + bare
@@ -134,6 +166,8 @@ def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
     text = STYLE.sub("", clause).strip()
     framed = False
+    if made := _MADE_INTO.match(text):
+        text, framed = made.group("what"), True
     while True:
         before = text
         for part in (_POLITE, _READER_FRAME, _MAKE, _TELL, _PLATFORM):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from tools.entities import other_readers, readers
 from tools.lexfiles import sections
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
@@ -337,7 +338,10 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
     suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
     request names; () when none."""
-    scenes = _scenes()
+    # a scene whose advice speaks to readers the request does not name is not its scene (a trip with kids'
+    # 午睡 and 母婴室 for a grown-up's long train ride)
+    named_readers = readers(text)
+    scenes = [s for s in _scenes() if not other_readers("".join(s[2]), named_readers)]
     own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
     # a Chinese phrase ends in its head: the scene named last in the subject is what it is about (宝宝辅食 is
     # feeding, 青岛海边晨跑 is running); of two at the same place, the post's own theme's
