@@ -129,3 +129,36 @@ def test_a_pet_scene_needs_a_pet() -> None:
     assert "梳" in "".join(scene_tips("pets", "柯基掉毛", "养了三年柯基，说说掉毛"))
     assert not any("梳" in t for t in scene_tips("fashion", "毛衣掉毛", "毛衣掉毛怎么办"))
     assert not any("肋骨" in t for t in scene_tips("fitness", "跑步减肥", "跑步减肥怎么吃"))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("去建水连吃了三天烧豆腐，写篇笔记分享一下哪几家最好吃", "烧豆腐"),  # which of the thing
+        ("头皮出油还掉发到底该用什么洗发水？帮我写篇三款对比测评", "洗发水"),
+        ("桨板第一次下水要注意哪些？整理成一篇新手笔记", "桨板"),  # a reader alone holds no subject
+        ("养了三年垂耳兔，说说换毛季的那些事", "垂耳兔换毛季"),  # the stories of the rabbit's moult
+        ("带五岁娃去德化捏陶瓷，分享一下我们的亲子一日游", "德化亲子一日游"),  # 我们的 is whose
+        ("周末去了趟菜市场，分享一道番茄牛腩的做法", "番茄牛腩的做法"),  # a dish of its own stays
+    ],
+)
+def test_a_topic_that_says_only_which_or_whose_takes_the_other_clause_s_thing(
+    request_text: str, topic: str
+) -> None:
+    assert extract_topic(request_text) == topic
+
+
+def test_a_dish_named_after_its_origin_names_no_place() -> None:
+    from tools.entities import places
+
+    assert places("在家复刻一碗重庆小面，调料比例帮我写清楚") == []
+    assert places("去重庆吃了一碗重庆小面") == ["重庆"]  # …unless the place is named as a place too
+
+
+def test_a_scene_for_readers_the_request_does_not_name_is_not_its_scene() -> None:
+    from tools.offline.voice import scene_tips
+
+    train = scene_tips("lifestyle", "长途高铁出行小技巧", "坐八小时高铁怎么才能睡得好？写篇高铁出行小技巧")
+    assert not any("孩子" in t or "母婴" in t for t in train)
+    milk = scene_tips("parenting", "宝宝厌奶期应对", "写给新手妈妈：宝宝厌奶期的应对经验")
+    assert milk and not any("行程" in t or "推车" in t for t in milk)
