@@ -73,7 +73,8 @@ def _places(text: str) -> tuple[str, ...]:
             continue
         if flag == "ns" or (flag in _NAMED_FLAGS and len(word) >= 3 and _LANDMARK.search(word)):
             found.append(word)
-    # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is about
+    # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is
+    # about
     return tuple(
         name
         for name in dict.fromkeys(found)

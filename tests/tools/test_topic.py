@@ -162,3 +162,28 @@ def test_a_scene_for_readers_the_request_does_not_name_is_not_its_scene() -> Non
     assert not any("孩子" in t or "母婴" in t for t in train)
     milk = scene_tips("parenting", "宝宝厌奶期应对", "写给新手妈妈：宝宝厌奶期的应对经验")
     assert milk and not any("行程" in t or "推车" in t for t in milk)
+
+
+def test_a_kind_of_post_alone_takes_the_other_clause_s_dish() -> None:
+    assert extract_topic("第一次做广式腊肠煲仔饭，步骤分享") == "腊肠煲仔饭"
+
+
+def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
+    """The offline answer drops a note that shares no word of the subject (晒后修复 for 婺源晒秋) and, with
+    none left, says the library has nothing and offers the post."""
+    import random
+
+    from tools.offline.context import Context
+    from tools.offline.writing import compose_answer
+
+    sunburn = {"title": "晒后修复｜海边玩完脸红脱皮", "desc": "三天停用功效型产品，先补水。", "tags": []}
+    cat = {"title": "领养流浪猫回家，第一个月要注意", "desc": "别强行抱它，给它一个纸箱躲着。", "tags": []}
+
+    def answer(question: str, notes: list[dict[str, object]]) -> str:
+        sections = {"question": question, "notes": notes}
+        return compose_answer(Context("answer", sections, "", None, random.Random(1)))
+
+    wuyuan = answer("秋天去婺源看晒秋，三天两晚怎么安排", [sunburn])
+    assert "晒后修复" not in wuyuan and "没有直接相关" in wuyuan and "写一篇" in wuyuan
+    adopted = answer("领养了一只流浪猫，第一周要准备什么", [sunburn, cat])
+    assert "纸箱" in adopted and "晒后修复" not in adopted

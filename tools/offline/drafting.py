@@ -126,7 +126,9 @@ def subject_of(topic: str, audience: str) -> str:
     )
     subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
     # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱
-    subject = re.sub(r"^(?:周末|假期)?(?:在家)?(?:[做煮烤炖]|来)一[顿道份个锅碗](?=\S{3})", "", subject)
+    subject = re.sub(
+        r"^(?:周末|假期)?(?:在家)?(?:[做煮烤炖]|来|复刻|自制)一[顿道份个锅碗](?=\S{2})", "", subject
+    )
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
@@ -310,7 +312,7 @@ _READER_WORD = re.compile(r"上班族|打工人|学生党|大学生|宝妈|新�
 _READER_FIRST = re.compile(rf"^(?:{_READER_WORD.pattern})(?=如何|怎么|怎样|的)的?")
 _GENERIC_HEAD = re.compile(
     r"(?:[一二两三四五六七八九十\d]+(?:日|天)(?:[一二两三四五六七八九十\d]+(?:晚|夜))?|半日|周末)?"
-    r"(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
+    r"(?:训练|学习|备考|复习|饮食)?(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
 )
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
@@ -480,7 +482,12 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
             subject if len(subject) <= 4 and "的" not in subject and _tag_word(subject) else "",
             key if len(key) >= 3 and (_tag_word(key) or _one_noun(key)) else "",
             *evidence.get("recommendedTags", []),
-            *(k for k in ctx.brief.get("keywords", []) if 2 <= len(k) <= 8 and _tag_word(k)),
+            # …not a place the request names only as a dish's origin (重庆 of 重庆小面)
+            *(
+                k
+                for k in ctx.brief.get("keywords", [])
+                if 2 <= len(k) <= 8 and _tag_word(k) and not (places(k) and not places(ctx.request))
+            ),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
         if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick

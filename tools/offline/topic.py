@@ -74,7 +74,7 @@ _ASKED_TAIL = re.compile(
     r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
     r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
 )
-_CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案")
+_CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案|步骤|流程|做法")
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
     r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|笔记|帖子|经验帖|记录|干货|方法|做法|技巧"
@@ -95,7 +95,8 @@ _HOLLOW_TAIL = re.compile(r"(?:的)?(?:那些事|那点事|二三事|做法|方�
 _TOLD_TAIL = re.compile(r"(?:那些事|那点事|二三事|经历|心路历程|故事)$")
 # A topic that says which or how good, not what (哪几家最好吃, 对比测评, 新手): the thing is in another clause
 _NO_THING = re.compile(
-    r"^(?:(?:哪|那)(?:几|些)?(?:家|款|个|种|样)?|什么|最|好|吃|用|对比|测评|评测|横评|新手|小白|入门|推荐|合集)+$"
+    r"^(?:(?:哪|那)(?:几|些)?(?:家|款|个|种|样)?|什么|最|好|吃|用|对比|测评|评测|横评|新手|小白|入门|推荐|合集"
+    r"|步骤|流程|做法|教程|攻略|清单|心得|经验|分享|笔记)+$"
 )
 # Nouns that name who or when, not what (新手 of 新手在家做红烧肉, 女生 of 小个子女生)
 _NOT_THINGS = re.compile(

@@ -306,7 +306,8 @@ SIGN_OFFS: tuple[str, ...] = (
 
 # Closing calls to action by content type, used when the brief has none that fits.
 CLOSINGS: dict[str, tuple[str, ...]] = {
-    "guide": ("收藏起来，用的时候翻出来对照～", "先收藏，出发前再看一遍{e}"),
+    # (no 出发前: not every guide is a trip)
+    "guide": ("收藏起来，用的时候翻出来对照～", "先收藏，要用的时候再看一遍{e}"),
     "list": ("你还有私藏的吗？评论区补充给我～", "收藏这份清单，按需挑就好{e}"),
     "review": ("你用过吗？评论区聊聊真实感受～", "有问题评论区问我，看到都会回{e}"),
     "story": ("你有过类似的经历吗？评论区聊聊～", "如果对你有一点点帮助，就点个赞吧{e}"),

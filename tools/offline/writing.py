@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from tools.entities import places, readers
+from tools.entities import places, posseg_cut, readers
 from tools.offline.context import Context, engagement, note_dicts, tag_names
 from tools.offline.drafting import SEVERAL, _jieba_words, subject_words
 from tools.offline.material import is_labelled
@@ -338,6 +338,10 @@ def compose_answer(ctx: Context) -> str:
     notes = note_dicts(ctx.sections)
     # the question's own subject: the prompt's whole text (its section headers) is no topic
     topic = str(ctx.brief.get("topic") or "") or extract_topic(question)
+    # a note that shares no word of the question's own subject with it is no answer (晒后修复 for 婺源晒秋,
+    # a first-solids note for a toddler's first flight); who it is for (宝宝) is no subject
+    core = _question_core(f"{topic}，{question}")
+    notes = [n for n in notes if any(w in _text(n) for w in core)]
     if not notes:
         return (
             f"关于「{shorten(question, 30)}」：离线模式下我只能根据本地笔记库回答，"
@@ -346,7 +350,30 @@ def compose_answer(ctx: Context) -> str:
         )
     lines = [f"关于「{shorten(question, 30)}」，我翻了本地笔记库里{len(notes)}篇相关笔记，要点如下："]
     for i, note in enumerate(notes[:4], start=1):
-        best = next((s for s in sentences(note["desc"]) if is_concrete(s)), None) or shorten(note["desc"], 60)
+        said = sentences(note["desc"])
+        on_it = [s for s in said if any(w in s for w in core)] or said  # its sentence on the subject first
+        first = on_it[0] if on_it else note["desc"]
+        best = next((s for s in on_it if is_concrete(s)), None) or shorten(first, 60)
         lines.append(f"{i}. {shorten(best, 80)}（来自《{note['title']}》）")
     lines.append("需要的话，我可以把这些整理成一篇完整的笔记。")
     return "\n".join(lines)
+
+
+# What a question asks besides its subject: how, what, whether one must (怎么, 什么, 需要, 注意)
+_ASKED_WORDS = frozenset(
+    ["怎么", "怎么办", "什么", "哪些", "如何", "为什么", "需要", "准备", "注意", "安排", "可以", "应该"]
+)
+
+
+def _question_core(text: str) -> list[str]:
+    """The words a question is about: its nouns, verbs and adjectives of two characters or more, without
+    who it is for (宝宝, 上班族), how much or when (三天, 两岁, 第一周) and what it asks (怎么, 需要)."""
+    return [
+        word
+        for word, flag in posseg_cut(text)
+        if len(word) >= 2
+        and flag[:1] in ("n", "v", "a")
+        and word not in _ASKED_WORDS
+        and not readers(word)
+        and not re.match(r"^(?:第|[一二两三四五六七八九十\d])", word)
+    ]
