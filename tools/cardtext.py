@@ -107,11 +107,19 @@ def paragraph_lines(paragraph: str) -> tuple[str | None, list[str]]:
     list item is a line; prose becomes its sentences/clauses. Nothing is cut here."""
     raw = [ln.strip() for ln in paragraph.split("\n") if clean(ln)]
     heading = None
-    if len(raw) > 1 and not _BULLET.match(raw[0]):
+    if len(raw) > 1 and (not _BULLET.match(raw[0]) or _marked_heading(raw[0], raw[1])):
         heading, raw = clean(raw[0]), raw[1:]
     if len(raw) == 1 and not _BULLET.match(raw[0]):
         return heading, clauses(raw[0])
     return heading, [clean(ln) for ln in raw if clean(ln)]
+
+
+def _marked_heading(first: str, second: str) -> bool:
+    """Is a first line that starts like a list item (✅, 👉) the heading of the list below it: a label
+    with its subject (✅应届生·我的做法), or marked unlike the items that follow (✅ over 1️⃣ 2️⃣)?"""
+    mark, next_mark = _BULLET.match(first), _BULLET.match(second)
+    label = "·" in first and not re.search(r"[，。！？!?,；;]", first)
+    return bool(mark) and (label or not next_mark or mark.group(0).strip() != next_mark.group(0).strip())
 
 
 # A label that says when, not what (平日：…, 周一：…, 早上：…): no name for a card's emblem or a summary point

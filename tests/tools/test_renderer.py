@@ -372,3 +372,23 @@ def test_a_summary_tidied_twice_keeps_its_points() -> None:
     twice = tidy_overlays([{**o, "density": "medium"} for o in once], roles, "快手早餐清单")
     assert once[3]["lines"][:3] == ["鸡蛋灌饼", "燕麦杯", "杂粮饭团"]
     assert twice[3]["lines"][:3] == ["鸡蛋灌饼", "燕麦杯", "杂粮饭团"]
+
+
+def test_a_heading_marked_like_a_list_item_stays_a_heading() -> None:
+    """✅应届生·我的做法 over 1️⃣ 2️⃣ items is the list's heading, not its first item; a checklist of ✅ items
+    keeps them all."""
+    paragraphs = [
+        "应届生第一次谈薪资，提前做好功课就够了",
+        "✅应届生·我的做法\n1️⃣ 先问清楚薪资结构\n2️⃣ 报一个区间，下限是你能接受的数",
+        "✅ 带上简历\n✅ 带上作品集\n✅ 提前十分钟到",
+        "收藏起来，用得上的时候照着做",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "detail", "paragraphIndexes": [2]},
+    ]
+    cards = card_overlays(items, paragraphs, "应届生第一次谈薪资", ["应届生"])
+    assert cards[1]["headline"] == "应届生·我的做法"
+    assert cards[1]["lines"][0].startswith("先问清楚")
+    assert len(cards[2]["lines"]) == 3 and "带上简历" in cards[2]["lines"][0]
