@@ -119,7 +119,9 @@ def _marked_heading(first: str, second: str) -> bool:
     with its subject (✅应届生·我的做法), or marked unlike the items that follow (✅ over 1️⃣ 2️⃣)?"""
     mark, next_mark = _BULLET.match(first), _BULLET.match(second)
     label = "·" in first and not re.search(r"[，。！？!?,；;]", first)
-    return bool(mark) and (label or not next_mark or mark.group(0).strip() != next_mark.group(0).strip())
+    if mark is None:
+        return False
+    return label or next_mark is None or mark.group(0).strip() != next_mark.group(0).strip()
 
 
 # A label that says when, not what (平日：…, 周一：…, 早上：…): no name for a card's emblem or a summary point

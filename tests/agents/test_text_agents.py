@@ -514,6 +514,7 @@ async def test_a_dog_post_borrows_nothing_from_cat_notes(ctx: StudioContext) -> 
     text = "\n".join([draft.title, draft.body, *draft.tags])
     assert "柯基" in draft.title and "掉毛" in text
     assert not re.search(r"猫", text)
+    assert "减肥" in draft.body and "体重" in draft.body  # the subject's second half has its own say
 
 
 async def test_a_reader_who_is_the_subject_stays_in_it(ctx: StudioContext) -> None:

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from tools import segmenter
-from tools.entities import divisions, is_province, places, posseg_cut
+from tools.entities import divisions, is_province, places, posseg_cut, readers
 from tools.feedback import Feedback, emoji_count, parse
 from tools.offline import voice
 from tools.offline.context import Context
@@ -431,9 +431,15 @@ def _texts(lines: list[Line]) -> list[str]:
     return [ln.text for ln in lines]
 
 
+_PET_EMOJI = {"cats": "🐱", "dogs": "🐶"}
+
+
 def _emoji(ctx: Context, plain: bool) -> Any:
-    """A picker of the theme's emoji ('' when the post is plain)."""
-    return (lambda: "") if plain else (lambda: pick(ctx.rng, ctx.theme.emoji))
+    """A picker of the theme's emoji ('' when the post is plain), none of another pet's (no 🐱 on a corgi)."""
+    named = readers(f"{ctx.request} {ctx.topic}") & _PET_EMOJI.keys()
+    foreign = {mark for group, mark in _PET_EMOJI.items() if named and group not in named}
+    kept = tuple(x for x in ctx.theme.emoji if x not in foreign)
+    return (lambda: "") if plain else (lambda: pick(ctx.rng, kept or ctx.theme.emoji))
 
 
 def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patterns: str, avoid: str) -> str:
@@ -540,6 +546,18 @@ def _shorten_body(body: str, limit: int, keep: str = "") -> str:
         if len(lines) <= 2:  # a heading with one line left: drop the paragraph
             del paragraphs[i]
     return "\n\n".join(paragraphs)
+
+
+def _other_half(ctx: Context, subject: str, said: list[str]) -> list[tuple[str, list[str]]]:
+    """A subject of two things (柯基掉毛和减肥) whose second the list never mentions: that thing's scene
+    advice, as a section of its own — the owner named before the first (柯基) is the second's owner too."""
+    first, joined, second = subject.partition("和")
+    if not joined or len(second) < 2 or places(second) or any(second in line for line in said):
+        return []
+    owner = next((w for w, flag in posseg_cut(first) if flag.startswith("n") and len(w) >= 2), "")
+    tips = voice.scene_tips(ctx.theme.key, owner + second, f"{ctx.request} {owner}{second}")
+    fresh = [t for t in tips if t not in said]
+    return [(second, fresh[:3])] if fresh else []
 
 
 def compose_draft(ctx: Context) -> dict[str, Any]:
@@ -651,6 +669,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
         tip_heading = tip_heading.format(e=f"{e()}{key}·")
         paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
+    if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
+        extra_on += _other_half(ctx, subject, [*points, *tips])
     for subject_word, on_it in extra_on:
         lines = on_it or [f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍"]
         paragraphs.append(f"{e()}再多说说{subject_word}：\n" + "\n".join(f"· {ln}" for ln in lines))
