@@ -187,3 +187,23 @@ def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
     assert "晒后修复" not in wuyuan and "没有直接相关" in wuyuan and "写一篇" in wuyuan
     adopted = answer("领养了一只流浪猫，第一周要准备什么", [sunburn, cat])
     assert "纸箱" in adopted and "晒后修复" not in adopted
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("腌糖蒜一般要腌多长时间？把我家祖传的做法写成一篇笔记", "祖传糖蒜"),  # whose way, of the thing
+        ("想去武功山徒步看高山草甸，帮我写个两天一夜的路线分享", "武功山两天一夜的路线"),  # where
+    ],
+)
+def test_whose_way_and_a_route_take_their_thing_and_place_from_another_clause(
+    request_text: str, topic: str
+) -> None:
+    assert extract_topic(request_text) == topic
+
+
+def test_a_long_subject_drops_its_season_before_a_word() -> None:
+    from tools.offline.drafting import subject_of
+
+    assert subject_of("青岛八大关秋天拍照穿搭", "") == "青岛八大关拍照穿搭"  # not 青岛八大关秋天拍照
+    assert subject_of("面试被问到期望薪资时的回答技巧", "").startswith("面试被问到期望薪资")

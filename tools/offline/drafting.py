@@ -151,7 +151,9 @@ def subject_of(topic: str, audience: str) -> str:
         subject = before + after  # 油皮夏天控油的护肤 → 油皮夏天控油护肤 (a title reads "…控油护肤后")
     elif len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
-        subject = before if _GENERIC_HEAD.fullmatch(after) and len(before) >= 3 else after
+        # (…or only how: 面试被问到期望薪资时的回答技巧 is about the question, not "answering tips")
+        generic = _GENERIC_HEAD.fullmatch(after) or _ABSTRACT.search(after)
+        subject = before if generic and len(before) >= 3 else after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
     # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
@@ -340,11 +342,15 @@ _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也
 def _within(text: str, limit: int) -> str:
     """`text` cut to `limit` characters at a word boundary (never 'citywalk' → 'city', '亲子' → '亲'), and
     never ending on a word that waits for the rest (考公两次失败后去了 → 考公两次失败); a 第一次 in the
-    middle goes first (金毛第一次去狗狗公园 → 金毛去狗狗公园)."""
+    middle goes first (金毛第一次去狗狗公园 → 金毛去狗狗公园), then a season or 周末 in the middle."""
     if len(text) <= limit:
         return text
     if len(shorter := re.sub(r"(?<=.)第一次", "", text)) <= limit:
         return shorter
+    # …then when (青岛八大关秋天拍照穿搭 → 青岛八大关拍照穿搭): the season says least of what it is
+    timeless = re.sub(r"(?<=.{2})(?:春天|夏天|秋天|冬天|秋冬|春夏|周末)(?=.{2})", "", shorter)
+    if len(timeless) <= limit:
+        return timeless
     words: list[str] = []
     for word in _jieba_words(text):
         if sum(map(len, words)) + len(word) > limit:

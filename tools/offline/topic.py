@@ -143,16 +143,24 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     theme_word = bare in _theme_words(bare)
     if not tail and not theme_word:  # 低卡便当, 遛娃攻略 — a topic of its own
         return topic
-    if tail and not told and _things(bare) and not theme_word:  # 番茄牛腩的做法: the dish is its own
+    own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
+    if tail and not told and not own_way and _things(bare) and not theme_word:  # 番茄牛腩的做法: its own
         return topic
     owner = next((w for c in others for w in _things(peel(c)) if w not in bare and not places(w)), "")
     if not owner:
         return topic
-    if _OWN_WAY.match(bare):
+    if own_way:
         return bare + owner
     if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不"):  # a trait goes before its thing
         return f"{bare}的{owner}"
     return owner + bare
+
+
+# A trip's span and its kind, with nothing of where (两天一夜的路线, 三日游行程)
+_ROUTE_ONLY = re.compile(
+    r"(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?|半日|周末)?(?:游)?的?"
+    r"(?:路线|行程|攻略|安排|玩法)(?:分享)?"
+)
 
 
 def _theme_words(text: str) -> list[str]:
@@ -224,7 +232,8 @@ def extract_topic(request: str) -> str:
         topic = thing + topic
     topic = _owned(topic, clauses, first)
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
-    if elsewhere and not places(topic) and len(topic) <= 6:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
+    short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic)  # 两天一夜的路线 says where only elsewhere
+    if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
     if len(topic) < 2:
         from tools.offline.text import keywords
