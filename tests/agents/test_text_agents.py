@@ -520,3 +520,9 @@ async def test_a_dog_post_borrows_nothing_from_cat_notes(ctx: StudioContext) -> 
 async def test_a_reader_who_is_the_subject_stays_in_it(ctx: StudioContext) -> None:
     draft = await written(ctx, "小个子女生冬天怎么穿大衣显高，分享几套穿搭")
     assert "小个子" in draft.title
+
+
+async def test_a_hike_carries_no_camping_tags(ctx: StudioContext) -> None:
+    """The outdoor evidence holds camping notes; a sunrise hike's tags name no other activity of the theme."""
+    draft = await written(ctx, "秋天去黄山看日出，爬山路线和装备清单")
+    assert "黄山" in draft.tags and not any("露营" in t for t in draft.tags)

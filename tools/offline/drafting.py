@@ -513,9 +513,21 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         fresh = [t for t in tags if t not in old]
         kept = [t for t in tags if t in old]
         tags = dedupe([*fb.tags_add, *fresh[:6]]) if len(fresh) >= 3 else [*fresh, *kept]
+    if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
+        tags = [t for t in tags if t in fb.tags_add or not _other_activity(ctx, t)]
     if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
         tags = dedupe([*tags, *(t for t in ctx.theme.tags if not any(x in t for x in avoid))])
     return tags[:8]
+
+
+def _other_activity(ctx: Context, tag: str) -> bool:
+    """Does the tag name one of the theme's activities (its trigger words: 露营, 骑行, 烘焙) when the request
+    names another of them and not this one? A hike's evidence may carry a camping note's tags."""
+    triggers = [w for w in ctx.theme.triggers if len(w) >= 2]
+    asked = f"{ctx.request} {ctx.topic}".lower()
+    named = [w for w in triggers if w in asked]
+    in_tag = [w for w in triggers if w in tag.lower()]
+    return bool(named) and bool(in_tag) and not any(w in asked for w in in_tag)
 
 
 # What "write more about X" means in numbers: money is prices, time is durations, …
