@@ -152,7 +152,8 @@ def subject_of(topic: str, audience: str) -> str:
     elif len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         # (…or only how: 面试被问到期望薪资时的回答技巧 is about the question, not "answering tips")
-        generic = _GENERIC_HEAD.fullmatch(after) or _ABSTRACT.search(after)
+        how = _ABSTRACT.search(after)  # 回答技巧 is only how; 全身训练计划 says what it trains
+        generic = _GENERIC_HEAD.fullmatch(after) or (how and len(after) - len(how.group(0)) <= 2)
         subject = before if generic and len(before) >= 3 else after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
