@@ -508,14 +508,14 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
+    if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
+        base = [t for t in base if not _other_activity(ctx, t)]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
     if fb.tags_refresh and not fb.tags_set:
         old = {str(t) for t in previous.get("tags") or []}
         fresh = [t for t in tags if t not in old]
         kept = [t for t in tags if t in old]
         tags = dedupe([*fb.tags_add, *fresh[:6]]) if len(fresh) >= 3 else [*fresh, *kept]
-    if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
-        tags = [t for t in tags if t in fb.tags_add or not _other_activity(ctx, t)]
     if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
         tags = dedupe([*tags, *(t for t in ctx.theme.tags if not any(x in t for x in avoid))])
     return tags[:8]
@@ -632,7 +632,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # …the advice of the post's own scene when there is one (辅食 tips for a 辅食 post, not outing tips)
     theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
-    pools = (theme_tips,) if theme_tips else broad
+    # (asked for a longer post, the theme's general advice follows the scene's)
+    pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
     for pool in pools:  # a scene's own advice is enough: no product-review tip on a noodle shop
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
         if not getattr(pool, "ordered", False):  # steps stay in the order they are done
@@ -648,7 +649,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # a short post (two points, no advice) gets its scene's advice: true of any such post, not filler
     short = len(points) + len(tips) < n_points + n_tips - 1 and length != "shorter"
     if thin or short or length == "longer":
-        tips += general[: max(0, n_tips - len(tips))]
+        # a longer post whose list came out short says more advice instead
+        room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
+        tips += general[: max(0, room - len(tips))]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
