@@ -509,7 +509,7 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
-        base = [t for t in base if not _other_activity(ctx, t)]
+        base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
     if fb.tags_refresh and not fb.tags_set:
         old = {str(t) for t in previous.get("tags") or []}
@@ -517,7 +517,8 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         kept = [t for t in tags if t in old]
         tags = dedupe([*fb.tags_add, *fresh[:6]]) if len(fresh) >= 3 else [*fresh, *kept]
     if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
-        tags = dedupe([*tags, *(t for t in ctx.theme.tags if not any(x in t for x in avoid))])
+        fill = [t for t in ctx.theme.tags if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
+        tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
     return tags[:8]
 
 
