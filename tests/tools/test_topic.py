@@ -208,3 +208,9 @@ def test_a_long_subject_drops_its_season_before_a_word() -> None:
     assert subject_of("青岛八大关秋天拍照穿搭", "") == "青岛八大关拍照穿搭"  # not 青岛八大关秋天拍照
     assert subject_of("面试被问到期望薪资时的回答技巧", "").startswith("面试被问到期望薪资")
     assert subject_of("健身新手的全身训练计划", "") == "全身训练计划"  # says what it trains: it stays
+
+
+def test_a_panda_is_no_cat() -> None:
+    from tools.entities import readers
+
+    assert readers("成都熊猫基地攻略") == set() and readers("养猫第一年") == {"cats"}
