@@ -35,6 +35,7 @@ from tools.entities import (
     not_places,
     other_readers,
     places,
+    posseg_cut,
     readers,
     same_place,
 )
@@ -64,19 +65,15 @@ _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 
 def _named(text: str) -> list[str]:
     """Proper nouns that are divisions of the table (jieba tags the county 安吉 as a person's name)."""
-    from tools.entities import _posseg
-
     return [
-        p.word for p in _posseg().lcut(text)
-        if p.flag in {"ns", "nr", "nrt", "nz"} and len(p.word) >= 2 and p.word not in not_places()
-        and resolve(p.word) is not None
+        word for word, flag in posseg_cut(text)
+        if flag in {"ns", "nr", "nrt", "nz"} and len(word) >= 2 and word not in not_places()
+        and resolve(word) is not None
     ]
 
 
 def _single_nouns(text: str) -> list[str]:
-    from tools.entities import _posseg
-
-    return [p.word for p in _posseg().lcut(text) if len(p.word) == 1 and p.flag == "n"]
+    return [word for word, flag in posseg_cut(text) if len(word) == 1 and flag == "n"]
 
 
 @dataclass(frozen=True)

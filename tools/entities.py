@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
 from tools import segmenter
 
@@ -43,15 +42,10 @@ ADVICE_DOMAINS: dict[str, tuple[str, ...]] = {
 }
 
 
-@cache
-def _posseg() -> Any:
-    return segmenter.jieba().posseg
-
-
 @lru_cache(maxsize=4096)
 def posseg_cut(text: str) -> tuple[tuple[str, str], ...]:
     """jieba's words of `text` with their part-of-speech flags."""
-    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text))
+    return tuple(segmenter.posseg(text))
 
 
 @cache
@@ -67,8 +61,8 @@ def not_places() -> frozenset[str]:
 def _places(text: str) -> tuple[str, ...]:
     found: list[str] = []
     stop = not_places()
-    for pair in _posseg().lcut(_EMOJI.sub(" ", text)):
-        word, flag = pair.word.strip(), pair.flag
+    for word, flag in segmenter.posseg(_EMOJI.sub(" ", text)):
+        word = word.strip()
         if len(word) < 2 or word in stop or not re.fullmatch(r"[\u4e00-\u9fff]+", word):
             continue
         if flag == "ns" or (flag in _NAMED_FLAGS and len(word) >= 3 and _LANDMARK.search(word)):

@@ -32,6 +32,7 @@ def cut(text: str) -> list[str]:
     return list(jieba().lcut(text))
 
 
-def posseg(text: str) -> list[tuple[str, str]]:
-    """The words of `text` with their part-of-speech flags (ns place, n noun, v verb …)."""
-    return [(pair.word, pair.flag) for pair in jieba().posseg.lcut(text)]
+def posseg(text: str, *, hmm: bool = True) -> list[tuple[str, str]]:
+    """The words of `text` with their part-of-speech flags (ns place, n noun, v verb …); `hmm=False` keeps
+    to the dictionary's words (no new words guessed from unknown characters)."""
+    return [(pair.word, pair.flag) for pair in jieba().posseg.lcut(text, HMM=hmm)]

@@ -22,7 +22,6 @@ from agents.checks.textutil import (
     char_count,
     is_heading,
     jaccard,
-    jieba_module,
     lines,
     normalise,
     paragraphs,
@@ -32,6 +31,7 @@ from agents.checks.textutil import (
     theme_hits,
     words,
 )
+from tools import segmenter
 from tools.entities import advice_domains, posseg_cut
 from tools.lexfiles import LEXICON
 
@@ -360,7 +360,7 @@ def _unfinished(line: str, last: bool) -> str:
         return f"以「{text[-1]}」结尾，话没说完"
     if text[-1] in "：:" and last:
         return "以冒号结尾，后面没有内容"
-    tail = [w for w in jieba_module().lcut(text) if w.strip()]
+    tail = [w for w in segmenter.cut(text) if w.strip()]
     ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
     if ending in _CONNECTIVES and not is_heading(line):
         return f"停在「{ending}」上，话没说完"

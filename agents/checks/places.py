@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from tools.entities import _posseg, divisions, not_places, places, posseg_cut
+from tools import segmenter
+from tools.entities import divisions, not_places, places, posseg_cut
 from tools.lexfiles import LEXICON
 
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -398,7 +399,7 @@ def _next_to_place(text: str, start: int, end: int) -> bool:
 @lru_cache(maxsize=4096)
 def _tagged(text: str) -> tuple[tuple[str, str], ...]:
     """Dictionary words with their tags (no HMM: the names looked up here are all in jieba's dictionary)."""
-    return tuple((pair.word, pair.flag) for pair in _posseg().lcut(text, HMM=False))
+    return tuple(segmenter.posseg(text, hmm=False))
 
 
 def _major(word: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from agents.checks.places import PlaceScope
@@ -41,16 +41,11 @@ _AUDIENCE = re.compile(
 )
 
 
-@cache
-def jieba_module() -> Any:
-    return segmenter.jieba()
-
-
 @lru_cache(maxsize=4096)
 def words(text: str) -> tuple[str, ...]:
     """Meaningful jieba words of `text` (two characters or more, no punctuation, digits or scaffolding)."""
     out = []
-    for word in jieba_module().lcut(strip_emoji(text).lower()):
+    for word in segmenter.cut(strip_emoji(text).lower()):
         word = word.strip()
         if len(word) >= 2 and word not in _SCAFFOLD_WORDS and not re.fullmatch(r"[\W\d_]+", word):
             out.append(word)
@@ -221,9 +216,9 @@ def _whole(word: str, text: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(jieba_module().lcut(text))
+    return tuple(segmenter.cut(text))
 
 
 @lru_cache(maxsize=4096)
 def _heads(text: str) -> frozenset[str]:
-    return frozenset(word[-1] for word in jieba_module().lcut(text) if word.strip())
+    return frozenset(word[-1] for word in segmenter.cut(text) if word.strip())

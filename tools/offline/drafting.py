@@ -301,7 +301,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         return max(reversed(fit), key=len) if len(fit[0]) < 3 else fit[0]
     words = [
         w
-        for w in _jieba_words(subject)
+        for w in segmenter.cut(subject)
         if len(w) >= 2
         and w not in _NOT_TAGS | _PLAIN
         and not _ABSTRACT.fullmatch(w)
@@ -353,7 +353,7 @@ def _within(text: str, limit: int) -> str:
     if len(timeless) <= limit:
         return timeless
     words: list[str] = []
-    for word in _jieba_words(text):
+    for word in segmenter.cut(text):
         if sum(map(len, words)) + len(word) > limit:
             break
         words.append(word)
@@ -361,10 +361,6 @@ def _within(text: str, limit: int) -> str:
         words.pop()
     out = "".join(words)
     return out if len(out) >= 2 else text[:limit]
-
-
-def _jieba_words(text: str) -> list[str]:
-    return segmenter.cut(text)
 
 
 def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:

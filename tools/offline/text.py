@@ -45,10 +45,6 @@ def pick(rng: random.Random, options: Sequence[T]) -> T:
     return options[rng.randrange(len(options))]
 
 
-def _jieba() -> Any:
-    return segmenter.jieba()
-
-
 def tokens(text: str) -> list[str]:
     """Meaningful words of `text`: jieba segmentation minus stopwords, punctuation and single characters."""
     return list(_tokens(text))
@@ -57,7 +53,7 @@ def tokens(text: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[str, ...]:
     """Segmenting is the offline model's main cost, and the same notes are read by run after run."""
-    words = (w.strip() for w in _jieba().lcut(strip_emoji(text)))
+    words = (w.strip() for w in segmenter.cut(strip_emoji(text)))
     return tuple(
         w
         for w in words

@@ -91,8 +91,10 @@ _PLAN_ONLY = re.compile(
 # What a post is about only with its owner: how it is made (做法), the stories of (那些事) —
 # 养了三年柯基，说说掉毛和减肥的那些事 is about the corgi's shedding and diet,
 # 新手在家做红烧肉，不柴不腻的做法 about the dish
-_HOLLOW_TAIL = re.compile(r"(?:的)?(?:那些事|那点事|二三事|做法|方法|技巧|秘诀|诀窍|经历|心路历程|故事)$")
-_TOLD_TAIL = re.compile(r"(?:那些事|那点事|二三事|经历|心路历程|故事)$")
+_TOLD = "那些事|那点事|二三事|经历|心路历程|故事"  # the stories of it
+_HOW = "做法|方法|技巧|秘诀|诀窍"  # how it is done
+_HOLLOW_TAIL = re.compile(rf"(?:的)?(?:{_TOLD}|{_HOW})$")
+_TOLD_TAIL = re.compile(rf"(?:{_TOLD})$")
 # A topic that says which or how good, not what (哪几家最好吃, 对比测评, 新手): the thing is in another clause
 _NO_THING = re.compile(
     r"^(?:(?:哪|那)(?:几|些)?(?:家|款|个|种|样)?|什么|最|好|吃|用|对比|测评|评测|横评|新手|小白|入门|推荐|合集"

@@ -10,9 +10,10 @@ import re
 from collections import Counter
 from typing import Any
 
+from tools import segmenter
 from tools.entities import places, posseg_cut, readers
 from tools.offline.context import Context, engagement, note_dicts, tag_names
-from tools.offline.drafting import SEVERAL, _jieba_words, subject_words
+from tools.offline.drafting import SEVERAL, subject_words
 from tools.offline.material import is_labelled
 from tools.offline.text import (
     dedupe,
@@ -288,7 +289,7 @@ def _covers(distinct: list[str], note: dict[str, Any]) -> bool:
 
     def says(w: str) -> bool:
         if len(w) == 1:  # 书 is in 书面 and 证书: a one-character subject is a word of the title or tags
-            return w in _jieba_words(head) or any(t.startswith(w) for t in tags)
+            return w in segmenter.cut(head) or any(t.startswith(w) for t in tags)
         # a long compound's first word says part of it (快手 of 快手早餐); 徒步 says nothing of 徒步鞋
         stems = {w, w[:2], w.translate(_DIGITS)} if len(w) >= 4 else {w, w.translate(_DIGITS)}
         return any(s in head or desc.count(s) >= 2 for s in stems)
