@@ -50,10 +50,12 @@ TOPIC_LINES = 3  # a word on this many lines is what the post is about, not a de
 
 _LABEL = re.compile(r"^([^，,。；;！？!?：:]{1,12})[：:]")
 # A number in digits, or in Chinese numerals before a unit of money, time or measure (门票四十五元 / 门票十元,
-# 两小时): parallel items of a plan or a list differ in them. Counts and periods in words (三次, 第四周, 一天)
-# are left out: they are how the items are told (每周三次 in every step), not what sets them apart.
+# 两小时), or a count of two numerals or more (每边十五次 / 每边十二次, 二十个): parallel items of a plan or a
+# list differ in them. Small counts, ordinals and periods in words (三次, 第四周, 一天) are left out: they are
+# how the items are told (每周三次 in every step, 第二个是…), not what sets them apart.
 _NUMBER = re.compile(
     r"\d+(?:\.\d+)?|[零一二两三四五六七八九十百千万]+(?=[元块斤岁]|分钟|小时|公里|公斤|米)"
+    r"|(?<![第零一二两三四五六七八九十百千万])[零一二两三四五六七八九十百千万]{2,}(?=[次组秒个遍])"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # The frame of reported words, up to two clauses at a sentence's start (后来跟当教练的朋友聊起这件事，

@@ -138,6 +138,27 @@ def test_steps_of_a_plan_that_differ_in_their_numbers_are_not_restatements() -> 
     assert found is not None and {found.first[:5], found.second[:5]} & {"第3-4周"}
 
 
+def test_two_moves_told_in_one_pattern_with_their_own_counts_are_not_restatements() -> None:
+    """Parallel exercises (or recipes, or routes) told the same way differ in their counts, written in
+    Chinese numerals as often as in digits (每边十五次 / 每边十二次)."""
+    body = (
+        "练臀三个月，我只留下了两个单腿动作，分享给没时间去健身房的姐妹。\n\n"
+        "第一个是单腿臀桥。仰卧屈膝，一条腿伸直抬起，用支撑腿的脚跟发力把臀部顶起来，顶峰停两秒再慢慢放下，"
+        "每边十五次做三组。\n\n"
+        "第二个是单腿硬拉。站姿，一条腿向后抬起，身体前倾到和地面平行，用支撑腿的臀部发力把身体拉回来，"
+        "每边十二次做三组。\n\n"
+        "刚开始平衡不好，可以扶着椅背做。两个动作都是感受到臀部酸胀才算做对。"
+    )
+    assert restatement(body) is None
+    # The first move said again as if it were a third, with its own count, is one.
+    again = body.replace(
+        "刚开始",
+        "第三个是单腿臀桥加强版。仰卧屈膝，把一条腿伸直抬高，靠支撑腿脚跟发力顶起臀部，顶住停两秒再放下，"
+        "每边十五次做三组。\n\n刚开始",
+    )
+    assert restatement(again) is not None
+
+
 def test_the_post_topic_in_every_paragraph_is_not_a_shared_detail() -> None:
     """Paragraphs that all name the post's subject (its title's words) share those words without saying the
     same thing."""
