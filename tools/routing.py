@@ -110,6 +110,12 @@ def markers() -> Markers:
     )
 
 
+# "Could you put together a note on …?" asks for something to be made, however it is punctuated
+_POLITE_ASK = re.compile(
+    r"^\s*(?:could|can|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:write|put\s+together|make|create|draft|compose|prepare|turn|give\s+me|help\s+me\s+(?:write|make))\b",
+    re.IGNORECASE,
+)
 _ENDS_AS_QUESTION = re.compile(r"(?:[?？]|[吗呢么嘛])[\s!！~～。]*$")
 
 
@@ -132,7 +138,8 @@ def post_hit(text: str) -> Hit | None:
     if verb:
         return Hit("post.verb", verb.group(0))
     english = m.english.search(text)
-    if english and not (m.question_english.search(text) and text.rstrip().endswith(("?", "？"))):
+    asked = m.question_english.search(text) and not _POLITE_ASK.search(text)
+    if english and not (asked and text.rstrip().endswith(("?", "？"))):
         return Hit("post.english", english.group(0))
     if not _ENDS_AS_QUESTION.search(text):
         for match in m.weak.finditer(text):
@@ -194,7 +201,9 @@ _NO_TEXT = re.compile(
     r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:写|配|给)?(?:文案|文字|正文|配文|笔记|帖子)"
     r"|(?:文案|文字|正文|配文)(?:我)?(?:自己|会)(?:写|来)|(?:我)?自己写(?:文案|文字|正文|配文)"
     # the text refused after its noun (文案不要, 文字就不用了), not how it should be (文案不要太长)
-    r"|(?:文案|文字|正文|配文)(?:就|也)?(?:不要|不用|不需要|免了|省了)了?(?=[，,。！!？?~～\s]|$)"
+    r"|(?:文案|文字|正文|配文)(?:就|也)?(?:不要|不用|不需要|免了|省了)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
+    # …or already written (文字我已经写好了, 文案有了)
+    r"|(?:文案|文字|正文|配文)(?:我|我们)?(?:已经|早就)?(?:写好|有了|准备好|弄好)"
 )
 _PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}

@@ -143,6 +143,11 @@ def test_an_english_experience_request_is_about_what_was_experienced() -> None:
         ("生成三张小狗在草地上打滚的图就行，文案不要", "image_only"),  # refused after its noun
         ("出两张海边日落的图，文字就不用了", "image_only"),
         ("文案不要太长，写个露营攻略", "full_post"),  # how the text should be is no refusal
+        ("给这篇烘焙笔记配两张图，文案我已经写好了", "image_only"),  # the text is already written
+        ("做一张猫咪生日的封面，文字不用写", "image_only"),
+        ("Could you write a short note on repotting a monstera?", "full_post"),  # a polite ask to make
+        ("Can you help me write a packing list for a ski trip?", "full_post"),
+        ("Can you tell me what to pack for a ski trip?", "question"),  # …asking for advice is not
         ("帮我写一篇猫咪晒太阳的笔记，配图就行", "full_post"),
         ("今天农历初几", "time_query"),  # the lunar calendar is the calendar too
         ("明天的阴历是几月几号？", "time_query"),
