@@ -32,13 +32,15 @@ from tools.entities import ADVICE_DOMAINS
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
 # Medicines by the stems of their international names (阿苯达唑, 阿莫西林, 左氧氟沙星, 氯雷他定, 布洛芬,
-# 卡托普利, 硝苯地平, 阿托伐他汀, 奥美拉唑, 缬沙坦, 美托洛尔, 头孢…): a post that names one is giving advice.
+# 卡托普利, 硝苯地平, 阿托伐他汀, 奥美拉唑, 缬沙坦, 美托洛尔, 西咪替丁, 二甲双胍, 奥司他韦, 头孢…): a post
+# that names one is giving advice.
 _DRUG_NAME = re.compile(
     r"(?:(?![一二两三四五六七八九十盒片粒颗支瓶吃买服用些点的了和或])[\u4e00-\u9fff]){1,4}"
-    r"(?:达唑|拉唑|西林|霉素|沙星|他定|替利嗪|洛芬|氨基酚|普利|地平|他汀|沙坦|洛尔|米松|尼松)"
+    r"(?:达唑|拉唑|西林|霉素|沙星|他定|替利嗪|洛芬|氨基酚|普利|地平|他汀|沙坦|洛尔|米松|尼松|替丁|双胍|他韦|洛韦)"
 )
 # Medicines for people by name: advice whenever they are named.
 _MEDICINES = (
+    "秋水仙碱",
     "褪黑素",
     "安眠药",
     "助眠药",
@@ -210,13 +212,22 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     body = str(draft.get("body", ""))
     content = content_sentences(body)
     listed = _subject_items(body, scope)
-    stances = [(s, "on" if s in listed else _stance(s, scope)) for s in content]
+    others = _others(scope)
+
+    # a sentence thick with another theme's words is a digression on its own (科目二、倒车入库、方向盘 in a
+    # renovation story), however short the aside
+    def thick(sentence: str) -> bool:
+        return any(len(theme_hits(t, sentence, min_len=2)) >= SURE_DRIFT for t in others)
+
+    # …and otherwise a line of an on-topic run of steps keeps to the topic as a list item does
+    threaded = {s for para in _thread(body, scope) for s in sentences(para)}
+    stances = [
+        (s, "on" if s in listed or (s in threaded and not thick(s)) else _stance(s, scope)) for s in content
+    ]
     off = [s for s, stance in stances if stance == "off"]
     loose = [s for s, stance in stances if stance == "loose"]
     counted = bool(scope.themes) and not scope.narrative
-    # a sentence thick with another theme's words is a digression on its own (科目二、倒车入库、方向盘 in a
-    # renovation story), however short the aside
-    sure = [s for s in off if any(len(theme_hits(t, s, min_len=2)) >= SURE_DRIFT for t in _others(scope))]
+    sure = [s for s in off if thick(s)]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if counted else 0.0)
     found = [
         *_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope), *sure
@@ -331,39 +342,47 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
     skirt post, a 手机 and 续航 paragraph in a rabbit post)."""
     if not scope.themes:
         return []  # a diary or an essay wanders by design
-    specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS}
-    bigrams = {b for w in specific for b in scope.topic_bigrams if b in w}
     out: list[str] = []
-
-    def linked(para: str) -> bool:
-        lowered = para.lower()
-        return (
-            any(w in lowered for w in specific)
-            or any(b in lowered for b in bigrams)
-            or any(place in para for place in scope.places.names)
-            or any(theme_hits(t, para) for t in scope.themes)
-        )
-
-    middle = paragraphs(body)[1:-1]
-    # a numbered step or day of a run whose other steps keep to the topic is the same thread (第三步，慢慢拉开
-    # 距离 between the steps of moving a child to its own bed)
-    steps = [p for p in middle if _STEP.match(p)]
-    on = [p for p in steps if linked(p) or any(_stance(x, scope) == "on" for x in sentences(p))]
-    thread = len(steps) >= 3 and len(on) * 2 >= len(steps)
-    for para in middle:
+    thread = _thread(body, scope)
+    for para in paragraphs(body)[1:-1]:
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
         elsewhere = any(
             len(theme_hits(t, para, min_len=2)) >= 2
             for t in sections("theme_words.txt")
             if t not in scope.themes
         )
-        if len(said) >= 2 and elsewhere and not linked(para) and not (thread and para in steps):
+        if len(said) >= 2 and elsewhere and not _touches(para, scope) and para not in thread:
             out.extend(said)
     return out
 
 
+def _touches(para: str, scope: Scope) -> bool:
+    """Does the paragraph touch the request: a specific topic word, a requested place, a word of its theme?"""
+    specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS}
+    bigrams = {b for w in specific for b in scope.topic_bigrams if b in w}
+    lowered = para.lower()
+    return (
+        any(w in lowered for w in specific)
+        or any(b in lowered for b in bigrams)
+        or any(place in para for place in scope.places.names)
+        or any(theme_hits(t, para) for t in scope.themes)
+    )
+
+
+def _thread(body: str, scope: Scope) -> set[str]:
+    """The middle paragraphs that are steps of a run of three or more, most of which keep to the topic: a
+    step, day or hour of it is the same thread (第三步，慢慢拉开距离 between the steps of moving a child to
+    its own bed; 19:30 关电视和平板 in a bedtime routine)."""
+    steps = [p for p in paragraphs(body)[1:-1] if _STEP.match(p)]
+    on = [p for p in steps if _touches(p, scope) or any(_stance(x, scope) == "on" for x in sentences(p))]
+    return set(steps) if len(steps) >= 3 and len(on) * 2 >= len(steps) else set()
+
+
+# a step, a day or an hour of a timetable (✅ 19:30 关电视), after a bullet or an emoji if any
 _STEP = re.compile(
-    r"^\s*(?:第[一二三四五六七八九十\d]+(?:步|天|周|阶段|站)|(?:Day|D|Step)\s*\d|\d+[.、)）])", re.I
+    r"^\s*[^\w\s]{0,3}\s*(?:第[一二三四五六七八九十\d]+(?:步|天|周|阶段|站)|(?:Day|D|Step)\s*\d|\d+[.、)）]"
+    r"|\d{1,2}[:：]\d{2})",
+    re.I,
 )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from agents.checks import Finding, Owner
 from agents.checks.content import off_topic
 from agents.checks.places import foreign_mentions, mentioned
-from agents.checks.restated import restatement
+from agents.checks.restated import numbers_differ, restatement
 from agents.checks.textutil import (
     LIST_ITEM,
     Scope,
@@ -45,10 +45,12 @@ _EN_SCAFFOLD = re.compile(
     re.I,
 )
 _ZH_SCAFFOLD = re.compile(r"帮我写|帮忙写|请写|写一篇|写一条|写篇|^写写|小红书笔记|[（(]\s*补充|补充[：:]")
-# Words that leave a line unfinished when it ends on them (jieba's last word of the line).
+# Words that leave a line unfinished when it ends on them (jieba's last word of the line): a connective, or
+# the head of a clause that waits for its main clause (找到发力感之后, 如果…的话).
 _CONNECTIVES = frozenset(
     """
     和 与 或 而 但 因为 所以 如果 但是 而且 以及 或者 比如 包括 并且 然后 还有 及其 例如 像是
+    之后 之前 的时候 的话 虽然 即使 只要 要是 一旦 直到 等到 除了 不仅 不但
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 _OPEN_END = "，、,（(「“‘《【—"
@@ -83,10 +85,10 @@ def title(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
 
 
 def _pasted(text: str, request: str) -> bool:
-    """Is the title the request pasted back with its scaffolding? A title that is the request's topic
-    phrase (「油皮夏天底妆持妆心得」 for that request) is a fine title; one that keeps what the request
-    says around the topic — a writing instruction, 分享, who it is for (给新手看, ，面向…), a second clause —
-    is not."""
+    """Is the title the request pasted back? The whole request is, even a bare topic phrase (「老破小出租屋
+    改造」 for that request: a title says something of its own about the topic); so is the request's topic
+    with what the request says around it — a writing instruction, 分享, who it is for (给新手看, ，面向…),
+    a second clause."""
     if _EN_SCAFFOLD.search(text) or _ZH_SCAFFOLD.search(text):
         return True
     core = normalise(text)
@@ -95,8 +97,8 @@ def _pasted(text: str, request: str) -> bool:
     whole = normalise(request)
     clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
     candidates = {whole, clauses[0]} if clauses else {whole}
-    if core == whole and _ASKING.search(request):
-        return True  # a question asked of the studio, pasted as the title ("…怎么穿不显胖")
+    if core == whole and (len(core) >= 6 or _ASKING.search(request)):
+        return True  # the whole request, a question asked of the studio or a bare topic ("老破小出租屋改造")
     similar = [c for c in candidates if len(c) >= 6 and (core == c or _similar(core, c))]
     if not similar:
         return False
@@ -267,11 +269,9 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
     for i, a in enumerate(items):
         for b in items[i + 1 :]:
             na, nb = normalise(a), normalise(b)
-            if (
-                na == nb
-                or jaccard(bigrams(a), bigrams(b)) >= SENTENCE_SIMILAR
-                or _ratio(na, nb) >= SENTENCE_SIMILAR
-            ):
+            # (a sentence told again with other numbers is the next item of a list: 每组12次 / 每边10次)
+            alike = jaccard(bigrams(a), bigrams(b)) >= SENTENCE_SIMILAR or _ratio(na, nb) >= SENTENCE_SIMILAR
+            if na == nb or (alike and not numbers_differ(a, b)):
                 return [_dup("句子", a, b)]
     # The same point in other words: too few characters in common for the measures above.
     found = restatement(body, str(draft.get("title", "")))

@@ -227,13 +227,17 @@ def mentioned(text: str) -> list[str]:
 # A village's or a spot's head after a county-level name: 龙潭村 is a village of 屏南, not 吉林's 龙潭区,
 # 白水洋 a river bed, not 陕西's 白水县 — no district is called after its own village.
 _VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒))")
+# A town may even take a prefecture's name (东山岛's 铜陵镇 is not 安徽's 铜陵); 镇上 is the town of the name.
+_TOWN_HEAD = re.compile(r"^镇(?!上|里|子)")
 
 
 def _a_village(text: str, name: str) -> bool:
-    """Does the text name a village or spot after a district's name (龙潭村, 白水洋)? Then it is what the name
-    means there, in every mention (晚上回龙潭住 is the village too) — never a province or a prefecture."""
-    return not _major(name) and any(
-        _VILLAGE_HEAD.match(text[m.end() :]) for m in re.finditer(re.escape(name), text)
+    """Does the text name a village, town or spot after a district's name (龙潭村, 白水洋, 铜陵镇)? Then it
+    is what the name means there, in every mention (晚上回龙潭住 is the village too) — a village never a
+    prefecture's, a town never a province's."""
+    heads = [text[m.end() :] for m in re.finditer(re.escape(name), text)]
+    return (not _major(name) and any(_VILLAGE_HEAD.match(h) for h in heads)) or (
+        not _province(name) and any(_TOWN_HEAD.match(h) for h in heads)
     )
 
 
@@ -400,6 +404,10 @@ def _next_to_place(text: str, start: int, end: int) -> bool:
 def _tagged(text: str) -> tuple[tuple[str, str], ...]:
     """Dictionary words with their tags (no HMM: the names looked up here are all in jieba's dictionary)."""
     return tuple(segmenter.posseg(text, hmm=False))
+
+
+def _province(word: str) -> bool:
+    return any(code.endswith("0000") for code in _regions().get(word, ()))
 
 
 def _major(word: str) -> bool:

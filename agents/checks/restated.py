@@ -107,7 +107,7 @@ def restatement(body: str, title: str = "") -> Restated | None:
 
 
 def _same_point(a: str, b: str, cosine: float, topic: frozenset[str]) -> bool:
-    if _numbers_differ(a, b):
+    if numbers_differ(a, b):
         return False
     shared = set(words(a)) & set(words(b))
     particular = len(shared - topic)
@@ -178,7 +178,8 @@ def _numbers(text: str) -> set[str]:
     return {_value(n) for n in _NUMBER.findall(text)}
 
 
-def _numbers_differ(a: str, b: str) -> bool:
+def numbers_differ(a: str, b: str) -> bool:
+    """Do `a` and `b` each give numbers, neither's a subset of the other's (parallel items of a list)?"""
     x, y = _numbers(a), _numbers(b)
     return bool(x and y) and not (x <= y or y <= x)
 

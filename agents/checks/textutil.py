@@ -21,7 +21,8 @@ EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2190-\u21f
 _JOINERS = re.compile("[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff]|\u200d.")
 _KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;…])|\n")
-_NUMBERING = re.compile(r"^(?:\d{1,2}\s*[.、)）:：]|[①-⑩]|[（(]\d{1,2}[)）]|[-·•*])\s*")
+# (a number before a colon or a point is no numbering when a digit follows: 19:30, 1.5公里)
+_NUMBERING = re.compile(r"^(?:\d{1,2}\s*[.、)）:：](?!\d)|[①-⑩]|[（(]\d{1,2}[)）]|[-·•*])\s*")
 # A line that is an item of a list: numbered (1. / 1️⃣ / ①), bulleted, or led by an emoji.
 LIST_ITEM = re.compile(
     r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
