@@ -148,6 +148,8 @@ def test_an_english_experience_request_is_about_what_was_experienced() -> None:
         ("Could you write a short note on repotting a monstera?", "full_post"),  # a polite ask to make
         ("Can you help me write a packing list for a ski trip?", "full_post"),
         ("Can you tell me what to pack for a ski trip?", "question"),  # …asking for advice is not
+        ("电饭煲新手必看的几个用法", "full_post"),  # 必看 says it is for readers
+        ("这几部电影必看吗？", "question"),
         ("帮我写一篇猫咪晒太阳的笔记，配图就行", "full_post"),
         ("今天农历初几", "time_query"),  # the lunar calendar is the calendar too
         ("明天的阴历是几月几号？", "time_query"),
