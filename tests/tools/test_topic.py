@@ -164,6 +164,34 @@ def test_a_scene_for_readers_the_request_does_not_name_is_not_its_scene() -> Non
     assert milk and not any("行程" in t or "推车" in t for t in milk)
 
 
+@pytest.mark.parametrize(
+    ("theme", "subject", "request_text", "said"),
+    [
+        # a scene of its own before the broad one (家常菜's stir-fry advice is no 煲仔饭's)
+        ("food", "腊肠煲仔饭", "第一次做广式腊肠煲仔饭，步骤分享", "锅巴"),
+        # the thing said last is what it is about: the pet's trip, not the train (nor the cat at home)
+        ("pets", "第一次带猫坐高铁回老家", "第一次带猫坐高铁回老家", "航空箱"),
+        # a baby's fever is no pet's visit to the vet
+        ("parenting", "宝宝发烧38度要去医院", "宝宝发烧38度要去医院吗", "体温"),
+        ("travel", "长途高铁出行小技巧", "坐八小时高铁怎么才能睡得好？写篇高铁出行小技巧", "颈枕"),
+    ],
+)
+def test_a_request_of_a_common_kind_gets_its_own_scene(
+    theme: str, subject: str, request_text: str, said: str
+) -> None:
+    from tools.offline.voice import scene_tips
+
+    assert said in "".join(scene_tips(theme, subject, f"{request_text} {subject}"))
+
+
+def test_a_scene_is_not_borrowed_for_a_look_at_it() -> None:
+    """迪士尼穿搭 is an outfit post, not a day at the park; a sea swim is the beach's, not the pool's."""
+    from tools.offline.voice import scene_tips
+
+    assert not any("排" in t for t in scene_tips("fashion", "迪士尼穿搭", "迪士尼穿搭"))
+    assert "救生员" in "".join(scene_tips("travel", "三亚海边游泳", "三亚海边游泳注意事项"))
+
+
 def test_a_kind_of_post_alone_takes_the_other_clause_s_dish() -> None:
     assert extract_topic("第一次做广式腊肠煲仔饭，步骤分享") == "腊肠煲仔饭"
 
