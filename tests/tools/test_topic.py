@@ -196,6 +196,26 @@ def test_a_kind_of_post_alone_takes_the_other_clause_s_dish() -> None:
     assert extract_topic("第一次做广式腊肠煲仔饭，步骤分享") == "腊肠煲仔饭"
 
 
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # what the process, the lessons or the gear are of is told in the clause before
+        ("我学了两个月双杠臂屈伸，想分享一下这个过程和踩过的坑", "双杠臂屈伸"),
+        ("去年冬天第一次坐了三十个小时的绿皮火车硬座，记录一下这段经历和收获", "绿皮火车硬座"),
+        ("下个月打算去千岛湖骑环湖绿道，帮我写一篇骑行加住宿攻略", "千岛湖骑行加住宿攻略"),  # …where
+        ("我是干皮，这一年换了五瓶面霜，写篇测评分享给同样干皮的姐妹", "这一年换了五瓶面霜"),
+        ("兔子笼里的干草怎么选？写篇攻略给新手兔主", "兔子笼里的干草攻略"),
+        # a topic of its own is kept: a doing (刷酸), a time of day (睡前) names the subject too
+        ("油痘肌夏天什么时间刷酸比较好？分享一下我的刷酸流程", "刷酸流程"),
+        ("孩子几点睡觉最合适？分享我家的睡前流程", "睡前流程"),
+    ],
+)
+def test_a_topic_of_only_ways_parts_or_readers_takes_the_thing_another_clause_names(
+    request_text: str, topic: str
+) -> None:
+    assert extract_topic(request_text) == topic
+
+
 def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
     """The offline answer drops a note that shares no word of the subject (晒后修复 for 婺源晒秋) and, with
     none left, says the library has nothing and offers the post."""

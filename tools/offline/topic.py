@@ -78,7 +78,8 @@ _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|�
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
     r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|笔记|帖子|经验帖|记录|干货|方法|做法|技巧"
-    r"|办法|感受|故事|体验|经历|过程)(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人
+    r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集)(?:分享)?"
+    r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
 )
 
 
@@ -158,11 +159,74 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     return owner + bare
 
 
+# Nouns that name a part, a way or an outcome of something, not a thing: a topic of only these (这个过程和
+# 用过的辅助方法, 这几个月的落差和收获, 拍摄加出行攻略) is about what another clause names.
+_GENERIC = frozenset(
+    """
+    东西 过程 方法 办法 原因 地方 收获 落差 经验 心得 感受 感觉 变化 问题 事情 技巧 注意事项 准备 小时 时间
+    经历 故事 攻略 清单 笔记 体验 细节 建议 步骤 流程 日常 记录 要点 重点 好处 坑 辅助 人 时候 样子 情况
+    爸妈 父母 长辈 老人 家长 鼠主 铲屎官 宝妈 宝爸
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+
+
+# Verbs of any subject (going, making, choosing, planning); any other verb of a topic is particular (刷酸)
+_GENERIC_VERBS = frozenset(
+    """
+    分享 记录 准备 使用 选择 调整 恢复 排查 出行 拍摄 旅行 旅游 出游 入门 推荐 介绍 安排 规划 整理 总结
+    测评 对比 心得 攻略 打算 计划 开始 决定 觉得 希望 需要 可以 注意 提醒 适合 用过 试过 学会 知道
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+
+
+_DATES = re.compile(
+    r"(?:上|下|这|本)?(?:周|星期|个月|月)|周末|今天|明天|昨天|最近|以前|以后|现在|平时|每天|早上|晚上|中午|上午"
+    r"|下午|傍晚|半夜|春天|夏天|秋天|冬天|春季|夏季|秋季|冬季|假期|寒假|暑假|五一|十一|国庆|春节|过年|今年|去年"
+)
+
+
+def _particulars(text: str) -> list[tuple[int, str]]:
+    """(position, word) of the particular things `text` names: its places, its themes' words (遛狗), its
+    nouns and its doings (刷酸, 存钱) — readers, times and the generic words above left out — and the set
+    phrases jieba names as one (引体向上)."""
+    named = [w for w in _theme_words(text) if w not in _GENERIC and w not in _GENERIC_VERBS]
+    found = [(text.find(w), w) for w in [*places(text), *named]]
+    at = 0
+    for word, flag in posseg(text):
+        doing = flag in ("v", "vn") and word not in _GENERIC_VERBS
+        when = flag == "t" and not _DATES.fullmatch(word)  # 睡前 of 睡前流程, not 周末 or 上周
+        thing = flag[0] == "n" or (flag == "l" and len(word) >= 3) or doing or when
+        if len(word) >= 2 and thing and word not in _GENERIC and not _NOT_THINGS.search(word):
+            found.append((text.find(word, at), word))
+        at += len(word)
+    return sorted(f for f in found if f[0] >= 0)
+
+
+def _hollow(topic: str) -> bool:
+    """Does the topic name nothing particular of its own (only ways, parts and outcomes of something, or
+    whom the post is for: 给应届生)?"""
+    return len(topic) >= 2 and (not _particulars(topic) or bool(_FOR_WHOM.fullmatch(topic)))
+
+
+_FOR_WHOM = re.compile(r"(?:写给|分享给|给|面向|针对)(?![我你自])[^，,。的]{1,8}")
+
+
+def _subject_of(clause: str) -> str:
+    """The clause from the first particular thing it names: 上周第一次坐了十几个小时的卧铺火车 → 卧铺火车,
+    五一打算去东江湖拍清晨的雾 → 东江湖拍清晨的雾; '' when it names none."""
+    text = peel(clause)
+    found = _particulars(text)
+    return text[found[0][0] :].strip("的 ") if found else ""
+
+
 # A trip's span and its kind, with nothing of where (两天一夜的路线, 三日游行程)
 _ROUTE_ONLY = re.compile(
     r"(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?|半日|周末)?(?:游)?的?"
     r"(?:路线|行程|攻略|安排|玩法)(?:分享)?"
 )
+
+
+_GUIDE_END = re.compile(r"(?:攻略|路线|行程|指南)$")
 
 
 def _theme_words(text: str) -> list[str]:
@@ -173,8 +237,14 @@ def _theme_words(text: str) -> list[str]:
     return sorted(words, key=lambda w: (-len(w), text.find(w)))
 
 
+# Who the writer is (我是黄黑皮, 作为一个新手妈妈): the writer, not the subject
+_WHO_I_AM = re.compile(r"^(?:我|本人)(?:是|作为)|^作为")
+
+
 def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
+    if _WHO_I_AM.match(clause.strip()):
+        return ""
     text = STYLE.sub("", clause).strip()
     framed = False
     if made := _MADE_INTO.match(text):
@@ -233,8 +303,11 @@ def extract_topic(request: str) -> str:
         thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
         topic = thing + topic
     topic = _owned(topic, clauses, first)
+    if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
+        topic = next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
-    short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic)  # 两天一夜的路线 says where only elsewhere
+    # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
+    short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
     if len(topic) < 2:
