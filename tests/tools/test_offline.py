@@ -286,6 +286,10 @@ def test_the_subject_is_the_thing_not_its_span_and_the_theme_follows_it() -> Non
         ("上班族通勤路上可以听的播客推荐", "career"),  # about 播客, whatever 通勤 suggests
         ("延吉三天两晚美食和拍照行程", "travel"),  # the subject still says the trip
         ("周末在家做一顿日式咖喱", "food"),
+        # no theme's trigger word: the scene it names, then its words (the frame 写篇笔记 is no study note)
+        ("去年冬天坐了一夜的绿皮火车硬座，想说说怎么熬过来的", "travel"),
+        ("在互联网公司做了两年运营，最近转岗去做产品，聊聊这段时间", "career"),
+        ("第一次在家给仓鼠换垫料，写篇笔记", "pets"),
     ],
 )
 def test_the_theme_follows_the_thing_itself(request_text: str, theme: str) -> None:

@@ -120,10 +120,14 @@ def is_concrete(sentence: str) -> bool:
     return bool(_CONCRETE.search(sentence))
 
 
+_POST_FRAME = re.compile(r"笔记|帖子|文案|清单|攻略|分享|推荐|合集|记录|总结|写(?:一|个|篇|成)")
+
+
 def detect_theme(text: str) -> Theme:
-    """The corpus theme whose trigger words the text mentions most; the generic theme when none. A tie
-    goes to the theme more of whose ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger,
-    读书 a career one, and 通勤, 读书 and 书 are all career words)."""
+    """The corpus theme whose trigger words the text mentions most. A tie goes to the theme more of whose
+    ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger, 读书 a career one, and 通勤, 读书
+    and 书 are all career words). With no trigger, the theme of most scenes the text names (卧铺火车 is a
+    train trip), then of most of its words (运营 is work); the generic theme when none."""
     lowered = text.lower()
     best, best_hits = GENERIC, (0, 0)
     for theme in THEMES.values():
@@ -132,6 +136,16 @@ def detect_theme(text: str) -> Theme:
         hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:
             best, best_hits = theme, hits
+    if best is GENERIC:  # no trigger: the scenes the text names (卧铺火车, 夜骑), then the themes' words
+        from tools.offline.voice import scene_themes
+
+        lowered = _POST_FRAME.sub(" ", lowered)  # 写篇笔记 asks for a post: no study notes
+        scenes = Counter(scene_themes(lowered))
+        for theme in THEMES.values():
+            words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()
+            hits = (scenes[theme.key], sum(1 for word in words if len(word) >= 2 and word in lowered))
+            if hits > best_hits:
+                best, best_hits = theme, hits
     return best
 
 

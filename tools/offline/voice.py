@@ -341,6 +341,11 @@ def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
     return out
 
 
+def scene_themes(text: str) -> list[str]:
+    """The themes of the scenes `text` names, one entry per scene (卧铺火车 → travel's 火车 scene)."""
+    return [name.split(".")[0] for name, when, _ in _scenes() if when.search(text)]
+
+
 def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
