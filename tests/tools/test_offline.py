@@ -316,3 +316,12 @@ def test_a_heading_key_is_never_a_span_of_time() -> None:
 
     assert _key("半年护肤", ["闭口", "皮肤", "半年", "护肤"]) == "护肤"
     assert _key("大连看海的两天一夜", ["大连", "看海", "两天一夜"]) != "两天一夜"
+
+
+def test_a_heading_key_is_a_thing_not_a_doing_or_a_lesson() -> None:
+    """带的东西和睡上铺的小经验 is headed by 上铺, not 小经验 or 带; 用过的尾灯和反光装备 by the gear."""
+    from tools.offline.drafting import _key
+
+    assert _key("带的东西和坐硬座的小经验") == "硬座"
+    assert _key("用过的头灯和保暖睡袋") in {"头灯", "保暖睡袋", "睡袋"}
+    assert _key("好用的婴儿推车") == "婴儿推车"  # a short head after 的 is still the key

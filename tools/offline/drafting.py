@@ -31,6 +31,7 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
+from tools.offline.topic import particulars
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -271,9 +272,10 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     if "的" in subject:  # 好用的婴儿推车 → 婴儿推车, 秋天的桂花糕做法 → 桂花糕, 新手化妆的步骤 → 化妆
         before, head = subject.rsplit("的", 1)
         head = _ABSTRACT.sub("", head)
-        if 2 <= len(head) <= 5 and head not in _NOT_TAGS and not _SPAN.fullmatch(head):
+        if 2 <= len(head) <= 5 and head not in _NOT_TAGS and not _SPAN.fullmatch(head) and _particular(head):
             return head
-        subject = before
+        # 用过的尾灯和反光装备: a head too long for a heading holds the thing, not the 用过 before it
+        subject = head if len(head) > 5 and _particular(head) else before
     fit = [
         k
         for k in subject_words(keywords or [])
@@ -307,7 +309,13 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         and not _ABSTRACT.fullmatch(w)
         and not w.startswith("一")
     ]
-    return words[0] if words else subject[:4]
+    named = [w for w in words if _particular(w)]  # 上铺 of 带的东西和睡上铺, not 东西
+    return (named or words)[0] if words else subject[:4]
+
+
+def _particular(word: str) -> bool:
+    """Does the word name a particular thing (not 小经验, 东西, 用过)?"""
+    return bool(particulars(word))
 
 
 # A reader named before the question (上班族如何…, 学生党怎么…): who it is for, not what it is about

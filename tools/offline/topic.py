@@ -185,7 +185,7 @@ _DATES = re.compile(
 )
 
 
-def _particulars(text: str) -> list[tuple[int, str]]:
+def particulars(text: str) -> list[tuple[int, str]]:
     """(position, word) of the particular things `text` names: its places, its themes' words (遛狗), its
     nouns and its doings (刷酸, 存钱) — readers, times and the generic words above left out — and the set
     phrases jieba names as one (引体向上)."""
@@ -205,7 +205,7 @@ def _particulars(text: str) -> list[tuple[int, str]]:
 def _hollow(topic: str) -> bool:
     """Does the topic name nothing particular of its own (only ways, parts and outcomes of something, or
     whom the post is for: 给应届生)?"""
-    return len(topic) >= 2 and (not _particulars(topic) or bool(_FOR_WHOM.fullmatch(topic)))
+    return len(topic) >= 2 and (not particulars(topic) or bool(_FOR_WHOM.fullmatch(topic)))
 
 
 _FOR_WHOM = re.compile(r"(?:写给|分享给|给|面向|针对)(?![我你自])[^，,。的]{1,8}")
@@ -215,7 +215,7 @@ def _subject_of(clause: str) -> str:
     """The clause from the first particular thing it names: 上周第一次坐了十几个小时的卧铺火车 → 卧铺火车,
     五一打算去东江湖拍清晨的雾 → 东江湖拍清晨的雾; '' when it names none."""
     text = peel(clause)
-    found = _particulars(text)
+    found = particulars(text)
     return text[found[0][0] :].strip("的 ") if found else ""
 
 
