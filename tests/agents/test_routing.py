@@ -163,3 +163,18 @@ async def test_stories_refused_text_and_the_lunar_date(
     assert rule_intent(text).intent == intent
     decision = await classify_intent(offline_llm, text)
     assert (decision.intent, decision.source) == (intent, "llm")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("我学了半年游泳，从不敢下水到能游500米，想分享一下这个过程", "story"),  # a count of what was done
+        ("推荐5个适合周末去的小众公园", "list"),  # a count of things recommended
+        ("杭州三个宝藏咖啡馆", "list"),
+        ("我的考研经历", "story"),
+    ],
+)
+def test_a_count_makes_a_list_unless_a_story_says_otherwise(text: str, kind: str) -> None:
+    from tools.routing import content_type_of
+
+    assert content_type_of(text)[0] == kind
