@@ -168,7 +168,7 @@ async def test_stories_refused_text_and_the_lunar_date(
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
-        ("我学了半年游泳，从不敢下水到能游500米，想分享一下这个过程", "story"),  # a count of what was done
+        ("我练了两个月俯卧撑，从跪着做到能连做20个，想分享一下这个过程", "story"),  # a count of what was done
         ("推荐5个适合周末去的小众公园", "list"),  # a count of things recommended
         ("杭州三个宝藏咖啡馆", "list"),
         ("我的考研经历", "story"),
