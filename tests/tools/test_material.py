@@ -215,3 +215,13 @@ def test_kind_words_are_neither_subject_nor_tag() -> None:
     )
     assert "经验分享" not in draft["tags"] and "午休健身" in draft["tags"]
     assert "上班族利用" not in draft["title"] and "午休" in draft["title"]
+
+
+def test_a_few_lines_of_a_note_titled_on_something_else_are_left_out() -> None:
+    """A thin corpus's nearest note may be on another subject: its title says so, and its lines go."""
+    early = _fact("早起不适合所有人，找到自己精力最好的两小时才是关键。", "career-1")
+    train = _fact("保温杯和充电宝带上，车上可以接热水。", "travel-2")
+    facts = [{**early, "sourceTitle": "早起学习100天"}, {**train, "sourceTitle": "高铁出行小物"}]
+    material = gather(facts, avoid=[], specific=["卧铺", "火车"], theme=["旅行", "高铁"])
+    kept = {ln.text for ln in material.lines}
+    assert kept == {"保温杯和充电宝带上，车上可以接热水"}

@@ -116,6 +116,8 @@ def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
     subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的", "", topic.strip())
     stripped = _KIND_WORDS.sub("", subject)
+    if stripped != subject:  # …and what qualified the kind word alone (睡上铺的小经验 → 睡上铺)
+        stripped = re.sub(r"的?(?:小|大)?的?$", "", stripped)
     subject = stripped if len(stripped) >= 2 else subject
     rest = subject[len(audience) :].lstrip("的") if audience and subject.startswith(audience) else ""
     # …unless only the theme's bare word is left (小个子穿搭 is not any 穿搭: the reader is the subject too)
@@ -374,7 +376,10 @@ def _within(text: str, limit: int) -> str:
 def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
     evidence = ctx.data("evidence") or {}
     facts = [f for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
-    specific = [w for w in (*words, *fb.expand) if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS]
+    # (a word of any subject — 小时 of 十几个小时 — would keep another subject's line: 精力最好的两小时)
+    specific = [
+        w for w in (*words, *fb.expand) if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w)
+    ]
     return gather(facts, fb.avoid, specific, list(ctx.theme.triggers))
 
 

@@ -170,8 +170,10 @@ def gather(
     matters (a trip note's 老人作息 line in a post on getting up early): when enough lines name the subject
     (`specific`) or its theme, the rest are left out."""
     lines: list[Line] = []
+    titles: dict[str, str] = {}
     for fact in facts:  # a fact may hold several sentences: each is a candidate line
         source = str(fact.get("sourceId") or "")
+        titles[source] = str(fact.get("sourceTitle") or "")
         for raw in _SENTENCES.findall(str(fact.get("text") or "")):
             if (line := as_line(raw)) and not any(x in line for x in avoid):
                 lines.append(Line(line, source, role_of(raw, line), sequence_of(raw)))
@@ -187,6 +189,14 @@ def gather(
         lines = named
     elif len(named) + len(themed) >= 3:
         lines = [ln for ln in lines if ln in named or ln in themed]
+    else:  # few lines: a note whose title names neither the subject nor its theme is about something else
+        # (an early riser's CPA diary, the nearest note a thin corpus has for a night on a sleeper train)
+        lines = [
+            ln
+            for ln in lines
+            if ln in named or ln in themed or not (title := titles.get(ln.source, ""))
+            or overlap([*specific, *theme], title)
+        ]
     return Material(lines)
 
 
