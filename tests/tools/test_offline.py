@@ -325,3 +325,11 @@ def test_a_heading_key_is_a_thing_not_a_doing_or_a_lesson() -> None:
     assert _key("带的东西和坐硬座的小经验") == "硬座"
     assert _key("用过的头灯和保暖睡袋") in {"头灯", "保暖睡袋", "睡袋"}
     assert _key("好用的婴儿推车") == "婴儿推车"  # a short head after 的 is still the key
+
+
+def test_a_line_that_says_an_earlier_one_again_is_dropped() -> None:
+    """A scene's advice and a note's line may name the same three things: the post says it once."""
+    from tools.offline.drafting import _distinct
+
+    first, again = "速干衣和涉水鞋穿上，手机装进防水袋", "建议穿速干衣，手机一定放防水袋"
+    assert _distinct([first, "出发前看天气", again, "结伴下水"]) == [first, "出发前看天气", "结伴下水"]

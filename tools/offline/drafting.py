@@ -315,6 +315,18 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     return (named or words)[0] if words else subject[:4]
 
 
+def _distinct(lines: list[str]) -> list[str]:
+    """The lines without one that says again what an earlier one said: three particular words in common."""
+    out: list[str] = []
+    said: list[set[str]] = []
+    for line in lines:
+        words = {w for w in segmenter.cut(line) if len(w) >= 2 and _particular(w)}
+        if not any(len(words & before) >= 3 for before in said):
+            out.append(line)
+            said.append(words)
+    return out
+
+
 def _particular(word: str) -> bool:
     """Does the word name a particular thing (not 小经验, 东西, 用过)?"""
     return bool(particulars(word))
@@ -662,6 +674,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # a longer post whose list came out short says more advice instead
         room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
         tips += general[: max(0, room - len(tips))]
+
+    # a scene's advice and a note's line may say one thing twice (穿速干衣…防水袋 / 建议穿速干衣…防水袋)
+    kept = _distinct([*points, *tips])
+    points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
