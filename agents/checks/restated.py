@@ -20,7 +20,8 @@ when it passes one of two bars:
   characters shared.
 
 Parallel items of a list or a plan (第3-4周：跑3分钟… / 第5-6周：跑5分钟…) read alike to the encoder: two
-units whose numbers differ (neither's a subset of the other's) are never a restatement.
+units whose numbers differ (neither's a subset of the other's) are never a restatement, and two units under
+headings of their own (🦵 单腿臀桥 / 🦵 单腿硬拉) are held to the bar of items under different labels.
 
 The thresholds were set on the quality benchmark's drafts (its 57 good posts and its reworded
 near-duplicates, `data/quality/drafts.jsonl`), on posts the offline writer composes and on the sample notes of
@@ -37,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from agents.checks.textutil import is_heading, lines, normalise, sentences, words
+from agents.checks.textutil import is_heading, lines, normalise, paragraphs, sentences, words
 
 SAME_MEANING = 0.73
 SHARED_CHARS = 0.40
@@ -82,6 +83,7 @@ class _Unit:
     line: int
     text: str
     whole: bool
+    heading: str = ""  # the heading the unit's paragraph opens with (🦵 单腿臀桥), if any
 
 
 def restatement(body: str, title: str = "") -> Restated | None:
@@ -101,12 +103,15 @@ def restatement(body: str, title: str = "") -> Restated | None:
             continue
         cosine = float(similarity[i, j])
         better = best is None or cosine > best[0]
-        if better and cosine >= min(SAME_DETAILS, RETOLD) and _same_point(a.text, b.text, cosine, topic):
+        # two units under headings of their own are two items told the same way (单腿臀桥 / 单腿硬拉)
+        apart = bool(a.heading and b.heading and a.heading != b.heading)
+        close = cosine >= min(SAME_DETAILS, RETOLD)
+        if better and close and _same_point(a.text, b.text, cosine, topic, apart):
             best = (cosine, Restated(a.text, b.text, a.whole or b.whole))
     return best[1] if best else None
 
 
-def _same_point(a: str, b: str, cosine: float, topic: frozenset[str]) -> bool:
+def _same_point(a: str, b: str, cosine: float, topic: frozenset[str], apart: bool = False) -> bool:
     if numbers_differ(a, b):
         return False
     shared = set(words(a)) & set(words(b))
@@ -117,33 +122,39 @@ def _same_point(a: str, b: str, cosine: float, topic: frozenset[str]) -> bool:
         particular >= RETOLD_WORDS
         and cosine >= RETOLD
         and _char_dice(a, b) >= RETOLD_CHARS
-        and not _labels_differ(a, b)
+        and not (apart or _labels_differ(a, b))
     ):
         return True
     return (
         cosine >= SAME_MEANING
         and bool(shared)
         and _char_dice(a, b) >= SHARED_CHARS
-        and (cosine >= LABELLED_SAME or not _labels_differ(a, b))
+        and (cosine >= LABELLED_SAME or not (apart or _labels_differ(a, b)))
     )
 
 
 def _units(body: str) -> list[_Unit]:
     """The sentences of the body's lines (headings left out) long enough to compare, and each line of two
-    sentences or more as a whole (a restatement may span a step's two sentences)."""
+    sentences or more as a whole (a restatement may span a step's two sentences); each with the heading
+    it stands under in its paragraph."""
     units: list[_Unit] = []
-    for number, line in enumerate(lines(body)):
-        if is_heading(line):
-            continue
-        parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
-        units.extend(_Unit(number, s, False) for s in parts)
-        for said in parts:  # what someone else is reported to say, without the frame that reports it
-            frame = _REPORTED.match(said)
-            rest = said[frame.end() :] if frame else ""
-            if len(normalise(rest)) >= MIN_CHARS:
-                units.append(_Unit(number, rest, False))
-        if len(sentences(line)) > 1 and len(normalise(line)) >= MIN_CHARS:
-            units.append(_Unit(number, line, True))
+    number = -1
+    for paragraph in paragraphs(body):
+        heading = ""
+        for line in lines(paragraph):
+            number += 1
+            if is_heading(line):
+                heading = normalise(line)
+                continue
+            parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
+            units.extend(_Unit(number, s, False, heading) for s in parts)
+            for said in parts:  # what someone else is reported to say, without the frame that reports it
+                frame = _REPORTED.match(said)
+                rest = said[frame.end() :] if frame else ""
+                if len(normalise(rest)) >= MIN_CHARS:
+                    units.append(_Unit(number, rest, False, heading))
+            if len(sentences(line)) > 1 and len(normalise(line)) >= MIN_CHARS:
+                units.append(_Unit(number, line, True, heading))
     return units
 
 

@@ -159,6 +159,21 @@ def test_two_moves_told_in_one_pattern_with_their_own_counts_are_not_restatement
     assert restatement(again) is not None
 
 
+def test_two_moves_under_headings_of_their_own_are_not_restatements() -> None:
+    body = (
+        "在家练腿三个月，没有器械，只靠两个单腿动作，分享给和我一样宅的姐妹。\n\n"
+        "🦵 单腿臀桥\n仰卧屈膝，一条腿伸直抬高，靠支撑腿的脚跟发力把臀部顶起来，"
+        "顶到最高处停两秒再慢慢放下。\n\n"
+        "🦵 单腿硬拉\n单脚站稳，另一条腿向后抬起，身体前倾到和地面差不多平行，"
+        "再靠支撑腿的臀部发力把身体拉回来。\n\n"
+        "刚开始平衡不好，可以扶着椅背。两个动作都要感觉到臀部发酸才算做对。"
+    )
+    assert restatement(body) is None
+    # the first move told again in the closing, under no heading, is still one
+    again = body + "\n\n再说一次：仰卧屈膝，把一条腿伸直抬高，用支撑腿的脚跟发力顶起臀部，顶到最高停两秒。"
+    assert restatement(again) is not None
+
+
 def test_the_post_topic_in_every_paragraph_is_not_a_shared_detail() -> None:
     """Paragraphs that all name the post's subject (its title's words) share those words without saying the
     same thing."""
