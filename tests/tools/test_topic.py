@@ -216,6 +216,16 @@ def test_a_topic_of_only_ways_parts_or_readers_takes_the_thing_another_clause_na
     assert extract_topic(request_text) == topic
 
 
+def test_a_dish_keeps_its_one_character_head_and_a_doing_for_a_pet_is_no_reader() -> None:
+    from tools.offline.drafting import subject_of
+    from tools.offline.text import extract_audience
+
+    assert extract_topic("在家做玉米排骨汤，清甜不腻的做法分享") == "清甜不腻的玉米排骨汤"  # not …排骨
+    assert extract_audience("养狗五年，总结一下给狗洗澡踩过的坑") is None  # 给狗洗澡 is a doing
+    assert subject_of("给狗洗澡踩过的坑", "") != "坑"
+    assert subject_of("我学会的向上汇报", "") == "向上汇报"  # what I learned is the thing
+
+
 def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
     """The offline answer drops a note that shares no word of the subject (晒后修复 for 婺源晒秋) and, with
     none left, says the library has nothing and offers the post."""

@@ -114,7 +114,8 @@ def subject_words(words: list[str]) -> list[str]:
 
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
-    subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的", "", topic.strip())
+    subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的(?=\S{2})", "", topic.strip())
+    subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
     stripped = _KIND_WORDS.sub("", subject)
     if stripped != subject:  # …and what qualified the kind word alone (睡上铺的小经验 → 睡上铺)
         stripped = re.sub(r"的?(?:小|大)?的?$", "", stripped)

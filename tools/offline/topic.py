@@ -117,6 +117,9 @@ def _things(text: str) -> list[str]:
         thing = (
             len(word) >= 2 and flag[0] == "n" and not word.startswith("不") and not _NOT_THINGS.search(word)
         )
+        if joined and out and len(word) == 1 and flag[0] == "n":  # a one-character head: 番茄肥牛+汤
+            out[-1] += word
+            continue
         if thing and joined and out:
             out[-1] += word
         elif thing:
