@@ -6,14 +6,23 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 
 - the request scaffolding goes ("write a post about", "share my", "recommend some", "how to" …);
 - places move to the front, as a Chinese topic puts them ("coffee shops in Shanghai" → 上海咖啡店);
-- "for <audience>" names the reader ("，给新手"), "for <thing>" becomes a modifier ("敏感肌护肤步骤");
-- a word the list does not know stays in English — honest rather than a guess.
+- "for <audience>" (or "aimed at", "as a …") names the reader ("，给新手"), "for <thing>" becomes a
+  modifier ("敏感肌护肤步骤"), and so does "in <a setting>" ("in a rental apartment" → 出租屋…);
+- a doing names its object as Chinese says it: "choosing a sleeping bag" → 睡袋选购, "trimming a cat's
+  claws at home" → 猫咪在家剪指甲 (the owner first, where before the doing), "making noodles in under 15
+  minutes" → 15分钟搞定面条;
+- what only qualifies the subject goes ("… that isn't greasy", "… your boss will actually read",
+  "without a fight");
+- a word the list does not know stays in English — honest rather than a guess — except an -ing word that
+  only opens the subject ("using a rice cooker" → 电饭煲), and, in a mixed request, a word next to the
+  Chinese that already names the thing ("Jellycat 玩偶清洗"); an English word said again in Chinese
+  beside it ("resistance band 弹力带") is said once.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -34,98 +43,394 @@ _QUESTION_OPEN = re.compile(
     r"time|kind\s+of))*|is|are|can|could|should|do|does|will)(?:\s+(?:i|we|you|my|it|there))?\s+",
     re.IGNORECASE,
 )
-_STOP = frozenset((
-    "a", "an", "the", "some", "my", "your", "our", "their", "his", "her", "its", "of", "this", "that",
-    "these", "those", "i", "me", "you", "we", "it", "is", "are", "be", "been", "very", "really", "most",
-    "best", "top", "great", "good", "nice", "please", "any", "total", "complete", "absolute", "real",
-    "experience", "experiences",  # "share my experience adopting …": the subject is what was experienced
-    "things", "stuff", "ones", "way", "ways", "kind", "kinds", "type", "types", "everyone", "anyone",
-))
-_PLACE_PREP = frozenset(("in", "at", "around", "near", "to", "from", "across", "through"))
+# "aimed at busy office workers", "geared towards new parents": who it is for, said as "for"
+_AIMED = re.compile(
+    r"\b(?:aimed|targeted|geared|tailored|written|meant|designed|made)\s+(?:at|towards?|for|to)\b",
+    re.IGNORECASE,
+)
+# Word lists read best as text (noqa: SIM905 below).
+_STOP = frozenset(
+    # "share my experience adopting …": the subject is what was experienced
+    """
+    of i me you we it is are be been very really most any best top great good nice please total complete
+    absolute real experience experiences things stuff ones way ways kind kinds type types everyone anyone
+    help actually just also even ever under within less than about more perfect ultimate honest everything
+    all how what need want know when whole better tell
+    """.split()  # noqa: SIM905
+)
+# said before a noun and saying nothing of the subject: gone before the words are looked up, so the list's
+# phrases need none ("first week at a new job" is `first week at new job`)
+_DETERMINERS = frozenset("a an the my your our their his her its some this these those".split())  # noqa: SIM905
+_PRONOUNS = frozenset("i you we they he she it people".split())  # noqa: SIM905
+_MODALS = frozenset(
+    """
+    will won't wont would wouldn't can can't cannot could couldn't should shouldn't don't doesn't didn't
+    isn't aren't wasn't won’t don’t doesn’t isn’t aren’t can’t
+    """.split()  # noqa: SIM905
+)
+# a clause that only qualifies the subject: "… that isn't greasy", "… who won't sleep", "without a fight"
+_QUALIFIERS = frozenset(
+    "that which who whose where without while because so if unless until since like when".split()  # noqa: SIM905
+)
+_BEFORE_AFTER = {"before": "前", "after": "后"}  # "after three years" → 三年后, "before a hike" → 徒步前
+_BREAKS = frozenset((",", ":", ";"))
+_PLACE_PREP = frozenset(("in", "at", "around", "near", "to", "from", "across", "through", "on", "during"))
+_SETTING_PREP = frozenset(("in", "at", "on", "during"))  # "in a rental apartment": where it happens
 _JOIN = {"and": "和", "&": "和", "or": "或"}
+# whom one does a thing with ("hiking with kids" → 带孩子徒步), not what with ("with daily stretches")
+_COMPANIONS = frozenset(
+    "孩子 宝宝 幼儿 娃 狗狗 猫咪 宠物 小狗 小猫 一家人 家人 朋友 爸妈 老人 长辈 闺蜜 对象 情侣".split()  # noqa: SIM905
+)
+_UNITS = {
+    "minute": "分钟", "min": "分钟", "hour": "小时", "hr": "小时", "day": "天", "night": "晚", "week": "周",
+    "month": "个月", "year": "年",
+}  # fmt: skip
+_NUMBERS = {
+    "one": "一", "two": "两", "three": "三", "four": "四", "five": "五", "six": "六", "seven": "七",
+    "ten": "十", "half": "半",
+}  # fmt: skip
+_UNIT = "(minute|min|hour|hr|day|night|week|month|year)"
+_NUMBER_UNIT = re.compile(rf"^(\d+|one|two|three|four|five|six|seven|ten)-?{_UNIT}s?$", re.IGNORECASE)
+_COMPLETION_LEAD = frozenset(("in", "within", "under"))
 
 
 @dataclass(frozen=True)
 class Lexicon:
     words: dict[str, tuple[str, str]]  # english (lower, may be several words) → (kind, chinese)
     longest: int
+    # english → every way its Chinese is said ("grooming" 洗护|美容): the first renders it, any of them
+    # beside it in a mixed request says it twice
+    glosses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _key(english: str) -> str:
+    return " ".join(w for w in english.strip().lower().split() if w not in _DETERMINERS)
 
 
 @cache
 def lexicon() -> Lexicon:
     words: dict[str, tuple[str, str]] = {}
+    glosses: dict[str, tuple[str, ...]] = {}
     for line in WORDS.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         kind, english, chinese = line.split("\t")
-        words[english.strip().lower()] = (kind.strip(), chinese.strip())
-    return Lexicon(words, max(len(k.split()) for k in words))
+        said = tuple(c.strip() for c in chinese.split("|"))
+        words[_key(english)] = (kind.strip(), said[0])
+        glosses[_key(english)] = said
+    return Lexicon(words, max(len(k.split()) for k in words), glosses)
+
+
+def _possessive(token: str) -> bool:
+    return bool(re.search(r"[a-z](?:['’]s|s['’])$", token, re.IGNORECASE))
+
+
+def _bare(token: str) -> str:
+    """The owner of a possessive: "cat's" → "cat", "kids'" → "kids"."""
+    return re.sub(r"(?:['’]s|['’])$", "", token)
+
+
+def _singulars(phrase: str) -> list[str]:
+    """What a plural last word may be in the list as: "sauces" → "sauce", "stretches" → "stretch"."""
+    if not phrase.endswith("s") or phrase.endswith("ss"):
+        return []
+    out = [phrase[:-1]]
+    if phrase.endswith("ies"):
+        out.append(phrase[:-3] + "y")
+    if phrase.endswith("es"):
+        out.append(phrase[:-2])
+    return out
 
 
 def _lookup(tokens: list[str], i: int) -> tuple[int, str, str] | None:
     """The longest phrase of the word list starting at tokens[i]: (length, kind, chinese)."""
     lex = lexicon()
     for size in range(min(lex.longest, len(tokens) - i), 0, -1):
-        phrase = " ".join(t.lower() for t in tokens[i : i + size])
+        words = [t.lower() for t in tokens[i : i + size]]
+        if any(w in _BREAKS for w in words):
+            continue
+        words[-1] = _bare(words[-1])
+        phrase = " ".join(words)
         found = lex.words.get(phrase)
-        if found is None and size == 1 and phrase.endswith("s"):
-            found = lex.words.get(phrase[:-1])
+        for singular in _singulars(phrase) if found is None else []:  # "writes" is no plural of a doing
+            if (plural := lex.words.get(singular)) and plural[0] not in ("act", "do"):
+                found = found or plural
         if found:
             return size, found[0], found[1]
     return None
 
 
-def _render(tokens: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """Tokens → (places, audiences, words) in Chinese; unknown words kept as they were written."""
-    places: list[str] = []
-    audiences: list[str] = []
-    words: list[str] = []
+def _duration(tokens: list[str], i: int) -> tuple[int, str, bool] | None:
+    """A span of time at tokens[i]: (tokens taken, Chinese, whether it is the time it is done in) —
+    "in under 15 minutes" → 15分钟 (done in), "20-minute" → 20分钟."""
+    j = i
+    done = False
+    while j < len(tokens) and tokens[j].lower() in (*_COMPLETION_LEAD, "less", "than", "just", "about"):
+        done = done or tokens[j].lower() in _COMPLETION_LEAD
+        j += 1
+    if j >= len(tokens):
+        return None
+    number, unit, size = "", "", 0
+    joined = _NUMBER_UNIT.match(tokens[j])
+    if joined:
+        number, unit, size = joined.group(1), joined.group(2), 1
+    elif j + 1 < len(tokens) and re.fullmatch(r"\d+|" + "|".join(_NUMBERS), tokens[j].lower()):
+        head = re.fullmatch(rf"{_UNIT}s?", tokens[j + 1].lower())
+        if head:
+            number, unit, size = tokens[j], head.group(1), 2
+    elif done:  # "in a week" (its article already gone)
+        head = re.fullmatch(_UNIT, tokens[j].lower())
+        if head:
+            number, unit, size = "one", head.group(1), 1
+    if not size or (j > i and not done):
+        return None
+    count = _NUMBERS.get(number.lower(), number)
+    return j - i + size, count + _UNITS[unit.lower()], done
+
+
+def _content(tokens: list[str]) -> bool:
+    skip = _STOP | _DETERMINERS | _PRONOUNS | _QUALIFIERS | _MODALS | _BREAKS
+    return any(t.lower() not in skip for t in tokens)
+
+
+def _cut(tokens: list[str]) -> list[str]:
+    """Without the clauses that only qualify the subject (to the next comma): "pork belly that isn't greasy",
+    "a weekly report your boss will actually read" (the one whose clause it is goes too), "without a
+    fight" — unless the list knows the phrase ("without the crowds" → 错峰) or nothing is said before it
+    ("you can eat in Chengdu" is the subject)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        low = tokens[i].lower()
+        if low in _QUALIFIERS or low in _MODALS:
+            known = _lookup([t for t in tokens[i:] if t.lower() not in _DETERMINERS], 0)
+            kept = list(out)
+            if low in _MODALS:  # "your boss will", "you won't": the clause's own subject goes too
+                if kept and kept[-1].lower() in _PRONOUNS:
+                    kept.pop()
+                elif len(kept) >= 2 and kept[-2].lower() in _DETERMINERS | {"you"}:
+                    del kept[-2:]
+            if not (known and known[0] > 1) and _content(kept):
+                out = kept
+                while i < len(tokens) and tokens[i] not in _BREAKS:
+                    i += 1
+                continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+@dataclass
+class _Said:
+    """One run of English, read into the parts of a Chinese topic, in the order Chinese says them."""
+
+    places: list[str] = field(default_factory=list)
+    spans: list[str] = field(default_factory=list)  # 20分钟 (of a 20-minute workout)
+    front: list[str] = field(default_factory=list)  # what the subject is for or where: 平价, 冬季露营, 出租屋
+    settings: list[str] = field(default_factory=list)  # said before the doing: 在家, 下班后, 错峰
+    done_in: list[str] = field(default_factory=list)  # 15分钟 (in under 15 minutes): 15分钟搞定
+    words: list[str] = field(default_factory=list)
+    audiences: list[str] = field(default_factory=list)
+    doing: int | None = None  # where in `words` the first doing starts
+    light: bool = False  # its verb was only "make" or "do": said as 做 after a setting, else not at all
+
+    def topic(self, *, places: bool = True) -> str:
+        words = list(self.words)
+        while words and words[-1] in _JOIN.values():
+            words.pop()
+        done = [f"{span}搞定" for span in self.done_in]
+        front = list(self.front)
+        if self.doing is not None:
+            # 在家做葱油拌面; but 15分钟搞定葱油拌面: a dish made in 15 minutes is made at home
+            said = done if self.light and done else [*self.settings, *done]
+            if self.light and self.settings and not done:
+                said.append("做")
+            words[self.doing : self.doing] = said
+        else:
+            front += [*self.settings, *done]
+        return _glue([*(self.places if places else []), *self.spans, *dict.fromkeys(front), *words])
+
+    def take(self, other: _Said) -> str:
+        """`other`'s places and readers joined to these; the rest of it as one Chinese phrase."""
+        self.places += other.places
+        self.audiences += other.audiences
+        return other.topic(places=False)
+
+
+def _object_end(tokens: list[str], i: int) -> int:
+    """Where the object of a doing at tokens[i:] ends: at a comma, a preposition, a span of time or a
+    phrase of the list that says where or how ("at home"); a phrase of the list across a preposition
+    ("first week at a new job") is the object's."""
+    j = i
+    while j < len(tokens):
+        low = tokens[j].lower()
+        found = _lookup(tokens, j)
+        if low in _BREAKS or _duration(tokens, j):
+            break
+        if found and found[1] in ("setting", "mod"):
+            break
+        if (low in _PLACE_PREP or low in ("for", "as", "with") or low in _BEFORE_AFTER) and not (
+            found and found[0] > 1
+        ):
+            break
+        j += found[0] if found else 1
+    return j
+
+
+def _segment_end(tokens: list[str], i: int, stops: frozenset[str] = frozenset()) -> int:
+    j = i
+    while j < len(tokens) and tokens[j] not in _BREAKS and tokens[j].lower() not in stops:
+        j += 1
+    return j
+
+
+def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, asked: bool = False) -> _Said:
+    """Tokens → a topic's parts in Chinese; unknown words kept as they were written (or dropped). `top`: the
+    tokens open the subject (an unknown -ing word there only opens it); `asked`: they follow "how to", so
+    an unknown first word is the verb of the question ("how to stop a puppy biting")."""
+    said = _Said()
     i = 0
     while i < len(tokens):
         token = tokens[i]
         low = token.lower()
-        if low == "for":  # "for beginners" names the reader; "for sensitive skin" qualifies the topic
-            rest_places, rest_audiences, rest_words = _render(tokens[i + 1 :])
-            places += rest_places
-            if rest_audiences and not rest_words:
-                audiences += rest_audiences
-            else:
-                words[:0] = [*rest_audiences, *rest_words]
-            break
+        if low in _BREAKS:
+            i += 1
+            continue
+        span = _duration(tokens, i)
+        if span:
+            size, chinese, done = span
+            (said.done_in if done else said.spans).append(chinese)
+            i += size
+            continue
+        found = _lookup(tokens, i)
+        if found and (found[0] > 1 or low not in ("for", "with", "as")):
+            size, kind, chinese = found
+            if kind in ("act", "do"):
+                i = _doing(said, tokens, i, size, kind, chinese, drop_unknown)
+                continue
+            parts = {"place": said.places, "audience": said.audiences, "setting": said.settings}
+            parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
+            i += size
+            continue
+        if low in ("for", "as"):  # "for beginners" names the reader; "for sensitive skin" qualifies the topic
+            end = _segment_end(tokens, i + 1, frozenset(("with", "as")))
+            rest = _render(tokens[i + 1 : end], drop_unknown)
+            if low == "for" and rest.audiences and not rest.topic(places=False):
+                said.places += rest.places
+                said.audiences += rest.audiences
+            else:  # "for winter camping" → 冬季露营…; "as a beginner", "as a remote worker": whose it is
+                said.places += rest.places
+                if modifier := _glue([*rest.audiences, rest.topic(places=False)]):
+                    said.front.append(modifier)
+            i = end
+            continue
         if low == "with":
-            rest_places, rest_audiences, rest_words = _render(tokens[i + 1 :])
-            places += rest_places
-            taken = "".join([*rest_audiences, *rest_words])
-            if words and words[-1] == "人":  # "people with oily skin": the reader, not a companion
-                words.pop()
-                audiences.append(f"{taken}人群" if taken else "")
-            else:
-                words[:0] = [f"带{taken}"] if taken else []
-            break
+            end = _segment_end(tokens, i + 1)
+            rest = _render(tokens[i + 1 : end], drop_unknown)
+            said.places += rest.places
+            taken = _glue([*rest.audiences, rest.topic(places=False)])
+            if said.words and said.words[-1] == "人":  # "people with oily skin": the reader, not a companion
+                said.words.pop()
+                said.audiences.append(f"{taken}人群" if taken else "")
+            elif taken and set(rest.words + rest.audiences) & _COMPANIONS:
+                said.front.append(f"带{taken}")  # hiking with kids: 带孩子徒步
+            elif taken:
+                said.front.append(taken)  # "with daily stretches": 每日拉伸改善圆肩
+            i = end
+            continue
+        if low in _BEFORE_AFTER:  # "after three years" → 三年后; with nothing known after it, nothing
+            end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as")))
+            rest = _render(tokens[i + 1 : end], drop_unknown=True)
+            when = said.take(rest)
+            if when:
+                said.settings.append(when + _BEFORE_AFTER[low])
+            i = end
+            continue
         following = tokens[i + 1] if i + 1 < len(tokens) else ""
         if low in _PLACE_PREP and following[:1].isupper() and not _lookup(tokens, i + 1):
-            places.append(tokens[i + 1])  # "in Perth": a place the list does not know, kept in English
-            i += 2
+            end = i + 2  # "in Perth", "near Peking University": a place the list does not know, in English
+            while end < len(tokens) and tokens[end][:1].isupper() and not _lookup(tokens, end):
+                end += 1
+            said.places.append(" ".join(tokens[i + 1 : end]))
+            i = end
             continue
-        if low in _STOP or low in _PLACE_PREP:
+        ahead = _lookup(tokens, i + 1) if following else None
+        setting = low in _SETTING_PREP and following not in ("", *_BREAKS)
+        if setting and not (ahead and ahead[1] == "place"):
+            # "in a rental apartment", "in summer": where or when, said before the subject
+            end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for", "with", "as")))
+            said.front.append(said.take(_render(tokens[i + 1 : end], drop_unknown)))
+            i = end
+            continue
+        if low in _STOP or low in _PLACE_PREP or low in _DETERMINERS or low in _MODALS or low in _QUALIFIERS:
             i += 1
             continue
         if low in _JOIN:
-            if words:
-                words.append(_JOIN[low])
+            if said.words:
+                said.words.append(_JOIN[low])
             i += 1
             continue
-        found = _lookup(tokens, i)
-        if found is None:
-            words.append(token)
-            i += 1
+        opening = top and not (said.words or said.front)
+        known_later = opening and any(_lookup(tokens, k) for k in range(i + 1, len(tokens)))
+        verb = (low.endswith("ing") and len(low) > 4) or (asked and i == 0 and low.isalpha())
+        if drop_unknown or (verb and known_later):
+            i += 1  # "using a rice cooker": the -ing only opens the subject the noun names
             continue
-        size, kind, chinese = found
-        (places if kind == "place" else audiences if kind == "audience" else words).append(chinese)
-        i += size
-    if words and words[-1] in _JOIN.values():
-        words.pop()
-    return places, audiences, words
+        said.words.append(_bare(token) if _possessive(token) else token)
+        i += 1
+    return said
+
+
+def _pair(verb: str, taken: list[str]) -> str | None:
+    """The list's Chinese for a doing together with its thing ("trimming claws" → 剪指甲)."""
+    if not taken:
+        return None
+    phrase = f"{verb} {' '.join(_bare(t).lower() for t in taken)}"
+    for key in (phrase, *_singulars(phrase)):
+        if key in lexicon().words:
+            return lexicon().words[key][1]
+    return None
+
+
+def _doing(said: _Said, tokens: list[str], i: int, size: int, kind: str, chinese: str, drop: bool) -> int:
+    """A doing and its object, as Chinese says them: "trimming a nervous cat's claws" → 胆小的猫咪剪指甲 (the
+    owner first, then the doing to the thing — the list's pair "trimming claws" if it has it), "choosing a
+    sleeping bag" → 睡袋选购 (`{}选购`), "making noodles" → 面条 (a light verb). Returns where it ends."""
+    end = _object_end(tokens, i + size)
+    taken = tokens[i + size : end]
+    owner_at = max((k for k, t in enumerate(taken) if _possessive(t)), default=-1)
+    owner = ""
+    if 0 <= owner_at < len(taken) - 1:
+        owner = said.take(_render([*taken[:owner_at], _bare(taken[owner_at])], drop))
+        taken = taken[owner_at + 1 :]
+    thing = _render(taken, drop)
+    if thing.words or thing.doing is not None:
+        what = said.take(_Said(**{**thing.__dict__, "spans": [], "front": [], "done_in": []}))
+    else:  # "visiting the Forbidden City", "teaching kids": the place or the people are what it is done to
+        what = "".join(thing.places) or "".join(thing.audiences)
+    said.spans += thing.spans
+    said.front += thing.front
+    said.done_in += thing.done_in
+    if owner:
+        said.words.append(owner)
+    verb = " ".join(t.lower() for t in tokens[i : i + size])
+    pair = _pair(verb, taken)
+    if kind == "do" and what in _COMPANIONS:
+        phrase = f"带{what}"  # "taking a baby on a flight": 带宝宝
+    elif kind == "do":
+        phrase = what or chinese.strip("-")
+    elif pair:
+        phrase = pair
+    elif "{}" in chinese:
+        phrase = chinese.replace("{}", what)
+    else:
+        phrase = chinese + what
+    if phrase:
+        if said.doing is None:
+            said.doing = len(said.words)
+            said.light = kind == "do" and bool(what)
+        said.words.append(phrase)
+    return end
 
 
 def _glue(parts: list[str]) -> str:
@@ -138,18 +443,28 @@ def _glue(parts: list[str]) -> str:
     return out
 
 
-def render_english(run: str) -> str:
-    """One run of English words in Chinese, e.g. "Write a post about hiking in Hangzhou" → "杭州徒步"."""
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[,:;]|[^\s,:;/]+", text)
+
+
+def render_english(run: str, *, drop_unknown: bool = False) -> str:
+    """One run of English words in Chinese, e.g. "Write a post about hiking in Hangzhou" → "杭州徒步";
+    `drop_unknown` leaves out the words the list does not know."""
     text = _SCAFFOLD.sub("", run.strip() + " ", count=1).strip()
     if not text:  # the run was only the ask ("Write a" before a Chinese or numeric part): nothing to keep
         return ""
-    text = _HOW_TO.sub("", text + " ", count=1).strip() or text
-    text = _QUESTION_OPEN.sub("", text.rstrip("?？ ") + " ", count=1).strip() or text
-    tokens = [t for t in re.split(r"[\s,:/]+", text) if t]
-    places, audiences, words = _render(tokens)
-    topic = _glue([*places, *words])
+    how = _HOW_TO.sub("", text + " ", count=1).strip() or text
+    asked = _QUESTION_OPEN.sub("", how.rstrip("?？ ") + " ", count=1).strip()
+    if asked != how.rstrip("?？ ") and re.match(r"with\s", asked, re.IGNORECASE):
+        asked = "dealing " + asked  # "what to do with a picky eater": how to deal with it
+    how_to = how != text and text.lower().startswith("how")
+    tokens = _cut(_tokens(_AIMED.sub("for", asked or how)))
+    tokens = [t for t in tokens if t.lower() not in _DETERMINERS]
+    said = _render(tokens, drop_unknown, top=True, asked=how_to)
+    topic = said.topic()
+    audiences = [a for a in dict.fromkeys(said.audiences) if a]
     if audiences:
-        return f"{topic}，给{'、'.join(dict.fromkeys(audiences))}" if topic else "、".join(audiences)
+        return f"{topic}，给{'、'.join(audiences)}" if topic else "、".join(audiences)
     return topic
 
 
@@ -157,31 +472,75 @@ def has_english(text: str) -> bool:
     return _RUN.search(text) is not None and any(len(m.group(0)) >= 3 for m in _RUN.finditer(text))
 
 
-_NUMBERS = {"one": "一", "two": "两", "three": "三", "four": "四", "five": "五", "six": "六", "seven": "七"}
-_UNITS = {"day": "天", "night": "晚", "week": "周", "hour": "小时", "month": "个月"}
-# "3 days", "two nights": a duration reads as 3天 / 两晚 (a word list would leave "3 days" as it is)
+# "3 days", "two nights": a duration reads as 3天 / 两晚 (a word list would leave "3 days" as it is); "in 3
+# days" is the time a thing is done in, read with the run it belongs to (3天搞定)
 _DURATION = re.compile(
-    r"\b(\d+|one|two|three|four|five|six|seven)[\s-]*(day|night|week|hour|month)s?\b", re.IGNORECASE
+    r"(?P<lead>\b(?:in|within|under|than)\s+)?"
+    r"\b(\d+|one|two|three|four|five|six|seven)[\s-]*(day|night|week|hour|month)s?\b",
+    re.IGNORECASE,
 )
 
 
-def _duration(match: re.Match[str]) -> str:
-    number = match.group(1).lower()
-    return _NUMBERS.get(number, number) + _UNITS[match.group(2).lower()]
+def _span(match: re.Match[str]) -> str:
+    if match.group("lead"):
+        return match.group(0)
+    number = match.group(2).lower()
+    return _NUMBERS.get(number, number) + _UNITS[match.group(3).lower()]
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# Chinese words that name no particular thing: a request's frame and its themes' broad words
+_BROAD = frozenset(
+    """
+    笔记 攻略 清单 文案 帖子 教程 技巧 经验 分享 推荐 合集 指南 心得 内容 图文 小红书 篇 东西 方法 做法
+    摄影 旅行 旅游 穿搭 护肤 美食 健身 美妆 家居 职场 宠物 育儿 户外 运动 生活 日常 入门 新手
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+
+
+def _names_a_thing(chinese: str) -> bool:
+    """Does this Chinese (beside an English word) name a particular thing — 酸种面包, 玩偶 — rather than
+    only the post (笔记) or a theme (摄影)?"""
+    from tools.segmenter import posseg
+
+    return any(
+        flag.startswith("n") and flag != "ns" and len(word) >= 2 and word not in _BROAD
+        for word, flag in posseg(chinese)
+    )
+
+
+def _beside(text: str, start: int, end: int) -> tuple[str, str]:
+    """The Chinese just before and just after text[start:end], to the nearest break or English word."""
+    before = re.split(r"[，,。！!？?；;：:\n\sA-Za-z]", text[:start].rstrip())[-1]
+    after = re.split(r"[，,。！!？?；;：:\n\sA-Za-z]", text[end:].lstrip())[0]
+    return before, after
 
 
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
         return text
-    text = _DURATION.sub(_duration, text)
+    text = _DURATION.sub(_span, text)
+    mixed = bool(_HAN.search(text))
+    lex = lexicon()
 
     def replace(match: re.Match[str]) -> str:
         run = match.group(0)
         if len(run) < 3 and run.isupper():  # "AI", "T恤"-style abbreviations stay as written
             return run
-        return render_english(run)
+        chinese = render_english(run)
+        if not mixed:
+            return chinese
+        before, after = _beside(text, match.start(), match.end())
+        said = {chinese, *lex.glosses.get(_key(run), ())} - {""}
+        if len(run) >= 3 and any(after.startswith(s) or before.endswith(s) for s in said):
+            return ""  # "resistance band 弹力带": said once, in Chinese
+        spaced = text[match.end() : match.end() + 1].isspace()  # not "ins风": an English word glued on
+        if len(run) >= 3 and spaced and re.search(r"[A-Za-z]", chinese) and _names_a_thing(after):
+            return render_english(run, drop_unknown=True)  # "Jellycat 玩偶清洗": the Chinese names it
+        return chinese
 
     out = _RUN.sub(replace, text)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", out)
+    out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?!\w)", "。", out)  # "…, aimed at office workers." ends in Chinese
     return re.sub(r"，\s*，", "，", out).strip(" ，")
