@@ -226,6 +226,18 @@ def test_a_dish_keeps_its_one_character_head_and_a_doing_for_a_pet_is_no_reader(
     assert subject_of("我学会的向上汇报", "") == "向上汇报"  # what I learned is the thing
 
 
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("帮我写阳台种菜的笔记", "阳台种菜"),  # 写 right before the subject, the kind of post at the end
+        ("写一篇周报的写法", "周报的写法"),  # 一篇 before 周报 is a count of posts, not of weeks
+        ("写真拍摄攻略", "写真拍摄攻略"),  # 写真 is no verb of writing
+    ],
+)
+def test_the_ask_is_peeled_however_it_is_worded(request_text: str, topic: str) -> None:
+    assert extract_topic(request_text) == topic
+
+
 def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
     """The offline answer drops a note that shares no word of the subject (晒后修复 for 婺源晒秋) and, with
     none left, says the library has nothing and offers the post."""
