@@ -238,6 +238,14 @@ def test_the_ask_is_peeled_however_it_is_worded(request_text: str, topic: str) -
     assert extract_topic(request_text) == topic
 
 
+def test_a_quick_soup_gets_no_simmered_broth_steps() -> None:
+    """焯水 and an hour's simmer are a bone broth's steps, not a tomato-and-egg soup's."""
+    from tools.offline.voice import scene_tips
+
+    assert not any("焯水" in t for t in scene_tips("food", "番茄蛋花汤", "十分钟番茄蛋花汤"))
+    assert any("焯水" in t for t in scene_tips("food", "玉米排骨汤", "冬天炖一锅玉米排骨汤"))
+
+
 def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
     """The offline answer drops a note that shares no word of the subject (晒后修复 for 婺源晒秋) and, with
     none left, says the library has nothing and offers the post."""
