@@ -333,3 +333,18 @@ def test_a_line_that_says_an_earlier_one_again_is_dropped() -> None:
 
     first, again = "速干衣和涉水鞋穿上，手机装进防水袋", "建议穿速干衣，手机一定放防水袋"
     assert _distinct([first, "出发前看天气", again, "结伴下水"]) == [first, "出发前看天气", "结伴下水"]
+
+
+def test_of_a_scene_s_advice_what_names_the_subject_comes_first() -> None:
+    """A grooming scene holds bathing and nail tips: a post on trimming claws says the nail tip first."""
+    import random
+
+    from tools.offline.context import Context
+    from tools.offline.drafting import compose_draft
+
+    brief = {"topic": "猫咪剪指甲", "theme": "pets", "contentType": "guide", "keywords": ["剪指甲"]}
+    sections = {"request": "给猫咪剪指甲的小技巧", "brief": brief, "evidence": {"facts": []}}
+    for seed in range(5):
+        ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+        body = compose_draft(ctx)["body"]
+        assert "剪指甲只剪" in body.split("\n\n")[1]  # the first list: the nail tip among the points

@@ -657,10 +657,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
+    named = {w for w in segmenter.cut(subject) if len(w) >= 2 and _particular(w)}
     for pool in pools:  # a scene's own advice is enough: no product-review tip on a noodle shop
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
         if not getattr(pool, "ordered", False):  # steps stay in the order they are done
             ctx.rng.shuffle(usable)
+            # …and of a scene's advice, what names the subject first (剪指甲 of a grooming scene's 洗澡 tips)
+            usable.sort(key=lambda t: not any(w in t for w in named))
         general += usable
     thin = len(points) < 2
     shape = arranged.shape
