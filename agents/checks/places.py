@@ -227,8 +227,9 @@ def mentioned(text: str) -> list[str]:
 # A village's or a spot's head after a county-level name: 龙潭村 is a village of 屏南, not 吉林's 龙潭区,
 # 白水洋 a river bed, not 陕西's 白水县 — no district is called after its own village.
 _VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒))")
-# A town may even take a prefecture's name (东山岛's 铜陵镇 is not 安徽's 铜陵); 镇上 is the town of the name.
-_TOWN_HEAD = re.compile(r"^镇(?!上|里|子)")
+# A town may even take a prefecture's name (东山岛's 铜陵镇 is not 安徽's 铜陵), unless the 镇 opens a place
+# of its own (南京镇江一日游: 镇江 is a city).
+_TOWN_HEAD = re.compile(r"^镇")
 
 
 def _a_village(text: str, name: str) -> bool:
@@ -237,8 +238,13 @@ def _a_village(text: str, name: str) -> bool:
     prefecture's, a town never a province's."""
     heads = [text[m.end() :] for m in re.finditer(re.escape(name), text)]
     return (not _major(name) and any(_VILLAGE_HEAD.match(h) for h in heads)) or (
-        not _province(name) and any(_TOWN_HEAD.match(h) for h in heads)
+        not _province(name) and any(_TOWN_HEAD.match(h) and not _opens_place(h) for h in heads)
     )
+
+
+def _opens_place(text: str) -> bool:
+    """Does `text` begin with a place's name (镇江…, 镇远…)?"""
+    return any(text.startswith(name) for name in _regions() if len(name) >= 2 and name[0] == text[:1])
 
 
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})

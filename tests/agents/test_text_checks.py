@@ -1173,6 +1173,15 @@ def test_a_town_named_like_a_prefecture_is_the_town() -> None:
     trip = edit(post, body=post["body"].replace("铜陵镇的老街边", "岛上的老街边").replace(
         "铜陵镇的小馆", "铜陵的小馆"))
     assert "foreign_place" in checks(request, trip)
+    # …and a 镇 that opens a city's name is no town: 南京镇江 names two cities
+    zhenjiang = {
+        "title": "镇江两天，吃锅盖面看西津渡",
+        "body": (
+            "这次南京镇江连着玩，镇江待了两天。\n\n早上吃锅盖面，下午逛西津渡老街。\n\n金山寺人少，傍晚去最好。"
+        ),
+        "tags": ["镇江", "江苏旅行", "周末去哪儿"],
+    }
+    assert "foreign_place" in checks("镇江两天一夜怎么玩", zhenjiang)
 
 
 def test_a_pill_named_by_its_drug_stem_is_medical_advice() -> None:
