@@ -348,3 +348,25 @@ def test_of_a_scene_s_advice_what_names_the_subject_comes_first() -> None:
         ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
         body = compose_draft(ctx)["body"]
         assert "剪指甲只剪" in body.split("\n\n")[1]  # the first list: the nail tip among the points
+
+
+def test_a_word_only_of_how_long_the_writer_has_been_at_it_keeps_no_line() -> None:
+    """入职 of 入职三个月 is context: a note's offer-letter line that shares only it stays out of a post on
+    reporting to one's boss."""
+    import random
+
+    from tools.offline.context import Context
+    from tools.offline.drafting import compose_draft
+
+    lead = {"sourceId": "a", "sourceTitle": "向领导汇报的顺序"}
+    facts = [
+        {**lead, "text": "汇报先说结论，再说原因，最后给方案。"},
+        {**lead, "text": "汇报前把数据核对一遍，别临场翻表。"},
+        {**lead, "text": "每周五下班前发一封简短的进度汇报邮件。"},
+        {"sourceId": "b", "sourceTitle": "求职", "text": "拿到口头offer后，要求书面邮件写明薪资和入职日期。"},
+    ]
+    brief = {"topic": "我学会的向上汇报", "theme": "career", "contentType": "guide", "keywords": ["入职"]}
+    sections = {"request": "入职三个月，写写我学会的向上汇报", "brief": brief, "evidence": {"facts": facts}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(3))
+    body = compose_draft(ctx)["body"]
+    assert "汇报" in body and "offer" not in body

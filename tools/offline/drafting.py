@@ -390,10 +390,21 @@ def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
     evidence = ctx.data("evidence") or {}
     facts = [f for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
     # (a word of any subject — 小时 of 十几个小时 — would keep another subject's line: 精力最好的两小时)
+    # (…nor a word only of a clause that says how long the writer has been at it: 入职 of 入职三个月 would
+    # keep a note's job-offer lines in a post on reporting to one's boss)
+    context = {w for c in _CLAUSES.split(ctx.request) if _HOW_LONG.search(c) for w in segmenter.cut(c)}
+    context -= set(segmenter.cut(ctx.topic))
     specific = [
-        w for w in (*words, *fb.expand) if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w)
+        w
+        for w in (*words, *fb.expand)
+        if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w) and w not in context
     ]
     return gather(facts, fb.avoid, specific, list(ctx.theme.triggers))
+
+
+_CLAUSES = re.compile(r"[，,。！!？?；;：:\n]")
+# a clause that ends on how long: 入职三个月, 养猫三年, 练了半年
+_HOW_LONG = re.compile(r"[一二两三四五六七八九十几半\d]+(?:个)?(?:年|月|星期|周|天)(?:了|多)?$")
 
 
 def _score(line: Line, words: list[str], fb: Feedback, kind: str) -> float:
