@@ -319,7 +319,10 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
     for i, line in prose:
         # A paragraph of sentences that stops on a bare word, in a body whose other paragraphs all end
         # their sentences: cut mid-sentence (错题拍照存进). Not the closing line, which may end bare.
-        if i < len(body_lines) - 1 and not _END.search(line) and len(ended) >= max(2, len(prose) - 1):
+        # (a line that ends on a colon introduces the next: 我做了三件事：)
+        opens = line.rstrip().endswith(("：", ":"))
+        cut = i < len(body_lines) - 1 and not _END.search(line) and not opens
+        if cut and len(ended) >= max(2, len(prose) - 1):
             tail = strip_emoji(line).strip()
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
             reason = f"第 {i + 1} 行停在「{tail}」，没有句末标点，句子被截断了"
@@ -366,10 +369,16 @@ def _unfinished(line: str, last: bool) -> str:
         return f"停在「{ending}」上，话没说完"
     if _MEASURE_END.search(text) and not is_heading(line):
         return f"停在「{text[-4:]}」，量词后面没有东西"
-    if (ending in _DANGLING_WORDS or _copula_waits(text)) and not is_heading(line):
+    if (ending in _DANGLING_WORDS or _copula_waits(text) or _WAITING.search(text)) and not is_heading(line):
         shown = text if len(text) <= 10 else "…" + text[-9:]
         return f"停在「{shown}」，话没说完"
     return ""
+
+
+# a line that stops on an adverb of manner or a 别…着 that waits for its verb (用筷子快速, 别慌着)
+_WAITING = re.compile(
+    r"(?:快速|迅速|慢慢|轻轻|稍微|尽量|赶紧|立刻|马上|反复|均匀地?|别[\u4e00-\u9fff]{1,2}着)$"
+)
 
 
 def _copula_waits(text: str) -> bool:

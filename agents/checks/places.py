@@ -132,6 +132,12 @@ def agree(a: Place, b: Place) -> bool:
     return any(_codes_agree(x, y) for x in a.codes for y in b.codes)
 
 
+def _holds(a: Place, b: Place) -> bool:
+    """Is `b` a division inside province `a` (福建 holds 厦门 and 思明)?"""
+    provinces = {c[:2] for c in a.codes if c.endswith("0000")}
+    return bool(provinces) and all(c[:2] in provinces and not c.endswith("0000") for c in b.codes)
+
+
 @dataclass(frozen=True)
 class PlaceScope:
     """The places a request (and its brief) names; a post may name these and what lies in or around them."""
@@ -145,7 +151,11 @@ class PlaceScope:
         for text in texts:
             names.extend(_request_places(text))
         names = list(dict.fromkeys(names))
-        return cls(tuple(names), tuple(p for p in map(resolve, names) if p is not None))
+        resolved = [p for p in map(resolve, names) if p is not None]
+        # a province named before its own city (云南建水) only says where the city is: the trip is the city's,
+        # and another city of the province (大理) lies elsewhere — the name itself stays allowed
+        finer = [p for p in resolved if not any(_holds(p, q) for q in resolved if q is not p)]
+        return cls(tuple(names), tuple(finer))
 
     def allows(self, name: str) -> bool:
         if any(name in allowed or allowed in name for allowed in self.names):
@@ -427,7 +437,10 @@ def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
     return [name for name in mentioned(text) if not scope.allows(name) and not _only_origin(text, name)]
 
 
-_SETTING_OUT = r"(?:市区?)?(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|高铁|动车|飞过来|过来|过去|到)"
+_SETTING_OUT = (
+    r"(?:市区?|[东南西北]?站|机场|火车站|高铁站)?"  # 从昆明南站出发
+    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|高铁|动车|飞过来|过来|过去|到)"
+)
 
 
 def _only_origin(text: str, name: str) -> bool:

@@ -1267,3 +1267,39 @@ def test_a_diary_day_of_office_work_is_a_digression() -> None:
     assert "topic_drift" in checks("记录接猫回家的第一周", cat)
     assert aside  # the career story keeps it: office words are its own theme
     assert "topic_drift" not in checks(STORY_REQUEST, aside, brief=STORY_BRIEF)
+
+
+# --- classes of blind draft round 10 (session 6), in posts of our own -----------------------------
+def test_a_province_named_before_its_city_widens_nothing() -> None:
+    """云南建水: the trip is 建水's; 大理 of the same province is elsewhere, a start from 昆明南站 is not."""
+    request = "想去云南建水玩两天"
+    post = {
+        "title": "建水两天，慢慢逛古城",
+        "body": (
+            "周五从昆明南站出发，高铁两小时到建水。\n\n第一天逛朱家花园和文庙，中午吃烧豆腐。\n\n"
+            "第二天去团山村，傍晚看双龙桥。"
+        ),
+        "tags": ["建水", "云南旅行", "小众古城"],
+    }
+    assert "foreign_place" not in checks(request, post)
+    side = edit(post, body=str(post["body"]) + "\n\n多一天的话，第三天直接去大理住两晚。")
+    assert "foreign_place" in checks(request, side)
+
+
+def test_a_line_that_ends_on_a_colon_opens_the_next() -> None:
+    body = str(RECIPE["body"]).replace("\n\n", "\n\n我一般这样做：\n", 1)
+    assert "cut_off" not in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
+
+
+@pytest.mark.parametrize("ending", ["蛋液倒进去后用筷子快速", "第一次做火别开太大，也别急着"])
+def test_a_line_that_waits_for_its_verb_is_cut(ending: str) -> None:
+    body = str(RECIPE["body"]).rstrip() + "\n\n" + ending
+    assert "cut_off" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
+
+
+def test_a_story_s_closing_on_a_checklist_and_a_checklist_s_on_a_story() -> None:
+    told = {**STORY, "body": str(STORY["body"]) + "\n\n以上就是必做的三件事清单，收藏起来照着打勾。"}
+    assert "cta_mismatch" in checks(STORY_REQUEST, told, brief=STORY_BRIEF)
+    listed = with_line(CAMPING, "· 帐篷", "· 头灯")
+    listed = edit(listed, body=str(listed["body"]) + "\n\n这就是我第一次露营的故事，评论区说说你们的故事吧～")
+    assert "cta_mismatch" in checks(CAMPING_REQUEST, listed)
