@@ -311,12 +311,16 @@ def _tangents(body: str, scope: Scope) -> list[str]:
             continue
         run: list[str] = []
         for sentence in said[start:]:
-            if _linked(sentence, scope):
+            # the topic as the day it happened links nothing (接猫那天我还换了一套新床品)
+            if _linked(_WHEN_ANCHOR.sub("", sentence), scope):
                 break
             run.append(sentence)
         if sum(cjk_len(s) for s in run) >= TANGENT_MIN_CHARS:
             out.extend(run)
     return out
+
+
+_WHEN_ANCHOR = re.compile(r"[^，,。！!？?；;]{1,8}?(?:那天|那周|那晚|的时候|当天)")
 
 
 def _opens_aside(sentence: str) -> bool:

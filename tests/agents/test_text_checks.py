@@ -1303,3 +1303,11 @@ def test_a_story_s_closing_on_a_checklist_and_a_checklist_s_on_a_story() -> None
     listed = with_line(CAMPING, "· 帐篷", "· 头灯")
     listed = edit(listed, body=str(listed["body"]) + "\n\n这就是我第一次露营的故事，评论区说说你们的故事吧～")
     assert "cta_mismatch" in checks(CAMPING_REQUEST, listed)
+
+
+def test_an_aside_anchored_on_the_day_of_the_topic_is_still_an_aside() -> None:
+    """顺便说一下，露营那天我还…: the topic as the day it happened does not bring the aside back to it."""
+    aside = with_line(
+        CAMPING, "· 帐篷", "顺便说一下，露营那天我还新买了一副降噪耳机，通勤地铁上戴着很安静，续航也够一周。"
+    )
+    assert "topic_drift" in checks(CAMPING_REQUEST, aside)
