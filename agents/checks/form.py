@@ -227,7 +227,8 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
         fits = [w for w in family.get("fits", "").split() if w in context]
         clashes = [w for w in family.get("clashes", "").split() if w in context]
         placed = key == "trip" and bool(scope.places.names)
-        if len(clashes) > len(fits) or (not fits and not placed):
+        told = key == "story" and scope.narrative  # the brief made it a story or a diary
+        if len(clashes) > len(fits) or (not fits and not placed and not told):
             kind = f"「{clashes[0]}」" if clashes else "这个主题"
             reason = f"结尾的互动引导「{match.group(0)}」是{family['label']}类笔记的说法，和{kind}的内容不符"
             return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]

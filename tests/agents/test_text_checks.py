@@ -1311,3 +1311,10 @@ def test_an_aside_anchored_on_the_day_of_the_topic_is_still_an_aside() -> None:
         CAMPING, "· 帐篷", "顺便说一下，露营那天我还新买了一副降噪耳机，通勤地铁上戴着很安静，续航也够一周。"
     )
     assert "topic_drift" in checks(CAMPING_REQUEST, aside)
+
+
+def test_a_story_closing_fits_a_brief_that_made_the_post_a_story() -> None:
+    told = {**STORY, "body": str(STORY["body"]) + "\n\n有类似经历的朋友，评论区说说你的故事吧～"}
+    brief = {**STORY_BRIEF, "keywords": ["领导"]}
+    assert "cta_mismatch" not in checks("周会上被领导点名", told, brief=brief)  # no story word, a story brief
+    assert "cta_mismatch" in checks("周会上被领导点名", told, brief={**brief, "contentType": "guide"})
