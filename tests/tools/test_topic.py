@@ -232,6 +232,8 @@ def test_a_dish_keeps_its_one_character_head_and_a_doing_for_a_pet_is_no_reader(
         ("帮我写阳台种菜的笔记", "阳台种菜"),  # 写 right before the subject, the kind of post at the end
         ("写一篇周报的写法", "周报的写法"),  # 一篇 before 周报 is a count of posts, not of weeks
         ("写真拍摄攻略", "写真拍摄攻略"),  # 写真 is no verb of writing
+        ("作为新手妈妈的第一年", "作为新手妈妈的第一年"),  # who the writer is, said as the subject itself
+        ("我是干皮，写篇秋冬面霜测评", "秋冬面霜测评"),  # 我是干皮 only says who writes
     ],
 )
 def test_the_ask_is_peeled_however_it_is_worded(request_text: str, topic: str) -> None:

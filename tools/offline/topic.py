@@ -243,7 +243,7 @@ def _theme_words(text: str) -> list[str]:
 
 
 # Who the writer is (我是黄黑皮, 作为一个新手妈妈): the writer, not the subject
-_WHO_I_AM = re.compile(r"^(?:我|本人)(?:是|作为)|^作为")
+_WHO_I_AM = re.compile(r"^(?:我|本人)是|^(?:我|本人)?作为[^，,。的]{1,10}$")
 
 
 def peel(clause: str) -> str:
