@@ -31,7 +31,7 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
-from tools.offline.topic import particulars
+from tools.offline.topic import CLAUSE, particulars
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -321,11 +321,16 @@ def _distinct(lines: list[str]) -> list[str]:
     out: list[str] = []
     said: list[set[str]] = []
     for line in lines:
-        words = {w for w in segmenter.cut(line) if len(w) >= 2 and _particular(w)}
+        words = _particular_words(line)
         if not any(len(words & before) >= 3 for before in said):
             out.append(line)
             said.append(words)
     return out
+
+
+def _particular_words(text: str) -> set[str]:
+    """The words of `text` that name particular things (卧铺, 剪指甲; not 东西, 小时)."""
+    return {w for w in segmenter.cut(text) if len(w) >= 2 and _particular(w)}
 
 
 def _particular(word: str) -> bool:
@@ -392,7 +397,7 @@ def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
     # (a word of any subject — 小时 of 十几个小时 — would keep another subject's line: 精力最好的两小时)
     # (…nor a word only of a clause that says how long the writer has been at it: 入职 of 入职三个月 would
     # keep a note's job-offer lines in a post on reporting to one's boss)
-    context = {w for c in _CLAUSES.split(ctx.request) if _HOW_LONG.search(c) for w in segmenter.cut(c)}
+    context = {w for c in CLAUSE.split(ctx.request) if _HOW_LONG.search(c) for w in segmenter.cut(c)}
     context -= set(segmenter.cut(ctx.topic))
     specific = [
         w
@@ -402,7 +407,6 @@ def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
     return gather(facts, fb.avoid, specific, list(ctx.theme.triggers))
 
 
-_CLAUSES = re.compile(r"[，,。！!？?；;：:\n]")
 # a clause that ends on how long: 入职三个月, 养猫三年, 练了半年
 _HOW_LONG = re.compile(r"[一二两三四五六七八九十几半\d]+(?:个)?(?:年|月|星期|周|天)(?:了|多)?$")
 
@@ -668,7 +672,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
-    named = {w for w in segmenter.cut(subject) if len(w) >= 2 and _particular(w)}
+    named = _particular_words(subject)
     for pool in pools:  # a scene's own advice is enough: no product-review tip on a noodle shop
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
         if not getattr(pool, "ordered", False):  # steps stay in the order they are done

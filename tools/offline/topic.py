@@ -16,7 +16,7 @@ from tools.bilingual import localize
 from tools.entities import places
 from tools.segmenter import posseg
 
-_CLAUSE = re.compile(r"[，,。！!？?；;：:\n]")
+CLAUSE = re.compile(r"[，,。！!？?；;：:\n]")  # what separates a request's clauses
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
     r"(?:主题|题目|话题)(?:是|为|就是)\s*[「“\"『]?(?P<a>[^」”\"』，,。！!？?；;\n]{2,30})"
@@ -293,7 +293,7 @@ def extract_topic(request: str) -> str:
         named = peel(labelled.group("a") or labelled.group("b"))
         if len(named) >= 2:
             return _clip(named, 24)
-    clauses = [c.strip() for c in _CLAUSE.split(request) if c.strip()]
+    clauses = [c.strip() for c in CLAUSE.split(request) if c.strip()]
     candidates = [c for c in clauses if not _READER_ONLY.match(c)] or clauses[:1]
     # the clause that asks for the post holds its subject ("我最近在减脂，帮我出一篇低卡便当的笔记"); else the
     # first clause with a subject left
