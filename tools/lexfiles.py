@@ -34,3 +34,9 @@ def word_list(name: str) -> tuple[str, ...]:
     """A data file of words: one or more a line, separated by spaces; # starts a note."""
     text = (LEXICON / name).read_text(encoding="utf-8")
     return tuple(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
+
+
+@cache
+def generic_tags(theme: str) -> frozenset[str]:
+    """The tags that fit any post of `theme` ('any': of every theme), lower-cased: `generic_tags.txt`."""
+    return frozenset(t.lower() for t in sections("generic_tags.txt").get(theme, {}).get("tags", "").split())

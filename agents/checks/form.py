@@ -33,7 +33,7 @@ from agents.checks.textutil import (
 )
 from tools import segmenter
 from tools.entities import advice_domains, posseg_cut
-from tools.lexfiles import LEXICON
+from tools.lexfiles import LEXICON, generic_tags
 
 TITLE_MAX = 20
 TAGS_MIN, TAGS_MAX = 3, 10
@@ -121,12 +121,6 @@ _TITLE_SCAFFOLD = re.compile(
 
 
 # --- tags ------------------------------------------------------------------------------------------
-@cache
-def _generic_tags(theme: str) -> frozenset[str]:
-    """Tags that fit any post of `theme` ("any": any post at all)."""
-    return frozenset(t.lower() for t in sections("generic_tags.txt").get(theme, {}).get("tags", "").split())
-
-
 def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | None) -> list[Finding]:
     raw = [str(t).strip().lstrip("#") for t in draft.get("tags") or []]
     items = [t for t in raw if t]
@@ -179,7 +173,7 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     #松弛感 fits any post) and nothing of another theme that the post does not use. #考研经验 on a hiking post
     shares only 经验 with it; #猫咪日常 names pets."""
     lowered = tag.lower()
-    if lowered in post or any(lowered in _generic_tags(t) for t in ("any", *scope.themes)):
+    if lowered in post or any(lowered in generic_tags(t) for t in ("any", *scope.themes)):
         return True
     own = [w for w in words(lowered) if w not in _generic_parts()]
     if own and all(w in post for w in own):
@@ -209,7 +203,7 @@ def _theme_words(tag: str, themes: Sequence[str]) -> set[str]:
 def _generic_parts() -> frozenset[str]:
     """Words of the tags that fit any post (经验 of 经验分享, 日常): a tag sharing only these with a post is
     not related to it."""
-    return frozenset(w for t in _generic_tags("any") for w in (t, *words(t)))
+    return frozenset(w for t in generic_tags("any") for w in (t, *words(t)))
 
 
 # --- call to action --------------------------------------------------------------------------------
@@ -345,8 +339,6 @@ def _is_prose(line: str) -> bool:
         and cjk_count(line) >= 12
         and bool(re.search(r"[，,。；;]", line))
     )
-
-
 
 
 def cjk_count(text: str) -> int:

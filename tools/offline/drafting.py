@@ -18,8 +18,10 @@ from typing import Any
 from tools import segmenter
 from tools.entities import divisions, is_province, places, posseg_cut, readers
 from tools.feedback import Feedback, emoji_count, parse
+from tools.lexfiles import generic_tags
 from tools.offline import voice
 from tools.offline.context import Context
+from tools.offline.details import Details, request_details
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.text import (
     dedupe,
@@ -31,7 +33,7 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
-from tools.offline.topic import CLAUSE, particulars
+from tools.offline.topic import CLAUSE, particulars, things_in
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -129,9 +131,11 @@ def subject_of(topic: str, audience: str) -> str:
         r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
     )
     subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
-    # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱
+    # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱, 周末在家做了虾仁蒸蛋 → 虾仁蒸蛋
     subject = re.sub(
-        r"^(?:周末|假期)?(?:在家)?(?:[做煮烤炖]|来|复刻|自制)一[顿道份个锅碗](?=\S{2})", "", subject
+        r"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:[做煮烤炖蒸]|来|复刻|自制)(?:了|一[顿道份个锅碗](?!月))(?:一[顿道份个锅碗](?!月))?(?=\S{2})",
+        "",
+        subject,
     )
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
@@ -164,8 +168,9 @@ def subject_of(topic: str, audience: str) -> str:
     # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
     subject = re.sub(_COUNTED, "", subject)
     if len(subject) > 10:  # 3天上海citywalk → 上海citywalk: the place and the thing before how long
-        subject = re.sub(r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "",
-                         subject)
+        subject = re.sub(
+            r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "", subject
+        )
     subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
     return _within(subject, 10).rstrip("的和与及、")
 
@@ -204,8 +209,11 @@ def _theme_vocabulary() -> frozenset[str]:
     from tools.lexfiles import sections
 
     return frozenset(
-        w for part in sections("theme_words.txt").values() for key in ("triggers", "words")
-        for w in part.get(key, "").split() if len(w) >= 2
+        w
+        for part in sections("theme_words.txt").values()
+        for key in ("triggers", "words")
+        for w in part.get(key, "").split()
+        if len(w) >= 2
     )
 
 
@@ -225,6 +233,18 @@ def _tag_word(word: str) -> bool:
         and any(w in word for w in vocabulary)
         and not word.startswith(("不", "没", "我"))
         and not _DANGLING.fullmatch(word[-1])  # 柯基去 (of 柯基去安吉) is no name
+    )
+
+
+def _subject_tag(subject: str) -> bool:
+    """Is the subject itself a tag: a short name a tag may be (`_tag_word`), a compound of nouns
+    (番茄肥牛汤, 戒夜奶) or one particular doing (赶海) — not a phrase (秋天的桂花糕做法)."""
+    if len(subject) > 6 or "的" in subject or not _taggable(subject):
+        return False
+    return (
+        _tag_word(subject)
+        or things_in(subject) == [subject]
+        or [w for _, w in particulars(subject)] == [subject]
     )
 
 
@@ -282,7 +302,9 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     fit = [
         k
         for k in subject_words(keywords or [])
-        if k in subject and not k.startswith(("不", "没")) and not _DOING.fullmatch(k)  # 辅食, not 添加
+        if k in subject
+        and not k.startswith(("不", "没"))
+        and not _DOING.fullmatch(k)  # 辅食, not 添加
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
     ]
 
@@ -529,8 +551,8 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
     else:
         pool = [
             # the subject and its key word when they name a thing (not 秋天的桂花糕做法, 烤戚风蛋糕不塌)
-            subject if len(subject) <= 4 and "的" not in subject and _tag_word(subject) else "",
-            key if len(key) >= 3 and (_tag_word(key) or _one_noun(key)) else "",
+            subject if _subject_tag(subject) else "",
+            key if len(key) >= 3 and (_tag_word(key) or _one_noun(key) or _subject_tag(key)) else "",
             *evidence.get("recommendedTags", []),
             # …not a place the request names only as a dish's origin (重庆 of 重庆小面)
             *(
@@ -540,8 +562,15 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
             ),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
-        if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick
-            pool += [*evidence.get("topTags", []), *(f"{w}分享" for w in keywords(subject, 2))]
+        if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick — of the
+            # theme's most used, those on the subject or fit for any post of its theme (no #独库公路 on 赶海)
+            fitting = generic_tags("any") | generic_tags(ctx.theme.key)
+            top = [
+                t
+                for t in evidence.get("topTags", [])
+                if t.lower() in fitting or overlap(keywords(subject, 3), t)
+            ]
+            pool += [*top, *(f"{w}分享" for w in things_in(subject)[:2])]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
@@ -617,6 +646,23 @@ def _other_half(ctx: Context, subject: str, said: list[str]) -> list[tuple[str, 
     return [(second, fresh[:3])] if fresh else []
 
 
+def _own_points(
+    details: Details, points: list[str], tips: list[str], known: list[str], n_points: int, n_tips: int
+) -> tuple[list[str], list[str]]:
+    """The list when the request made it: the things it lists, each said by a line of the evidence that
+    names it or else by its name alone (纸箱城堡, 影子剧场, 冰块寻宝 — a corpus that knows none of them does
+    not replace them with general advice), the evidence's points then said as advice after them; or what
+    it says to do (先查潮汐表, 带小铲子、盐和网兜), first, in its order."""
+    if details.items:
+        named = dedupe(
+            [next((ln for ln in known if item in ln and len(ln) <= 40), item) for item in details.items]
+        )
+        return named, [*(p for p in points if p not in named), *tips][: n_tips + 1]
+    if details.steps:
+        return dedupe([*details.steps, *points])[: max(n_points, len(details.steps))], tips
+    return points, tips
+
+
 def compose_draft(ctx: Context) -> dict[str, Any]:
     brief = ctx.brief
     fb = parse(ctx.text("feedback"))
@@ -682,8 +728,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         general += usable
     thin = len(points) < 2
     shape = arranged.shape
-    if thin and getattr(theme_tips, "ordered", False):  # the scene's steps are the list, all of them
-        points, general, shape = [*points, *general], [], "steps"
+    if thin and getattr(theme_tips, "ordered", False):  # the scene's steps are the list, all of them (a
+        # lone line of the evidence is advice beside them, not a step before the first)
+        points, general, tips, shape = general, [], [*points, *tips], "steps"
     elif thin:
         points += general[: 3 - len(points)]
         general = general[3:]
@@ -694,6 +741,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
         tips += general[: max(0, room - len(tips))]
 
+    details = request_details(ctx.request, subject)
+    if shape != "told":  # the things the request lists, or what it says to do, lead the list
+        known = [*points, *tips, *(ln.text for ln in material.lines)]
+        points, tips = _own_points(details, points, tips, known, n_points, n_tips)
     # a scene's advice and a note's line may say one thing twice (穿速干衣…防水袋 / 建议穿速干衣…防水袋)
     kept = _distinct([*points, *tips])
     points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
@@ -717,7 +768,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if fb.emoji == "more":
         hook = f"{e()}{hook}{e()}{e()}"
 
-    paragraphs = [hook]
+    paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
     key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
     headings = {"steps": voice.STEP_HEADINGS, "timeline": voice.TIMELINE_HEADINGS}.get(

@@ -38,6 +38,9 @@ _CONNECTIVE = re.compile(r"^(?:另外|此外|而且|还有|所以|因此|但是|
 _NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
 _META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
 _SENTENCES = re.compile(r"[^。！？!?；;\n]+")
+# A colon that opens a numbered list ends the sentence before it: 后来改成四步：1.结论… (the list's first part
+# is a line of its own, not the end of the story that announced it)
+_LIST_OPENS = re.compile(r"[：:](?=\s*(?:1|一|①)\s*[.、)）])")
 _NEGATED = re.compile(r"不买|别买|不要|没必要|先不|不用|踩雷|后悔")
 _LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
 # A line that announces what a note goes on to say instead of saying it (a note's hook): "这三种裙子小个子
@@ -79,8 +82,10 @@ _TURN = re.compile(r"才(?:肯|敢|会|愿意|开始|发现)|终于|总算|居�
 
 def as_line(text: str, limit: int = 60) -> str | None:
     """A sentence as one list line: the whole sentence, or its leading whole clauses; None when it would
-    have to be cut mid-phrase, is only a heading ('总结出的经验'), or carries no usable information."""
+    have to be cut mid-phrase, is only a heading ('总结出的经验'), or carries no usable information. A
+    numbered part of a note may be short (4.需要的支持): its note's list says what it is."""
     text = strip_emoji(text).strip().rstrip("。；;，,！!")
+    shortest = 4 if _NUMBERING.match(text) else 8
     if text.endswith(("…", "...")):  # an excerpt: keep its whole clauses only
         text = re.split(r"[，,；;]", text[:-1].rstrip("."))[0] if "，" in text else ""
     text = _NUMBERING.sub("", _INTRO.sub("", text).lstrip()).lstrip()
@@ -88,7 +93,7 @@ def as_line(text: str, limit: int = 60) -> str | None:
     if len(text) > limit:
         cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
         text = text[:cut] if cut >= 12 else ""
-    if len(text) < 8 or _OPEN_END.search(text) or _META.search(text) or _TEASER.search(text):
+    if len(text) < shortest or _OPEN_END.search(text) or _META.search(text) or _TEASER.search(text):
         return None
     if any(text.count(a) != text.count(b) for a, b in _PAIRS):
         return None
@@ -174,7 +179,7 @@ def gather(
     for fact in facts:  # a fact may hold several sentences: each is a candidate line
         source = str(fact.get("sourceId") or "")
         titles[source] = str(fact.get("sourceTitle") or "")
-        for raw in _SENTENCES.findall(str(fact.get("text") or "")):
+        for raw in _SENTENCES.findall(_LIST_OPENS.sub("。", str(fact.get("text") or ""))):
             if (line := as_line(raw)) and not any(x in line for x in avoid):
                 lines.append(Line(line, source, role_of(raw, line), sequence_of(raw)))
     unique: dict[str, Line] = {}
@@ -194,7 +199,9 @@ def gather(
         lines = [
             ln
             for ln in lines
-            if ln in named or ln in themed or not (title := titles.get(ln.source, ""))
+            if ln in named
+            or ln in themed
+            or not (title := titles.get(ln.source, ""))
             or overlap([*specific, *theme], title)
         ]
     return Material(lines)

@@ -110,9 +110,10 @@ def sentences(text: str) -> list[str]:
 
 def units(text: str) -> list[str]:
     """Split a note into its sentences and list parts, keeping their numbering (1. / 第一，): a writer
-    needs to know which parts its author numbered."""
+    needs to know which parts its author numbered. A numbered part may be short (4.需要的支持): its list
+    says what it is."""
     parts = (s.strip(" \n\t，,") for s in _SENTENCE_END.split(text))
-    return [p for p in parts if len(_ENUMERATION.sub("", p)) >= 8]
+    return [p for p in parts if len(_ENUMERATION.sub("", p)) >= (4 if _ENUMERATION.match(p) else 8)]
 
 
 def is_concrete(sentence: str) -> bool:

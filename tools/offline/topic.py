@@ -16,7 +16,11 @@ from tools.bilingual import localize
 from tools.entities import places
 from tools.segmenter import posseg
 
-CLAUSE = re.compile(r"[，,。！!？?；;：:\n]")  # what separates a request's clauses
+# What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and a space between
+# two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the space inside "capsule wardrobe" or "zone 2")
+CLAUSE = re.compile(
+    r"[，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+)
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
     r"(?:主题|题目|话题)(?:是|为|就是)\s*[「“\"『]?(?P<a>[^」”\"』，,。！!？?；;\n]{2,30})"
@@ -79,7 +83,7 @@ _ASKED_TAIL = re.compile(
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案|步骤|流程|做法")
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
-    r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|笔记|帖子|经验帖|记录|干货|方法|做法|技巧"
+    r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验帖|记录|干货|方法|做法|技巧"
     r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集)(?:分享)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
 )
@@ -109,7 +113,7 @@ _NOT_THINGS = re.compile(
 )
 
 
-def _things(text: str) -> list[str]:
+def things_in(text: str) -> list[str]:
     """The particular things a clause names: 柯基 of 养了三年柯基, 大衣 of 小个子女生冬天怎么穿大衣显高,
     nouns side by side as one (额头闭口); jieba's nouns, without readers, times and the frame's own words;
     不柴 is no noun."""
@@ -144,7 +148,7 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     bare = _WHOSE.sub("", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
     others = [c for c in clauses if c != first]
     if not bare or _NO_THING.fullmatch(bare):  # 哪几家最好吃: which of the thing the other clause names
-        heads = [things[-1] for c in others if (things := [w for w in _things(peel(c)) if not places(w)])]
+        heads = [things[-1] for c in others if (things := [w for w in things_in(peel(c)) if not places(w)])]
         return heads[0] if heads else topic
     tail = bare != topic.strip("的 ")
     told = bool(_TOLD_TAIL.search(topic))  # 换毛季的那些事: the stories of the rabbit's moult
@@ -152,9 +156,9 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     if not tail and not theme_word:  # 低卡便当, 遛娃攻略 — a topic of its own
         return topic
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
-    if tail and not told and not own_way and _things(bare) and not theme_word:  # 番茄牛腩的做法: its own
+    if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
         return topic
-    owner = next((w for c in others for w in _things(peel(c)) if w not in bare and not places(w)), "")
+    owner = next((w for c in others for w in things_in(peel(c)) if w not in bare and not places(w)), "")
     if not owner:
         return topic
     if own_way:
@@ -170,6 +174,7 @@ _GENERIC = frozenset(
     """
     东西 过程 方法 办法 原因 地方 收获 落差 经验 心得 感受 感觉 变化 问题 事情 技巧 注意事项 准备 小时 时间
     经历 故事 攻略 清单 笔记 体验 细节 建议 步骤 流程 日常 记录 要点 重点 好处 坑 辅助 人 时候 样子 情况
+    翻车 翻车点 踩坑 踩雷 避坑 科普 干货
     爸妈 父母 长辈 老人 家长 鼠主 铲屎官 宝妈 宝爸
     """.split()  # noqa: SIM905 - a word list reads best as text
 )

@@ -13,6 +13,7 @@ from functools import cache
 
 from tools.entities import other_readers, readers
 from tools.lexfiles import sections
+from tools.offline.dishes import dish_steps
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
 TITLES: dict[str, tuple[str, ...]] = {
@@ -308,7 +309,10 @@ THEME_TIPS: dict[str, tuple[str, ...]] = {
 
 # A first clause for a closing that does not name the subject ({k}: the subject's key word).
 SIGN_OFFS: tuple[str, ...] = (
-    "{k}就先聊到这，", "关于{k}就写到这里，", "{k}的分享到这，", "以上就是我的{k}心得，"
+    "{k}就先聊到这，",
+    "关于{k}就写到这里，",
+    "{k}的分享到这，",
+    "以上就是我的{k}心得，",
 )
 
 # Closing calls to action by content type, used when the brief has none that fits.
@@ -326,9 +330,12 @@ CLOSINGS: dict[str, tuple[str, ...]] = {
 
 
 class SceneTips(tuple[str, ...]):
-    """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁)."""
+    """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁),
+    `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
+    steps say more."""
 
     ordered: bool = False
+    generic: bool = False
 
 
 @cache
@@ -337,6 +344,7 @@ def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
     for name, fields in sections("scene_tips.txt").items():
         tips = SceneTips(t.strip() for t in fields["tips"].split("｜") if t.strip())
         tips.ordered = fields.get("ordered", "").strip() == "yes"
+        tips.generic = fields.get("generic", "").strip() == "yes"
         out.append((name, re.compile(fields["when"]), tips))
     return out
 
@@ -363,6 +371,13 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
         if when.search(subject)
     ]
-    if named:
-        return max(named, key=lambda found: found[:2])[2]
-    return next((tips for when, tips in own if when.search(text)), SceneTips())
+    found = (
+        max(named, key=lambda f: f[:2])[2]
+        if named
+        else next((t for w, t in own if w.search(text)), SceneTips())
+    )
+    if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
+        dish = SceneTips(steps)  # a dish named by its parts (番茄肥牛汤): that dish's own steps
+        dish.ordered = True
+        return dish
+    return found

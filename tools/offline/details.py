@@ -1,0 +1,117 @@
+"""What a request itself tells the writer, besides its subject: the post's first material.
+
+A creator who asks "上个月开始用A醇，第一周爆皮泛红，后来慢慢建立耐受了。写篇经验帖给敏感肌新手" has told
+the post's story; one who asks for "雨天在家陪4岁娃玩的游戏：纸箱城堡、影子剧场、冰块寻宝" has named its
+items; "不自驾，全程坐大巴+打车，预算人均800以内" are the terms the post is written to. The offline writer
+says them before anything the corpus adds — a corpus that knows nothing of 纸箱城堡 must not replace them
+with general advice.
+
+- `told`: clauses of what happened to the writer (上周第一次…, 我们用了十天, 差点把帐篷点着了).
+- `terms`: what the post must keep to (预算…以内, 不自驾, 全程坐大巴, 尽量少走路).
+- `items`: the things the request lists (A、B、C / A、B和C), without the verb that leads them.
+- `steps`: what the request says to do, in its order (先查潮汐表, 带小铲子、盐和网兜).
+
+Clauses that frame or ask (写篇笔记, 帮我…, 怎么处理？, 给新手), name only the reader, or are the subject
+itself are none of these.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tools.bilingual import localize
+
+# a clause and the mark that ended it (a question is no detail)
+_CLAUSES = re.compile(
+    r"(?P<text>[^，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]+)"
+    r"(?P<end>[，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]*)"
+)
+# a clause that asks for the post or says how to write it: 写篇笔记, 帮我整理, 别写成广告, 重点讲讲…
+_FRAME = re.compile(
+    r"写|帮我|帮忙|麻烦|笔记|帖子|文案|小红书|分享(?:一下|下)?|记录(?:一下|下)|整理|讲讲|说说|聊聊|介绍一下|安利"
+    r"|推荐|列出来|配图|语气|风格|口吻|参考|收藏|post|Post"
+)
+_ASKS = re.compile(
+    r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
+)
+_READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)")
+# what happened: the writer, a time gone by, a turn of events, a done deed
+_TOLD = re.compile(
+    r"我|上周|上个月|上次|去年|前年|前段时间|最近|这次|那次|当时|后来|终于|居然|竟然|结果|差点|第一次"
+    r"|第[一二三四五六七八九十\d]+(?:天|周|个月|次|年)|前[一二三两几]天|[了过](?=[^，。]{0,12}$)"
+)
+# what the post keeps to: a budget, a limit, a way of getting about, a wish
+_TERMS = re.compile(
+    r"预算|以内|以下|不超过|之内|人均|全程|尽量|不自驾|不开车|不想|不要|不用|只能|只有|只用|一共|总共"
+)
+# what to do, in order (先查潮汐表), and a list led by what to do with it (带小铲子、盐和网兜)
+_STEP = re.compile(r"^(?:先|然后|最后|记得|提前)")
+_LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
+# English the reading in Chinese left as it was: no sentence of a post
+_ENGLISH = re.compile(r"[A-Za-z]{4,}")
+_LIST_SEP = re.compile(r"、|和|及|以及|还有|跟")
+# a verb that leads a list (带小铲子 → 小铲子): jieba's verbs, and these it tags otherwise
+_LEADS = re.compile(r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像)")
+
+
+@dataclass
+class Details:
+    told: list[str] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+
+    def said(self) -> str:
+        """The writer's own situation as one sentence: what happened, then the terms (their order in the
+        request kept within each); '' when it would be too short to read as a sentence (我们上个月骑了)."""
+        parts = [*self.told, *self.terms]
+        return "，".join(parts) + "。" if sum(map(len, parts)) >= 10 else ""
+
+
+def _items(clause: str) -> list[str]:
+    """The things a clause lists (three or more, or two joined by 、), each a short phrase; [] for a clause
+    that lists doings or questions (什么样的五花肉合适、梅干菜要泡多久)."""
+    if "、" not in clause:
+        return []
+    parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
+    if parts and (lead := _LEADS.match(parts[0])):
+        parts[0] = parts[0][lead.end() :]
+    if len(parts) < 2 or any(len(p) > 10 or _ASKS.search(p) for p in parts):
+        return []
+    return list(dict.fromkeys(parts))
+
+
+def request_details(request: str, subject: str) -> Details:
+    """The request's own story, terms, items and steps (see the module docstring); `subject` is the topic
+    the writer already says, so its clause is not said again."""
+    details = Details()
+    telling = False  # a clause right after a told one goes on telling (…，膝盖有点疼，后来…)
+    setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
+    for match in _CLAUSES.finditer(localize(request)):
+        clause, end = match.group("text").strip(), match.group("end")
+        was_telling, telling = telling, False
+        was_setting, setting = setting, ""
+        if len(clause) < 2 or _FRAME.search(clause) or _READER.match(clause) or _ENGLISH.search(clause):
+            continue
+        if "？" in end or "?" in end or _ASKS.search(clause):
+            continue
+        if items := _items(clause):
+            if _LIST_STEP.match(clause):
+                details.steps.append(clause)
+            else:
+                details.items += [i for i in items if i not in details.items]
+        elif clause in subject or (subject in clause and len(clause) - len(subject) < 4):
+            continue  # the subject itself (两岁宝宝戒夜奶): the opening names it
+        elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
+            details.told += [was_setting, clause] if was_setting else [clause]
+            telling = True
+        elif _TERMS.search(clause):
+            details.terms.append(clause)
+        elif _STEP.match(clause):
+            details.steps.append(clause)
+        else:
+            setting = clause
+    if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps
+        details.steps = []
+    return details
