@@ -37,6 +37,7 @@ def word_list(name: str) -> tuple[str, ...]:
 
 
 @cache
-def generic_tags(theme: str) -> frozenset[str]:
-    """The tags that fit any post of `theme` ('any': of every theme), lower-cased: `generic_tags.txt`."""
-    return frozenset(t.lower() for t in sections("generic_tags.txt").get(theme, {}).get("tags", "").split())
+def generic_tags(theme: str) -> tuple[str, ...]:
+    """The tags that fit any post of `theme` ('any': of every theme), lower-cased, in the order of
+    `generic_tags.txt` (the most used first)."""
+    return tuple(t.lower() for t in sections("generic_tags.txt").get(theme, {}).get("tags", "").split())

@@ -564,13 +564,10 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         ]
         if fb.tags_refresh:  # more candidates, so other tags than last time are there to pick — of the
             # theme's most used, those on the subject or fit for any post of its theme (no #独库公路 on 赶海)
-            fitting = generic_tags("any") | generic_tags(ctx.theme.key)
-            top = [
-                t
-                for t in evidence.get("topTags", [])
-                if t.lower() in fitting or overlap(keywords(subject, 3), t)
-            ]
-            pool += [*top, *(f"{w}分享" for w in things_in(subject)[:2])]
+            fitting = {*generic_tags("any"), *generic_tags(ctx.theme.key)}
+            on_it = keywords(subject, 3)
+            top = [t for t in evidence.get("topTags", []) if t.lower() in fitting or overlap(on_it, t)]
+            pool += [*top, *(f"{w}分享" for w in things_in(subject)[:2]), *generic_tags(ctx.theme.key)]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what

@@ -212,6 +212,11 @@ def particulars(text: str) -> list[tuple[int, str]]:
     return sorted(f for f in found if f[0] >= 0)
 
 
+def _all_nouns(text: str) -> bool:
+    """Is `text` nouns only (燃面, 甑糕, 卧铺火车), not a doing or a state (运营, 土笋冻 is 土笋 + 冻)?"""
+    return len(text) >= 2 and all(flag.startswith("n") for _, flag in posseg(text))
+
+
 def _hollow(topic: str) -> bool:
     """Does the topic name nothing particular of its own (only ways, parts and outcomes of something, or
     whom the post is for: 给应届生)?"""
@@ -247,6 +252,21 @@ def _theme_words(text: str) -> list[str]:
     return sorted(words, key=lambda w: (-len(w), text.find(w)))
 
 
+# How or why the post is to be written, not what about: a manner (…的那种感觉就行) or a purpose for the
+# readers (提醒大家注意安全, 让更多人知道)
+_HOW_TO_WRITE = re.compile(
+    r"(?:就行|就好|即可|就可以)$|^(?:提醒|告诉|让|帮助|帮)(?:一下)?(?:大家|你们|新手|更多人)"
+)
+
+# A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
+# the clause said
+_DONE = re.compile(r"(?:了|过)(?P<thing>[^了过，,]{2,14})$")
+_COUNTED = re.compile(
+    r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
+    r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只)?"
+    r"(?:多)?的?"
+)
+
 # Who the writer is (我是黄黑皮, 作为一个新手妈妈): the writer, not the subject
 _WHO_I_AM = re.compile(r"^(?:我|本人)是|^(?:我|本人)?作为[^，,。的]{1,10}$")
 
@@ -281,6 +301,8 @@ def peel(clause: str) -> str:
         return ""  # "笔记主题：…", "整理成清单：…", "…？写一篇经验分享": the subject is in another clause
     if framed and _READER_PHRASE.fullmatch(text):
         return ""  # "写一篇笔记给刚入坑的朋友": only who it is for — the subject is in another clause
+    if _HOW_TO_WRITE.search(text):
+        return ""  # "讲讲…的那种感觉就行", "写成笔记提醒大家注意安全": how or why to write it, not what
     if not _READER_ONLY.match(clause):
         stripped = _FOR_READER.sub("", text).strip("的 ")
         text = stripped if len(stripped) >= 2 else text
@@ -320,6 +342,9 @@ def extract_topic(request: str) -> str:
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
+    if (done := _DONE.search(topic)) and _all_nouns(thing := _COUNTED.sub("", done.group("thing"))):
+        where = next((p for p in places(topic[: done.start()]) if p not in thing), "")
+        topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
     if len(topic) < 2:
         from tools.offline.text import keywords
 

@@ -14,6 +14,7 @@ from functools import cache
 from tools.entities import other_readers, readers
 from tools.lexfiles import sections
 from tools.offline.dishes import dish_steps
+from tools.offline.topic import CLAUSE
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
 TITLES: dict[str, tuple[str, ...]] = {
@@ -329,6 +330,10 @@ CLOSINGS: dict[str, tuple[str, ...]] = {
 }
 
 
+# a clause that refuses what it names: 不自驾, 别去网红店, 不用烤箱
+_REFUSED = re.compile(r"(?:不|别|不用|不要|无需|不想|不去|没有?)(?!错|少|久|到|了|同|太|算)")
+
+
 class SceneTips(tuple[str, ...]):
     """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁),
     `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
@@ -358,7 +363,9 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
     suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
-    request names; () when none."""
+    request names — not in a clause that refuses it (不自驾: no driving tips for a trip by bus); () when
+    none."""
+    text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
     # a scene whose advice speaks to readers the request does not name is not its scene (a trip with kids'
     # 午睡 and 母婴室 for a grown-up's long train ride)
     named_readers = readers(text)
