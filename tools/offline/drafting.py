@@ -567,7 +567,9 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
             fitting = {*generic_tags("any"), *generic_tags(ctx.theme.key)}
             on_it = keywords(subject, 3)
             top = [t for t in evidence.get("topTags", []) if t.lower() in fitting or overlap(on_it, t)]
-            pool += [*top, *(f"{w}分享" for w in things_in(subject)[:2]), *generic_tags(ctx.theme.key)]
+            things = [w for w in things_in(subject) if not places(w)][:2]
+            own = [f"{w}{kind}" for w in things for kind in ("分享", "日常")]  # #绿植日常, not #南京日常
+            pool += [*top, *own, *generic_tags(ctx.theme.key)]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
@@ -578,7 +580,9 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         old = {str(t) for t in previous.get("tags") or []}
         fresh = [t for t in tags if t not in old]
         kept = [t for t in tags if t in old]
-        tags = dedupe([*fb.tags_add, *fresh[:6]]) if len(fresh) >= 3 else [*fresh, *kept]
+        # too few new ones: the old ones fill in only up to the three a post needs
+        enough = len(fresh) >= 3
+        tags = dedupe([*fb.tags_add, *fresh[:6]]) if enough else [*fresh, *kept][: max(3, len(fresh))]
     if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
         fill = [t for t in ctx.theme.tags if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
