@@ -290,6 +290,10 @@ def test_the_subject_is_the_thing_not_its_span_and_the_theme_follows_it() -> Non
         ("去年冬天坐了一夜的绿皮火车硬座，想说说怎么熬过来的", "travel"),
         ("在互联网公司做了两年运营，最近转岗去做产品，聊聊这段时间", "career"),
         ("第一次在家给仓鼠换垫料，写篇笔记", "pets"),
+        # a bag on one's back is no fashion; a pipe, a tap or a toilet is the home; a first taste is food
+        ("五一特种兵出游，一个双肩包装下三天的行李，写个清单", "travel"),
+        ("卫生间马桶堵了，自己用皮搋子疏通好了，写篇笔记", "home"),
+        ("在成都吃到了人生第一口冒菜，写篇笔记", "food"),
     ],
 )
 def test_the_theme_follows_the_thing_itself(request_text: str, theme: str) -> None:
