@@ -127,6 +127,7 @@ def subject_of(topic: str, audience: str) -> str:
     if len(rest) >= 2 and rest not in _theme_vocabulary():
         subject = rest
     subject = re.sub(_READER_FIRST, "", subject)  # 上班族如何利用午休健身: the reader is not the subject
+    subject = re.sub(r"^[也都还](?=\S{3})", "", subject)  # (新手)也不会翻车的番茄炒蛋
     subject = re.sub(
         r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
     )
@@ -241,10 +242,11 @@ def _subject_tag(subject: str) -> bool:
     (番茄肥牛汤, 戒夜奶) or one particular doing (赶海) — not a phrase (秋天的桂花糕做法)."""
     if len(subject) > 6 or "的" in subject or not _taggable(subject):
         return False
+    named = "".join(dict.fromkeys(w for _, w in particulars(subject)))  # 番茄 + 炒蛋, 赶海
     return (
         _tag_word(subject)
         or things_in(subject) == [subject]
-        or [w for _, w in particulars(subject)] == [subject]
+        or named == subject
     )
 
 
@@ -544,7 +546,11 @@ def _audience(ctx: Context, fb: Feedback) -> str:
     return audience[:12]
 
 
-def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str, Any]) -> list[str]:
+def _tags(
+    ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str, Any], replace: bool
+) -> list[str]:
+    """The post's tags; on a redo that asks for other tags, new ones — all new when the editor asked
+    (`replace`), added to the old that still fit when the critic did (too few, or some unrelated)."""
     evidence = ctx.data("evidence") or {}
     if fb.tags_set:
         base = list(fb.tags_set)
@@ -580,9 +586,12 @@ def _tags(ctx: Context, subject: str, key: str, fb: Feedback, previous: dict[str
         old = {str(t) for t in previous.get("tags") or []}
         fresh = [t for t in tags if t not in old]
         kept = [t for t in tags if t in old]
-        # too few new ones: the old ones fill in only up to the three a post needs
-        enough = len(fresh) >= 3
-        tags = dedupe([*fb.tags_add, *fresh[:6]]) if enough else [*fresh, *kept][: max(3, len(fresh))]
+        if not replace:
+            tags = dedupe([*fb.tags_add, *kept, *fresh])
+        elif len(fresh) >= 3:
+            tags = dedupe([*fb.tags_add, *fresh[:6]])
+        else:  # too few new ones: the old ones fill in only up to the three a post needs
+            tags = [*fresh, *kept][:3]
     if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
         fill = [t for t in ctx.theme.tags if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
@@ -669,6 +678,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     fb = parse(ctx.text("feedback"))
     critic = parse(ctx.text("review_feedback"))
     fb.avoid += critic.avoid
+    replace_tags = fb.tags_refresh  # the editor's own ask; the critic's adds to the tags that fit
     fb.tags_refresh = fb.tags_refresh or critic.tags_refresh
     previous = ctx.data("previous") or {}
     kind = str(brief.get("contentType") or "guide")
@@ -729,7 +739,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         general += usable
     thin = len(points) < 2
     shape = arranged.shape
-    if thin and getattr(theme_tips, "ordered", False):  # the scene's steps are the list, all of them (a
+    if getattr(theme_tips, "dish", False) and shape != "told":
+        # the dish's own steps are the list; of the evidence, what names the dish is said beside them (a
+        # beginner's six dishes are no steps of 番茄炒蛋)
+        dish = _key(subject, [str(k) for k in brief.get("keywords", [])])
+        beside = [t for t in [*points, *tips] if dish in t]
+        points, general, tips, shape = list(theme_tips), [], beside[:n_tips], "steps"
+    elif thin and getattr(theme_tips, "ordered", False):  # the scene's steps are the list, all of them (a
         # lone line of the evidence is advice beside them, not a step before the first)
         points, general, tips, shape = general, [], [*points, *tips], "steps"
     elif thin:
@@ -830,4 +846,4 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     title = _title(ctx, title_kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
-    return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous)}
+    return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}

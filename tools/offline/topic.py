@@ -161,11 +161,18 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     owner = next((w for c in others for w in things_in(peel(c)) if w not in bare and not places(w)), "")
     if not owner:
         return topic
+    # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
+    whole = next((s for c in others if owner in (s := _subject_of(c)) and s.startswith(owner)), "")
+    owner = whole if 0 < len(whole) <= 8 and "的" not in whole else owner
     if own_way:
         return bare + owner
-    if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不"):  # a trait goes before its thing
-        return f"{bare}的{owner}"
+    if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不") or _SAYS_HOW.search(bare):
+        return f"{bare}的{owner}"  # a trait goes before its thing: 新手也不会翻车的番茄炒蛋
     return owner + bare
+
+
+# a trait said as a clause: 新手也不会翻车, 一次就能成功
+_SAYS_HOW = re.compile(r"不|没|也|都|能|会")
 
 
 # Nouns that name a part, a way or an outcome of something, not a thing: a topic of only these (这个过程和

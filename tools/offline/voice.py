@@ -341,6 +341,7 @@ class SceneTips(tuple[str, ...]):
 
     ordered: bool = False
     generic: bool = False
+    dish: bool = False  # the steps of the very dish the post is about (tools/offline/dishes.py)
 
 
 @cache
@@ -385,6 +386,6 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     )
     if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
         dish = SceneTips(steps)  # a dish named by its parts (番茄肥牛汤): that dish's own steps
-        dish.ordered = True
+        dish.ordered = dish.dish = True
         return dish
     return found
