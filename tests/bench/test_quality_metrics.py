@@ -192,10 +192,12 @@ def test_the_request_set() -> None:
     places = gazetteer()
     assert len(rows) >= 60 and len({r["id"] for r in rows}) == len(rows)
     assert {r["split"] for r in rows} == set(SPLITS)
-    # round 1 (req-001…) split before tuning; rounds 2 and 3 (req-201…, req-301…) were measured once as
-    # fresh, then tuned on
+    # round 1 (req-001…) split before tuning; rounds 2–6 (req-201…req-640) were measured once as fresh,
+    # then tuned on; round 7 (req-701…) is held out, and with round 1's third it is a third of the set
     _split_rule([r for r in rows if int(r["id"][4:]) < 200], "kind")
-    assert all(r["split"] == "tune" for r in rows if int(r["id"][4:]) >= 200)
+    assert all(r["split"] == "tune" for r in rows if 200 <= int(r["id"][4:]) < 700)
+    assert all(r["split"] == "holdout" for r in rows if int(r["id"][4:]) >= 700)
+    assert 0.3 <= sum(r["split"] == "holdout" for r in rows) / len(rows) <= 0.4
     assert {r["theme"] for r in rows if r["intent"] == "full_post"} == THEMES
     assert Counter(r["intent"] for r in rows).keys() == {"full_post", "image_only", "question", "time_query"}
     traps = [r for r in rows if r["kind"] == "trap"]
@@ -219,11 +221,12 @@ def test_the_draft_set() -> None:
     assert len(good) >= 20 and len(flawed) >= 40 and len({r["id"] for r in rows}) == len(rows)
     round_1 = [r for r in rows if int(r["family"][1:]) <= 21]
     _split_rule(round_1, "family")
-    # rounds 2–6 (F22–F67) and 8–10 (F78–F107) were each measured as a holdout once, then tuned on; round
-    # 7 (F68–F77) is held out
+    # rounds 2–6 (F22–F67) and 8–10 (F78–F107) were each measured as a holdout once, then tuned on; rounds
+    # 7 and 11–13 (F68–F77, F108–F137) are held out, and with round 1's third they are a third of the set
     families = [(r, int(r["family"][1:])) for r in rows]
     assert all(r["split"] == "tune" for r, f in families if 22 <= f <= 67 or 78 <= f <= 107)
-    assert all(r["split"] == "holdout" for r, f in families if 68 <= f <= 77)
+    assert all(r["split"] == "holdout" for r, f in families if 68 <= f <= 77 or f >= 108)
+    assert 0.3 <= sum(r["split"] == "holdout" for r in rows) / len(rows) <= 0.4
     kinds = Counter(k for r in flawed for k in r["flaws"])
     assert len(kinds) >= 12 and min(kinds.values()) >= 3
     assert {k for r in flawed if r["split"] == "holdout" for k in r["flaws"]} == set(kinds)
