@@ -392,6 +392,9 @@ _SPAN = re.compile(
 _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")
 
 
+_LEADING_WHEN = re.compile(r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周)?(?:想|打算|准备|要)?(?:在家)?")
+
+
 def _within(text: str, limit: int) -> str:
     """`text` cut to `limit` characters at a word boundary (never 'citywalk' → 'city', '亲子' → '亲'), and
     never ending on a word that waits for the rest (考公两次失败后去了 → 考公两次失败); a 第一次 in the
@@ -404,6 +407,11 @@ def _within(text: str, limit: int) -> str:
     timeless = re.sub(r"(?<=.{2})(?:春天|夏天|秋天|冬天|秋冬|春夏|周末)(?=.{2})", "", shorter)
     if len(timeless) <= limit:
         return timeless
+    # …then when and what one meant to do, said first (周末想带娃去郊区摘草莓 → 带娃去郊区摘草莓): a phrase
+    # ends in what it is about, so its end is the last thing to cut
+    plain = re.sub(_LEADING_WHEN, "", timeless)
+    if 2 <= len(plain) <= limit:
+        return plain
     words: list[str] = []
     for word in segmenter.cut(text):
         if sum(map(len, words)) + len(word) > limit:
