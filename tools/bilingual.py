@@ -56,8 +56,61 @@ _STOP = frozenset(
     absolute real experience experiences things stuff ones way ways kind kinds type types everyone anyone
     help actually just also even ever under within less than about more perfect ultimate honest everything
     all how what need want know when whole better tell
+    them him us bit lot lots little something someone somebody anything finally then now again still already
+    recently lately too much many own few several often - – —
     """.split()  # noqa: SIM905
 )
+# "a bit of soap", "a couple of", "a handful of": how much, which says nothing of the thing
+_QUANTITY = re.compile(
+    r"\b(?:a\s+)?(?:little\s+)?(?:bit|lot|lots|couple|handful|bunch|pinch|splash|dash|drop|few\s+drops|spoonful)"
+    r"\s+of\s+",
+    re.IGNORECASE,
+)
+# a later sentence that tells what happened ("… - we kept them in separate rooms first"): the story, not the
+# subject
+_NARRATIVE = re.compile(r"^(?:i|we|he|she|they|it)(?:['’](?:m|ve|re|s|d|ll))?\s+\S", re.IGNORECASE)
+_STORY = re.compile(
+    r"(?:\s+[-–—]+\s+|[.;!?]\s+|,\s+)(?=(?:i|we|he|she|they|it)(?:['’](?:m|ve|re|s|d|ll))?\s+\w)",
+    re.IGNORECASE,
+)
+_ASKED = re.compile(r"\b(?:write|post|note|share|about|how|tips|guide|recommend)\b", re.IGNORECASE)
+# "my first week trying gua sha": the time it is the first of is said after the doing (刮痧第一周)
+_FRAMES = frozenset("第一周 第一个月 第一天 第一年".split())  # noqa: SIM905
+# "teaching my dog to sit" → 教狗狗坐下; "getting a toddler to eat greens" → 让幼儿吃青菜
+_TEACH = {
+    "teaching": "教", "teach": "教", "taught": "教", "training": "训练", "train": "训练", "trained": "训练",
+    "getting": "让", "get": "让", "got": "让",
+}  # fmt: skip
+_STOPPING = frozenset("stop stopping stopped".split())  # noqa: SIM905
+_INTRODUCING = frozenset("introducing introduce introduced".split())  # noqa: SIM905
+_SWITCHING = frozenset("switching switch switched".split())  # noqa: SIM905
+_TRYING = frozenset("trying try tried".split())  # noqa: SIM905
+# a verb said bare after "to" ("to sit", "to swim", "to stop …"): what the one taught is to do
+_BARE_VERBS = frozenset(
+    """
+    stop sleep swim sit eat read walk ride use share stay come talk speak play wear love like brush dress tidy
+    clean pee poop wait listen behave go enjoy accept drink hold climb cook write draw count tie put fall
+    settle calm focus make do get be
+    """.split()  # noqa: SIM905
+)
+# 猫咪, 小狗, 原住猫 …: an animal, whose doings are corrected (纠正) and who gets used to another (磨合)
+_ANIMAL = re.compile("[猫狗犬兔鼠鹦龟]")
+# what ends the name of a place one goes to (奶茶店, 咖啡馆, 打卡点): "near" it is 附近的
+_VENUES = frozenset("店馆厅宿园点场吧街市房所院楼站区路")
+# a doing one does another by ("fixing rounded shoulders with daily stretches" → 每日拉伸改善圆肩), said bare;
+# a thing it is done with takes 用 (用肥皂修好门)
+_MEANS = tuple(
+    """
+    拉伸 按摩 刮痧 冥想 热敷 冷敷 运动 锻炼 训练 健身 跑步 快走 散步 走路 游泳 饮食 断食 泡脚 呼吸 动作
+    """.split()  # noqa: SIM905
+)
+# "introducing a puppy to the home / the family": where a newcomer settles in
+_HOMES = {
+    "家居": "融入新家", "新家": "融入新家", "家": "融入新家", "房子": "融入新家",
+    "家人": "融入家庭", "一家人": "融入家庭", "亲子": "融入家庭",
+}  # fmt: skip
+# a doing the list says object first ({}清洁) that reads verb first after 用…, 教…: 用漂白剂清洁瓷砖缝
+_VERB_FIRST = frozenset("清洁 深度清洁 整理收纳 整理 除味 布置 改造 翻新 保存 浇水 吸尘 分类".split())  # noqa: SIM905
 # said before a noun and saying nothing of the subject: gone before the words are looked up, so the list's
 # phrases need none ("first week at a new job" is `first week at new job`)
 _DETERMINERS = frozenset("a an the my your our their his her its some this these those".split())  # noqa: SIM905
@@ -79,7 +132,10 @@ _SETTING_PREP = frozenset(("in", "at", "on", "during"))  # "in a rental apartmen
 _JOIN = {"and": "和", "&": "和", "or": "或"}
 # whom one does a thing with ("hiking with kids" → 带孩子徒步), not what with ("with daily stretches")
 _COMPANIONS = frozenset(
-    "孩子 宝宝 幼儿 娃 狗狗 猫咪 宠物 小狗 小猫 一家人 家人 朋友 爸妈 老人 长辈 闺蜜 对象 情侣".split()  # noqa: SIM905
+    """
+    孩子 宝宝 幼儿 娃 狗狗 猫咪 宠物 小狗 小猫 一家人 家人 朋友 爸妈 老人 长辈 闺蜜 对象 情侣
+    妈妈 爸爸 老公 老婆 男朋友 女朋友 另一半 室友 同事 儿子 女儿 新生儿 婴儿
+    """.split()  # noqa: SIM905
 )
 _UNITS = {
     "minute": "分钟", "min": "分钟", "hour": "小时", "hr": "小时", "day": "天", "night": "晚", "week": "周",
@@ -163,7 +219,8 @@ def _lookup(tokens: list[str], i: int) -> tuple[int, str, str] | None:
 def _duration(tokens: list[str], i: int) -> tuple[int, str, bool] | None:
     """A span of time at tokens[i]: (tokens taken, Chinese, whether it is the time it is done in) —
     "in under 15 minutes" → 15分钟 (done in), "20-minute" → 20分钟."""
-    j = i
+    lasting = tokens[i].lower() == "for"  # "quitting sugar for a month" → 一个月戒糖
+    j = i + lasting
     done = False
     while j < len(tokens) and tokens[j].lower() in (*_COMPLETION_LEAD, "less", "than", "just", "about"):
         done = done or tokens[j].lower() in _COMPLETION_LEAD
@@ -178,11 +235,11 @@ def _duration(tokens: list[str], i: int) -> tuple[int, str, bool] | None:
         head = re.fullmatch(rf"{_UNIT}s?", tokens[j + 1].lower())
         if head:
             number, unit, size = tokens[j], head.group(1), 2
-    elif done:  # "in a week" (its article already gone)
+    elif done or lasting:  # "in a week", "for a month" (its article already gone)
         head = re.fullmatch(_UNIT, tokens[j].lower())
         if head:
             number, unit, size = "one", head.group(1), 1
-    if not size or (j > i and not done):
+    if not size or (j > i + lasting and not done):
         return None
     count = _NUMBERS.get(number.lower(), number)
     return j - i + size, count + _UNITS[unit.lower()], done
@@ -202,6 +259,8 @@ def _cut(tokens: list[str]) -> list[str]:
     i = 0
     while i < len(tokens):
         low = tokens[i].lower()
+        if low in _BREAKS and _NARRATIVE.match(" ".join(tokens[i + 1 : i + 3])) and _content(out):
+            break  # "…, we kept them apart for a week": what happened, told after the subject
         if low in _QUALIFIERS or low in _MODALS:
             known = _lookup([t for t in tokens[i:] if t.lower() not in _DETERMINERS], 0)
             kept = list(out)
@@ -233,6 +292,11 @@ class _Said:
     audiences: list[str] = field(default_factory=list)
     doing: int | None = None  # where in `words` the first doing starts
     light: bool = False  # its verb was only "make" or "do": said as 做 after a setting, else not at all
+    near: list[str] = field(default_factory=list)  # "near Chunxi Road": 春熙路附近的…
+    after: list[str] = field(default_factory=list)  # "my first week trying …": …第一周
+    doing_end: int = -1  # the token after the last doing and its object: "with soap" is what it is done with
+    last: tuple[int, str, str] | None = None  # that doing: where in `words`, the list's Chinese, its object
+    verb_first: bool = False  # a doing said as a verb and then its thing (教孩子整理玩具, not …玩具整理)
 
     def topic(self, *, places: bool = True) -> str:
         words = list(self.words)
@@ -248,12 +312,21 @@ class _Said:
             words[self.doing : self.doing] = said
         else:
             front += [*self.settings, *done]
-        return _glue([*(self.places if places else []), *self.spans, *dict.fromkeys(front), *words])
+        # 春熙路附近的奶茶店 (a place to go to), 杭州周边徒步 (a thing to do)
+        venue = bool(words) and words[-1][-1:] in _VENUES
+        where = "".join(dict.fromkeys(self.near)) if places else ""
+        near = [f"{where}{'附近的' if venue else '周边'}"] if where else []
+        out = _glue([*(self.places if places else []), *near, *self.spans, *dict.fromkeys(front), *words])
+        if self.after:  # 刮痧第一周; 每天早上刮痧消水肿的第一周
+            frame = "".join(dict.fromkeys(self.after))
+            out += ("的" if len(_HAN.findall(out)) > 4 else "") + frame if out else frame
+        return out
 
     def take(self, other: _Said) -> str:
         """`other`'s places and readers joined to these; the rest of it as one Chinese phrase."""
         self.places += other.places
         self.audiences += other.audiences
+        self.near += other.near
         return other.topic(places=False)
 
 
@@ -267,12 +340,14 @@ def _object_end(tokens: list[str], i: int) -> int:
         found = _lookup(tokens, j)
         if low in _BREAKS or _duration(tokens, j):
             break
-        if found and found[1] in ("setting", "mod"):
-            break
+        if found and (found[1] in ("setting", "mod") or (found[1] == "act" and low == "for")):
+            break  # "for puffy face" (消水肿) is what the doing is for, not its object
         if (low in _PLACE_PREP or low in ("for", "as", "with") or low in _BEFORE_AFTER) and not (
             found and found[0] > 1
         ):
             break
+        if low == "used" and j + 1 < len(tokens) and tokens[j + 1].lower() == "to":
+            break  # "getting my cat used to the carrier"
         j += found[0] if found else 1
     return j
 
@@ -284,11 +359,17 @@ def _segment_end(tokens: list[str], i: int, stops: frozenset[str] = frozenset())
     return j
 
 
-def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, asked: bool = False) -> _Said:
+def _render(
+    tokens: list[str],
+    drop_unknown: bool = False,
+    top: bool = False,
+    asked: bool = False,
+    verb_first: bool = False,
+) -> _Said:
     """Tokens → a topic's parts in Chinese; unknown words kept as they were written (or dropped). `top`: the
     tokens open the subject (an unknown -ing word there only opens it); `asked`: they follow "how to", so
     an unknown first word is the verb of the question ("how to stop a puppy biting")."""
-    said = _Said()
+    said = _Said(verb_first=verb_first)
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -306,7 +387,12 @@ def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, as
         if found and (found[0] > 1 or low not in ("for", "with", "as")):
             size, kind, chinese = found
             if kind in ("act", "do"):
-                i = _doing(said, tokens, i, size, kind, chinese, drop_unknown)
+                i = said.doing_end = _doing(said, tokens, i, size, kind, chinese, drop_unknown)
+                continue
+            if chinese in _FRAMES | {"第一次"} and _opens_doing(tokens, i + size):
+                # "first week trying gua sha" → 刮痧第一周; "first time trying surfing" → 第一次冲浪
+                (said.after if chinese in _FRAMES else said.settings).append(chinese)
+                i += size + (tokens[i + size].lower() == "of")
                 continue
             parts = {"place": said.places, "audience": said.audiences, "setting": said.settings}
             parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
@@ -315,6 +401,7 @@ def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, as
         if low in ("for", "as"):  # "for beginners" names the reader; "for sensitive skin" qualifies the topic
             end = _segment_end(tokens, i + 1, frozenset(("with", "as")))
             rest = _render(tokens[i + 1 : end], drop_unknown)
+            said.near += rest.near
             if low == "for" and rest.audiences and not rest.topic(places=False):
                 said.places += rest.places
                 said.audiences += rest.audiences
@@ -324,10 +411,41 @@ def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, as
                     said.front.append(modifier)
             i = end
             continue
+        following = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if low == "near" and following not in ("", *_BREAKS):  # "near Chunxi Road" → 春熙路附近的…
+            end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as", *_SETTING_PREP)))
+            rest = _render(tokens[i + 1 : end], drop_unknown)
+            said.audiences += rest.audiences
+            if where := _glue([*rest.places, *dict.fromkeys(rest.near), rest.topic(places=False)]):
+                said.near.append(where)
+            i = end
+            continue
+        if low in ("with", "using") and said.doing_end == i:  # "fixed a door with soap" → 用肥皂修好门
+            end = _segment_end(tokens, i + 1, frozenset(("for", "as")))
+            rest = _render(tokens[i + 1 : end], drop_unknown)
+            taken = rest.topic(places=False)
+            if (
+                taken
+                and not rest.audiences
+                and not _COMPANIONS & set(rest.words)
+                and not taken.endswith(_MEANS)
+            ):
+                said.places += rest.places
+                said.near += rest.near
+                at, template, what = said.last or (0, "", "")
+                if template.endswith("穿搭") and what:  # "styling jeans with sneakers" → 牛仔裤搭配运动鞋
+                    said.words[at] = f"{what}搭配{taken}"
+                else:
+                    said.settings.append(f"用{taken}")
+                    if template[2:] in _VERB_FIRST and what:
+                        said.words[at] = template[2:] + what
+                i = end
+                continue
         if low == "with":
             end = _segment_end(tokens, i + 1)
             rest = _render(tokens[i + 1 : end], drop_unknown)
             said.places += rest.places
+            said.near += rest.near
             taken = _glue([*rest.audiences, rest.topic(places=False)])
             if said.words and said.words[-1] == "人":  # "people with oily skin": the reader, not a companion
                 said.words.pop()
@@ -346,7 +464,6 @@ def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, as
                 said.settings.append(when + _BEFORE_AFTER[low])
             i = end
             continue
-        following = tokens[i + 1] if i + 1 < len(tokens) else ""
         if low in _PLACE_PREP and following[:1].isupper() and not _lookup(tokens, i + 1):
             end = i + 2  # "in Perth", "near Peking University": a place the list does not know, in English
             while end < len(tokens) and tokens[end][:1].isupper() and not _lookup(tokens, end):
@@ -381,11 +498,27 @@ def _render(tokens: list[str], drop_unknown: bool = False, top: bool = False, as
     return said
 
 
+def _opens_doing(tokens: list[str], i: int) -> bool:
+    """Does a doing start at tokens[i] (or after "of": "first week of potty training")?"""
+    if i < len(tokens) and tokens[i].lower() == "of":
+        i += 1
+    if i >= len(tokens):
+        return False
+    found = _lookup(tokens, i)
+    low = tokens[i].lower()
+    return bool(found and found[1] in ("act", "do")) or (low.endswith("ing") and len(low) > 4 and not found)
+
+
+def _animate(chinese: str) -> bool:
+    """An animal or a person (狗狗, 原住猫, 孩子): one whose habits are corrected, not a thing."""
+    return bool(_ANIMAL.search(chinese)) or any(chinese.startswith(c) for c in _COMPANIONS)
+
+
 def _pair(verb: str, taken: list[str]) -> str | None:
     """The list's Chinese for a doing together with its thing ("trimming claws" → 剪指甲)."""
     if not taken:
         return None
-    phrase = f"{verb} {' '.join(_bare(t).lower() for t in taken)}"
+    phrase = f"{verb} {' '.join(_bare(t).lower() for t in taken if t.lower() not in _STOP)}"
     for key in (phrase, *_singulars(phrase)):
         if key in lexicon().words:
             return lexicon().words[key][1]
@@ -415,12 +548,24 @@ def _doing(said: _Said, tokens: list[str], i: int, size: int, kind: str, chinese
         said.words.append(owner)
     verb = " ".join(t.lower() for t in tokens[i : i + size])
     pair = _pair(verb, taken)
-    if kind == "do" and what in _COMPANIONS:
+    if verb in _TRYING and (said.after or "第一次" in said.settings):
+        chinese = "{}"  # 刮痧第一周, 第一次冲浪: the first week or time already says it is tried
+    told = _told(said, tokens, end, verb, what, pair or ("" if verb in _INTRODUCING else chinese), drop)
+    if told:
+        end, phrase = told
+    elif verb in _STOPPING and _animate(what):
+        phrase = f"纠正{what}"  # "stop a puppy biting" → 纠正小狗咬人
+    elif verb.startswith("for ") and said.doing is None and said.words and not what:
+        said.words.insert(0, f"{chinese}的")  # "gua sha for puffy face" → 消水肿的刮痧
+        return end
+    elif kind == "do" and what in _COMPANIONS:
         phrase = f"带{what}"  # "taking a baby on a flight": 带宝宝
     elif kind == "do":
         phrase = what or chinese.strip("-")
     elif pair:
         phrase = pair
+    elif said.verb_first and chinese[2:] in _VERB_FIRST and what:
+        phrase = chinese[2:] + what
     elif "{}" in chinese:
         phrase = chinese.replace("{}", what)
     else:
@@ -429,8 +574,61 @@ def _doing(said: _Said, tokens: list[str], i: int, size: int, kind: str, chinese
         if said.doing is None:
             said.doing = len(said.words)
             said.light = kind == "do" and bool(what)
+        said.last = (len(said.words), chinese, what)
         said.words.append(phrase)
     return end
+
+
+def _told(
+    said: _Said, tokens: list[str], end: int, verb: str, what: str, pair: str | None, drop: bool
+) -> tuple[int, str] | None:
+    """A doing that goes on after its object with "to" or "from": "teaching my dog to sit" → 教狗狗坐下,
+    "… to stop pulling on the leash" → 纠正狗狗暴冲, "introducing a second cat to my resident cat" →
+    第二只猫和原住猫的磨合, "stopping my cat from scratching the sofa" → 纠正猫咪抓挠沙发.
+    Returns where it ends and the phrase."""
+    follow = tokens[end].lower() if end < len(tokens) else ""
+    if follow == "used" and end + 1 < len(tokens) and tokens[end + 1].lower() == "to":
+        follow, end = "used to", end + 1  # "getting my cat used to the carrier" → 让猫咪适应航空箱
+    introducing = verb.split()[0] in _INTRODUCING
+    stop = _segment_end(tokens, end + 1, frozenset(("for", "with", "as")))
+    rest = tokens[end + 1 : stop]
+    if verb in _SWITCHING and follow == "from" and "to" in (low := [t.lower() for t in rest]):
+        k = low.index("to")  # "switching from coffee to green tea" → 咖啡换成绿茶
+        old, new = said.take(_render(rest[:k], drop)), said.take(_render(rest[k + 1 :], drop))
+        return (stop, f"{old}换成{new}") if old and new else None
+    if not (what or (introducing and pair)) or follow not in ("to", "from", "used to") or not rest:
+        return None
+    first = rest[0].lower()
+    found = _lookup(rest, 0)
+    if follow == "used to" and verb in _TEACH:
+        return stop, f"让{what}适应{said.take(_render(rest, drop))}"
+    if follow == "to" and verb == "use":  # "use a rice cooker to make cake" → 用电饭煲做蛋糕
+        made = said.take(_render(rest, drop, verb_first=True))
+        return stop, f"用{what}{'做' if first in ('make', 'cook', 'bake') else ''}{made}"
+    if follow == "to" and verb in _TEACH and (first in _BARE_VERBS or (found and found[1] in ("act", "do"))):
+        if first in _STOPPING:  # "to stop pulling on the leash": the habit, corrected
+            return stop, f"纠正{what}{said.take(_render(rest[1:], drop, verb_first=True))}"
+        return stop, f"{_TEACH[verb]}{what}{said.take(_render(rest, drop, verb_first=True))}"
+    if follow == "from" and verb in _STOPPING:
+        habit = said.take(_render(rest, drop))
+        return stop, f"{'纠正' if _animate(what) else '防止'}{what}{habit}"
+    if follow == "to" and introducing:
+        other = said.take(_render(rest, drop))
+        if not other:
+            return None
+        if pair:  # "introducing solids to my baby" → 宝宝添加辅食
+            return stop, f"{other}{pair}"
+        if other in _HOMES:  # "introducing a second cat to the home" → 第二只猫融入新家
+            return stop, f"{what}{_HOMES[other]}"
+        if _animate(what) and _animate(other):
+            if _ANIMAL.search(what + other):  # two animals, or an animal and a person: used to each other
+                return stop, f"{what}和{other}的磨合"
+            return stop, f"带{what}见{other}"  # "introducing my boyfriend to my parents" → 带男朋友见爸妈
+        if _animate(what) != _animate(other):  # "introducing my kids to hiking" → 带孩子入门徒步
+            who, thing = (what, other) if _animate(what) else (other, what)
+            return stop, f"带{who}{'认识' if _ANIMAL.search(who) else '入门'}{thing}"
+        return stop, f"{what}和{other}"
+    return None
 
 
 def _glue(parts: list[str]) -> str:
@@ -450,7 +648,7 @@ def _tokens(text: str) -> list[str]:
 def render_english(run: str, *, drop_unknown: bool = False) -> str:
     """One run of English words in Chinese, e.g. "Write a post about hiking in Hangzhou" → "杭州徒步";
     `drop_unknown` leaves out the words the list does not know."""
-    text = _SCAFFOLD.sub("", run.strip() + " ", count=1).strip()
+    text = _SCAFFOLD.sub("", _QUANTITY.sub("", run.strip()) + " ", count=1).strip()
     if not text:  # the run was only the ask ("Write a" before a Chinese or numeric part): nothing to keep
         return ""
     how = _HOW_TO.sub("", text + " ", count=1).strip() or text
@@ -520,6 +718,11 @@ def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
         return text
+    english = not _HAN.search(text)
+    story = _STORY.search(text) if english else None
+    if story and _ASKED.search(text[: story.start()]):  # "… - we kept them in separate rooms first"
+        text = text[: story.start()]
+    text = re.sub(r"(?<=[A-Za-z0-9'’)])\s*[?？]+\s*$", "", text)  # "…for students?": the asking goes
     text = _DURATION.sub(_span, text)
     mixed = bool(_HAN.search(text))
     lex = lexicon()
@@ -541,6 +744,9 @@ def localize(text: str) -> str:
         return chinese
 
     out = _RUN.sub(replace, text)
+    if english:  # "cafes in Hangzhou - with kids" → …，…
+        out = re.sub(r"(?:\s*[-–—;])+\s*$", "", out)
+        out = re.sub(r"\s+[-–—]+\s+", "，", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?!\w)", "。", out)  # "…, aimed at office workers." ends in Chinese
     return re.sub(r"，\s*，", "，", out).strip(" ，")

@@ -201,11 +201,18 @@ _NO_TEXT = re.compile(
     r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:写|配|给)?(?:文案|文字|正文|配文|笔记|帖子)"
     r"|(?:文案|文字|正文|配文)(?:我)?(?:自己|会)(?:写|来)|(?:我)?自己写(?:文案|文字|正文|配文)"
     # the text refused after its noun (文案不要, 文字就不用了), not how it should be (文案不要太长)
-    r"|(?:文案|文字|正文|配文)(?:就|也)?(?:不要|不用|不需要|免了|省了)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
+    r"|(?:文案|文字|正文|配文)(?:就|也|先|暂时)?(?:不要|不用|不需要|免了|省了|别)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
+    # …or only pictures asked for (纯图片就好, 只做图)
+    r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)"
     # …or already written (文字我已经写好了, 文案有了)
     r"|(?:文案|文字|正文|配文)(?:我|我们)?(?:已经|早就)?(?:写好|有了|准备好|弄好)"
 )
 _PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
+# The asker's own decision put to the studio (我是不是该退卡, 我该买哪个): advice for them, whatever
+# 分享/推荐 it opens with — unless it asks for writing outright (写篇…)
+_FOR_MYSELF = re.compile(
+    r"我(?:是不是|该不该|要不要|应不应该)(?:该|要)?|我(?:该|应该)(?:买|选|怎么办|怎么选|退|换)|适合我吗|帮我(?:看看|参考一下)[^，。]{0,6}(?:买|选)"
+)
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 
 
@@ -221,6 +228,8 @@ def route(text: str) -> Route:
         intent, confidence, rule = "full_post", 0.3, "empty"
     elif refused and (wants_image or _PICTURE.search(text)):  # 只要图，不用写文案: images, whatever it names
         intent, confidence, rule = "image_only", 0.85, "image.no_text"
+    elif post and question and _FOR_MYSELF.search(text) and not markers().verbs.search(text):
+        intent, confidence, rule = "question", 0.75, "question.for_myself"
     elif post:
         intent, confidence, rule = "full_post", 0.85, post.rule
         if wants_image and image:

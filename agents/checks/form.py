@@ -94,6 +94,10 @@ def _pasted(text: str, request: str) -> bool:
     core = normalise(text)
     if len(core) < 4:
         return False
+    # two clauses of the request, copied as they stand (武汉过早攻略，适合第一次去武汉的人)
+    said = [normalise(c) for c in _CLAUSE.split(strip_emoji(text)) if c.strip()]
+    if len(said) >= 2 and all(len(c) >= 4 and c in normalise(request) for c in said):
+        return True
     whole = normalise(request)
     clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
     candidates = {whole, clauses[0]} if clauses else {whole}

@@ -151,6 +151,11 @@ def test_an_english_experience_request_is_about_what_was_experienced() -> None:
         ("电饭煲新手必看的几个用法", "full_post"),  # 必看 says it is for readers
         ("这几部电影必看吗？", "question"),
         ("帮我写一篇猫咪晒太阳的笔记，配图就行", "full_post"),
+        ("把这些旅行照片做成卡片，正文暂时别写", "image_only"),  # the text refused for now
+        ("做几张咖啡知识卡片，纯图片就行", "image_only"),
+        ("跑步机和椭圆机我该买哪个？推荐一下", "question"),  # the asker's own choice, whatever 推荐 says
+        ("分享一下你们的看法，我要不要养第二只猫", "question"),
+        ("我该不该辞职读研？写篇笔记聊聊我的纠结", "full_post"),  # …unless it asks for writing outright
         ("今天农历初几", "time_query"),  # the lunar calendar is the calendar too
         ("明天的阴历是几月几号？", "time_query"),
     ],

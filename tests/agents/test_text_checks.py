@@ -327,6 +327,11 @@ def test_trip_cta_on_a_recipe() -> None:
     assert "cta_mismatch" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
 
 
+def test_a_group_buy_closing_is_selling() -> None:
+    body = SKIN["body"].rsplit("\n\n", 1)[0] + "\n\n想要同款的私信我拼团，名额只剩5个～"
+    assert "cta_mismatch" in checks(SKIN_REQUEST, edit(SKIN, body=body))
+
+
 def test_outfit_cta_on_a_skincare_post() -> None:
     body = SKIN["body"].rsplit("\n\n", 1)[0] + "\n\n先收藏，明早出门直接抄作业～"
     assert "cta_mismatch" in checks(SKIN_REQUEST, edit(SKIN, body=body))
@@ -353,6 +358,12 @@ def test_long_title_counts_emoji_and_punctuation() -> None:
         ("成都点什么好吃", "点东西（补充：美食探店）"),
         ("杭州西湖骑行路线", "杭州西湖骑行路线🚲"),  # a bare topic typed as the request, pasted whole
         ("老房子厨房翻新", "老房子厨房翻新"),
+        # two of the request's clauses as they stand, its frame left off
+        (
+            "写一篇南京鸭血粉丝汤攻略，适合第一次来南京的人，附上价格",
+            "南京鸭血粉丝汤攻略，适合第一次来南京的人",
+        ),
+        ("我家狗下个月做绝育，想了解术后护理，第一次养狗", "我家狗下个月做绝育，想了解术后护理"),
     ],
 )
 def test_pasted_request_title(request_text: str, title: str) -> None:
@@ -644,7 +655,7 @@ def test_a_county_named_with_a_town_word_is_a_place() -> None:
 
 
 def test_a_place_named_only_for_the_reader_widens_nothing() -> None:
-    """"给第一次去浙江的人": the post is about 杭州; another city of 浙江 is still elsewhere."""
+    """ "给第一次去浙江的人": the post is about 杭州; another city of 浙江 is still elsewhere."""
     request_text = "杭州西湖带爸妈一日游攻略，给第一次去浙江的人"
     body = PARENTS["body"].replace("下午坐游船去三潭印月", "下午开车去宁波吃海鲜")
     assert "foreign_place" in checks(request_text, edit(PARENTS, body=body))
@@ -681,7 +692,7 @@ def test_a_paragraph_about_another_subject_is_drift() -> None:
 
 # --- round 3 ---------------------------------------------------------------------------------------
 def test_a_county_after_a_going_verb_is_a_place() -> None:
-    """"去婺源看油菜花": a bare county short name reads as the place after 去."""
+    """ "去婺源看油菜花": a bare county short name reads as the place after 去."""
     body = str(PARENTS["body"]).replace("傍晚去苏堤看日落", "第二天开车去婺源看油菜花")
     found = {f.check: f.reason for f in findings(PARENTS_REQUEST, edit(PARENTS, body=body))}
     assert "婺源" in found["foreign_place"]
@@ -695,9 +706,7 @@ def test_grand_framing_and_praise_clichés_are_stock_phrases() -> None:
 
 
 def test_an_insurance_aside_is_financial_advice() -> None:
-    body = str(CAMPING["body"]).replace(
-        "\n\n", "\n\n省下的钱我都买了储蓄险，年交五千比存银行划算。\n\n", 1
-    )
+    body = str(CAMPING["body"]).replace("\n\n", "\n\n省下的钱我都买了储蓄险，年交五千比存银行划算。\n\n", 1)
     assert "off_topic_advice" in checks(CAMPING_REQUEST, edit(CAMPING, body=body))
 
 
@@ -708,7 +717,7 @@ def test_a_trip_call_to_action_on_a_recipe() -> None:
 
 
 def test_a_said_about_aside_paragraph_is_a_tangent() -> None:
-    """"说到X，" opens a digression; a paragraph that then names nothing of the request drifts."""
+    """ "说到X，" opens a digression; a paragraph that then names nothing of the request drifts."""
     aside = "说到火候，我最近还入了一台新的游戏机。手柄握感很好，周末能连着玩一下午。"
     paras = str(RECIPE["body"]).split("\n\n")
     body = "\n\n".join([*paras[:-1], aside, paras[-1]])
@@ -1170,8 +1179,10 @@ def test_a_town_named_like_a_prefecture_is_the_town() -> None:
     }
     assert "foreign_place" not in checks(request, post)
     # without its 镇 the name is the prefecture (a post about the island that never names the town)
-    trip = edit(post, body=post["body"].replace("铜陵镇的老街边", "岛上的老街边").replace(
-        "铜陵镇的小馆", "铜陵的小馆"))
+    trip = edit(
+        post,
+        body=post["body"].replace("铜陵镇的老街边", "岛上的老街边").replace("铜陵镇的小馆", "铜陵的小馆"),
+    )
     assert "foreign_place" in checks(request, trip)
     # …and a 镇 that opens a city's name is no town: 南京镇江 names two cities
     zhenjiang = {

@@ -79,3 +79,79 @@ def test_trailing_qualifiers_go_and_settings_come_first() -> None:
     assert localize("Write a post about fixing rounded shoulders with daily stretches") == "每日拉伸改善圆肩"
     assert localize("hiking with kids in Hangzhou") == "杭州带孩子徒步"
     assert localize("people with oily skin") == "油皮人群"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # "my first week / month trying X": the doing, then the time it is the first of
+        ("Share my first month trying intermittent fasting for weight loss", "轻断食减肥的第一个月"),
+        ("Write a post about my first week of potty training my son", "儿子如厕训练的第一周"),
+        ("Write a post about my first time trying surfing", "第一次冲浪"),
+        # "for <a concern>": what the doing or the thing is for
+        ("Write about the best stretches for back pain", "缓解腰痛的拉伸"),
+        ("Write about a jade roller for puffy eyes", "消眼肿的玉石滚轮"),
+    ],
+)
+def test_a_first_time_and_a_purpose_follow_the_doing(request_text: str, topic: str) -> None:
+    assert localize(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        (
+            "Write a post about how I unclogged my bathroom sink with baking soda and vinegar",
+            "用小苏打和醋疏通卫生间水槽",
+        ),
+        ("Write a post about how I repaired a wobbly chair with some glue", "用胶水修好摇晃的椅子"),
+        ("Please write about cleaning moldy grout with a bit of bleach", "用漂白剂清洁发霉的瓷砖缝"),
+        ("Write a post about making egg fried rice with leftover rice", "用剩饭做蛋炒饭"),
+        ("How to use a rice cooker to make cake", "用电饭煲做蛋糕"),
+        ("Write a post about styling jeans with white sneakers", "牛仔裤搭配小白鞋"),  # worn with: 搭配
+        ("Write a post about fixing my posture with yoga", "用瑜伽改善体态"),
+    ],
+)
+def test_what_a_doing_is_done_with_comes_first(request_text: str, topic: str) -> None:
+    assert localize(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("Write about teaching my kids to ride a bike", "教孩子骑自行车"),
+        ("Write about how we taught our kids to tidy up their toys", "教孩子整理玩具"),
+        ("Write a post about how I trained my cat to use the toilet", "训练猫咪用马桶"),
+        ("Write about training my puppy to stop jumping on people", "纠正小狗扑人"),
+        ("How do I stop my cat from scratching the couch?", "纠正猫咪抓挠沙发"),
+        ("How to stop my puppy biting", "纠正小狗咬人"),
+        ("Write a post about getting my picky toddler to eat vegetables", "让挑食的幼儿吃蔬菜"),
+        ("Write about getting my cat used to the carrier", "让猫咪适应航空箱"),
+        ("Write a post about switching from coffee to green tea", "咖啡换成绿茶"),
+        ("Write about introducing my puppy to my senior cat", "小狗和老年猫的磨合"),
+        ("Write about introducing a rescue dog to the family", "救助犬融入家庭"),
+        ("Write a post about introducing solids to my baby", "宝宝添加辅食"),
+    ],
+)
+def test_a_doing_that_goes_on_with_to_or_from(request_text: str, topic: str) -> None:
+    assert localize(request_text) == topic
+
+
+def test_near_a_place_is_said_after_it() -> None:
+    assert localize("Can you recommend some cozy cafes near West Lake for remote workers?") == (
+        "西湖附近的温馨咖啡馆，给远程办公族"
+    )
+    assert localize("Write a note about the best hot pot restaurants near Jiefangbei in Chongqing") == (
+        "重庆解放碑附近的火锅餐厅"
+    )
+    # near where a thing is done: 周边
+    assert localize("Write a post about camping with my dog near Beijing") == "北京周边带狗狗露营"
+
+
+def test_no_function_word_story_or_question_mark_is_left() -> None:
+    assert localize("Share how I fixed my leaky faucet with a few tools") == "用工具修好漏水的水龙头"
+    assert localize("Write about decluttering my closet - it took me a whole weekend") == "衣柜断舍离"
+    assert localize("Write a post about my cat's first vet visit, she was so scared") == "猫咪第一次看兽医"
+    assert localize("What should I pack for a camping trip?") == "露营准备"
+    assert localize("Write a post about quitting sugar for a month") == "一个月戒糖"
+    assert localize("Write a post about ordering takeout less often") == "点外卖"

@@ -142,3 +142,33 @@ def test_refreshed_tags_take_no_other_subject_s_top_tags() -> None:
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(2))
     tags = compose_draft(ctx)["tags"]
     assert "赶海" in tags and not {"独库公路", "胡杨林"} & set(tags)
+
+
+def test_arrows_plus_signs_and_a_day_s_hours_are_the_request_s_own_list() -> None:
+    routine = request_details("写篇晨间习惯的帖子：6:00 起床 → 拉伸10分钟 → 跑步3km", "晨间习惯")
+    assert routine.steps == ["6:00起床", "拉伸10分钟", "跑步3km"] or routine.steps == [
+        "6:00 起床",
+        "拉伸10分钟",
+        "跑步3km",
+    ]
+    outfit = request_details("周末出游穿搭：卫衣 + 工装裤 + 板鞋，帮我写篇笔记", "周末出游穿搭")
+    assert outfit.items == ["卫衣", "工装裤", "板鞋"]
+    day = request_details(
+        "苏州慢游一日：上午逛拙政园，中午吃面，下午去平江路喝茶，帮我写成笔记", "苏州慢游一日"
+    )
+    assert day.steps == ["上午逛拙政园", "中午吃面", "下午去平江路喝茶"]
+    # a list of what was done is told, not listed
+    done = request_details("带娃去农场玩了一天，挤牛奶、喂小羊都体验了，写个亲子游记", "农场亲子游")
+    assert done.items == [] and "挤牛奶、喂小羊都体验了" in done.told
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("带爸妈去黄山看云海，写个游记给想带老人去的朋友参考", "带爸妈去黄山看云海"),
+        ("写一篇宝宝断奶的经验贴，分享给新手妈妈", "宝宝断奶"),
+        ("穿搭｜小个子冬天的羊毛大衣怎么选，写篇笔记", "小个子冬天的羊毛大衣"),
+    ],
+)
+def test_a_purpose_a_post_kind_or_a_bar_is_no_subject(request_text: str, topic: str) -> None:
+    assert extract_topic(request_text).startswith(topic)

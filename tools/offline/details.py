@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from tools.bilingual import localize
 
 # a clause and the mark that ended it (a question is no detail)
-_CLAUSES = re.compile(
-    r"(?P<text>[^，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]+)"
+_CLAUSES = re.compile(  # (a colon between digits is a clock time: 5:30 起床)
+    r"(?P<text>(?:[^，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]|(?<=\d):(?=\d))+)"
     r"(?P<end>[，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]*)"
 )
 # a clause that asks for the post or says how to write it: 写篇笔记, 帮我整理, 别写成广告, 重点讲讲…
@@ -45,12 +45,14 @@ _TOLD = re.compile(
 _TERMS = re.compile(
     r"预算|以内|以下|不超过|之内|人均|全程|尽量|不自驾|不开车|不想|不要|不用|只能|只有|只用|一共|总共"
 )
-# what to do, in order (先查潮汐表), and a list led by what to do with it (带小铲子、盐和网兜)
-_STEP = re.compile(r"^(?:先|然后|最后|记得|提前)")
+# what to do, in order (先查潮汐表; 上午…, 中午…: a day's plan), and a list led by what to do with it
+# (带小铲子、盐和网兜)
+_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|傍晚|晚上|早上|Day\s?\d|第[一二三四五六七]天)")
+_ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post
 _ENGLISH = re.compile(r"[A-Za-z]{4,}")
-_LIST_SEP = re.compile(r"、|和|及|以及|还有|跟")
+_LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子 → 小铲子): jieba's verbs, and these it tags otherwise
 _LEADS = re.compile(r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像)")
 
@@ -72,12 +74,14 @@ class Details:
 def _items(clause: str) -> list[str]:
     """The things a clause lists (three or more, or two joined by 、), each a short phrase; [] for a clause
     that lists doings or questions (什么样的五花肉合适、梅干菜要泡多久)."""
-    if "、" not in clause:
+    if "、" not in clause and not re.search(r"[+＋]", clause):
         return []
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
     if parts and (lead := _LEADS.match(parts[0])):
         parts[0] = parts[0][lead.end() :]
     if len(parts) < 2 or any(len(p) > 10 or _ASKS.search(p) for p in parts):
+        return []
+    if re.search(r"[了过]$", parts[-1]):  # 拉坯、手绘杯子都体验了: what was done, told
         return []
     return list(dict.fromkeys(parts))
 
@@ -90,6 +94,9 @@ def request_details(request: str, subject: str) -> Details:
     setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
     for match in _CLAUSES.finditer(localize(request)):
         clause, end = match.group("text").strip(), match.group("end")
+        if _ARROW.search(clause):  # 5:30 起床 → 晨跑 5km: steps in their order
+            details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]
+            continue
         was_telling, telling = telling, False
         was_setting, setting = setting, ""
         if len(clause) < 2 or _FRAME.search(clause) or _READER.match(clause) or _ENGLISH.search(clause):

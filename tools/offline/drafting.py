@@ -163,7 +163,9 @@ def subject_of(topic: str, audience: str) -> str:
         # (…or only how: 面试被问到期望薪资时的回答技巧 is about the question, not "answering tips")
         how = _ABSTRACT.search(after)  # 回答技巧 is only how; 全身训练计划 says what it trains
         generic = _GENERIC_HEAD.fullmatch(after) or (how and len(after) - len(how.group(0)) <= 2)
-        subject = before if generic and len(before) >= 3 else after
+        # …where it is stays (屏南龙潭村的小众古村游记 → 屏南龙潭村小众古村游记)
+        where = (before if len(before) <= 6 else "".join(places(before))) if places(before) else ""
+        subject = before if generic and len(before) >= 3 else (where + after if where else after)
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
     # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
@@ -392,7 +394,10 @@ _SPAN = re.compile(
 _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")
 
 
-_LEADING_WHEN = re.compile(r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周)?(?:想|打算|准备|要)?(?:在家)?")
+_LEADING_WHEN = re.compile(
+    r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周)?(?:想|打算|准备|要)?(?:在家)?"
+    r"(?:带(?:[\d一二两三四五六七八九十]+岁的?)?(?:娃|孩子|宝宝|女儿|儿子|爸妈|父母)去)?"  # who came along
+)
 
 
 def _within(text: str, limit: int) -> str:
@@ -672,13 +677,16 @@ def _own_points(
     not replace them with general advice), the evidence's points then said as advice after them; or what
     it says to do (先查潮汐表, 带小铲子、盐和网兜), first, in its order."""
     if details.items:
-        named = dedupe(
-            [next((ln for ln in known if item in ln and len(ln) <= 40), item) for item in details.items]
-        )
+        named = dedupe([next((ln for ln in known if _says(ln, item)), item) for item in details.items])
         return named, [*(p for p in points if p not in named), *tips][: n_tips + 1]
     if details.steps:
         return dedupe([*details.steps, *points])[: max(n_points, len(details.steps))], tips
     return points, tips
+
+
+def _says(line: str, item: str) -> bool:
+    """Is `line` a short line that opens on the item (交接文档写清楚…), so it can stand for it in a list?"""
+    return line.startswith(item) and len(line) <= 40
 
 
 def compose_draft(ctx: Context) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from tools.segmenter import posseg
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and a space between
 # two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the space inside "capsule wardrobe" or "zone 2")
 CLAUSE = re.compile(
-    r"[，,。！!？?；;：:\n…~～\U0001f000-\U0001faff\u2600-\u27bf]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+    r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
 )
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
@@ -53,17 +53,17 @@ _COUNT = re.compile(
     r"(?!月|人|星期|周(?!末|报)|小时|晚上|上午|下午)"
 )
 _PLATFORM = re.compile(
-    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验帖|攻略帖|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我(?:们|家)?的|^吧"
+    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我(?:们|家)?的|^吧"
     r"|^我作为[^的，,]{1,8}的"  # 我作为上班族的健身安排: who writes, then what
 )
 _LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要求|内容)$")
 _TAIL = re.compile(
-    r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验帖|攻略帖|内容|图文|种草文|推文)$"
+    r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|内容|图文|种草文|推文)$"
     r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
 )
 # a "make" frame in the middle of a clause: 给刚毕业的大学生写一篇… / …写篇经验帖
 _MID_MAKE = re.compile(
-    r"(?:(?:写|发|出|来)(?:一篇|篇|一条|条|一份|一个|个)|做(?:一篇|篇))(?:小红书)?(?:的)?(?:笔记|文案|帖子|经验帖|攻略帖|图文)?"
+    r"(?:(?:写|发|出|来)(?:一篇|篇|一条|条|一份|一个|个)|做(?:一篇|篇))(?:小红书)?(?:的)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文)?"
 )
 # a reader before the verb: 给新手妈妈推荐… / 为上班族写…
 _READER_FRAME = re.compile(
@@ -83,7 +83,7 @@ _ASKED_TAIL = re.compile(
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案|步骤|流程|做法")
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
-    r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验帖|记录|干货|方法|做法|技巧"
+    r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
     r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集)(?:分享)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
 )
@@ -98,7 +98,7 @@ _PLAN_ONLY = re.compile(
 # What a post is about only with its owner: how it is made (做法), the stories of (那些事) —
 # 养了三年柯基，说说掉毛和减肥的那些事 is about the corgi's shedding and diet,
 # 新手在家做红烧肉，不柴不腻的做法 about the dish
-_TOLD = "那些事|那点事|二三事|经历|心路历程|故事"  # the stories of it
+_TOLD = "那些事|那点事|二三事|经历|心路历程|故事|过程"  # the stories of it (我的改造过程)
 _HOW = "做法|方法|技巧|秘诀|诀窍"  # how it is done
 _HOLLOW_TAIL = re.compile(rf"(?:的)?(?:{_TOLD}|{_HOW})$")
 _TOLD_TAIL = re.compile(rf"(?:{_TOLD})$")
@@ -263,7 +263,11 @@ def _theme_words(text: str) -> list[str]:
 # readers (提醒大家注意安全, 让更多人知道)
 _HOW_TO_WRITE = re.compile(
     r"(?:就行|就好|即可|就可以)$|^(?:提醒|告诉|让|帮助|帮)(?:一下)?(?:大家|你们|新手|更多人)"
+    r"|^给.{0,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气)$"  # …给想带娃去的家长参考
 )
+
+_FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气)$")
+_TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 
 # A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
 # the clause said
@@ -310,6 +314,10 @@ def peel(clause: str) -> str:
         return ""  # "写一篇笔记给刚入坑的朋友": only who it is for — the subject is in another clause
     if _HOW_TO_WRITE.search(text):
         return ""  # "讲讲…的那种感觉就行", "写成笔记提醒大家注意安全": how or why to write it, not what
+    if (purpose := _FOR_WHOSE_SAKE.search(text)) and purpose.start() >= 2:  # 亲子游记给…家长参考
+        text = text[: purpose.start()]
+        if framed and any(p.fullmatch(text) for p in (_CONTENT_NOUN, _KIND_ONLY, _TRAVELOGUE)):
+            return ""
     if not _READER_ONLY.match(clause):
         stripped = _FOR_READER.sub("", text).strip("的 ")
         text = stripped if len(stripped) >= 2 else text
@@ -328,7 +336,10 @@ def extract_topic(request: str) -> str:
         if len(named) >= 2:
             return _clip(named, 24)
     clauses = [c.strip() for c in CLAUSE.split(request) if c.strip()]
-    candidates = [c for c in clauses if not _READER_ONLY.match(c)] or clauses[:1]
+    # (a clause of only the reader, or only the theme's word as a label: 穿搭｜…)
+    candidates = [
+        c for c in clauses if not _READER_ONLY.match(c) and not (len(clauses) > 1 and c in _theme_words(c))
+    ] or clauses[:1]
     # the clause that asks for the post holds its subject ("我最近在减脂，帮我出一篇低卡便当的笔记"); else the
     # first clause with a subject left
     peeled = [(c, peel(c)) for c in candidates]
