@@ -11,8 +11,17 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 - a doing names its object as Chinese says it: "choosing a sleeping bag" → 睡袋选购, "trimming a cat's
   claws at home" → 猫咪在家剪指甲 (the owner first, where before the doing), "making noodles in under 15
   minutes" → 15分钟搞定面条;
+- what a doing is done with comes first with 用 ("how I fixed my squeaky door with a bit of soap" →
+  用肥皂修好吱吱响的门; a garment worn with another is 搭配), what it is for as the list says it ("gua sha
+  for a puffy face" → 消水肿的刮痧), and the first week or month of it after it ("my first week trying gua
+  sha" → 刮痧第一周);
+- a doing that goes on with "to" or "from" is said whole: "teaching my dog to sit" → 教狗狗坐下, "… to stop
+  pulling on the leash" / "stopping my cat from scratching the sofa" → 纠正狗狗暴冲 / 纠正猫咪抓挠沙发,
+  "introducing a puppy to my cat" → 小狗和猫咪的磨合, "switching from coffee to tea" → 咖啡换成茶饮;
+- "near <a place>" says it first: 春熙路附近的奶茶店 (a place to go to), 杭州周边徒步 (a thing to do);
 - what only qualifies the subject goes ("… that isn't greasy", "… your boss will actually read",
-  "without a fight");
+  "without a fight"), and so do a later sentence that tells what happened ("… - we kept them apart for a
+  week", "…, she was so scared"), how much ("a bit of"), leftover pronouns and a question's "?";
 - a word the list does not know stays in English — honest rather than a guess — except an -ing word that
   only opens the subject ("using a rice cooker" → 电饭煲), and, in a mixed request, a word next to the
   Chinese that already names the thing ("Jellycat 玩偶清洗"); an English word said again in Chinese
