@@ -1,6 +1,7 @@
 """The one jieba every part of the studio segments Chinese with: its dictionary plus the platform's own
 words (`data/lexicon/platform_words.txt`: 底妆, 持妆, 柯基, 掉毛 … which it would otherwise glue to a
-neighbour). Its dictionary loads on first use, about a second once per process."""
+neighbour) and the landmarks the critic knows (`data/lexicon/landmarks.tsv`: 小七孔, 篁岭 — one place name,
+tagged `ns`, not 小/七/孔). Its dictionary loads on first use, about a second once per process."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from tools.lexfiles import LEXICON
 
 _WORDS = LEXICON / "platform_words.txt"
+_LANDMARKS = LEXICON / "landmarks.tsv"
 
 
 @cache
@@ -25,6 +27,9 @@ def jieba() -> Any:
         if line.strip() and not line.startswith("#"):
             word, freq, flag = line.split()
             module.add_word(word, int(freq), flag)
+    for line in _LANDMARKS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            module.add_word(line.split("\t")[0], 2000, "ns")
     return module
 
 

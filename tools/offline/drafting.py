@@ -394,10 +394,7 @@ _SPAN = re.compile(
 _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")
 
 
-_LEADING_WHEN = re.compile(
-    r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周)?(?:想|打算|准备|要)?(?:在家)?"
-    r"(?:带(?:[\d一二两三四五六七八九十]+岁的?)?(?:娃|孩子|宝宝|女儿|儿子|爸妈|父母)去)?"  # who came along
-)
+_LEADING_WHEN = re.compile(r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周)?(?:想|打算|准备|要)?(?:在家)?")
 
 
 def _within(text: str, limit: int) -> str:
