@@ -172,3 +172,13 @@ def test_arrows_plus_signs_and_a_day_s_hours_are_the_request_s_own_list() -> Non
 )
 def test_a_purpose_a_post_kind_or_a_bar_is_no_subject(request_text: str, topic: str) -> None:
     assert extract_topic(request_text).startswith(topic)
+
+
+def test_first_time_titles_only_for_a_first_doing() -> None:
+    """第一次{s} reads only of something done for the first time (第一次去泉州), never of a thing."""
+    brief = {"topic": "杭州不累的路线", "theme": "travel", "contentType": "guide", "keywords": ["杭州"]}
+    titles = [draft("带爸妈去杭州西湖玩两天，写个不累的路线", brief, seed=s)["title"] for s in range(12)]
+    assert not any(t.startswith("第一次") for t in titles)
+    brief = {"topic": "养布偶猫", "theme": "pets", "contentType": "guide", "keywords": ["布偶猫"]}
+    firsts = [draft("第一次养布偶猫，写篇新手攻略", brief, seed=s)["title"] for s in range(60)]
+    assert any(t.startswith("第一次") for t in firsts)  # still one of the skeletons there

@@ -531,6 +531,10 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
     templates.sort(key=lambda t: -weights[t])
     # a template that says again what the subject says (第一次 + 猫咪第一次打疫苗) reads as a stutter
     templates = [t for t in templates if not any(w in t and w in fields["s"] for w in _STUTTER)] or templates
+    # "第一次{s}" says the reader is new to something they do (第一次去泉州, 第一次养猫) — not of a thing
+    # (第一次杭州不累的路线, 第一次不会翻车的番茄炒蛋), nor when the request never says it is a first time
+    if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):
+        templates = [t for t in templates if not t.startswith("第一次")] or templates
     candidates = [t.format(**fields) for t in templates]
     for add in fb.title_add:  # the editor's words go first
         candidates = [c if add in c else f"{add}｜{c}" for c in candidates]
@@ -543,6 +547,8 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
 
 
 _STUTTER = ("第一次", "新手", "攻略", "清单", "指南", "合集", "心得", "记录", "入门")
+_FIRST_TIME = re.compile(r"第一次|首次|新手|小白|入门|零基础")
+_DOES = re.compile(r"[去做养带学练考买装租种拍跑爬骑住坐搬]|给|在")  # a subject that opens on a doing
 
 
 def _audience(ctx: Context, fb: Feedback) -> str:
@@ -783,6 +789,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
+    if not (_FIRST_TIME.search(ctx.request) and _DOES.match(subject)):  # as for titles (see _title)
+        hook_pool = tuple(h for h in hook_pool if not h.startswith("第一次")) or hook_pool
     if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
         hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})
