@@ -48,6 +48,7 @@ _TERMS = re.compile(
 # what to do, in order (先查潮汐表; 上午…, 中午…: a day's plan), and a list led by what to do with it
 # (带小铲子、盐和网兜)
 _STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|傍晚|晚上|早上|Day\s?\d|第[一二三四五六七]天)")
+_SPACED = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post
@@ -92,7 +93,8 @@ def request_details(request: str, subject: str) -> Details:
     details = Details()
     telling = False  # a clause right after a told one goes on telling (…，膝盖有点疼，后来…)
     setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
-    for match in _CLAUSES.finditer(localize(request)):
+    # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
+    for match in _CLAUSES.finditer(_SPACED.sub("，", localize(request))):
         clause, end = match.group("text").strip(), match.group("end")
         if _ARROW.search(clause):  # 5:30 起床 → 晨跑 5km: steps in their order
             details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]
