@@ -29,7 +29,7 @@ def jieba() -> Any:
             module.add_word(word, int(freq), flag)
     for line in _LANDMARKS.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
-            module.add_word(line.split("\t")[0], 2000, "ns")
+            module.add_word(line.split("\t")[0], 100, "ns")
     return module
 
 
