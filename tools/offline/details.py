@@ -8,8 +8,8 @@ with general advice.
 
 - `told`: clauses of what happened to the writer (上周第一次…, 我们用了十天, 差点把帐篷点着了).
 - `terms`: what the post must keep to (预算…以内, 不自驾, 全程坐大巴, 尽量少走路).
-- `items`: the things the request lists (A、B、C / A、B和C), without the verb that leads them.
-- `steps`: what the request says to do, in its order (先查潮汐表, 带小铲子、盐和网兜).
+- `items`: the things the request lists (A、B、C / A、B和C / A + B + C), without the verb that leads them.
+- `steps`: what the request says to do, in its order (先查潮汐表, 带小铲子、盐和网兜; 上午…中午…; A → B).
 
 Clauses that frame or ask (写篇笔记, 帮我…, 怎么处理？, 给新手), name only the reader, or are the subject
 itself are none of these.
@@ -54,7 +54,7 @@ _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备
 # English the reading in Chinese left as it was: no sentence of a post
 _ENGLISH = re.compile(r"[A-Za-z]{4,}")
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
-# a verb that leads a list (带小铲子 → 小铲子): jieba's verbs, and these it tags otherwise
+# a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像)")
 
 
@@ -73,8 +73,8 @@ class Details:
 
 
 def _items(clause: str) -> list[str]:
-    """The things a clause lists (three or more, or two joined by 、), each a short phrase; [] for a clause
-    that lists doings or questions (什么样的五花肉合适、梅干菜要泡多久)."""
+    """The things a clause lists (joined by 、 or +, the last by 和/及 too), each a short phrase; [] for a
+    clause that lists questions (什么样的五花肉合适、梅干菜要泡多久) or what was done (拉坯、捏泥都体验了)."""
     if "、" not in clause and not re.search(r"[+＋]", clause):
         return []
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
