@@ -758,13 +758,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         general += usable
     thin = len(points) < 2
     shape = arranged.shape
-    if getattr(theme_tips, "dish", False) and shape != "told":
+    if theme_tips.dish and shape != "told":
         # the dish's own steps are the list; of the evidence, what names the dish is said beside them (a
         # beginner's six dishes are no steps of 番茄炒蛋)
         dish = _key(subject, [str(k) for k in brief.get("keywords", [])])
         beside = [t for t in [*points, *tips] if dish in t]
         points, general, tips, shape = list(theme_tips), [], beside[:n_tips], "steps"
-    elif thin and getattr(theme_tips, "ordered", False):  # the scene's steps are the list, all of them (a
+    elif thin and theme_tips.ordered:  # the scene's steps are the list, all of them (a
         # lone line of the evidence is advice beside them, not a step before the first)
         points, general, tips, shape = general, [], [*points, *tips], "steps"
     elif thin:

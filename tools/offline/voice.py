@@ -9,6 +9,7 @@ template reads grammatically with any subject: `{s}` is a short noun phrase ("�
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
 from tools.entities import other_readers, readers
@@ -339,18 +340,27 @@ class SceneTips(tuple[str, ...]):
     `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
     steps say more."""
 
-    ordered: bool = False
-    generic: bool = False
-    dish: bool = False  # the steps of the very dish the post is about (tools/offline/dishes.py)
+    ordered: bool
+    generic: bool
+    dish: bool  # the steps of the very dish the post is about (tools/offline/dishes.py)
+
+    def __new__(
+        cls, tips: Iterable[str] = (), *, ordered: bool = False, generic: bool = False, dish: bool = False
+    ) -> SceneTips:
+        made = super().__new__(cls, tips)
+        made.ordered, made.generic, made.dish = ordered, generic, dish
+        return made
 
 
 @cache
 def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
     out = []
     for name, fields in sections("scene_tips.txt").items():
-        tips = SceneTips(t.strip() for t in fields["tips"].split("｜") if t.strip())
-        tips.ordered = fields.get("ordered", "").strip() == "yes"
-        tips.generic = fields.get("generic", "").strip() == "yes"
+        tips = SceneTips(
+            (t.strip() for t in fields["tips"].split("｜") if t.strip()),
+            ordered=fields.get("ordered", "").strip() == "yes",
+            generic=fields.get("generic", "").strip() == "yes",
+        )
         out.append((name, re.compile(fields["when"]), tips))
     return out
 
@@ -385,7 +395,5 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
         else next((t for w, t in own if w.search(text)), SceneTips())
     )
     if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
-        dish = SceneTips(steps)  # a dish named by its parts (番茄肥牛汤): that dish's own steps
-        dish.ordered = dish.dish = True
-        return dish
+        return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
