@@ -22,9 +22,9 @@ _EMOJI = re.compile("[\U0001f000-\U0001faff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2b
 _INVISIBLE = re.compile("[\ufe0f\u200d]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORDISH = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")
-# A place name right before one of these names a street (青岛的肥城路, 上海的南京路), not the
-# place; a street that is a sight of its own (广州北京路) is in the gazetteer and wins as the longer name.
-_STREET = re.compile(r"(?:路|街|大街|大道|巷|弄)")
+# A place name right before one of these names a street (青岛的肥城路, 上海的南京路, 南京的北京西路), not
+# the place; a street that is a sight of its own (广州北京路) is in the gazetteer and wins as the longer name.
+_STREET = re.compile(r"[东西南北中]?(?:路|街|大街|大道|巷|弄)")
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]+")
 # Particles and internet words that make a text chatty; exclamation marks count towards liveliness too.
 COLLOQUIAL = (

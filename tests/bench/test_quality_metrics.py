@@ -39,6 +39,7 @@ def test_gazetteer_prefers_the_longest_name_and_skips_ordinary_words() -> None:
     assert places.find("罗马尼亚和罗马") == ["罗马尼亚", "罗马"]
     assert places.find("成都、成都、重庆") == ["成都", "重庆"]
     assert places.find("青岛的肥城路和上海的南京路") == ["青岛", "上海"]  # streets named after cities
+    assert places.find("南京的北京西路") == ["南京"]  # …with a direction too
     assert places.find("广州北京路步行街") == ["广州", "北京路"]  # a street that is a sight of its own
 
 

@@ -48,7 +48,9 @@ _KIND_WORDS = re.compile(
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
 _PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
-_ASKING = re.compile(r"怎么|如何|怎样|哪些|哪个|什么|吗|呢|？|\?|几点|要不要|值不值")
+_ASKING = re.compile(
+    r"怎么|如何|怎样|哪些|哪个|(?P<where>去哪[里儿]?|哪里|哪儿)|什么|吗|呢|？|\?|几点|要不要|值不值"
+)
 # Words of a request that say what kind of post it is or when, not what it is about: never a tag.
 _NOT_TAGS = frozenset(
     {
@@ -143,7 +145,9 @@ def subject_of(topic: str, audience: str) -> str:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
-        if not _is_noun(after):  # 怎么回答, 怎么穿得暖: how, not what
+        if asked.group("where"):  # 去哪看银杏, 哪里的火锅好吃: where is asked, the thing is what it is about
+            after = "".join(things_in(subject[asked.end() :]))
+        elif not _is_noun(after):  # 怎么回答, 怎么穿得暖: how, not what
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
