@@ -679,10 +679,10 @@ def _other_half(ctx: Context, subject: str, said: list[str]) -> list[tuple[str, 
 def _own_points(
     details: Details, points: list[str], tips: list[str], known: list[str], n_points: int, n_tips: int
 ) -> tuple[list[str], list[str]]:
-    """The list when the request made it: the things it lists, each said by a line of the evidence that
-    names it or else by its name alone (纸箱城堡, 影子剧场, 冰块寻宝 — a corpus that knows none of them does
-    not replace them with general advice), the evidence's points then said as advice after them; or what
-    it says to do (先查潮汐表, 带小铲子、盐和网兜), first, in its order."""
+    """The list when the request made it: the things it lists, each said by a short line of the evidence
+    that opens on it or else by its name alone (纸箱城堡, 影子剧场, 冰块寻宝 — a corpus that knows none of
+    them does not replace them with general advice), the evidence's points then said as advice after them;
+    or what it says to do (先查潮汐表, 带小铲子、盐和网兜), first, in its order."""
     if details.items:
         named = dedupe([next((ln for ln in known if _says(ln, item)), item) for item in details.items])
         return named, [*(p for p in points if p not in named), *tips][: n_tips + 1]
