@@ -362,7 +362,7 @@ def _unfinished(line: str, last: bool) -> str:
         return "以冒号结尾，后面没有内容"
     tail = [w for w in segmenter.cut(text) if w.strip()]
     ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
-    if ending in _CONNECTIVES and not is_heading(line):
+    if ending in _CONNECTIVES and not is_heading(line) and not _TIME_CHOSEN.search(text):
         return f"停在「{ending}」上，话没说完"
     if _MEASURE_END.search(text) and not is_heading(line):
         return f"停在「{text[-4:]}」，量词后面没有东西"
@@ -370,6 +370,10 @@ def _unfinished(line: str, last: bool) -> str:
         shown = text if len(text) <= 10 else "…" + text[-9:]
         return f"停在「{shown}」，话没说完"
     return ""
+
+
+# a time that is the object of a choice is a whole clause: 建议选早上人少的时候, 趁天凉之前, 放到饭后之后
+_TIME_CHOSEN = re.compile(r"(?:选|挑|趁|赶在|避开|错开|等到|留到|放到|定在)[^，,。；;]{0,12}(?:的时候|之前|之后)$")
 
 
 # a line that stops on an adverb of manner or a 别…着 that waits for its verb (用筷子快速, 别慌着)

@@ -1207,6 +1207,15 @@ def test_a_clause_left_waiting_for_its_main_clause_is_cut() -> None:
     assert "cut_off" in checks(RECIPE_REQUEST, cut)
 
 
+def test_a_time_that_is_chosen_is_a_whole_clause() -> None:
+    """建议选早上人少的时候 ends where it should: the time is what one picks (the writer's own line was
+    sent back for it, and the redo lost the only line on the request's focus)."""
+    line = "· 鼓浪屿上岛建议挑早上人少的时候，轮渡提前一天买好。避开周末中午的时候"
+    whole = with_line(XIAMEN, "3️⃣ 第三天", line)
+    assert line in whole["body"]
+    assert "cut_off" not in checks(XIAMEN_REQUEST, whole)
+
+
 def test_sentences_told_alike_with_other_numbers_are_items_of_a_list() -> None:
     request = "在家练腿的两个动作"
     post = {
