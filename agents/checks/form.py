@@ -224,6 +224,8 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
             continue
         fits = [w for w in family.get("fits", "").split() if w in context]
         clashes = [w for w in family.get("clashes", "").split() if w in context]
+        if not clashes:  # the post's own theme fits its closing (画眼线 is beauty) unless a word clashes
+            fits += [t for t in family.get("themes", "").split() if t in scope.themes]
         placed = key == "trip" and bool(scope.places.names)
         told = key == "story" and scope.narrative  # the brief made it a story or a diary
         if len(clashes) > len(fits) or (not fits and not placed and not told):
@@ -373,7 +375,9 @@ def _unfinished(line: str, last: bool) -> str:
 
 
 # a time that is the object of a choice is a whole clause: 建议选早上人少的时候, 趁天凉之前, 放到饭后之后
-_TIME_CHOSEN = re.compile(r"(?:选|挑|趁|赶在|避开|错开|等到|留到|放到|定在)[^，,。；;]{0,12}(?:的时候|之前|之后)$")
+_TIME_CHOSEN = re.compile(
+    r"(?:选|挑|趁|赶在|避开|错开|等到|留到|放到|定在)[^，,。；;]{0,12}(?:的时候|之前|之后)$"
+)
 
 
 # a line that stops on an adverb of manner or a 别…着 that waits for its verb (用筷子快速, 别慌着)

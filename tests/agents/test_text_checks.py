@@ -327,6 +327,13 @@ def test_trip_cta_on_a_recipe() -> None:
     assert "cta_mismatch" in checks(RECIPE_REQUEST, edit(RECIPE, body=body))
 
 
+def test_a_closing_of_the_post_s_own_theme_fits_whatever_words_the_request_used() -> None:
+    """A beauty post on drawing eyeliner may close on 护肤少走弯路, though the family's words lack 眼线."""
+    body = SKIN["body"].rsplit("\n\n", 1)[0] + "\n\n收藏这篇，护肤少走弯路💗"
+    brief = {"topic": "单眼皮画眼线", "theme": "beauty", "keywords": ["单眼皮", "眼线"]}
+    assert "cta_mismatch" not in checks("写一篇单眼皮画眼线的笔记", edit(SKIN, body=body), brief=brief)
+
+
 def test_a_group_buy_closing_is_selling() -> None:
     body = SKIN["body"].rsplit("\n\n", 1)[0] + "\n\n想要同款的私信我拼团，名额只剩5个～"
     assert "cta_mismatch" in checks(SKIN_REQUEST, edit(SKIN, body=body))

@@ -278,6 +278,7 @@ def test_the_subject_is_the_thing_not_its_span_and_the_theme_follows_it() -> Non
     assert subject_of("新手在家练普拉提的第一个月", "") == "新手在家练普拉提"
     assert subject_of("猫咪第一次打疫苗要注意什么", "") == "猫咪第一次打疫苗"
     assert subject_of("上班族通勤路上可以听的播客推荐", "") == "播客"
+    assert subject_of("“露营早餐”一锅出", "") == "露营早餐一锅出"  # a quoted subject without its marks
     # where is asked: the thing is what the post is about (not 南京秋天 alone)
     assert subject_of("苏州冬天去哪看梅花", "") == "苏州冬天梅花"
     assert subject_of("武汉哪里的热干面好吃", "") == "武汉热干面"

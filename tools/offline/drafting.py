@@ -118,6 +118,7 @@ def subject_words(words: list[str]) -> list[str]:
 
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
+    topic = re.sub(r"[“”\"「」『』]", "", topic)  # a quoted subject (“户外婚礼新娘底妆”) without its marks
     subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的(?=\S{2})", "", topic.strip())
     subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
     stripped = _KIND_WORDS.sub("", subject)
