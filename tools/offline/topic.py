@@ -263,16 +263,15 @@ def _theme_words(text: str) -> list[str]:
 # readers (提醒大家注意安全, 让更多人知道)
 _HOW_TO_WRITE = re.compile(
     r"(?:就行|就好|即可|就可以)$|^(?:提醒|告诉|让|帮助|帮)(?:一下)?(?:大家|你们|新手|更多人)"
-    r"|^给.{0,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气)$"  # …给想带娃去的家长参考
 )
-
+# …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
 _FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气)$")
 _TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 
 # A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
 # the clause said
 _DONE = re.compile(r"(?:了|过)(?P<thing>[^了过，,]{2,14})$")
-_COUNTED = re.compile(
+_HOW_MANY = re.compile(
     r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
     r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只)?"
     r"(?:多)?的?"
@@ -314,9 +313,10 @@ def peel(clause: str) -> str:
         return ""  # "写一篇笔记给刚入坑的朋友": only who it is for — the subject is in another clause
     if _HOW_TO_WRITE.search(text):
         return ""  # "讲讲…的那种感觉就行", "写成笔记提醒大家注意安全": how or why to write it, not what
-    if (purpose := _FOR_WHOSE_SAKE.search(text)) and purpose.start() >= 2:  # 亲子游记给…家长参考
+    if purpose := _FOR_WHOSE_SAKE.search(text):  # 亲子游记给…家长参考: what is left, if anything
         text = text[: purpose.start()]
-        if framed and any(p.fullmatch(text) for p in (_CONTENT_NOUN, _KIND_ONLY, _TRAVELOGUE)):
+        kind_only = any(p.fullmatch(text) for p in (_CONTENT_NOUN, _KIND_ONLY, _TRAVELOGUE))
+        if len(text) < 2 or (framed and kind_only):
             return ""
     if not _READER_ONLY.match(clause):
         stripped = _FOR_READER.sub("", text).strip("的 ")
@@ -360,7 +360,7 @@ def extract_topic(request: str) -> str:
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
-    if (done := _DONE.search(topic)) and _all_nouns(thing := _COUNTED.sub("", done.group("thing"))):
+    if (done := _DONE.search(topic)) and _all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
         where = next((p for p in places(topic[: done.start()]) if p not in thing), "")
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
     if len(topic) < 2:
