@@ -29,8 +29,6 @@ class RunOptions:
     style_similarity_threshold: float = 0.45
     llm_fallback_budget: int = 3
     intent_min_confidence: float = 0.6
-    vision_model: str | None = None
-    web_search_model: str | None = None
     image_max_bytes: int = 10 * 1024 * 1024
     # Benchmarks only: mimic the original single-chain design — one supervisor LLM call per decision,
     # research and reference one after the other, one image at a time (see docs/benchmarks.md).

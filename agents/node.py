@@ -9,9 +9,11 @@ lets an exception escape and crash the run (interrupts and cancellation still pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -23,9 +25,11 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from agents.context import StudioContext
-from agents.events import AgentEnd, AgentStart, ToolCall, ToolResult, WorkflowProgress, emit
+from agents.events import AgentEnd, AgentStart, Progress, ToolCall, ToolResult, WorkflowProgress, emit
 from agents.state import StudioState, progress_of
 from tools.errors import LLMAuthError, LLMOutputError, StudioError
+from tools.labels import label
+from tools.llm import RetryNotice
 from tools.prompting import PromptTemplate
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -100,6 +104,20 @@ def describe_error(agent: str, exc: BaseException) -> dict[str, Any]:
     }
 
 
+CURRENT_AGENT: ContextVar[str] = ContextVar("current_agent", default="supervisor")
+
+
+def announce_retry(notice: RetryNotice) -> None:
+    """A model call about to be retried, as a `progress` event of the agent that made it (a run's
+    `UsageMeter.on_retry`). Outside a graph step there is no stream to tell, and nothing is said."""
+    name = CURRENT_AGENT.get()
+    reason = "限流" if "限流" in notice.message else "超时" if notice.code == "LLM_TIMEOUT" else "暂不可用"
+    step = label("task", notice.task)
+    content = f"模型服务{reason}，{notice.wait_s:.0f} 秒后重试{step}（第 {notice.attempt + 1} 次尝试）"
+    with contextlib.suppress(RuntimeError, KeyError):
+        emit(Progress(agent=name, content=content))
+
+
 def agent(name: str) -> Callable[[AgentFn], NodeFn]:
     """Wrap an agent function as a graph node with lifecycle events and error capture."""
     info = AGENTS[name]
@@ -107,6 +125,7 @@ def agent(name: str) -> Callable[[AgentFn], NodeFn]:
     def decorate(fn: AgentFn) -> NodeFn:
         async def node(state: StudioState, runtime: Runtime[StudioContext]) -> dict[str, Any]:
             ctx = runtime.context
+            CURRENT_AGENT.set(name)
             emit(AgentStart(agent=name, content=f"{info.label} 开始工作..."))
             started = time.perf_counter()
             try:

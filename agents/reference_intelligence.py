@@ -2,10 +2,11 @@
 
 Each image (already stored as an asset by whoever started the run) is first measured with Pillow
 (`tools.vision.analyze_image`, reported as the `analyzeImage` tool): palette, light, composition, text
-density. Then a model reads it: with `RunOptions.vision_model` set, a vision model sees the image itself
-plus the measurements (an OpenAI-style multimodal message through litellm); otherwise — and when the vision
-model fails — the text model reads the measurements alone. Images are analysed concurrently; an image that
-is missing or does not decode is skipped with a message, it never fails the run.
+density. Then a model reads it: the vision role's model (`STUDIO_VISION_MODEL`), or else the text model when
+litellm reports it can see images, sees the image itself plus the measurements (an OpenAI-style multimodal
+message); otherwise — and when the vision model fails — the text model reads the measurements alone. Images
+are analysed concurrently; an image that is missing or does not decode is skipped with a message, it never
+fails the run.
 """
 
 from __future__ import annotations
@@ -144,11 +145,11 @@ async def analyze_reference(
         usage=ref.usage, analysis=analysis_for_prompt(measured), brief=brief
     )
     insight: ReferenceInsightOutput | None = None
-    vision_model = ctx.options.vision_model
-    if vision_model:
+    vision = ctx.llm.for_role("vision") or (ctx.llm if ctx.llm.supports_vision() else None)
+    if vision is not None:
         try:
             url = await asyncio.to_thread(vision_data_url, data, mime)
-            insight = await ctx.llm.with_model(vision_model).complete_structured(
+            insight = await vision.complete_structured(
                 "reference", with_image(messages, url), ReferenceInsightOutput
             )
         except LLMError as exc:  # fall back to reading the measurements with the text model

@@ -83,7 +83,7 @@ async def run_research_tool(ctx: StudioContext, agent_name: str, tool: str, argu
     arguments = {key: value for key, value in arguments.items() if value is not None}
     snake = {to_snake(key): value for key, value in arguments.items()}
     run = partial(
-        run_tool, to_snake(tool), snake, store=ctx.knowledge, web_search_model=ctx.options.web_search_model
+        run_tool, to_snake(tool), snake, store=ctx.knowledge, web_search_llm=ctx.llm.for_role("web_search")
     )
     return await call_tool(agent_name, tool, arguments, run)
 
@@ -235,7 +235,7 @@ async def research_evidence_agent(state: StudioState, ctx: StudioContext) -> dic
     }
     if theme:
         calls["getTrendReport"] = {"theme": theme, "weeks": TREND_WEEKS}
-    if (state.get("intent") or {}).get("needsWebSearch") and ctx.options.web_search_model:
+    if (state.get("intent") or {}).get("needsWebSearch") and ctx.llm.for_role("web_search"):
         calls["webSearch"] = {"query": query}
     outcomes = {
         o.tool: o for o in await asyncio.gather(*(_attempt(ctx, tool, args) for tool, args in calls.items()))

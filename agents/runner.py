@@ -40,6 +40,7 @@ from agents.events import (
     parse_event,
 )
 from agents.hitl import ConfirmationError, parse_confirmation
+from agents.node import announce_retry
 from agents.state import StudioState
 from tools.assets import AssetStore
 from tools.database import Creative, CreativeStatus, RunEvent
@@ -47,7 +48,7 @@ from tools.image_input import normalize_image_input
 from tools.images import ImageProvider
 from tools.knowledge import KnowledgeStore
 from tools.labels import label
-from tools.llm import LLMGateway, UsageMeter
+from tools.llm import LLMGateway, UsageMeter, add_costs
 from tools.writer import BatchWriter
 
 FINISHED = {CreativeStatus.COMPLETED, CreativeStatus.FAILED, CreativeStatus.ABORTED}
@@ -253,13 +254,16 @@ class CreativeRecorder:
         for task, row in meter.by_task().items():
             into = usage.setdefault(task, {k: 0 for k in row})
             for key, value in row.items():
-                into[key] = round(into.get(key, 0) + value, 6)
+                if key == "costUsd":  # unknown (None) stays unknown
+                    into[key] = add_costs(into.get(key, 0.0), value)
+                else:
+                    into[key] = round(into.get(key, 0) + value, 6)
         prompt, completion, cost = self._tokens
         self._usage = usage
         self._tokens = (
             prompt + meter.prompt_tokens,
             completion + meter.completion_tokens,
-            round(cost + meter.cost_usd, 6),
+            add_costs(cost, meter.cost_usd),
         )
         return {
             "usage": usage,
@@ -278,7 +282,7 @@ class WorkflowRunner:
 
     # --- preparing ---------------------------------------------------------------------------------
     def _context(self, creative_id: int, options: dict[str, Any]) -> tuple[StudioContext, UsageMeter]:
-        meter = UsageMeter()
+        meter = UsageMeter(on_retry=announce_retry)
         llm = self.r.llm.with_model(options.get("model")).with_meter(meter)
         context = StudioContext(
             llm=llm,

@@ -144,12 +144,14 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
 
 def _mount_subcommands() -> None:
     from app.creatives_cli import creatives_cli
+    from app.doctor import doctor
     from app.notes_cli import notes_cli
     from app.run_cli import register_run_commands
 
     cli.add_typer(notes_cli, name="notes")
     cli.add_typer(creatives_cli, name="creatives")
     register_run_commands(cli)
+    cli.command()(doctor)
     localise(cli)
 
 

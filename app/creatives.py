@@ -285,6 +285,7 @@ async def get_creative(
         "overlayPlan": row.overlay_plan or [], "reviewRounds": row.review_rounds or [],
         "chosenRound": chosen.get("round") if chosen else None, "score": row.score,
         "scores": round_scores(chosen) if chosen else None, "model": row.model,
+        "promptTokens": row.prompt_tokens, "completionTokens": row.completion_tokens, "costUsd": row.cost_usd,
         "usage": {
             "promptTokens": row.prompt_tokens, "completionTokens": row.completion_tokens,
             "totalTokens": row.prompt_tokens + row.completion_tokens, "costUsd": row.cost_usd,
@@ -329,7 +330,7 @@ async def creative_stats(sessions: Sessions, f: CreativeFilter | None = None) ->
     tags: Counter[str] = Counter()
     days: dict[date, list[int]] = {}
     run_times: list[int] = []
-    total = prompt_tokens = completion_tokens = 0
+    total = prompt_tokens = completion_tokens = unknown_cost = 0
     cost = 0.0
     async with sessions() as session:
         result = await session.stream(query.execution_options(yield_per=500))
@@ -339,6 +340,7 @@ async def creative_stats(sessions: Sessions, f: CreativeFilter | None = None) ->
             prompt_tokens += row.prompt_tokens or 0
             completion_tokens += row.completion_tokens or 0
             cost += row.cost_usd or 0.0
+            unknown_cost += row.cost_usd is None
             tags.update({str(t) for t in row.tags or [] if str(t).strip()})
             day = days.setdefault(row.created_at.date(), [0, 0])
             day[0] += 1
@@ -373,6 +375,7 @@ async def creative_stats(sessions: Sessions, f: CreativeFilter | None = None) ->
             "promptTokens": prompt_tokens,
             "completionTokens": completion_tokens,
             "costUsd": round(cost, 6),
+            "unknownCostCount": unknown_cost,
         },
     }
 

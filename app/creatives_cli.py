@@ -184,13 +184,14 @@ def show_command(
         _json(c)
         return
     usage = c["usage"]
+    cost = "未知" if usage["costUsd"] is None else f"${usage['costUsd']:.4f}"
     facts = [
         f"状态：{_status(c['status'])}    综合评分：{_score(c['score'])}"
         f"    模型：{escape(model_label(c['model']) or '—')}",
         f"创建：{_time(c['createdAt'])}    完成：{_time(c['completedAt'])}"
         f"    用时：{_seconds(c['durationMs'])}",
         f"词元：{usage['promptTokens']} + {usage['completionTokens']} = {usage['totalTokens']}"
-        f"    费用：${usage['costUsd']:.4f}",
+        f"    费用：{cost}",
         f"需求：{escape(c['request'])}",
         f"标签：{escape('、'.join(c['tags'])) or '—'}",
     ]

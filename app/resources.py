@@ -21,6 +21,7 @@ from tools.database import create_engine, session_factory
 from tools.images import OFFLINE_NAMES, ImageProvider, make_image_provider
 from tools.knowledge import KnowledgeStore
 from tools.llm import LLMConfig, LLMGateway
+from tools.providers import Endpoint, ProviderKeys, resolve
 from tools.renderer import CardRenderer
 from tools.writer import BatchWriter
 
@@ -40,22 +41,62 @@ def run_options(settings: Settings) -> RunOptions:
         max_iterations=settings.max_iterations,
         image_concurrency=settings.image_concurrency,
         node_timeout_s=settings.node_timeout_s,
-        vision_model=settings.vision_model,
-        web_search_model=settings.web_search_model,
         image_max_bytes=settings.image_max_bytes,
         sequential_baseline=settings.sequential_baseline,
     )
 
 
-def llm_config(settings: Settings) -> LLMConfig:
-    return LLMConfig(
-        model=settings.llm_model,
+def provider_keys(settings: Settings) -> dict[str, ProviderKeys]:
+    return {
+        name.lower(): ProviderKeys(api_base=p.api_base, api_key=p.api_key)
+        for name, p in settings.providers.items()
+    }
+
+
+def text_endpoint(settings: Settings) -> Endpoint:
+    return resolve(
+        settings.llm_model,
+        role="text",
         api_base=settings.llm_api_base,
         api_key=settings.llm_api_key,
+        providers=provider_keys(settings),
+    )
+
+
+def role_endpoint(settings: Settings, role: str) -> Endpoint | None:
+    """The endpoint of the vision, image or web-search role, or None when its model is not set."""
+    model, base, key = {
+        "vision": (settings.vision_model, settings.vision_api_base, settings.vision_api_key),
+        "image": (settings.image_provider, settings.image_api_base, settings.image_api_key),
+        "web_search": (settings.web_search_model, settings.web_search_api_base, settings.web_search_api_key),
+    }[role]
+    if not model or (role == "image" and model.lower() in OFFLINE_NAMES):
+        return None
+    return resolve(
+        model,
+        role=role,
+        api_base=base,
+        api_key=key,
+        text=text_endpoint(settings),
+        providers=provider_keys(settings),
+    )
+
+
+def llm_config(settings: Settings) -> LLMConfig:
+    text = text_endpoint(settings)
+    roles = {role: e for role in ("vision", "web_search") if (e := role_endpoint(settings, role)) is not None}
+    return LLMConfig(
+        model=text.model,
+        api_base=text.api_base,
+        api_key=text.api_key,
+        key_setting=text.key_setting,
+        roles=roles,
+        providers=provider_keys(settings),
         temperature=settings.llm_temperature,
         timeout_s=settings.llm_timeout_s,
         max_retries=settings.llm_max_retries,
         max_reasks=settings.llm_max_reasks,
+        max_cost_usd=settings.max_run_cost_usd,
         offline_latency_ms=settings.offline_latency_ms,
         offline_failure_rate=settings.offline_failure_rate,
     )
@@ -69,8 +110,23 @@ def image_providers(
 
     @cache
     def provider(name: str | None) -> ImageProvider:
+        model = name or settings.image_provider
+        endpoint = (
+            None
+            if model.strip().lower() in OFFLINE_NAMES
+            else resolve(
+                model.strip(),
+                role="image",
+                api_base=settings.image_api_base if model == settings.image_provider else None,
+                api_key=settings.image_api_key if model == settings.image_provider else None,
+                text=text_endpoint(settings),
+                providers=provider_keys(settings),
+            )
+        )
         return make_image_provider(
-            name or settings.image_provider,
+            model,
+            api_key=endpoint.api_key if endpoint else None,
+            api_base=endpoint.api_base if endpoint else None,
             timeout=settings.image_timeout_s,
             offline_latency_ms=settings.offline_image_latency_ms,
             offline_failure_rate=settings.offline_image_failure_rate,

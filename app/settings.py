@@ -25,6 +25,16 @@ class ReviewThresholds(BaseSettings):
     platform_fit: float = Field(0.6, ge=0, le=1)
 
 
+class ProviderSettings(BaseSettings):
+    """One provider's endpoint and key, keyed by litellm's provider prefix:
+    `STUDIO_PROVIDERS__DEEPSEEK__API_KEY`, `STUDIO_PROVIDERS__OPENAI__API_BASE`."""
+
+    model_config = SettingsConfigDict(extra="forbid")
+
+    api_base: str | None = None
+    api_key: str | None = None
+
+
 class Settings(BaseSettings):
     """Every setting of the studio. See `.env.example` for the documented list."""
 
@@ -51,14 +61,25 @@ class Settings(BaseSettings):
     llm_model: str = Field(
         "studio/offline", description="Any litellm model name, e.g. deepseek/deepseek-chat."
     )
-    llm_api_base: str | None = None
-    llm_api_key: str | None = None
+    llm_api_base: str | None = Field(None, description="The text model's API base (e.g. an Ollama server).")
+    llm_api_key: str | None = Field(None, description="The text model's API key.")
     llm_temperature: float = Field(0.7, ge=0, le=2)
     llm_timeout_s: float = Field(60.0, gt=0, description="Timeout of one LLM call.")
     llm_max_retries: int = Field(2, ge=0, le=10, description="Retries on transient errors (with backoff).")
     llm_max_reasks: int = Field(1, ge=0, le=5, description="Re-asks with the validation error on bad output.")
     vision_model: str | None = Field(
-        None, description="litellm model for reference images; offline if unset."
+        None,
+        description="litellm model for reference images; unset: the text model when it can see images, "
+        "else offline pixel analysis.",
+    )
+    vision_api_base: str | None = None
+    vision_api_key: str | None = None
+    providers: dict[str, ProviderSettings] = Field(
+        default_factory=dict,
+        description="Per-provider API base and key, keyed by litellm's prefix (openai, deepseek…).",
+    )
+    max_run_cost_usd: float | None = Field(
+        None, gt=0, description="Spending cap per run in USD (known prices only); unset: no cap."
     )
     offline_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline LLM call.")
     offline_failure_rate: float = Field(0.0, ge=0, le=1, description="Share of offline calls that fail.")
@@ -69,6 +90,8 @@ class Settings(BaseSettings):
 
     # --- images --------------------------------------------------------------------------------------
     image_provider: str = Field("offline", description="'offline' or a litellm image model, e.g. dall-e-3.")
+    image_api_base: str | None = None
+    image_api_key: str | None = None
     image_concurrency: int = Field(4, ge=1, le=16)
     render_workers: int = Field(
         2,
@@ -82,6 +105,8 @@ class Settings(BaseSettings):
 
     # --- research ------------------------------------------------------------------------------------
     web_search_model: str | None = Field(None, description="litellm model with web search; off if unset.")
+    web_search_api_base: str | None = None
+    web_search_api_key: str | None = None
 
     # --- workflow ------------------------------------------------------------------------------------
     hitl_default: bool = Field(True, description="Pause at the checkpoints unless a request says otherwise.")

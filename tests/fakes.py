@@ -36,8 +36,9 @@ def register_provider(name: str, handler: Any) -> None:
 class ScriptedProvider:
     """Register with `install()`; then calls to `scripted/<anything>` pop the next scripted step.
 
-    A step is a string (the answer), an exception instance (raised) or a float (seconds to sleep, then
-    the next step is used). Every call's messages are kept in `calls`.
+    A step is a string (the answer), a dict (`content` and `finish_reason`), an exception instance (raised)
+    or a float (seconds to sleep, then the next step is used). Every call's messages are kept in `calls`,
+    and the parameters of the calls that were answered in `params`.
     """
 
     name = "scripted"
@@ -45,6 +46,7 @@ class ScriptedProvider:
     def __init__(self) -> None:
         self.steps: deque[Any] = deque()
         self.calls: list[list[dict[str, Any]]] = []
+        self.params: list[dict[str, Any]] = []
 
     def script(self, *steps: Any) -> ScriptedProvider:
         self.steps.extend(steps)
@@ -63,13 +65,15 @@ class ScriptedProvider:
                     step = owner.steps.popleft()
                 if isinstance(step, BaseException):
                     raise step
+                owner.params.append(dict(kwargs.get("optional_params") or {}))
+                answer = step if isinstance(step, dict) else {"content": step}
                 return litellm.ModelResponse(
                     model="scripted",
                     choices=[
                         {
                             "index": 0,
-                            "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": step},
+                            "finish_reason": answer.get("finish_reason", "stop"),
+                            "message": {"role": "assistant", "content": answer["content"]},
                         }
                     ],
                     usage={"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},

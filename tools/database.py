@@ -84,7 +84,7 @@ class Creative(Base):
     model: Mapped[str | None] = mapped_column(String(200))
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
-    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_usd: Mapped[float | None] = mapped_column(Float, default=0.0)  # None: a price was unknown
     usage: Mapped[dict[str, Any]] = mapped_column(
         JSON, default=dict
     )  # per task: calls, tokens, cost, latency

@@ -25,8 +25,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.errors import StudioError
+from tools.errors import LLMError, StudioError
 from tools.knowledge import KnowledgeStore, Note, NoteHit
+from tools.llm import LLMGateway
 
 RELEVANT_POOL = 120
 MIN_SIMILARITY = 0.3
@@ -568,51 +569,37 @@ def _citations(response: Any) -> list[Citation]:
 
 async def web_search(
     query: str,
-    model: str | None = None,
+    gateway: LLMGateway | None = None,
     *,
-    api_key: str | None = None,
-    api_base: str | None = None,
     search_context_size: Literal["low", "medium", "high"] = "medium",
-    timeout_s: float = 60.0,
-    **options: Any,
 ) -> WebSearchResult:
-    """Ask a web-search-capable model (through litellm) about `query`.
+    """Ask the web-search role's model (`gateway`, from `LLMGateway.for_role("web_search")`) about `query`.
 
-    Without a model, returns `status="not_configured"`; a failed call returns `status="error"` with the
-    reason — neither raises, so the research agent carries on with the corpus alone. `options` go to
-    `litellm.acompletion` as they are.
+    Without one, returns `status="not_configured"`; a failed call returns `status="error"` with the reason —
+    neither raises, so the research agent carries on with the corpus alone. The call goes through the
+    gateway: its endpoint and key, one retry layer, usage and cost on the run's meter.
     """
-    if not model:
+    if gateway is None:
         return WebSearchResult(
             query=query,
             status="not_configured",
             model=None,
             message="未配置联网搜索模型（STUDIO_WEB_SEARCH_MODEL），仅使用本地笔记库",
         )
-    from tools.llm import litellm_module
-
-    litellm = litellm_module()
-    kwargs: dict[str, Any] = {
-        "model": model,
-        "messages": [{"role": "user", "content": query}],
-        "web_search_options": {"search_context_size": search_context_size},
-        "timeout": timeout_s,
-        **options,
-    }
-    if api_key:
-        kwargs["api_key"] = api_key
-    if api_base:
-        kwargs["api_base"] = api_base
     try:
-        response = await litellm.acompletion(**kwargs)
-    except Exception as exc:  # any provider failure is reported, not raised (see docstring)
+        response = await gateway.complete_raw(
+            "web_search",
+            [{"role": "user", "content": query}],
+            web_search_options={"search_context_size": search_context_size},
+        )
+    except LLMError as exc:  # any provider failure is reported, not raised (see docstring)
         return WebSearchResult(
-            query=query, status="error", model=model, message=f"联网搜索失败：{type(exc).__name__}: {exc}"
+            query=query, status="error", model=gateway.model, message=f"联网搜索失败：{exc.message}"
         )
     return WebSearchResult(
         query=query,
         status="ok",
-        model=model,
+        model=gateway.model,
         answer=response.choices[0].message.content or "",
         citations=_citations(response),
     )
@@ -634,7 +621,7 @@ TOOLS: dict[str, tuple[type[BaseModel], str]] = {
 
 
 async def run_tool(
-    name: str, arguments: dict[str, Any], *, store: KnowledgeStore, web_search_model: str | None = None
+    name: str, arguments: dict[str, Any], *, store: KnowledgeStore, web_search_llm: LLMGateway | None = None
 ) -> dict[str, Any]:
     """Validate `arguments` against the tool's model, run it and return its JSON-native result."""
     if name not in TOOLS:
@@ -644,7 +631,7 @@ async def run_tool(
     args = TOOLS[name][0].model_validate(arguments).model_dump()
     result: BaseModel
     if name == "web_search":
-        result = await web_search(args["query"], web_search_model)
+        result = await web_search(args["query"], web_search_llm)
     else:
         functions: dict[str, ToolFn] = {
             "search_notes": search_notes,

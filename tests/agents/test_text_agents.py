@@ -35,8 +35,9 @@ from tests.agents.harness import NodeRun, run_node
 from tools.errors import KnowledgeError
 from tools.knowledge import KnowledgeStore
 from tools.labels import label
-from tools.llm import LLMConfig, LLMGateway, Message
+from tools.llm import LLMConfig, LLMGateway, Message, UsageMeter
 from tools.prompting import parse_sections
+from tools.providers import Endpoint
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 FULL_POST: StudioState = {"request": REQUEST, "intent": {"intent": "full_post", "needsWebSearch": False}}
@@ -205,7 +206,8 @@ async def test_research_searches_the_web_only_when_asked_and_configured(ctx: Stu
     assert "webSearch" not in tool_pairs(unconfigured)
 
     # the offline model stands in for a web-search model: a real call through litellm, no network
-    web_ctx = replace(ctx, options=replace(ctx.options, web_search_model="studio/offline"))
+    searcher = Endpoint("studio/offline", role="web_search")
+    web_ctx = replace(ctx, llm=LLMGateway(LLMConfig(roles={"web_search": searcher})).with_meter(UsageMeter()))
     not_asked = await run_node(research_evidence_agent, state, web_ctx)
     assert "webSearch" not in tool_pairs(not_asked)
 

@@ -42,8 +42,9 @@ from tools.database import ImageAsset
 from tools.images import GeneratedImage, ImageRequest, make_image_provider
 from tools.knowledge import KnowledgeStore, Style
 from tools.labels import BLOCK_LABELS, plain
-from tools.llm import LLMUnavailableError
+from tools.llm import LLMConfig, LLMGateway, LLMUnavailableError
 from tools.prompting import parse_sections
+from tools.providers import Endpoint
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 BRIEF = {
@@ -220,12 +221,17 @@ async def test_no_references_is_quick_and_complete(ctx: StudioContext) -> None:
     assert not run.of_type("tool_call")
 
 
+def with_vision(model: str) -> LLMGateway:
+    """The offline text model with `model` in the vision role."""
+    return LLMGateway(LLMConfig(roles={"vision": Endpoint(model, role="vision")}))
+
+
 async def test_vision_model_sees_the_image_and_falls_back_when_it_fails(ctx: StudioContext) -> None:
     asset_id = await store_reference(ctx, png_bytes(1600, 2000))
     state: StudioState = {"request": REQUEST, "referenceInputs": [{"assetId": asset_id, "usage": "style"}]}
 
     spy = RecordingOffline().install()
-    vision = dataclasses.replace(ctx, options=dataclasses.replace(ctx.options, vision_model="spy/offline"))
+    vision = dataclasses.replace(ctx, llm=with_vision("spy/offline"))
     run = await run_node(reference_intelligence_agent, state, vision)
     [analysis] = run.update["referenceAnalyses"]
     assert analysis["assetId"] == asset_id and analysis["palette"]
@@ -239,9 +245,7 @@ async def test_vision_model_sees_the_image_and_falls_back_when_it_fails(ctx: Stu
     ScriptedProvider().script(
         LLMUnavailableError("down"), LLMUnavailableError("down"), LLMUnavailableError("down")
     ).install()
-    broken = dataclasses.replace(
-        ctx, options=dataclasses.replace(ctx.options, vision_model="scripted/vision")
-    )
+    broken = dataclasses.replace(ctx, llm=with_vision("scripted/vision"))
     run = await run_node(reference_intelligence_agent, state, broken)
     assert run.update["referenceAnalyses"][0]["palette"]
     assert any("视觉模型不可用" in e["content"] for e in run.of_type("progress"))

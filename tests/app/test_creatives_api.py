@@ -269,6 +269,8 @@ async def test_detail_has_everything(api: httpx.AsyncClient, catalog: Catalog) -
         "costUsd": 0.0015,
         "byTask": {"writer": USAGE},
     }
+    # protocol.md promises the item fields at the top level too
+    assert (c["promptTokens"], c["completionTokens"], c["costUsd"]) == (1200, 300, 0.0015)
     assert c["timings"]["writer_agent"] == {"runs": 2, "totalMs": 1500}
     assert c["durationMs"] == 90_000 and c["completedAt"] == "2026-06-01T09:01:30+00:00"
     cover, detail, failed = c["assets"]
@@ -338,7 +340,9 @@ async def test_stats_numbers(api: httpx.AsyncClient, catalog: Catalog) -> None:
         {"date": "2026-06-05", "count": 2, "completed": 1},
     ]
     assert s["meanRunTimeMs"] == 90_000 and s["medianRunTimeMs"] == 90_000  # 90 s, 60 s, 120 s
-    assert s["usage"] == {"promptTokens": 7200, "completionTokens": 1800, "costUsd": 0.009}
+    assert s["usage"] == {
+        "promptTokens": 7200, "completionTokens": 1800, "costUsd": 0.009, "unknownCostCount": 0
+    }
 
 
 async def test_stats_follow_the_filter(api: httpx.AsyncClient, catalog: Catalog) -> None:

@@ -51,7 +51,26 @@ def test_cli_db_upgrade_and_current(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["db", "upgrade", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "0001" in result.output
+    assert "0002" in result.output  # the head
     result = runner.invoke(cli, ["db", "downgrade", "base", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert tables(f"sqlite:///{tmp_path / 'studio.db'}") == set()
+
+
+def test_an_unknown_cost_survives_0002_and_becomes_zero_below_it(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cost.db'}"
+    migrate.upgrade(url)
+    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    try:
+        [cost] = [c for c in sa.inspect(engine).get_columns("creatives") if c["name"] == "cost_usd"]
+        assert cost["nullable"] is True  # null = a model without a known price took part
+        with engine.begin() as conn:
+            creatives = metadata.tables["creatives"]
+            conn.execute(creatives.insert().values(thread_id="t", status="draft", request="r", options={}))
+            conn.execute(creatives.update().values(cost_usd=None))
+        engine.dispose()
+        migrate.downgrade(url, "0001")
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT cost_usd FROM creatives")).scalar_one() == 0
+    finally:
+        engine.dispose()

@@ -12,6 +12,7 @@ import pytest
 
 from tools.errors import StudioError
 from tools.knowledge import KnowledgeStore, Note
+from tools.llm import LLMConfig, LLMGateway, UsageMeter
 from tools.research import (
     TOOLS,
     WebSearchResult,
@@ -220,11 +221,16 @@ async def test_web_search_not_configured_is_a_result_not_an_error() -> None:
     assert_json(result)
 
 
-async def test_web_search_through_litellm() -> None:
-    # litellm's built-in `mock_response` answers without a network call
-    ok = await web_search("2026 露营趋势", "openai/gpt-4o-search-preview", mock_response="轻量化露营在升温")
-    assert (ok.status, ok.answer, ok.model) == ("ok", "轻量化露营在升温", "openai/gpt-4o-search-preview")
-    failed = await web_search("2026 露营趋势", "no-such-provider/model")
+async def test_web_search_through_the_gateway() -> None:
+    # the offline model stands in for a web-search model: a real call through litellm, no network
+    meter = UsageMeter()
+    searcher = LLMGateway(LLMConfig(model="studio/offline")).with_meter(meter)
+    ok = await web_search("2026 露营趋势", searcher)
+    assert ok.status == "ok" and ok.answer and ok.model == "studio/offline"
+    [record] = meter.records
+    assert record.task == "web_search" and record.ok and record.cost_usd == 0.0
+    unknown = LLMGateway(LLMConfig(model="no-such-provider/model", max_retries=0))
+    failed = await web_search("2026 露营趋势", unknown)
     assert failed.status == "error" and failed.message and "no-such-provider/model" in failed.message
     assert_json(ok)
 

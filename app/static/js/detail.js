@@ -110,7 +110,7 @@ function usageCard(c) {
   body.append(h("dl", { class: "kv" },
     h("dt", {}, "输入词元"), h("dd", {}, String(u.promptTokens ?? 0)),
     h("dt", {}, "输出词元"), h("dd", {}, String(u.completionTokens ?? 0)),
-    h("dt", {}, "费用"), h("dd", {}, `$${Number(u.costUsd || 0).toFixed(4)}`)));
+    h("dt", {}, "费用"), h("dd", {}, u.costUsd == null ? "未知" : `$${Number(u.costUsd).toFixed(4)}`)));
   const tasks = Object.entries(u.byTask || {});
   if (tasks.length) {
     body.append(h("div", { class: "table-wrap" }, h("table", { class: "data" },
