@@ -46,3 +46,23 @@ def seeded_settings(settings: Settings, knowledge_dir: Path) -> Settings:
     """Settings whose data dir holds a copy of the seeded knowledge store (the database is not migrated)."""
     shutil.copytree(knowledge_dir, settings.store_dir, dirs_exist_ok=True)
     return settings
+
+
+# --- the fake model providers (appended; imports here for typing only) ---
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from tests.provider_api import ProviderAPI
+
+
+@pytest.fixture
+def provider_api() -> Iterator[ProviderAPI]:
+    """The fake model providers (tests/provider_api.py) on 127.0.0.1: `provider_api.openai_base`,
+    `.deepseek_base`, `.dashscope_compat_base`, `.ollama_base`; faults via `.fault(...)`, requests in
+    `.requests`. One per test (starting one takes milliseconds)."""
+    from tests.provider_api import ProviderAPI
+
+    with ProviderAPI() as api:
+        yield api
