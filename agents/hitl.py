@@ -22,6 +22,8 @@ from agents.context import StudioContext
 from agents.events import AskOption, AskUser, ContentUpdate, emit
 from agents.state import StudioState
 from tools.art import LAYOUT_LABELS, LAYOUTS, layout_key
+from tools.images import OFFLINE_NAMES, closest_size
+from tools.providers import image_price_usd
 
 HitlKind = Literal["content", "image_plans"]
 
@@ -193,13 +195,32 @@ async def content_checkpoint(state: StudioState, runtime: Runtime[StudioContext]
     return {"generatedContent": edited, "contentApproved": True, "editorEdited": True}
 
 
+def image_cost(model: str, count: int) -> dict[str, Any] | None:
+    """What the planned pictures will cost with a paid image model, before any is drawn; None offline."""
+    if model.strip().lower() in OFFLINE_NAMES:
+        return None
+    size = closest_size(model, 1080, 1440)
+    each = image_price_usd(model, size)
+    total = round(each * count, 4) if each is not None else None
+    return {"model": model, "count": count, "size": size, "perImageUsd": each, "totalUsd": total}
+
+
+def _cost_note(cost: dict[str, Any] | None) -> str:
+    if not cost:
+        return ""
+    spend = f"预计图片费用约 ${cost['totalUsd']:.2f}" if cost["totalUsd"] is not None else "图片费用未知"
+    return f"（{cost['model']} 共 {cost['count']} 张，{spend}）"
+
+
 async def plans_checkpoint(state: StudioState, runtime: Runtime[StudioContext]) -> dict[str, Any]:
     """Pause after the image planner so an editor can approve, reject or edit/reorder/delete plans."""
     plans = state.get("imagePlans") or []
     if not state.get("enableHITL", True):
         return {"imagePlansApproved": True}
+    cost = image_cost(runtime.context.images.name, len(plans))
+    data: dict[str, Any] = {"plans": plans, **({"imageCost": cost} if cost else {})}
     answer = Confirmation.model_validate(
-        interrupt(_ask("image_plans", "图片规划已完成，是否开始生成？", {"plans": plans}))
+        interrupt(_ask("image_plans", "图片规划已完成，是否开始生成？" + _cost_note(cost), data))
     )
     if answer.action == "approve":
         return {"imagePlansApproved": True}

@@ -117,3 +117,25 @@ def resolve(
         own = PROVIDER_KEY_VARIABLE.get(provider)
         key, setting = None, f"{prefix}_API_KEY 或 {provider_setting}" + (f"（或 {own}）" if own else "")
     return Endpoint(model=model, api_base=base, api_key=key, role=role, key_setting=setting)
+
+
+def image_price_usd(model: str, size: str, quality: str | None = None) -> float | None:
+    """What one picture of `size` ("1024x1792") costs from litellm's price map, or None when unknown (its map
+    has no OpenAI dall-e-3 prices, for one: unknown, not a guess). `quality` defaults to the model's."""
+    from tools.llm import litellm_module
+
+    if provider_of(model) == "studio":
+        return 0.0
+    prices = litellm_module().model_cost
+    name = model.split("/", 1)[1] if model.startswith("openai/") else model
+    quality = quality or ("medium" if "gpt-image" in name else "standard")
+    width, _, height = size.partition("x")
+    for key in (f"{quality}/{width}-x-{height}/{name}", f"{width}-x-{height}/{name}", name):
+        entry = prices.get(key) or {}
+        if entry.get("input_cost_per_image"):
+            return round(float(entry["input_cost_per_image"]), 6)
+        if entry.get("output_cost_per_image"):
+            return round(float(entry["output_cost_per_image"]), 6)
+        if entry.get("input_cost_per_pixel") and width.isdigit() and height.isdigit():
+            return round(float(entry["input_cost_per_pixel"]) * int(width) * int(height), 6)
+    return None

@@ -7,7 +7,7 @@ import pytest
 from app.resources import llm_config, role_endpoint
 from app.settings import Settings
 from tools.llm import LLMConfig, LLMGateway
-from tools.providers import Endpoint, ProviderKeys, provider_of, resolve
+from tools.providers import Endpoint, ProviderKeys, image_price_usd, provider_of, resolve
 
 
 def test_provider_prefixes() -> None:
@@ -83,3 +83,27 @@ def test_settings_build_every_role(monkeypatch: pytest.MonkeyPatch) -> None:
     assert config.roles["vision"].api_key == "sk-vision" and "web_search" not in config.roles
     image = role_endpoint(settings, "image")
     assert image is not None and (image.api_base, image.api_key) == ("http://images/v1", "sk-openai")
+
+
+def test_image_prices_are_known_or_null_never_zero() -> None:
+    assert image_price_usd("gpt-image-1", "1024x1536") == 0.063  # medium quality, litellm's map
+    assert image_price_usd("gpt-image-1", "1024x1536", "high") == 0.25
+    assert image_price_usd("dall-e-3", "1024x1792") is None  # not in litellm's map: unknown, not 0
+    assert image_price_usd("studio/offline", "1080x1440") == 0.0
+
+
+def test_the_plans_checkpoint_estimates_paid_pictures_before_any_is_drawn() -> None:
+    from agents.hitl import _cost_note, image_cost
+
+    assert image_cost("offline", 4) is None
+    cost = image_cost("gpt-image-1", 4)
+    assert cost == {
+        "model": "gpt-image-1",
+        "count": 4,
+        "size": "1024x1536",
+        "perImageUsd": 0.063,
+        "totalUsd": 0.252,
+    }
+    assert _cost_note(cost) == "（gpt-image-1 共 4 张，预计图片费用约 $0.25）"
+    unknown = image_cost("dall-e-3", 3)
+    assert unknown is not None and unknown["totalUsd"] is None and "图片费用未知" in _cost_note(unknown)
