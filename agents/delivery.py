@@ -19,6 +19,10 @@ FRIENDLY = {
     "LLM_TIMEOUT": "模型响应超时，请稍后重试",
     "LLM_UNAVAILABLE": "模型服务暂时不可用，请稍后重试",
     "LLM_BAD_OUTPUT": "模型输出格式异常，已重试仍未成功，请稍后重试或更换模型",
+    "LLM_OUTPUT_TRUNCATED": "模型的回答超出长度上限被截断，请稍后重试或更换模型",
+    "LLM_CONTENT_FILTERED": "模型服务商的内容审核拦截了这次请求，请调整需求的措辞",
+    "LLM_BAD_REQUEST": "模型拒绝了请求参数，请检查模型名称与接口配置",
+    "BUDGET_EXCEEDED": "本次运行的模型费用将超出上限，已停止",
     "IMAGE_GENERATION_FAILED": "图片生成失败，请稍后重试或更换图片服务",
     "AGENT_TIMEOUT": "处理超时，请稍后重试",
     "MAX_ITERATIONS": "流程调度次数超过上限，已停止以避免死循环",
@@ -27,8 +31,11 @@ FRIENDLY = {
 
 def friendly_message(error: dict[str, Any]) -> str:
     """Seed 000's error handler: a message a creator can act on, never a stack trace."""
-    base = FRIENDLY.get(str(error.get("code")), "处理过程中出现问题，请稍后重试")
+    code = str(error.get("code"))
+    base = FRIENDLY.get(code, "处理过程中出现问题，请稍后重试")
     detail = error.get("message")
+    if detail and code.startswith(("LLM_", "IMAGE_", "BUDGET_")):
+        return str(detail)  # the model and image gateways already say what happened and what to fix
     return f"{base}（{detail}）" if detail and detail not in base else base
 
 
