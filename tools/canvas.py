@@ -3,7 +3,12 @@ pattern), decorations (circles, or stars on a dark night palette), the visual-fo
 with the prompt's scene words), header (a badge holding a whole hashtag from the overlay, and the one page
 marker), footer (caption) and headings. Layouts (`tools.card_layouts`) compose cards from these.
 
-Every text drawn is recorded in `Canvas.drawn` as (slot, line), so tests and checks can read what a card says.
+A canvas may instead start from a photo (an image model's picture, cover-fitted by `photo_layer`): the layouts
+draw the same text blocks, badges and page number on it, without the decorations and the motif (the picture
+is the visual focus), over a `scrim` that darkens the picture only behind the text.
+
+Every text drawn is recorded in `Canvas.drawn` as (slot, line), so tests and checks can read what a card says;
+on a photo also its box when drawn on the bare picture (`Canvas.boxes`), which is where the scrim goes.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ import math
 import random
 import re
 from dataclasses import dataclass
+from io import BytesIO
 from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw, ImageFilter, ImageStat
+from PIL import Image, ImageDraw, ImageFilter, ImageOps, ImageStat
 
 from tools.cardtext import is_page_mark, scene_words
 from tools.typography import (
@@ -58,9 +64,11 @@ Box = tuple[float, float, float, float]
 
 
 class Canvas:
-    """One card being drawn: the image, a blending draw handle, metrics and the seeded randomness."""
+    """One card being drawn: the image, a blending draw handle, metrics and the seeded randomness. With
+    `photo` (an RGB image of the request's size) the card is drawn on that picture instead of the palette's
+    background."""
 
-    def __init__(self, request: ImageRequest, fonts: FontBook) -> None:
+    def __init__(self, request: ImageRequest, fonts: FontBook, photo: Image.Image | None = None) -> None:
         self.req = request
         self.fonts = fonts
         self.w, self.h = request.width, request.height
@@ -69,10 +77,18 @@ class Canvas:
         self.rng = random.Random(request.stable_seed())
         self.theme = make_theme(request.palette)
         self.density = DENSITIES[request.text_density]
-        self.image = background(self)
+        self.photo = photo is not None
+        self.image = photo.copy() if photo is not None else background(self)
         self.draw = ImageDraw.Draw(self.image, "RGBA")  # RGBA fills blend into the RGB image
         self.drawn: list[tuple[str, str]] = []  # (slot, line) of every text drawn
+        self.boxes: list[Box] = []  # on a photo: the box of every text line drawn on the bare picture
+        self.fills: list[Box] = []  # panels, bands and pills drawn so far: text on them needs no scrim
         self.dark = luminance(self.theme.base) < 0.2
+
+    @property
+    def focus(self) -> str:
+        """The subject the motif shows: none on a photo, whose picture is the visual focus."""
+        return "" if self.photo else self.clean(self.req.visual_focus)
 
     def px(self, value: float) -> int:
         return round(value * self.s)
@@ -115,6 +131,11 @@ class Canvas:
         for i, line in enumerate(lines):
             left = x + (center_in - self.fonts.width(line, size)) / 2 if center_in else x
             baseline = top + size * 0.88 + i * line_height
+            if self.photo:
+                line_top = top + i * line_height
+                box = (left, line_top, left + self.fonts.width(line, size), line_top + size)
+                if self._on_picture(box) and luminance(fill) > 0.4:
+                    self._shadow(line, box, size, stroke)
             self.draw.text(
                 (left, baseline),
                 line,
@@ -125,6 +146,31 @@ class Canvas:
                 stroke_fill=fill,
             )
         return top + (len(lines) - 1) * line_height + size if lines else top
+
+    def _on_picture(self, box: Box) -> bool:
+        """Is this line drawn on the bare picture, not on a panel, band or pill (`fills`)? If so its box is
+        recorded (`boxes`: where the scrim goes)."""
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in self.fills):
+            return False
+        self.boxes.append(box)
+        return True
+
+    def _shadow(self, line: str, box: Box, size: float, stroke: int) -> None:
+        """A soft dark shadow under a light line on a picture, so no detail of the photo cuts a stroke."""
+        pad = round(size * 0.3)
+        mask = Image.new("L", (round(box[2] - box[0]) + 2 * pad, round(size * 1.25) + 2 * pad), 0)
+        ImageDraw.Draw(mask).text(
+            (pad, pad + size * 0.88),
+            line,
+            font=self.fonts.font(size),
+            fill=150,
+            anchor="ls",
+            stroke_width=stroke + max(1, round(size / 24)),
+            stroke_fill=150,
+        )
+        mask = mask.filter(ImageFilter.GaussianBlur(max(1.5, size / 16)))
+        self.image.paste(SCRIM_INK, (round(box[0]) - pad, round(box[1] + size * 0.04) - pad), mask)
 
     def marker_highlight(self, line: str, x: float, top: float, size: float, colour: RGB) -> None:
         """A translucent highlighter stroke behind the lower part of a line."""
@@ -162,6 +208,7 @@ class Canvas:
         )
         self.image.paste((20, 24, 32), region, shadow)
         self.draw.rounded_rectangle(box, radius=radius, fill=fill)
+        self.fills.append(box)
 
 
 def background(c: Canvas) -> Image.Image:
@@ -209,8 +256,70 @@ def background(c: Canvas) -> Image.Image:
     return image
 
 
+# --- photos -----------------------------------------------------------------------------------------------
+SCRIM_INK: RGB = (12, 12, 16)
+
+
+def photo_layer(data: bytes, width: int, height: int) -> Image.Image:
+    """The picture (PNG/JPEG/WebP bytes) as an RGB image that fills `width` × `height`: scaled to cover and
+    cropped around the centre, a little above it (subjects sit high more often than low); transparency is laid
+    on white."""
+    with Image.open(BytesIO(data)) as opened:
+        picture = ImageOps.exif_transpose(opened)
+        if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
+            rgba = picture.convert("RGBA")
+            picture = Image.new("RGB", rgba.size, (255, 255, 255))
+            picture.paste(rgba, mask=rgba.getchannel("A"))
+        else:
+            picture = picture.convert("RGB")
+    return ImageOps.fit(picture, (width, height), Image.Resampling.LANCZOS, centering=(0.5, 0.45))
+
+
+def scrim(photo: Image.Image, boxes: list[Box], scale: float) -> Image.Image:
+    """The photo darkened, full width, in soft horizontal bands behind the text boxes — the gradient a cover
+    photo gets under its title — just enough that white text reads on the brighter parts of what is behind it:
+    the 85th percentile of a big line's lightness (the 95th of a small line's: fine detail cuts small strokes)
+    is brought to ~100 of 255 (relative luminance ~0.13, WCAG AA for white), with at least a 30 % shade so
+    every text sits on a visible one, and up to 15 % more on a busy picture. Rows away from the text keep the
+    picture's own pixels; a band near the top or bottom runs out to that edge."""
+    rows = [0.0] * photo.height
+    grey = photo.convert("L")
+    pad = 36 * scale
+    for x0, y0, x1, y1 in boxes:
+        left, right = max(0, round(x0)), min(photo.width, round(x1) + 1)
+        region = grey.crop((left, max(0, round(y0)), right, min(photo.height, round(y1) + 1)))
+        bright = _percentile(region, 0.85 if y1 - y0 > 72 * scale else 0.95)
+        busy = min(0.15, ImageStat.Stat(region).stddev[0] / 400)  # fine detail cuts strokes: a little more
+        shade = min(0.8, max(0.3, 1 - 100 / max(bright, 1)) + busy)
+        top, bottom = round(y0 - pad), round(y1 + pad)
+        top = 0 if top < photo.height * 0.16 else top  # near an edge: the band runs out to it
+        bottom = photo.height if bottom > photo.height * 0.84 else bottom
+        for y in range(max(0, top), min(photo.height, bottom)):
+            rows[y] = max(rows[y], shade)
+    column = Image.new("L", (1, photo.height))
+    column.putdata([round(255 * shade) for shade in rows])
+    # feather the bands' edges: blurred as a narrow strip of equal rows, then stretched across the picture
+    strip = column.resize((8, photo.height)).filter(ImageFilter.GaussianBlur(40 * scale))
+    mask = strip.resize(photo.size, Image.Resampling.NEAREST)
+    return Image.composite(Image.new("RGB", photo.size, SCRIM_INK), photo, mask)
+
+
+def _percentile(image: Image.Image, share: float) -> int:
+    """The level below which `share` of an L image's pixels lie."""
+    histogram, seen = image.histogram(), 0
+    total = image.width * image.height
+    for level, count in enumerate(histogram):
+        seen += count
+        if seen >= share * total:
+            return level
+    return 255
+
+
 def decorate(c: Canvas, *, strong: bool) -> None:
-    """Large translucent circles (with a thin outer ring) bleeding off one or two corners (seeded)."""
+    """Large translucent circles (with a thin outer ring) bleeding off one or two corners (seeded); none on a
+    photo."""
+    if c.photo:
+        return
     t, d, rng = c.theme, c.draw, c.rng
     corners = [(0.0, 0.0), (float(c.w), 0.0), (0.0, float(c.h)), (float(c.w), float(c.h))]
     rng.shuffle(corners)
@@ -290,7 +399,7 @@ def stack(c: Canvas, block_h: float, top: float, bottom: float, *, max_r: float)
     """Place a text block of `block_h` and, room permitting, the visual-focus motif between `top` and
     `bottom` (motif below the block, or above it for `text_position="bottom"`). Returns the block's y."""
     position = POSITION[c.req.text_position]
-    focus = c.clean(c.req.visual_focus)
+    focus = c.focus
     gap = c.px(40)
     r = min(max_r, (bottom - top - block_h - gap) / 2.7)
     if not focus or r < c.px(96):  # a smaller emblem would be unreadable
@@ -324,6 +433,7 @@ def header(c: Canvas) -> float:
     if label and c.fonts.width(label, size) <= c.w * 0.55:
         right = c.m + c.fonts.width(label, size) + size * 1.4
         c.draw.rounded_rectangle((c.m, c.m, right, c.m + height), radius=height / 2, fill=c.theme.accent)
+        c.fills.append((c.m, c.m, right, c.m + height))
         c.text(
             [label],
             c.m + size * 0.7,

@@ -1,6 +1,7 @@
 """Card layouts: four covers (classic, centered, band, frame), three detail pages (list, steps, tiles) and the
 result page (checklist or takeaway). `draw_card(canvas)` draws the request's role in the request's `layout`
 (planned by `tools.art.choose_layout`, editable in the image plan); without one, the role's first layout.
+The same layouts draw on an image model's picture (`Canvas.photo`): there the motif's room goes to the text.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def _cover_classic(c: Canvas) -> None:
     width = c.w - 2 * c.m
     area_top, area_bottom = top + c.px(48), bottom - c.px(48)
     bar_h, gap = c.px(12), c.px(48)
-    motif_band = c.px(2.7 * 130) + c.px(40) if c.clean(c.req.visual_focus) else 0
+    motif_band = c.px(2.7 * 130) + c.px(40) if c.focus else 0
     fitted = _cover_text(c, width, area_bottom - area_top - motif_band - bar_h - gap)
     block_h = bar_h + gap + _block_height(fitted, gap)
     y0 = stack(c, block_h, area_top, area_bottom, max_r=c.w * 0.2)
@@ -122,14 +123,14 @@ def _cover_centered(c: Canvas) -> None:
     top, bottom = header(c), footer(c)
     width = c.w - 2 * c.m
     area_top, area_bottom = top + c.px(40), bottom - c.px(40)
-    r = c.w * 0.15 if c.clean(c.req.visual_focus) else 0.0
+    r = c.w * 0.15 if c.focus else 0.0
     band = 2.7 * r
     fitted = _cover_text(c, width, area_bottom - area_top - band - c.px(60))
     block_h = _block_height(fitted, c.px(48))
     free = max(0.0, area_bottom - area_top - band - block_h - c.px(60))
     y = area_top + free * 0.45
     if r:
-        motif(c, c.w / 2, y + band / 2, r, c.clean(c.req.visual_focus))
+        motif(c, c.w / 2, y + band / 2, r, c.focus)
         y += band
     _ink, _muted, accent = c.inks_at((c.m, y, c.w - c.m, y + block_h))
     c.draw.rounded_rectangle(
@@ -150,7 +151,7 @@ def _cover_band(c: Canvas) -> None:
     c.panel((c.m, band_top, c.w - c.m, band_top + block_h + 2 * pad), c.px(36), (*c.theme.accent, 255))
     _headline_block(c, c.m + pad, band_top + pad, width - 2 * pad, fitted, on_fill=True)
     footer(c)
-    focus = c.clean(c.req.visual_focus)
+    focus = c.focus
     r = min(c.w * 0.2, (band_top - top - c.px(80)) / 2.7)
     if focus and r > c.px(72):
         motif(c, c.w / 2 + c.px(60), top + (band_top - top) / 2, r, focus)
@@ -171,7 +172,7 @@ def _cover_frame(c: Canvas) -> None:
     fitted = _cover_text(c, width, (bottom - top) * 0.5)
     block_h = _block_height(fitted, c.px(48))
     y0 = bottom - c.px(40) - block_h
-    focus = c.clean(c.req.visual_focus)
+    focus = c.focus
     r = min(c.w * 0.19, (y0 - top - c.px(60)) / 2.7)
     if focus and r > c.px(72):
         motif(c, c.w - c.m - r * 1.3, top + c.px(30) + 1.35 * r, r, focus)
@@ -382,6 +383,7 @@ def _tiles(c: Canvas, items: list[str], area_top: float, area_bottom: float) -> 
         shadow = c.px(8)
         c.draw.rounded_rectangle((x0, y + shadow, x1, y + height + shadow), c.px(28), fill=(20, 24, 32, 40))
         c.draw.rounded_rectangle((x0, y, x1, y + height), c.px(28), fill=(255, 255, 255, 240))
+        c.fills.append((x0, y, x1, y + height))
         c.draw.text(
             (x0 + pad, y + pad - c.px(6)),
             f"{number:02d}",

@@ -11,6 +11,10 @@ Typography and colour (font, cleaning, wrapping, fitting, contrast, the palette'
 `tools.typography`; this module composes cards from them: background, decorations, furniture and a layout
 per role.
 
+The same code draws the planned overlay on an image model's picture (`photo`): the picture fills the card
+(cover-fit), the layout is drawn once to learn where its text goes, and again on the picture darkened there
+(`tools.canvas.scrim`) — same text blocks, badges and page number as the offline card, no second layout code.
+
 Same request → same bytes (randomness is seeded from `request.stable_seed()`). `CardRenderer.render` runs
 the CPU work in a thread, or — with `workers` > 0, as the server does — in a pool of worker processes, so
 that drawing and PNG encoding (~27 ms of CPU a card) use the other cores and never hold the server's GIL,
@@ -31,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from tools.canvas import Canvas
+from tools.canvas import Canvas, photo_layer, scrim
 from tools.card_layouts import draw_card
 from tools.png import encode_png
 from tools.typography import FontBook
@@ -76,34 +80,44 @@ class CardRenderer:
             self._pool.shutdown(wait=True, cancel_futures=True)  # idle workers exit at once
             self._pool = None
 
-    async def render(self, request: ImageRequest) -> bytes:
+    async def render(self, request: ImageRequest, photo: bytes | None = None) -> bytes:
+        """The card as PNG bytes, drawn off the event loop; on `photo` (image bytes) when given."""
         pool = self.start()
         if pool is None:
-            return await asyncio.to_thread(self.render_png, request)
+            return await asyncio.to_thread(self.render_png, request, photo)
         fields = request.model_dump()
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(pool, _render_in_worker, fields)
+            return await loop.run_in_executor(pool, _render_in_worker, fields, photo)
         except BrokenProcessPool:  # a worker died (killed, out of memory): replace the pool, once
             if self._pool is pool:  # not already replaced by another card that saw the same death
                 self.close()
-            return await loop.run_in_executor(self.start(), _render_in_worker, fields)
+            return await loop.run_in_executor(self.start(), _render_in_worker, fields, photo)
 
-    def render_image(self, request: ImageRequest) -> Image.Image:
-        return self.draw(request).image
+    def render_image(self, request: ImageRequest, photo: bytes | None = None) -> Image.Image:
+        return self.draw(request, photo).image
 
-    def draw(self, request: ImageRequest) -> Canvas:
-        """The drawn card: its image and `drawn`, the (slot, line) texts it shows."""
-        canvas = Canvas(request, self.fonts)
+    def draw(self, request: ImageRequest, photo: bytes | None = None) -> Canvas:
+        """The drawn card: its image and `drawn`, the (slot, line) texts it shows. With `photo` (image bytes),
+        the card is the picture, cover-fitted to the request's size, with the layout's text drawn on it over a
+        scrim where that text goes (found by drawing the layout once on the bare picture)."""
+        if photo is None:
+            canvas = Canvas(request, self.fonts)
+            draw_card(canvas)
+            return canvas
+        picture = photo_layer(photo, request.width, request.height)
+        probe = Canvas(request, self.fonts, picture)
+        draw_card(probe)
+        canvas = Canvas(request, self.fonts, scrim(picture, probe.boxes, probe.s))
         draw_card(canvas)
         return canvas
 
-    def card_text(self, request: ImageRequest) -> list[tuple[str, str]]:
+    def card_text(self, request: ImageRequest, photo: bytes | None = None) -> list[tuple[str, str]]:
         """What the card says, slot by slot: badge, page, headline, subtitle, item, motif, scene, caption…"""
-        return self.draw(request).drawn
+        return self.draw(request, photo).drawn
 
-    def render_png(self, request: ImageRequest) -> bytes:
-        return encode_png(self.render_image(request), self._compress_level)
+    def render_png(self, request: ImageRequest, photo: bytes | None = None) -> bytes:
+        return encode_png(self.render_image(request, photo), self._compress_level)
 
 
 # --- worker processes ----------------------------------------------------------------------------------
@@ -128,8 +142,8 @@ def _nothing() -> None:
     """Submitted once per worker by `start`, so that the pool spawns them all now."""
 
 
-def _render_in_worker(fields: dict[str, object]) -> bytes:
+def _render_in_worker(fields: dict[str, object], photo: bytes | None = None) -> bytes:
     from tools.images import ImageRequest
 
     assert _worker is not None, "the worker process was not initialised"
-    return _worker.render_png(ImageRequest.model_validate(fields))
+    return _worker.render_png(ImageRequest.model_validate(fields), photo)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from tests.tools.images_api import photo_png
 from tools.art import COVER_LAYOUTS, DETAIL_LAYOUTS, LAYOUTS, choose_layout
 from tools.cardtext import clip
 from tools.images import ImageRequest
@@ -138,6 +139,40 @@ async def test_concurrent_renders_are_identical_to_sequential(renderer: CardRend
     requests = [request(role, seed=seed) for role in ("cover", "detail", "result") for seed in (1, 2)]
     together = await asyncio.gather(*(renderer.render(req) for req in requests))
     assert list(together) == [renderer.render_png(req) for req in requests]
+
+
+# --- cards on a picture (an image model's) ---------------------------------------------------------------
+def said(drawn: list[tuple[str, str]]) -> dict[str, str]:
+    slots: dict[str, str] = {}
+    for slot, line in drawn:
+        slots[slot] = slots.get(slot, "") + line
+    return slots
+
+
+@pytest.mark.parametrize("role", ["cover", "detail", "result"])
+def test_every_layout_draws_its_overlay_on_a_picture(renderer: CardRenderer, role: str) -> None:
+    """One code path: each layout draws the same text on a picture as on its own background (the motif
+    aside: the picture is the subject), over a scrim only where text sits on the bare picture."""
+    picture = photo_png(1024, 1536)
+    for layout in LAYOUTS[role]:
+        req = request(role, layout=layout, index=1 if role == "cover" else 2)
+        card = renderer.draw(req, picture)
+        assert card.image.size == (1080, 1440) and card.photo
+        offline = {k: v for k, v in said(renderer.card_text(req)).items() if k not in ("motif", "scene")}
+        assert said(card.drawn) == offline, layout
+        assert card.boxes  # the page number at least sits on the picture
+    square = request(role, width=1080, height=1080)
+    assert renderer.render_image(square, picture).size == (1080, 1080)
+
+
+async def test_a_picture_card_draws_in_the_worker_processes_too(renderer: CardRenderer) -> None:
+    picture = photo_png(1024, 1792)
+    pooled = CardRenderer(workers=1)
+    try:
+        req = request("cover", layout="frame")
+        assert await pooled.render(req, picture) == renderer.render_png(req, picture)  # same bytes, off-loop
+    finally:
+        pooled.close()
 
 
 # --- typography -------------------------------------------------------------------------------------------
