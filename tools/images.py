@@ -3,23 +3,35 @@
 - `OfflineImageProvider` ("offline"): the embedded card renderer (`tools.renderer`), with scriptable latency
   (each call's total duration: the card renders inside it) and a deterministic failure rate for tests and
   benchmarks (a failed attempt can succeed when retried).
-- `LiteLLMImageProvider` (any other name): `litellm.aimage_generation` with that model; the answer's base64
-  or URL goes through `tools.image_input`, so size, type and address rules apply to what the model returns.
+- `LiteLLMImageProvider` (any other name): `litellm.aimage_generation` with that model, asked for its nearest
+  supported size of the card's orientation (dall-e-3 1024x1792, the gpt-image models 1024x1536), for base64
+  where the API lets one ask (dall-e-2/3; the gpt-image models always answer base64 and reject
+  `response_format`), and for a picture without any text. The answer's base64 or URL goes through
+  `tools.image_input` (the guards reference images get); then the card renderer draws the planned overlay —
+  headline, subtitle, body lines, tags, badge, page number, in the plan's layout and palette — on the picture
+  at the requested size, exactly as it draws an offline card.
 
-`make_image_provider(name, ...)` picks one. Provider failures are `ImageGenerationError`s with a stable `code`
-and `retryable` set (timeouts and unavailability are retryable; auth, bad requests and refusals are not).
+Providers never retry: the image agent's per-image attempts are the one retry layer (the OpenAI SDK's own
+retries inside litellm are turned off with `max_retries=0`; litellm's `num_retries` does nothing for images).
+Failures are `ImageGenerationError`s with a stable `code`, `retryable`, a Chinese message that names the
+setting to fix where one is at fault, and `details` holding the provider's own words and, when it sent one,
+its `Retry-After` (`retry_after_s` reads it back).
+
+`make_image_provider(name, ...)` picks one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import math
 import os
 import random
 import re
 import time
 from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
 from io import BytesIO
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -33,13 +45,30 @@ from tools.renderer import CardRenderer
 
 OFFLINE_NAMES = frozenset({"offline", "studio/offline"})
 DEFAULT_DOWNLOAD_BYTES = 25 * 1024 * 1024
+# The settings a creator fixes when the image model fails (app/settings.py reads them; named in messages).
+KEY_SETTING, BASE_SETTING = "STUDIO_IMAGE_API_KEY", "STUDIO_IMAGE_API_BASE"
+MODEL_SETTING = "STUDIO_IMAGE_PROVIDER"
 _HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
-# Sizes the OpenAI-style image endpoints accept; other providers get the closest of the default set.
+# Sizes the OpenAI Images API accepts per model (API reference, "Create image": `size`); other providers get
+# the closest of the default set.
 _SIZES: dict[str, tuple[tuple[int, int], ...]] = {
     "dall-e-3": ((1024, 1024), (1024, 1792), (1792, 1024)),
-    "dall-e-2": ((1024, 1024), (512, 512)),
+    "dall-e-2": ((1024, 1024), (512, 512), (256, 256)),
+    "gpt-image": ((1024, 1024), (1024, 1536), (1536, 1024)),
 }
 _DEFAULT_SIZES = ((1024, 1024), (1024, 1536), (1536, 1024))
+# Prompt length limits (characters) of the same reference; 4000 for models it does not list.
+_PROMPT_LIMITS = {"dall-e-2": 1000, "dall-e-3": 4000, "gpt-image": 32000}
+# Said at the end of every prompt: the studio sets the card's text itself, so the picture must have none.
+NO_TEXT = (
+    "The picture must contain no text at all: no words, no letters, no numbers, no captions, no signs, "
+    "no logos, no watermark. 画面中不要出现任何文字、字母、数字、标志或水印。"
+)
+# A provider's error codes for a prompt its safety system refused (OpenAI: dall-e `content_policy_violation`,
+# gpt-image `moderation_blocked`; Azure: `content_filter`).
+_REFUSALS = frozenset({"content_policy_violation", "moderation_blocked", "content_filter"})
+_MISSING_KEY = re.compile(r"missing credentials|api_key client option must be set|api key is required", re.I)
+log = logging.getLogger(__name__)
 
 
 class ImageRequest(BaseModel):
@@ -97,6 +126,7 @@ class GeneratedImage:
     height: int
     provider: str
     revised_prompt: str | None = None
+    attempts: int = 1  # provider calls it took, set by whoever retried (the image agent)
 
 
 @runtime_checkable
@@ -146,8 +176,9 @@ class OfflineImageProvider:
 
 # --- litellm --------------------------------------------------------------------------------------------
 class LiteLLMImageProvider:
-    """Any litellm image model (`dall-e-3`, `gpt-image-1`, …). The result is cropped/scaled to the requested
-    size when `fit` (default), so every image of a post has the planned dimensions."""
+    """Any litellm image model (`dall-e-3`, `gpt-image-1`, …). With `overlay` (default) the picture becomes
+    the card: the renderer (`renderer`, worker processes in the server) draws the request's planned text on it
+    at the requested size. Without, it is cropped/scaled to that size when `fit`, or returned as it came."""
 
     def __init__(
         self,
@@ -157,39 +188,56 @@ class LiteLLMImageProvider:
         api_base: str | None = None,
         timeout_s: float = 120.0,
         size: str | None = None,
+        overlay: bool = True,
         fit: bool = True,
+        renderer: CardRenderer | None = None,
+        key_setting: str = KEY_SETTING,
         max_download_bytes: int = DEFAULT_DOWNLOAD_BYTES,
         allow_private_downloads: bool = False,
         http: httpx.AsyncClient | None = None,
     ) -> None:
         self.name = model
+        self.key_setting = key_setting  # the setting that supplies the key, named when it is missing or wrong
         self._api_key = api_key
         self._api_base = api_base
         self._timeout_s = timeout_s
         self._size = size
+        self._overlay = overlay
         self._fit = fit
+        self._renderer = renderer
         self._max_bytes = max_download_bytes
         self._allow_private = allow_private_downloads
         self._http = http
 
-    async def generate(self, request: ImageRequest) -> GeneratedImage:
-        litellm = _litellm()
+    def call_arguments(self, request: ImageRequest) -> dict[str, Any]:
+        """What `litellm.aimage_generation` is called with for `request` (the API key left out)."""
+        model = litellm_model(self.name)
         kwargs: dict[str, Any] = {
-            "model": self.name,
-            "prompt": request.prompt,
+            "model": model,
+            "prompt": text_free_prompt(request.prompt, self.name),
             "size": self._size or closest_size(self.name, request.width, request.height),
             "n": 1,
             "timeout": self._timeout_s,
+            "max_retries": 0,  # the OpenAI SDK's own retries: off, the image agent retries (once, visibly)
         }
-        if self._api_key:
-            kwargs["api_key"] = self._api_key
+        if _asks_for_base64(model):
+            # litellm 1.110 checks every OpenAI image model against the gpt-image parameters, which lack
+            # `response_format`; the SDK puts `extra_body` into the JSON body as it is.
+            kwargs["extra_body"] = {"response_format": "b64_json"}
         if self._api_base:
             kwargs["api_base"] = self._api_base
+        return kwargs
+
+    async def generate(self, request: ImageRequest) -> GeneratedImage:
+        litellm = _litellm()
+        kwargs = self.call_arguments(request)
+        if self._api_key:
+            kwargs["api_key"] = self._api_key
         try:
             async with asyncio.timeout(self._timeout_s + 5.0):
                 response = await litellm.aimage_generation(**kwargs)
         except Exception as exc:
-            raise _convert(exc, litellm) from exc
+            raise _convert(exc, litellm, self.key_setting) from exc
 
         items = getattr(response, "data", None) or []
         first = items[0] if items else None
@@ -211,7 +259,12 @@ class LiteLLMImageProvider:
                 f"图片模型返回的图片不可用：{exc.message}", code="IMAGE_BAD_OUTPUT", details=exc.to_dict()
             ) from exc
         data, mime, width, height = image.data, image.mime, image.width, image.height
-        if self._fit and (width, height) != (request.width, request.height):
+        if self._overlay:
+            if self._renderer is None:
+                self._renderer = CardRenderer()
+            data = await self._renderer.render(request, data)
+            mime, width, height = "image/png", request.width, request.height
+        elif self._fit and (width, height) != (request.width, request.height):
             data = await asyncio.to_thread(_fit_png, data, request.width, request.height)
             mime, width, height = "image/png", request.width, request.height
         return GeneratedImage(
@@ -233,11 +286,44 @@ def _litellm() -> Any:
     return litellm
 
 
+def _family(model: str) -> str | None:
+    """The OpenAI image model family a name belongs to (`dall-e-3`, `dall-e-2`, `gpt-image`), if any."""
+    return next((key for key in _SIZES if key in model.lower()), None)
+
+
+def litellm_model(model: str) -> str:
+    """The name litellm routes: a bare `dall-e-2`/`dall-e-3` gets its `openai/` prefix (litellm 1.110 knows
+    the gpt-image models by name, but no longer the dall-e ones)."""
+    return f"openai/{model}" if "/" not in model and model.lower().startswith("dall-e") else model
+
+
+def _asks_for_base64(model: str) -> bool:
+    """Can the request ask for base64? Only dall-e-2/3 on OpenAI take `response_format` (gpt-image models
+    always answer base64 and refuse it; other providers have their own parameters)."""
+    provider, _, name = model.rpartition("/")
+    return provider in ("", "openai") and _family(name) in ("dall-e-2", "dall-e-3")
+
+
+def text_free_prompt(prompt: str, model: str = "") -> str:
+    """The plan's prompt with `NO_TEXT` after it, the prompt cut to leave room under the model's limit."""
+    family = _family(model)
+    limit = _PROMPT_LIMITS[family] if family else 4000
+    room = limit - len(NO_TEXT) - 2
+    return f"{prompt.strip()[:room].rstrip()}\n\n{NO_TEXT}"
+
+
 def closest_size(model: str, width: int, height: int) -> str:
-    """The supported `WxH` whose aspect ratio is closest to the requested one."""
-    sizes = next((sizes for key, sizes in _SIZES.items() if key in model), _DEFAULT_SIZES)
+    """The supported `WxH` of the request's orientation (portrait, landscape or square; any when the model has
+    none of it) whose aspect ratio is closest to the requested one; the larger one of a tie."""
+    family = _family(model)
+    sizes = _SIZES[family] if family else _DEFAULT_SIZES
+
+    def orientation(w: int, h: int) -> int:
+        return (w > h) - (w < h)
+
+    same = [size for size in sizes if orientation(*size) == orientation(width, height)] or list(sizes)
     target = math.log(width / height)
-    best = min(sizes, key=lambda size: abs(math.log(size[0] / size[1]) - target))
+    best = min(same, key=lambda size: (abs(math.log(size[0] / size[1]) - target), -size[0] * size[1]))
     return f"{best[0]}x{best[1]}"
 
 
@@ -249,40 +335,87 @@ def _fit_png(data: bytes, width: int, height: int) -> bytes:
     return out.getvalue()
 
 
-def _convert(exc: BaseException, litellm: Any) -> ImageGenerationError:
-    """Map a litellm/openai/asyncio exception onto `ImageGenerationError` with a code and retryability."""
+def retry_after_s(exc: BaseException) -> float | None:
+    """The wait, in seconds, an image provider asked for before a retry (`Retry-After`), if it named one."""
+    details = getattr(exc, "details", None)
+    value = details.get("retryAfterS") if isinstance(details, dict) else None
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """`retry-after-ms` or `retry-after` (seconds, or an HTTP date) from the error's HTTP response headers
+    (litellm keeps the response on `response` and its headers on `litellm_response_headers`)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
+    if not headers:
+        return None
+    try:
+        if headers.get("retry-after-ms"):
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        value = headers.get("retry-after")
+        if not value:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _provider_code(exc: BaseException) -> str:
+    """The provider's own error code (OpenAI's `error.code`, e.g. `content_policy_violation`), if any."""
+    body = getattr(exc, "body", None)
+    code = body.get("code") if isinstance(body, dict) else None
+    return str(code or getattr(exc, "code", None) or "").lower()
+
+
+def _convert(exc: BaseException, litellm: Any, key_setting: str = KEY_SETTING) -> ImageGenerationError:
+    """Map a litellm/openai/asyncio exception onto `ImageGenerationError`: a code, retryability, a Chinese
+    message naming the setting to fix (`key_setting` for the key); the provider's own words only in `details`
+    (and the log)."""
     if isinstance(exc, ImageGenerationError):
         return exc
-    message = (str(exc) or type(exc).__name__)[:500]
-    # litellm's image path reports e.g. a 401 as BadRequestError, so the HTTP status decides first.
+    raw = (str(exc) or type(exc).__name__)[:500]
+    # litellm's image path may report e.g. a 401 as BadRequestError, so the HTTP status decides first.
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else 0
+    provider_code = _provider_code(exc)
     code, text, retryable = "IMAGE_GENERATION_FAILED", "图片生成失败", True
-    if isinstance(exc, TimeoutError | litellm.Timeout) or status == 408:
+    if _MISSING_KEY.search(raw):
+        code, text, retryable = "IMAGE_PROVIDER_AUTH", f"图片模型缺少 API Key：请设置 {key_setting}", False
+    elif isinstance(exc, TimeoutError | litellm.Timeout) or status == 408:
         code, text = "IMAGE_GENERATION_TIMEOUT", "图片生成超时"
-    elif status in (401, 403, 404) or isinstance(
-        exc, litellm.AuthenticationError | litellm.PermissionDeniedError | litellm.NotFoundError
-    ):
-        code, text, retryable = "IMAGE_PROVIDER_AUTH", "图片模型认证失败或模型不存在", False
-    elif isinstance(exc, litellm.ContentPolicyViolationError):
-        code, text, retryable = "IMAGE_PROMPT_REJECTED", "图片模型拒绝了这个提示词", False
-    elif (
-        status == 429
-        or status >= 500
-        or isinstance(
-            exc,
-            litellm.RateLimitError
-            | litellm.ServiceUnavailableError
-            | litellm.InternalServerError
-            | litellm.APIConnectionError
-            | litellm.BadGatewayError,
-        )
+    elif status in (401, 403) or isinstance(exc, litellm.AuthenticationError | litellm.PermissionDeniedError):
+        code, text, retryable = "IMAGE_PROVIDER_AUTH", f"图片模型认证失败：请检查 {key_setting}", False
+    elif status == 404 or isinstance(exc, litellm.NotFoundError):
+        code, text = "IMAGE_PROVIDER_AUTH", f"图片模型不存在或无权使用：请检查 {MODEL_SETTING}"
+        retryable = False
+    elif provider_code in _REFUSALS or isinstance(exc, litellm.ContentPolicyViolationError):
+        code, text = "IMAGE_PROMPT_REJECTED", "图片模型的内容安全策略拒绝了这个提示词，请修改图片描述"
+        retryable = False
+    elif status == 429 or isinstance(exc, litellm.RateLimitError):
+        code, text = "IMAGE_PROVIDER_UNAVAILABLE", "图片服务繁忙（请求过于频繁）"
+    elif isinstance(exc, litellm.APIConnectionError) and status in (0, 500) and "connect" in raw.lower():
+        code, text = "IMAGE_PROVIDER_UNAVAILABLE", f"连不上图片模型服务：请检查 {BASE_SETTING} 和网络"
+    elif status >= 500 or isinstance(
+        exc,
+        litellm.ServiceUnavailableError
+        | litellm.InternalServerError
+        | litellm.APIConnectionError
+        | litellm.BadGatewayError,
     ):
         code, text = "IMAGE_PROVIDER_UNAVAILABLE", "图片模型服务暂不可用"
     elif status in (400, 422) or isinstance(exc, litellm.BadRequestError | litellm.UnsupportedParamsError):
         code, text, retryable = "IMAGE_BAD_REQUEST", "图片模型不接受这个请求", False
-    details = {"type": type(exc).__name__, "status": status or None}
-    error = ImageGenerationError(f"{text}：{message}", code=code, details=details)
+    details: dict[str, Any] = {"type": type(exc).__name__, "status": status or None, "providerMessage": raw}
+    if provider_code:
+        details["providerCode"] = provider_code
+    wait = _retry_after(exc)
+    if wait is not None:
+        details["retryAfterS"] = round(wait, 3)
+    log.warning("image provider error %s (%s, status %s): %s", code, type(exc).__name__, status, raw)
+    error = ImageGenerationError(text, code=code, details=details)
     error.retryable = retryable
     return error
 
@@ -297,9 +430,12 @@ def make_image_provider(
     offline_latency_ms: float = 0.0,
     offline_failure_rate: float = 0.0,
     renderer: CardRenderer | None = None,
+    key_setting: str | None = None,
 ) -> ImageProvider:
     """`offline` (or `studio/offline`) → the card renderer (`renderer`, or a new in-process one); any other
-    name → that litellm image model."""
+    name → that litellm image model, at `api_base` with `api_key` (the image role's settings), whose pictures
+    the same `renderer` turns into cards. `key_setting` names the setting that supplies the key in error
+    messages (default STUDIO_IMAGE_API_KEY)."""
     model = name.strip()
     if not model:
         raise ValueError("image provider name is empty")
@@ -307,4 +443,11 @@ def make_image_provider(
         return OfflineImageProvider(
             latency_ms=offline_latency_ms, failure_rate=offline_failure_rate, renderer=renderer
         )
-    return LiteLLMImageProvider(model, api_key=api_key, api_base=api_base, timeout_s=timeout)
+    return LiteLLMImageProvider(
+        model,
+        api_key=api_key,
+        api_base=api_base,
+        timeout_s=timeout,
+        renderer=renderer,
+        key_setting=key_setting or KEY_SETTING,
+    )

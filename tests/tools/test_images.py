@@ -3,28 +3,30 @@ provider's latency and seeded failures, and `LiteLLMImageProvider` against a rea
 
 from __future__ import annotations
 
-import base64
-import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import BytesIO
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 from pydantic import ValidationError
 
+from tests.tools.images_api import KEY, ImagesAPI, photo_png
+from tools.canvas import photo_layer
 from tools.errors import ImageGenerationError
 from tools.images import (
+    NO_TEXT,
     ImageProvider,
     ImageRequest,
     LiteLLMImageProvider,
     OfflineImageProvider,
     closest_size,
     make_image_provider,
+    retry_after_s,
+    text_free_prompt,
 )
+from tools.renderer import CardRenderer
 
 PALETTE = ["#F6EFE3", "#2F6B4F", "#E9A23B", "#1E2A24"]
 
@@ -79,9 +81,12 @@ def test_make_image_provider() -> None:
 
 def test_closest_size() -> None:
     assert closest_size("dall-e-3", 1080, 1440) == "1024x1792"
+    assert closest_size("openai/dall-e-3", 1080, 1200) == "1024x1792"  # portrait even when square is closer
     assert closest_size("gpt-image-1", 1080, 1440) == "1024x1536"
     assert closest_size("openai/gpt-image-1", 1440, 1080) == "1536x1024"
+    assert closest_size("dall-e-2", 1080, 1440) == "1024x1024"  # squares only: the largest
     assert closest_size("anything", 1080, 1080) == "1024x1024"
+    assert closest_size("anything", 1080, 1440) == "1024x1536"
 
 
 async def test_offline_provider_generates_png() -> None:
@@ -122,58 +127,162 @@ async def test_offline_failures_are_seeded_and_retries_can_succeed() -> None:
         await OfflineImageProvider(failure_rate=1.0).generate(request())
 
 
-# --- the litellm provider against a real local OpenAI-compatible server -----------------------------------
-class _ImagesAPI(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+# --- the litellm provider against a local OpenAI Images API (tests/tools/images_api.py) ------------------
+@pytest.fixture(scope="module")
+def images_api() -> Iterator[ImagesAPI]:
+    with ImagesAPI() as api:
+        yield api
 
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        payload: dict[str, Any]
-        if self.headers.get("Authorization") != "Bearer good-key":
-            status, payload = 401, {"error": {"message": "bad key", "type": "invalid_request_error"}}
-        else:
-            out = BytesIO()
-            Image.new("RGB", (1024, 1536), (30, 120, 200)).save(out, format="PNG")
-            status = 200
-            payload = {
-                "created": 1,
-                "data": [
-                    {"b64_json": base64.b64encode(out.getvalue()).decode(), "revised_prompt": body["prompt"]}
-                ],
-            }
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+
+@pytest.fixture
+def api(images_api: ImagesAPI) -> ImagesAPI:
+    images_api.clear()
+    return images_api
 
 
 @pytest.fixture(scope="module")
-def images_api() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _ImagesAPI)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+def renderer() -> CardRenderer:
+    return CardRenderer()
+
+
+def provider(api: ImagesAPI, renderer: CardRenderer, model: str = "dall-e-3", key: str | None = KEY) -> Any:
+    return make_image_provider(model, api_key=key, api_base=api.base, timeout=30, renderer=renderer)
+
+
+MOTIF = ("motif", "scene")  # the emblem an offline card draws for its subject: a picture shows the subject
+
+
+def said(drawn: list[tuple[str, str]]) -> dict[str, str]:
+    """What a card says per slot (lines joined: a picture leaves the text the motif's room)."""
+    slots: dict[str, str] = {}
+    for slot, line in drawn:
+        slots[slot] = slots.get(slot, "") + line
+    return slots
+
+
+def unchanged_rows(card: Image.Image, picture: Image.Image) -> int:
+    """How many pixel rows of the card are exactly the picture's."""
+    difference = ImageChops.difference(card, picture).convert("L")
+    return sum(difference.crop((0, y, card.width, y + 1)).getbbox() is None for y in range(card.height))
+
+
+def mean_difference(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int]) -> float:
+    return float(ImageStat.Stat(ImageChops.difference(a.crop(box), b.crop(box)).convert("L")).mean[0])
 
 
 @pytest.mark.slow
-async def test_litellm_provider_decodes_and_fits(images_api: str) -> None:
-    provider = make_image_provider("openai/gpt-image-1", api_key="good-key", api_base=images_api, timeout=30)
-    image = await provider.generate(request("cover", prompt="a tent at dusk"))
-    assert (image.width, image.height, image.mime) == (1080, 1440, "image/png")  # fitted to the request
-    assert decode(image.data).size == (1080, 1440)
-    assert image.revised_prompt == "a tent at dusk"
+async def test_dall_e_3_draws_a_portrait_picture_without_text_and_the_studio_sets_the_card(
+    api: ImagesAPI, renderer: CardRenderer
+) -> None:
+    req = request("cover", prompt="湖边露营的帐篷和天幕，傍晚，竖版构图，上方留白", layout="classic")
+    image = await provider(api, renderer).generate(req)
+
+    [call] = api.requests  # one request: the SDK's own retries are off
+    assert call.body["model"] == "dall-e-3" and call.body["n"] == 1
+    assert call.body["size"] == "1024x1792"  # the nearest portrait size dall-e-3 offers
+    assert call.body["response_format"] == "b64_json"
+    assert call.body["prompt"].startswith(req.prompt) and call.body["prompt"].endswith(NO_TEXT)
+    assert "no text" in NO_TEXT and "不要出现任何文字" in NO_TEXT
+    assert (image.width, image.height, image.mime, image.attempts) == (1080, 1440, "image/png", 1)
+    assert image.revised_prompt == call.body["prompt"]
+
+    card = decode(image.data).convert("RGB")
+    assert card.size == (1080, 1440)
+    picture = photo_layer(photo_png(1024, 1792), 1080, 1440)  # the model's picture, cover-fitted
+    assert unchanged_rows(card, picture) > 0.05 * 1440  # the picture itself, away from the text's scrim
+    drawn = renderer.draw(req, photo_png(1024, 1792))
+    assert drawn.image.tobytes() == card.tobytes()  # the provider's card is the renderer's, same code path
+    # the headline: text drawn on the picture, over a scrim that darkens the picture behind it
+    x0, y0, x1, y1 = (round(v) for v in max(drawn.boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1])))
+    assert mean_difference(card, picture, (x0, y0, x1, y1)) > 40
+    band = (0, y0, card.width, y1)
+    assert ImageStat.Stat(card.crop(band).convert("L")).median[0] < ImageStat.Stat(
+        picture.crop(band).convert("L")
+    ).median[0]
+    # the same overlay as the offline card of this request: badge, page number, headline, subtitle, tags
+    assert said(drawn.drawn) == {k: v for k, v in said(renderer.card_text(req)).items() if k not in MOTIF}
+    assert {"badge", "page", "headline", "subtitle", "caption"} <= set(said(drawn.drawn))
 
 
 @pytest.mark.slow
-async def test_litellm_provider_errors_are_converted(images_api: str) -> None:
-    provider = make_image_provider("openai/gpt-image-1", api_key="bad-key", api_base=images_api, timeout=30)
+async def test_gpt_image_1_gets_its_portrait_size_and_no_response_format(
+    api: ImagesAPI, renderer: CardRenderer
+) -> None:
+    image = await provider(api, renderer, "gpt-image-1").generate(request("detail", index=2, layout="steps"))
+    [call] = api.requests
+    assert call.body["size"] == "1024x1536" and "response_format" not in call.body  # it would be a 400
+    assert call.body["prompt"].endswith(NO_TEXT)
+    assert decode(image.data).size == (1080, 1440) and image.attempts == 1
+
+
+@pytest.mark.slow
+async def test_a_url_answer_is_fetched_with_the_reference_image_guards(
+    api: ImagesAPI, renderer: CardRenderer
+) -> None:
+    refused = provider(api, renderer, "openai/some-image-model")
     with pytest.raises(ImageGenerationError) as caught:
-        await provider.generate(request("cover"))
-    assert caught.value.code == "IMAGE_PROVIDER_AUTH" and not caught.value.retryable
+        await refused.generate(request("cover"))  # its URL is on loopback: a private address
+    assert caught.value.code == "IMAGE_BAD_OUTPUT" and caught.value.details["code"] == "IMAGE_URL_REFUSED"
+    allowed = LiteLLMImageProvider(
+        "openai/some-image-model",
+        api_key=KEY,
+        api_base=api.base,
+        renderer=renderer,
+        allow_private_downloads=True,
+    )
+    image = await allowed.generate(request("cover"))
+    assert decode(image.data).size == (1080, 1440)
+    assert [call.body["size"] for call in api.requests] == ["1024x1536", "1024x1536"]
+    assert "response_format" not in api.requests[0].body
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("fault", "code", "message", "retryable"),
+    [
+        ({"key": "bad-key"}, "IMAGE_PROVIDER_AUTH", "图片模型认证失败：请检查 STUDIO_IMAGE_API_KEY", False),
+        ({"key": None}, "IMAGE_PROVIDER_AUTH", "图片模型缺少 API Key：请设置 STUDIO_IMAGE_API_KEY", False),
+        (
+            {"status": 400, "code": "content_policy_violation"},
+            "IMAGE_PROMPT_REJECTED",
+            "图片模型的内容安全策略拒绝了这个提示词，请修改图片描述",
+            False,
+        ),
+        ({"status": 500}, "IMAGE_PROVIDER_UNAVAILABLE", "图片模型服务暂不可用", True),
+        (
+            {"status": 429, "retry_after": 1},
+            "IMAGE_PROVIDER_UNAVAILABLE",
+            "图片服务繁忙（请求过于频繁）",
+            True,
+        ),
+    ],
+)
+async def test_provider_errors_say_what_to_fix_and_are_never_retried_here(
+    api: ImagesAPI,
+    renderer: CardRenderer,
+    monkeypatch: pytest.MonkeyPatch,
+    fault: dict[str, Any],
+    code: str,
+    message: str,
+    retryable: bool,
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # litellm would read it for a missing key
+    if "status" in fault:
+        api.fail(fault["status"], times=None, retry_after=fault.get("retry_after"), code=fault.get("code"))
+    failing = provider(api, renderer, key=fault.get("key", KEY))
+    with pytest.raises(ImageGenerationError) as caught:
+        await failing.generate(request("cover"))
+    error = caught.value
+    assert (error.code, error.message, error.retryable) == (code, message, retryable)
+    assert len(api.requests) == (0 if fault.get("key", KEY) is None else 1)  # no retries below the agent
+    assert retry_after_s(error) == fault.get("retry_after")
+    if "status" in fault:
+        assert error.details["status"] == fault["status"] and error.details["providerMessage"]
+
+
+def test_prompts_say_no_text_within_the_model_limit() -> None:
+    long = "湖边露营，" * 400
+    for model, limit in (("dall-e-2", 1000), ("dall-e-3", 4000), ("gpt-image-1", 32000), ("other", 4000)):
+        prompt = text_free_prompt(long, model)
+        assert prompt.endswith(NO_TEXT) and len(prompt) <= limit
+    assert text_free_prompt("  帐篷  ") == f"帐篷\n\n{NO_TEXT}"
