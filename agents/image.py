@@ -2,17 +2,26 @@
 each image's progress (`image_progress`: queued → generating → complete | failed).
 
 One `ImageRequest` per plan carries the final prompt for real models and the structured parts (palette,
-overlay text, layout density) for the offline card renderer. Generation is bounded by
-`RunOptions.image_concurrency` (1 in the sequential baseline); an image whose attempt fails (with a
-retryable error) is tried once more.
+overlay text, layout density) the card renderer draws — on its own background offline, on the model's picture
+otherwise. Generation is bounded by `RunOptions.image_concurrency` (1 in the sequential baseline).
+
+This is the one place an image call is retried (providers never retry, and the OpenAI SDK's retries are off):
+an attempt that fails with a retryable error is tried again, up to `ATTEMPTS` in all, after the wait the
+provider asked for (`Retry-After`, at most `MAX_WAIT_S`) or else a short jittered backoff, without holding a
+concurrency slot meanwhile; each retry is told as a `progress` event ("图片服务繁忙，3 秒后重试（第 2 次）").
+Authentication, missing-key, bad-request and content-policy errors are never retried. A success records its
+attempts on the `GeneratedImage`.
 Successes are saved with `AssetStore.save`, failures get a `failed` asset row. Some failures still complete
 the stage (their slots are `None` in `generatedImageAssetIds`); only when every image failed does the stage
-end with a retryable `lastError` for the supervisor.
+end with a `lastError` for the supervisor — with the failures' own code and message when they all share one,
+retryable only when a rerun could help (not after an error no retry fixes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,11 +35,13 @@ from agents.state import StudioState
 from tools.art import layout_key
 from tools.cardtext import is_page_mark
 from tools.errors import StudioError
-from tools.images import GeneratedImage, ImageRequest
+from tools.images import GeneratedImage, ImageRequest, retry_after_s
 
 NAME = "image_agent"
 NEUTRAL_PALETTE = ["#F5F1EA", "#D9CFC1", "#8C7B6B", "#2F2A26"]
-ATTEMPTS = 2  # the first try plus one retry
+ATTEMPTS = 2  # the first try plus one retry: the only retries an image call gets
+BACKOFF_S = 0.5  # the wait before a retry when the provider named none, doubling per retry (±20 % jitter)
+MAX_WAIT_S = 30.0  # a provider's Retry-After is honoured up to this
 
 
 @dataclass(frozen=True)
@@ -99,8 +110,37 @@ def _describe(exc: Exception) -> str:
     return exc.message if isinstance(exc, StudioError) else f"{type(exc).__name__}: {exc}"[:300]
 
 
-async def _generate(request: ImageRequest, ctx: StudioContext, slots: asyncio.Semaphore) -> GeneratedImage:
-    """One image from the provider, holding a concurrency slot per attempt; one retry for retryable errors."""
+def retry_wait(exc: Exception, attempt: int) -> float:
+    """Seconds to wait before retrying after failed attempt number `attempt`: the provider's Retry-After (at
+    most `MAX_WAIT_S`), else `BACKOFF_S` doubled per earlier retry, jittered."""
+    asked = retry_after_s(exc)
+    if asked is not None:
+        return min(asked, MAX_WAIT_S)
+    return min(MAX_WAIT_S, BACKOFF_S * 2 ** (attempt - 1) * random.uniform(0.8, 1.2))
+
+
+def _retry_reason(exc: Exception) -> str:
+    """Why an image is retried, in a few Chinese words."""
+    if not isinstance(exc, StudioError):
+        return "图片生成失败"
+    status = exc.details.get("status") if isinstance(exc.details, dict) else None
+    if status == 429:
+        return "图片服务繁忙"
+    return {
+        "IMAGE_GENERATION_TIMEOUT": "图片生成超时",
+        "IMAGE_PROVIDER_UNAVAILABLE": "图片服务暂时不可用",
+    }.get(exc.code, "图片生成失败")
+
+
+def _seconds(wait: float) -> str:
+    return f"{wait:.0f}" if wait >= 1 else f"{wait:.1f}"
+
+
+async def generate_image(
+    request: ImageRequest, ctx: StudioContext, slots: asyncio.Semaphore
+) -> GeneratedImage:
+    """One image from the provider, holding a concurrency slot per attempt (not while waiting to retry); up to
+    `ATTEMPTS` attempts for retryable errors."""
     for attempt in range(1, ATTEMPTS + 1):
         async with slots:
             emit(
@@ -109,26 +149,40 @@ async def _generate(request: ImageRequest, ctx: StudioContext, slots: asyncio.Se
                 )
             )
             try:
-                return await ctx.images.generate(request)
+                image = await ctx.images.generate(request)
             except Exception as exc:  # any provider failure is this image's failure, not the run's
                 if attempt == ATTEMPTS or not _retryable(exc):
                     raise
-                emit(
-                    Progress(
-                        agent=NAME,
-                        content=f"第{request.index}张图生成失败（{_describe(exc)[:60]}），重试一次",
-                    )
-                )
+                failure, wait = exc, retry_wait(exc, attempt)
+            else:
+                return dataclasses.replace(image, attempts=attempt)
+        emit(
+            Progress(
+                agent=NAME,
+                content=f"第{request.index}张图：{_retry_reason(failure)}，"
+                f"{_seconds(wait)} 秒后重试（第 {attempt + 1} 次）",
+            )
+        )
+        await asyncio.sleep(wait)
     raise AssertionError("unreachable: the last attempt returns or raises")
 
 
-async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore) -> int | None:
-    """Generate, store and report one image; its asset id, or None when it failed."""
+@dataclass(frozen=True)
+class Outcome:
+    """One image's result: its asset id, or the error it failed with."""
+
+    asset_id: int | None
+    error: Exception | None = None
+
+
+async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore) -> Outcome:
+    """Generate, store and report one image."""
     plan, request = task.plan, task.request
     problem = task.problem or "图片生成失败"
+    error: Exception | None = None
     if request is not None:
         try:
-            image = await _generate(request, ctx, slots)
+            image = await generate_image(request, ctx, slots)
             record = await ctx.assets.save(
                 image.data,
                 mime=image.mime,
@@ -141,7 +195,7 @@ async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore)
                 task_index=plan.index,
             )
         except Exception as exc:
-            problem = _describe(exc)
+            problem, error = _describe(exc), exc
         else:
             url = ctx.asset_url(record.id)
             emit(
@@ -149,7 +203,7 @@ async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore)
                     task_id=plan.index, status="complete", progress=1.0, url=url, asset_id=record.id
                 )
             )
-            return record.id
+            return Outcome(record.id)
     await ctx.assets.record_failure(
         role=plan.role,
         provider=getattr(ctx.images, "name", "unknown"),
@@ -161,7 +215,24 @@ async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore)
         height=request.height if request else 0,
     )
     emit(ImageProgress(task_id=plan.index, status="failed", progress=0.0, error_message=problem))
-    return None
+    return Outcome(None, error)
+
+
+def _all_failed(errors: list[Exception | None], count: int) -> dict[str, Any]:
+    """The stage's `lastError` when all `count` images failed: the failures' own code and message when they
+    share a code (e.g. IMAGE_PROVIDER_AUTH naming the key setting), retryable only if some failure was."""
+    studio = [e for e in errors if isinstance(e, StudioError)]
+    codes = {e.code for e in studio}
+    shared = studio[0] if studio and len(studio) == len(errors) and len(codes) == 1 else None
+    retryable = any(e is None or _retryable(e) for e in errors)
+    summary = f"{count} 张图片全部生成失败"
+    return {
+        "agent": NAME,
+        "code": shared.code if shared and not retryable else "IMAGE_GENERATION_FAILED",
+        "message": f"{summary}：{shared.message}" if shared else summary,
+        "retryable": retryable,
+        "critical": False,
+    }
 
 
 @agent(NAME)
@@ -173,21 +244,13 @@ async def image_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
     for task in tasks:
         emit(ImageProgress(task_id=task.plan.index, status="queued", progress=0.0))
     slots = asyncio.Semaphore(ctx.options.effective_image_concurrency)
-    asset_ids = list(await asyncio.gather(*(generate_one(task, ctx, slots) for task in tasks)))
+    outcomes = await asyncio.gather(*(generate_one(task, ctx, slots) for task in tasks))
+    asset_ids = [outcome.asset_id for outcome in outcomes]
     done = sum(asset_id is not None for asset_id in asset_ids)
     if done == 0:
-        emit(Message(agent=NAME, content=f"{len(tasks)} 张图片全部生成失败"))
-        return {
-            "generatedImageAssetIds": asset_ids,
-            "imagesComplete": False,
-            "lastError": {
-                "agent": NAME,
-                "code": "IMAGE_GENERATION_FAILED",
-                "message": f"{len(tasks)} 张图片全部生成失败",
-                "retryable": True,
-                "critical": False,
-            },
-        }
+        error = _all_failed([outcome.error for outcome in outcomes], len(tasks))
+        emit(Message(agent=NAME, content=error["message"]))
+        return {"generatedImageAssetIds": asset_ids, "imagesComplete": False, "lastError": error}
     failed = len(tasks) - done
     note = f"，{failed} 张失败（可在审核后重试）" if failed else ""
     emit(Message(agent=NAME, content=f"已生成 {done}/{len(tasks)} 张图片{note}"))
