@@ -50,7 +50,14 @@ from tenacity import (
 )
 
 from tools.errors import LLMAuthError, LLMError, LLMOutputError, LLMTimeoutError, LLMUnavailableError
-from tools.providers import ROLE_MODEL_SETTING, Endpoint, ProviderKeys, provider_of, resolve
+from tools.providers import (
+    KEYLESS_PROVIDERS,
+    ROLE_MODEL_SETTING,
+    Endpoint,
+    ProviderKeys,
+    provider_of,
+    resolve,
+)
 
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, Any]
@@ -445,6 +452,15 @@ class LLMGateway:
         """Whether this model takes image parts (litellm's model map; the offline model does not)."""
         return not is_offline(self.model) and _supports(self.litellm().supports_vision, self.model)
 
+    def room_ceiling(self) -> int:
+        """The most output tokens a call may ask for: the model's own limit when litellm knows it (DeepSeek
+        refuses more than 8192), else MAX_TOKENS_CEILING."""
+        return _output_limit(self.model)
+
+    def room(self, task: str) -> int:
+        """`max_tokens` for `task`, within the model's limit."""
+        return min(self.config.max_tokens.get(task, DEFAULT_MAX_TOKENS), self.room_ceiling())
+
     # --- structured output ---------------------------------------------------------------------------
     def structured_mode(self) -> StructuredMode:
         """How this model is asked for JSON: remembered from an earlier fallback, else by capability."""
@@ -530,7 +546,7 @@ class LLMGateway:
         schema = copy.deepcopy(_json_schema(output))  # providers may adjust the schema they are given
         mode = self.structured_mode()
         history: list[Message] = []
-        max_tokens = self.config.max_tokens.get(task, DEFAULT_MAX_TOKENS)
+        max_tokens = self.room(task)
         last_error: Exception | None = None
         raw = ""
         reasks = 0
@@ -554,13 +570,13 @@ class LLMGateway:
                 continue
             raw = answer.content
             if answer.finish_reason == "length":
-                if widened or max_tokens >= MAX_TOKENS_CEILING:
+                if widened or max_tokens >= self.room_ceiling():
                     raise LLMOutputError(
                         f"模型的回答超出长度上限被截断（{task}，{max_tokens} tokens）",
                         code="LLM_OUTPUT_TRUNCATED",
                         details={"task": task, "maxTokens": max_tokens, "raw": raw[:2000]},
                     )
-                widened, max_tokens = True, min(max_tokens * 2, MAX_TOKENS_CEILING)
+                widened, max_tokens = True, min(max_tokens * 2, self.room_ceiling())
                 continue
             try:
                 return output.model_validate(extract_json(raw))
@@ -595,7 +611,7 @@ class LLMGateway:
         prompt_tokens = completion_tokens = 0
         parts: list[str] = []
         finish: str | None = None
-        max_tokens = self.config.max_tokens.get(task, DEFAULT_MAX_TOKENS)
+        max_tokens = self.room(task)
         try:
             stream: Any = None
             async for attempt in self._retrying(task):
@@ -885,6 +901,19 @@ def _answer_of(response: Any, messages: list[Message]) -> _Answer:
         else (_estimate_tokens(json.dumps(messages, ensure_ascii=False)), _estimate_tokens(content))
     )
     return _Answer(content, getattr(choice, "finish_reason", None), tokens, response)
+
+
+@cache
+def _output_limit(model: str) -> int:
+    """A model's output-token limit from litellm's model map (once per process), within MAX_TOKENS_CEILING.
+    Local servers (Ollama, vLLM …) are not asked: litellm would query them synchronously."""
+    if is_offline(model) or provider_of(model) in KEYLESS_PROVIDERS:
+        return MAX_TOKENS_CEILING
+    try:
+        known = litellm_module().get_model_info(model).get("max_output_tokens")
+    except Exception:  # a model litellm does not know
+        known = None
+    return min(int(known), MAX_TOKENS_CEILING) if known else MAX_TOKENS_CEILING
 
 
 def _supports(check: Any, model: str) -> bool:

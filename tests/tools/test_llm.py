@@ -273,3 +273,10 @@ async def test_stream_structured_reports_the_object_as_it_grows() -> None:
     assert topics and topics[-1] == brief.topic
     assert any(len(t) < len(brief.topic) for t in topics)  # seen while still arriving
     assert gateway.meter.records[-1].ok
+
+
+def test_room_stays_within_the_models_own_limit() -> None:
+    deepseek = LLMGateway(LLMConfig(model="deepseek/deepseek-chat"))
+    assert deepseek.room_ceiling() == 8192  # DeepSeek refuses more
+    assert deepseek.room("writer") == 4096 and deepseek.room("supervisor") == 512
+    assert LLMGateway(LLMConfig(model="ollama_chat/qwen2.5:7b")).room_ceiling() == 16384  # not asked
