@@ -3,6 +3,10 @@
 Nodes build an event and hand it to `emit`, which writes it to LangGraph's custom stream; the runner
 stamps `threadId` and `seq`, persists it and forwards it. `timestamp` (Unix ms) is set when the event
 is created, so delivery lag can be measured end to end.
+
+Ephemeral events (`EPHEMERAL_TYPES`: the draft's `content_delta`) are the exception: the runner stamps
+only `threadId`, never a `seq`; they are not stored, not replayed, and go out as SSE frames without an
+`id:` line. `EVENT_TYPES` are the stored ones.
 """
 
 from __future__ import annotations
@@ -138,6 +142,23 @@ class ContentUpdate(Event):
     tags: list[str]
 
 
+class ContentDelta(Event):
+    """The draft as it streams (extension, ephemeral): what was appended to the title and the body since
+    the previous delta, each at its offset in Unicode code points. `reset` starts the text over — the first
+    delta of a writer call, a re-ask or retry that streams again from the start (`attempt` counts them),
+    or the whole text so far for a watcher that joined mid-stream; the offsets are then 0."""
+
+    type: Literal["content_delta"] = "content_delta"
+    seq: None = Field(None, exclude=True)  # never stored, so never numbered
+    agent: str
+    attempt: int = Field(1, ge=1)
+    reset: bool = False
+    title_offset: int = Field(0, ge=0)
+    title_delta: str = ""
+    body_offset: int = Field(0, ge=0)
+    body_delta: str = ""
+
+
 class ImageProgress(Event):
     type: Literal["image_progress"] = "image_progress"
     task_id: int = Field(ge=1)
@@ -221,6 +242,7 @@ AnyEvent = Annotated[
     | LayoutSpecReady
     | AlignmentMapReady
     | ContentUpdate
+    | ContentDelta
     | ImageProgress
     | WorkflowProgress
     | QualityScore
@@ -231,10 +253,34 @@ AnyEvent = Annotated[
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
-EVENT_TYPES: frozenset[str] = frozenset(
-    model.model_fields["type"].default for model in Event.__subclasses__()
-)
+EPHEMERAL_MODELS: tuple[type[Event], ...] = (ContentDelta,)
+EPHEMERAL_TYPES: frozenset[str] = frozenset(m.model_fields["type"].default for m in EPHEMERAL_MODELS)
+STORED_MODELS: tuple[type[Event], ...] = tuple(m for m in Event.__subclasses__() if m not in EPHEMERAL_MODELS)
+EVENT_TYPES: frozenset[str] = frozenset(m.model_fields["type"].default for m in STORED_MODELS)  # stored ones
 TERMINAL_TYPES = frozenset({"workflow_complete", "workflow_paused", "error"})
+
+
+def is_ephemeral(event: dict[str, Any]) -> bool:
+    """An event that is sent live only: no `seq`, not stored, not replayed."""
+    return event.get("type") in EPHEMERAL_TYPES
+
+
+class DraftSoFar:
+    """The streamed draft as a watcher following every `content_delta` has it, so one that joins mid-stream
+    gets it whole: `follow(delta)` returns the delta as a `reset` carrying the full title and body so far."""
+
+    def __init__(self) -> None:
+        self.title = ""
+        self.body = ""
+
+    def follow(self, delta: dict[str, Any]) -> dict[str, Any]:
+        title, body = str(delta.get("titleDelta") or ""), str(delta.get("bodyDelta") or "")
+        if delta.get("reset"):
+            self.title, self.body = title, body
+        else:
+            self.title, self.body = self.title + title, self.body + body
+        return {**delta, "reset": True, "titleOffset": 0, "titleDelta": self.title,
+                "bodyOffset": 0, "bodyDelta": self.body}
 
 
 def parse_event(payload: dict[str, Any]) -> AnyEvent:

@@ -5,6 +5,10 @@
 byte), then `stream(handle)` drives the graph and yields wire events. Each event is stamped with the
 thread id and the next per-thread `seq`, appended to `run_events` (the replay log) and applied to the
 creative row (status, artifacts, timings, usage) before it is yielded.
+
+Ephemeral events (`agents.events.EPHEMERAL_TYPES`: the streaming draft's `content_delta`) take another
+path: stamped with the thread id only (`EventLog.pass_on`), never given a `seq`, never stored, and yielded
+only to a caller that asks for them (`stream(handle, ephemeral=True)`: the server and the CLI's live view).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from agents.events import (
     StateUpdate,
     WorkflowPaused,
     WorkflowProgress,
+    is_ephemeral,
     now_ms,
     parse_event,
 )
@@ -162,6 +167,12 @@ class EventLog:
         """The event as it goes on the wire: thread id, next seq, timestamp, the contract's shape."""
         self.seq += 1
         stamped = {**event, "threadId": self.thread_id, "seq": self.seq}
+        stamped.setdefault("timestamp", now_ms())
+        return parse_event(stamped).wire()
+
+    def pass_on(self, event: dict[str, Any]) -> dict[str, Any]:
+        """An ephemeral event as it goes on the wire: the thread id, no seq (the log's seq is untouched)."""
+        stamped = {**event, "threadId": self.thread_id}
         stamped.setdefault("timestamp", now_ms())
         return parse_event(stamped).wire()
 
@@ -476,8 +487,9 @@ class WorkflowRunner:
         return stamped
 
     # --- streaming ---------------------------------------------------------------------------------
-    async def stream(self, handle: RunHandle) -> AsyncIterator[dict[str, Any]]:
-        """Drive the graph; yield each stamped event after it is stored."""
+    async def stream(self, handle: RunHandle, *, ephemeral: bool = False) -> AsyncIterator[dict[str, Any]]:
+        """Drive the graph; yield each stamped event after it is stored — and, with `ephemeral`, the
+        ephemeral events as they come, unstored and without a seq (else they are dropped)."""
         # preparing stored the creative as running (created or claimed) and read what these need
         log = EventLog(handle.thread_id, handle.last_seq)
         recorder = CreativeRecorder(handle.creative)
@@ -502,7 +514,10 @@ class WorkflowRunner:
                 handle.input, config, context=handle.context, stream_mode=["updates", "custom"]
             ):
                 if mode == "custom":
-                    if chunk.get("type") in DEFERRED_TYPES:
+                    if is_ephemeral(chunk):
+                        if ephemeral:
+                            yield log.pass_on(chunk)
+                    elif chunk.get("type") in DEFERRED_TYPES:
                         terminal.append(chunk)
                     else:
                         yield await publish(chunk)

@@ -9,13 +9,19 @@ After drafting, the writer holds the draft against the critic's text checks (`ag
 records what failed in `draftChecks`: the supervisor sends a failing draft back (bounded) before the editor
 ever sees it. A redo gets the failed checks as concrete instructions ("不要出现「成都」"), and the redo is
 checked against the editor's feedback (`tools.feedback`): what it did not do is said in a `message`.
+
+The draft streams: as the model's JSON grows, `DraftStream` sends what was added to the title and the body
+as ephemeral `content_delta` events (coalesced, but the first characters of each go out at once), then the
+final `content_update` is sent as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import re
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents.artifacts import Brief, Draft, EvidencePack
@@ -24,7 +30,7 @@ from agents.checks.form import TAGS_MIN, stray_tags
 from agents.checks.text import text_findings
 from agents.checks.textutil import scope_of
 from agents.context import StudioContext
-from agents.events import ContentUpdate, Message, emit
+from agents.events import ContentDelta, ContentUpdate, Event, Message, emit
 from agents.grounding import Scope
 from agents.node import agent, prompt
 from agents.review import review_feedback_text
@@ -33,6 +39,8 @@ from tools import feedback as editor_feedback
 from tools.entities import ADVICE_DOMAINS
 
 NAME = "writer_agent"
+COALESCE_S = 0.04  # deltas at most this often…
+COALESCE_CHARS = 64  # …unless this many characters are waiting
 _REFERENCE_KEYS = ("usage", "style", "mood", "palette", "layout", "styleKeywords", "summary")
 
 
@@ -142,6 +150,77 @@ def _draft_checks(state: StudioState, draft: dict[str, Any]) -> dict[str, Any]:
     return {"findings": [f.wire() for f in findings], "redos": previous.get("redos", 0) if from_checks else 0}
 
 
+class DraftStream:
+    """The partial draft of one model call as `content_delta` events (`partial` is the gateway's
+    `on_partial`).
+
+    The clients' text (`sent`) only ever grows by what the model's text added after it; when the model's
+    text no longer continues what it had (a re-ask or a retry streams again from the start) the next delta
+    is a `reset` with the whole text so far and `attempt` counts up. Deltas are coalesced — at most one per
+    `interval_s` unless `max_chars` are waiting, a timer sending what waits when the model pauses — except
+    that the first characters of the title and of the body are sent the moment they arrive.
+    """
+
+    def __init__(
+        self,
+        agent_name: str,
+        *,
+        interval_s: float = COALESCE_S,
+        max_chars: int = COALESCE_CHARS,
+        send: Callable[[Event], None] = emit,
+    ) -> None:
+        self.agent = agent_name
+        self.interval_s, self.max_chars, self.send = interval_s, max_chars, send
+        self.latest = ("", "")  # title and body as the model has them
+        self.sent = ("", "")  # … and as the clients have them
+        self.attempt = 1
+        self.reset = True  # the first delta of a call replaces whatever draft a client shows
+        self.sent_at = -math.inf
+        self.timer: asyncio.TimerHandle | None = None
+        self.deltas = 0
+
+    def partial(self, obj: dict[str, Any]) -> None:
+        title, body = (v if isinstance(v := obj.get(k), str) else "" for k in ("title", "body"))
+        before = self.latest
+        if not (title.startswith(before[0]) and body.startswith(before[1])):
+            self.attempt += 1  # the model started over
+            self.reset = True
+        self.latest = (title, body)
+        if self.reset or (title and not self.sent[0]) or (body and not self.sent[1]):
+            self.flush()  # a new text, or its first characters: at once
+            return
+        waiting = len(title) - len(self.sent[0]) + len(body) - len(self.sent[1])
+        due = self.sent_at + self.interval_s - time.monotonic()
+        if waiting >= self.max_chars or due <= 0:
+            self.flush()
+        elif self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(due, self.flush)
+
+    def flush(self) -> None:
+        """Send what the clients do not have yet (nothing if they have it all)."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        (title, body), (shown_title, shown_body) = self.latest, self.sent
+        if self.reset:
+            shown_title = shown_body = ""
+        elif (title, body) == self.sent:
+            return
+        self.send(ContentDelta(
+            agent=self.agent, attempt=self.attempt, reset=self.reset,
+            title_offset=len(shown_title), title_delta=title[len(shown_title):],
+            body_offset=len(shown_body), body_delta=body[len(shown_body):],
+        ))
+        self.sent, self.reset, self.sent_at = (title, body), False, time.monotonic()
+        self.deltas += 1
+
+    def close(self) -> None:
+        """The call is over: the final `content_update` follows, so nothing waiting is sent."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
 @agent(NAME)
 async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
     """Write (or rewrite) the post from the brief, the evidence and any feedback."""
@@ -159,7 +238,11 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
         review_feedback=_redo_text(state),
         previous={k: previous.get(k) for k in ("title", "body", "tags")} if previous else None,
     )
-    draft = await ctx.llm.complete_structured("writer", messages, Draft)
+    stream = DraftStream(NAME)
+    try:
+        draft = await ctx.llm.stream_structured("writer", messages, Draft, on_partial=stream.partial)
+    finally:
+        stream.close()
     draft = draft.model_copy(update={"tags": clean_tags(draft.tags, brief.keywords if brief else [])})
     draft = _without_stray_tags(state, draft)
     wire = draft.model_dump(mode="json", by_alias=True)

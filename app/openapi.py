@@ -14,7 +14,7 @@ from pydantic.json_schema import models_json_schema
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from agents.events import Event
+from agents.events import EPHEMERAL_MODELS, STORED_MODELS
 from agents.runner import RunRequest
 from app.routes.agent import ConfirmRequest, InboxItem, ThreadView
 
@@ -59,8 +59,11 @@ def _errors(*statuses: int) -> dict[str, Any]:
 SSE = {
     "200": {
         "description": "SSE: frames `id: <seq>` + `data: <event json>`, `: keep-alive` heartbeats, "
-        "ending with `data: [DONE]`.",
-        "content": {"text/event-stream": {"schema": _ref("StreamEvent")}},
+        "ending with `data: [DONE]`. Ephemeral events (`content_delta`) are frames without `id:`, never "
+        "replayed.",
+        "content": {
+            "text/event-stream": {"schema": {"oneOf": [_ref("StreamEvent"), _ref("EphemeralStreamEvent")]}}
+        },
     }
 }
 
@@ -191,7 +194,9 @@ class Inbox(BaseModel):
 
 @cache
 def document() -> dict[str, Any]:
-    models: list[type[BaseModel]] = [RunRequest, ConfirmRequest, ThreadView, Inbox, *Event.__subclasses__()]
+    models: list[type[BaseModel]] = [
+        RunRequest, ConfirmRequest, ThreadView, Inbox, *STORED_MODELS, *EPHEMERAL_MODELS
+    ]
     bodies = (RunRequest, ConfirmRequest)
     _, schemas = models_json_schema(
         [(model, "validation" if model in bodies else "serialization") for model in models],
@@ -200,8 +205,12 @@ def document() -> dict[str, Any]:
     )
     components: dict[str, Any] = dict(schemas.get("$defs", {}))
     components["Error"] = ERROR_SCHEMA
-    components["StreamEvent"] = {
-        "oneOf": [_ref(model.__name__) for model in Event.__subclasses__()],
+    components["StreamEvent"] = {  # stored, numbered (`seq`, the frame's `id:`), replayed
+        "oneOf": [_ref(model.__name__) for model in STORED_MODELS],
+        "discriminator": {"propertyName": "type"},
+    }
+    components["EphemeralStreamEvent"] = {  # live only: no `seq`, a frame without `id:`, never replayed
+        "oneOf": [_ref(model.__name__) for model in EPHEMERAL_MODELS],
         "discriminator": {"propertyName": "type"},
     }
     return {

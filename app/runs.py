@@ -5,6 +5,10 @@ to the run's live subscribers. A subscriber — the stream that started the run,
 client — first reads the stored log after its cursor, then follows the live events, skipping any `seq`
 it has already seen, so nothing is lost or duplicated however it joins.
 
+Ephemeral events (the draft's `content_delta`, no `seq`) are only published live: a subscriber gets those
+that came after the last stored event it was sent (older ones describe a draft it has already seen
+replaced), and its first delta of a draft that began before it joined is the whole draft so far (`reset`).
+
 A client that disconnects does not stop the run unless `STUDIO_ON_DISCONNECT=abort` (the seed's
 behaviour: the run is cancelled and its creative marked `aborted`). One active run per thread.
 """
@@ -20,7 +24,7 @@ from typing import Any
 from sqlalchemy import select
 
 from agents.errors import NotPaused, ThreadBusy
-from agents.events import ErrorEvent
+from agents.events import DraftSoFar, ErrorEvent, is_ephemeral
 from agents.runner import (
     ABORTED,
     SHUTDOWN,
@@ -39,6 +43,19 @@ Event = dict[str, Any]
 _END = None  # the sentinel a subscriber queue receives when the run is over
 
 
+@dataclass(frozen=True)
+class Passing:
+    """An ephemeral event as the run passed it on: after which stored event, and as a `reset` carrying
+    the whole draft so far (what a subscriber gets that has not followed the draft from its start)."""
+
+    after: int
+    event: Event
+    whole: Event
+
+
+Item = Event | Passing | None
+
+
 @dataclass(eq=False)
 class Run:
     """One live execution segment of a thread (a start, a confirm or a continue)."""
@@ -49,13 +66,17 @@ class Run:
     start_seq: int = 0  # the thread's last stored seq when this segment began
     last_seq: int = 0
     finished: bool = False
-    subscribers: set[asyncio.Queue[Event | None]] = field(default_factory=set)
+    subscribers: set[asyncio.Queue[Item]] = field(default_factory=set)
+    draft: DraftSoFar = field(default_factory=DraftSoFar)
 
     def publish(self, event: Event | None) -> None:
-        if event is not None:
+        item: Item = event
+        if event is not None and is_ephemeral(event):
+            item = Passing(self.last_seq, event, self.draft.follow(event))
+        elif event is not None:
             self.last_seq = int(event["seq"])
         for queue in self.subscribers:
-            queue.put_nowait(event)
+            queue.put_nowait(item)
 
 
 class RunManager:
@@ -136,7 +157,7 @@ class RunManager:
 
     async def _drive(self, run: Run, handle: RunHandle) -> None:
         try:
-            async for event in self.runner.stream(handle):
+            async for event in self.runner.stream(handle, ephemeral=True):
                 run.publish(event)
         except asyncio.CancelledError:
             if self._shutting_down:
@@ -181,7 +202,7 @@ class RunManager:
         """Stored events after `after`, then live ones until the current run segment ends. Subscribes to
         the live run at once, before the caller first iterates: a stream that follows the run it has just
         started gets every event from the queue and never reads the log back."""
-        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        queue: asyncio.Queue[Item] = asyncio.Queue()
         run = self.active.get(thread_id)
         if run is not None:
             run.subscribers.add(queue)  # before reading the log: nothing can fall in between
@@ -194,7 +215,7 @@ class RunManager:
         thread_id: str,
         after: int,
         run: Run | None,
-        queue: asyncio.Queue[Event | None],
+        queue: asyncio.Queue[Item],
         caught_up: bool,
     ) -> AsyncIterator[Event]:
         try:
@@ -204,11 +225,17 @@ class RunManager:
                 yield event
             if run is None:
                 return
+            following = False  # whether this subscriber has the streaming draft's text to append to
             while True:
                 item = await queue.get()
                 if item is _END:
                     return
                 assert item is not None
+                if isinstance(item, Passing):
+                    if item.after == seen:  # else it came before events this subscriber already has
+                        yield item.event if following or item.event.get("reset") else item.whole
+                        following = True
+                    continue
                 if int(item["seq"]) > seen:
                     seen = int(item["seq"])
                     yield item

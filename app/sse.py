@@ -1,5 +1,8 @@
 """SSE framing for the protocol: `id: <seq>` + `data: <json>` frames, `: keep-alive` heartbeats while
-idle, and the terminal `data: [DONE]` frame that ends every stream (sse-starlette does the transport)."""
+idle, and the terminal `data: [DONE]` frame that ends every stream (sse-starlette does the transport).
+
+An ephemeral event (no `seq`: the streaming draft's `content_delta`) is a frame without an `id:` line, so
+a client's last event id — the cursor it reconnects with — stays the last stored event's seq."""
 
 from __future__ import annotations
 
@@ -15,7 +18,10 @@ DONE = "[DONE]"
 
 
 def frame(event: dict[str, Any]) -> ServerSentEvent:
-    return ServerSentEvent(data=json.dumps(event, ensure_ascii=False), id=str(event["seq"]), sep="\n")
+    seq = event.get("seq")
+    return ServerSentEvent(
+        data=json.dumps(event, ensure_ascii=False), id=None if seq is None else str(seq), sep="\n"
+    )
 
 
 def event_stream(

@@ -163,5 +163,15 @@ class TamperedOffline(RecordingOffline):
                     message.content = owner.tamper(message.content)
                 return response
 
+            async def astreaming(self, *args: Any, **kwargs: Any) -> Any:
+                """The (possibly tampered) answer, streamed in small chunks as the offline model does."""
+                response = await self.acompletion(*args, **kwargs)
+                content = str(response.choices[0].message.content)
+                for start in range(0, len(content), 8):
+                    yield {"text": content[start : start + 8], "is_finished": False, "finish_reason": "",
+                           "usage": None, "index": 0, "tool_use": None}
+                yield {"text": "", "is_finished": True, "finish_reason": "stop", "usage": None, "index": 0,
+                       "tool_use": None}
+
         register_provider(self.name, Handler())
         return self

@@ -85,7 +85,10 @@ class LiveServer:
 
 def parse_sse(text: str) -> list[dict[str, Any] | str]:
     """The data of each frame of an SSE body, checked against the protocol: every event frame has an
-    `id:` equal to its `seq`, comments are heartbeats, and the body ends with exactly one `[DONE]`."""
+    `id:` equal to its `seq` — except an ephemeral event's (`content_delta`), which has neither —, comments
+    are heartbeats, and the body ends with exactly one `[DONE]`."""
+    from agents.events import EPHEMERAL_TYPES
+
     frames: list[dict[str, Any] | str] = []
     for block in text.replace("\r\n", "\n").split("\n\n"):
         lines = [line for line in block.split("\n") if line and not line.startswith(":")]
@@ -98,12 +101,21 @@ def parse_sse(text: str) -> list[dict[str, Any] | str]:
             frames.append(data)
             continue
         event = json.loads(data)
-        assert fields.get("id") == str(event["seq"]), block
+        if event["type"] in EPHEMERAL_TYPES:
+            assert "id" not in fields and "seq" not in event, block
+        else:
+            assert fields.get("id") == str(event["seq"]), block
         frames.append(event)
     assert frames and frames[-1] == "[DONE]" and frames.count("[DONE]") == 1, frames[-3:]
     return frames
 
 
 def events_of(text: str) -> list[dict[str, Any]]:
-    """The events of an SSE body (validated by `parse_sse`), without the `[DONE]` frame."""
+    """The stored events of an SSE body (validated by `parse_sse`): without the `[DONE]` frame and the
+    ephemeral events (those are in `live_events_of`)."""
+    return [frame for frame in live_events_of(text) if "seq" in frame]
+
+
+def live_events_of(text: str) -> list[dict[str, Any]]:
+    """Every event of an SSE body as it was sent, ephemeral ones included, without the `[DONE]` frame."""
     return [frame for frame in parse_sse(text) if isinstance(frame, dict)]

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from agents.context import StudioContext
-from agents.events import parse_event
+from agents.events import is_ephemeral, parse_event
 from agents.node import NodeFn
 from agents.state import StudioState
 
@@ -16,7 +16,9 @@ from agents.state import StudioState
 @dataclass
 class NodeRun:
     update: dict[str, Any]
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # the events that are stored
+    deltas: list[dict[str, Any]] = field(default_factory=list)  # the ephemeral ones (content_delta)
+    sent: list[dict[str, Any]] = field(default_factory=list)  # both, in the order they were sent
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e["type"] == kind]
@@ -37,7 +39,8 @@ async def run_node(node: NodeFn, state: StudioState, ctx: StudioContext) -> Node
     async for mode, chunk in graph.compile().astream(state, context=ctx, stream_mode=["updates", "custom"]):
         if mode == "custom":
             parse_event(chunk)  # raises if the event breaks the contract
-            run.events.append(chunk)
+            (run.deltas if is_ephemeral(chunk) else run.events).append(chunk)
+            run.sent.append(chunk)
         elif name in chunk:
             run.update = chunk[name] or {}
     return run

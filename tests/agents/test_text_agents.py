@@ -57,6 +57,15 @@ class RecordingGateway(LLMGateway):
         self.calls.append((task, list(messages)))
         return await super().complete_structured(task, messages, output, temperature=temperature)
 
+    async def stream_structured(
+        self, task: str, messages: Sequence[Message], output: type[T], *, on_partial: Any,
+        temperature: float | None = None,
+    ) -> T:
+        self.calls.append((task, list(messages)))
+        return await super().stream_structured(
+            task, messages, output, on_partial=on_partial, temperature=temperature
+        )
+
     def sections(self, task: str) -> list[dict[str, Any]]:
         """The `## … (key)` sections of each user prompt sent for `task`."""
         return [parse_sections(m[-1]["content"]) for t, m in self.calls if t == task]

@@ -5,11 +5,16 @@ It reads the same prompts real models get — the `## 标题 (key)` sections def
 that conforms to the requested schema, or streamed text. Deterministic: the answer is seeded by the
 prompt. For benchmarks and fault tests it can simulate latency (each call's total duration: the answer is
 composed inside it) and a failure rate.
+
+A streamed answer arrives as a model's would: its first chunk after the first-token time (by default a
+fifth of the latency), then a few characters at a time at the token rate (by default the rest of the
+latency spread evenly over the answer, so the call still lasts the latency in all).
 """
 
 from __future__ import annotations
 
 import asyncio
+import enum
 import hashlib
 import json
 import random
@@ -79,12 +84,33 @@ def _estimate_tokens(text: str) -> int:
     return max(1, cjk + (len(text) - cjk) // 4)
 
 
-class OfflineLLM:
-    """Factory of the litellm handler; see `register_offline_provider`."""
+FIRST_TOKEN_SHARE = 0.2  # of the latency: when a streamed answer starts unless a first-token time is set
+CHUNK_CHARS = 3  # characters per streamed chunk: about a token or two of Chinese
 
-    def __init__(self, *, latency_ms: float = 0.0, failure_rate: float = 0.0) -> None:
+
+class OfflineLLM:
+    """Factory of the litellm handler; see `register_offline_provider`.
+
+    `latency_ms` is every call's whole duration (a floor). A streamed call's first chunk comes after
+    `first_token_ms` (None: `FIRST_TOKEN_SHARE` of the latency), the rest at `chars_per_s` (None: spread
+    so the last chunk ends the latency), `chunk_chars` at a time; it lasts the longer of the latency and
+    first token + answer / rate.
+    """
+
+    def __init__(
+        self,
+        *,
+        latency_ms: float = 0.0,
+        failure_rate: float = 0.0,
+        first_token_ms: float | None = None,
+        chars_per_s: float | None = None,
+        chunk_chars: int = CHUNK_CHARS,
+    ) -> None:
         self.latency_ms = latency_ms
         self.failure_rate = failure_rate
+        self.first_token_ms = first_token_ms
+        self.chars_per_s = chars_per_s
+        self.chunk_chars = chunk_chars
         self._attempts: OrderedDict[str, int] = OrderedDict()
 
     def should_fail(self, key: str) -> bool:
@@ -104,6 +130,24 @@ class OfflineLLM:
         remote model's work would, so a benchmark knows the model time exactly.
         """
         return max(0.0, self.latency_ms / 1000 - (time.perf_counter() - started))
+
+    def pacing(self, chars: int) -> tuple[float, float, float]:
+        """For a streamed answer of `chars` characters: when its first chunk is due, the seconds each
+        character takes after it, and when the call ends — seconds from the call's start."""
+        total = self.latency_ms / 1000
+        first = total * FIRST_TOKEN_SHARE if self.first_token_ms is None else self.first_token_ms / 1000
+        spread = max(0.0, total - first) / max(chars, 1)
+        per_char = 1 / self.chars_per_s if self.chars_per_s else spread
+        return first, per_char, max(total, first + chars * per_char)
+
+    def schedule(self, started: float, content: str) -> Iterator[tuple[float, str]]:
+        """(due time on perf_counter, text) of each chunk of a streamed answer; the last text is "" (the
+        end of the call)."""
+        first, per_char, end = self.pacing(len(content))
+        step = max(1, self.chunk_chars)
+        for offset in range(0, len(content), step):
+            yield started + first + offset * per_char, content[offset : offset + step]
+        yield started + end, ""
 
 
 def _make_handler(config: OfflineLLM) -> Any:
@@ -169,45 +213,51 @@ def _make_handler(config: OfflineLLM) -> Any:
             await asyncio.sleep(config.remaining_s(started))
             return self._response(kwargs, content, messages)
 
-        def _chunks(self, content: str, messages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-            step = 12
-            for start in range(0, len(content), step):
-                yield {
-                    "text": content[start : start + step],
-                    "is_finished": False,
-                    "finish_reason": "",
-                    "usage": None,
+        def _chunks(self, content: str, messages: list[dict[str, Any]], started: float
+                    ) -> Iterator[tuple[float, dict[str, Any]]]:
+            """Each chunk with the perf_counter time it is due (see `OfflineLLM.schedule`)."""
+            for due, text in config.schedule(started, content):
+                if text:
+                    yield due, {
+                        "text": text,
+                        "is_finished": False,
+                        "finish_reason": "",
+                        "usage": None,
+                        "index": 0,
+                        "tool_use": None,
+                    }
+                    continue
+                prompt_tokens = _estimate_tokens(json.dumps(messages, ensure_ascii=False))
+                completion_tokens = _estimate_tokens(content)
+                yield due, {
+                    "text": "",
+                    "is_finished": True,
+                    "finish_reason": "stop",
                     "index": 0,
                     "tool_use": None,
+                    "usage": {
+                        "prompt_tokens": prompt_tokens,
+                        "completion_tokens": completion_tokens,
+                        "total_tokens": prompt_tokens + completion_tokens,
+                    },
                 }
-            prompt_tokens = _estimate_tokens(json.dumps(messages, ensure_ascii=False))
-            completion_tokens = _estimate_tokens(content)
-            yield {
-                "text": "",
-                "is_finished": True,
-                "finish_reason": "stop",
-                "index": 0,
-                "tool_use": None,
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": prompt_tokens + completion_tokens,
-                },
-            }
 
         def streaming(self, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
             started = time.perf_counter()
             task, messages, schema = self._prepare(kwargs)
             content = self._answer(task, messages, schema)
-            time.sleep(config.remaining_s(started))
-            yield from self._chunks(content, messages)
+            for due, chunk in self._chunks(content, messages, started):
+                if (wait := due - time.perf_counter()) > 0:
+                    time.sleep(wait)
+                yield chunk
 
         async def astreaming(self, *args: Any, **kwargs: Any) -> AsyncIterator[dict[str, Any]]:
             started = time.perf_counter()
             task, messages, schema = self._prepare(kwargs)
             content = self._answer(task, messages, schema)
-            await asyncio.sleep(config.remaining_s(started))
-            for chunk in self._chunks(content, messages):
+            for due, chunk in self._chunks(content, messages, started):
+                if (wait := due - time.perf_counter()) > 0:
+                    await asyncio.sleep(wait)
                 yield chunk
 
     return Handler()
@@ -216,19 +266,37 @@ def _make_handler(config: OfflineLLM) -> Any:
 _registered: dict[str, OfflineLLM] = {}
 
 
-def register_offline_provider(*, latency_ms: float = 0.0, failure_rate: float = 0.0) -> OfflineLLM:
-    """Register `studio/*` with litellm (once per process); later calls update latency and failure rate."""
-    existing = _registered.get(OFFLINE_PROVIDER)
-    if existing is not None:
-        existing.latency_ms, existing.failure_rate = latency_ms, failure_rate
-        return existing
-    litellm = litellm_module()
-    config = OfflineLLM(latency_ms=latency_ms, failure_rate=failure_rate)
-    registered = getattr(litellm, "custom_provider_map", None) or []
-    providers = [p for p in registered if p.get("provider") != OFFLINE_PROVIDER]
-    litellm.custom_provider_map = [  # type: ignore[attr-defined]
-        *providers,
-        {"provider": OFFLINE_PROVIDER, "custom_handler": _make_handler(config)},
-    ]
-    _registered[OFFLINE_PROVIDER] = config
+class _Keep(enum.Enum):
+    KEEP = "keep"
+
+
+KEEP = _Keep.KEEP  # a streaming parameter not given: whatever it was stays
+
+
+def register_offline_provider(
+    *,
+    latency_ms: float = 0.0,
+    failure_rate: float = 0.0,
+    first_token_ms: float | _Keep | None = KEEP,
+    chars_per_s: float | _Keep | None = KEEP,
+) -> OfflineLLM:
+    """Register `studio/*` with litellm (once per process); later calls update latency and failure rate,
+    and the streaming pace (first-token time, characters per second) when given (None: derived from the
+    latency)."""
+    config = _registered.get(OFFLINE_PROVIDER)
+    if config is None:
+        litellm = litellm_module()
+        config = OfflineLLM()
+        registered = getattr(litellm, "custom_provider_map", None) or []
+        providers = [p for p in registered if p.get("provider") != OFFLINE_PROVIDER]
+        litellm.custom_provider_map = [  # type: ignore[attr-defined]
+            *providers,
+            {"provider": OFFLINE_PROVIDER, "custom_handler": _make_handler(config)},
+        ]
+        _registered[OFFLINE_PROVIDER] = config
+    config.latency_ms, config.failure_rate = latency_ms, failure_rate
+    if first_token_ms is not KEEP:
+        config.first_token_ms = first_token_ms
+    if chars_per_s is not KEEP:
+        config.chars_per_s = chars_per_s
     return config
