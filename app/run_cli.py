@@ -1,9 +1,11 @@
 """`studio run`, `studio resume` and `studio threads`: drive the workflow from a terminal.
 
-A run streams its events into a live display (rich) or, with `--json`, as NDJSON on stdout (one event per
-line, then one `{"type": "result", ...}` line). At each `ask_user` the CLI decides — `--auto-approve`, the
-`resume` flags, or an interactive prompt — and resumes in the same process. A pause left unanswered stays
-in the on-disk checkpointer and continues later, from any process, with `studio resume <threadId>`.
+A run streams its events into a live display (rich; on a terminal it also shows the draft growing as the
+writer streams it) or, with `--json`, as NDJSON on stdout (one stored event per line — the ephemeral
+`content_delta`s are left out —, then one `{"type": "result", ...}` line). At each `ask_user` the CLI
+decides — `--auto-approve`, the `resume` flags, or an interactive prompt — and resumes in the same process.
+A pause left unanswered stays in the on-disk checkpointer and continues later, from any process, with
+`studio resume <threadId>`.
 
 Exit codes: 0 finished or left paused, 1 the run failed (an `error` event), 2 bad input, 130 interrupted.
 """
@@ -84,6 +86,8 @@ CHOICES = {"1": "approve", "a": "approve", "approve": "approve", "继续": "appr
            "2": "reject", "r": "reject", "reject": "reject", "重新生成": "reject",
            "3": "modify", "m": "modify", "modify": "modify", "修改": "modify"}
 FORM_MARK = re.compile(r"^===\s*(标题|正文|标签)[^\n]*$", re.MULTILINE)
+DRAFT_LINES = 6  # body lines of the streaming draft in the live area
+DRAFT_LINE_CHARS = 160  # …each cut to its last characters
 
 
 def _label(agent: str | None) -> str:
@@ -162,6 +166,7 @@ class Outcome:
 
 class View(Protocol):
     interactive: bool
+    streams_draft: bool  # wants the ephemeral `content_delta` events
 
     def segment(self, loop: asyncio.Runner, events: AsyncIterator[Event]) -> Outcome: ...
     def decide(self, pending: Event) -> Event | None: ...
@@ -189,6 +194,7 @@ class JsonView:
     """NDJSON on stdout: every event, then one `result` line. Never prompts."""
 
     interactive = False
+    streams_draft = False
 
     def __init__(self) -> None:
         self.err = Console(stderr=True, highlight=False)
@@ -246,14 +252,40 @@ class LiveView:
         self.overall = self.progress.add_task("[bold]总进度[/bold] 准备中", total=100)
         self.images: dict[int, TaskID] = {}
         self.status = "启动中…"
+        self.draft: tuple[str, str] | None = None  # the title and body while the writer streams them
+        self.draft_attempt = 1
+        # a growing draft only means something on a live screen (rich draws nothing in between elsewhere)
+        self.streams_draft = self.console.is_terminal
 
     def __rich__(self) -> RenderableType:
-        return Group(self.progress, Text(f"  {self.status}", style="cyan"))
+        parts: list[RenderableType] = [self.progress, Text(f"  {self.status}", style="cyan")]
+        if self.draft is not None:
+            parts.append(self.draft_preview())
+        return Group(*parts)
+
+    def draft_preview(self, lines: int = DRAFT_LINES) -> Panel:
+        """The streaming draft: its title and its body's last `lines` lines (the live area stays small)."""
+        title, body = self.draft or ("", "")
+        rows = body.rstrip().split("\n")
+        tail = [row[-DRAFT_LINE_CHARS:] for row in rows[-lines:]]
+        text = Text(title or "…", style="bold")
+        text.append("\n\n" + ("…\n" if len(rows) > lines else "") + "\n".join(tail) + "▍")
+        heading = f"重新生成中（第 {self.draft_attempt} 次）" if self.draft_attempt > 1 else "正在撰写文案"
+        return Panel(text, title=heading, title_align="left", border_style="dim")
+
+    def stream_draft(self, e: Event) -> None:
+        """Apply a `content_delta`: a reset starts the text over, anything else is appended."""
+        title, body = ("", "") if e.get("reset") or self.draft is None else self.draft
+        self.draft = (title + (e.get("titleDelta") or ""), body + (e.get("bodyDelta") or ""))
+        self.draft_attempt = int(e.get("attempt") or 1)
 
     def segment(self, loop: asyncio.Runner, events: AsyncIterator[Event]) -> Outcome:
         try:
             with Live(self, console=self.console, refresh_per_second=8, transient=False):
-                return loop.run(_consume(events, self.show))
+                try:
+                    return loop.run(_consume(events, self.show))
+                finally:
+                    self.draft = None  # a draft cut off mid-stream does not stay on screen
         finally:
             if not self.console.is_terminal:  # rich leaves a file's last frame without a line end
                 self.console.line()
@@ -299,7 +331,10 @@ class LiveView:
                       e.get("reasoning") or "")
         elif kind in ("brief_ready", "layout_spec_ready", "alignment_map_ready"):
             self.line(e, "[cyan]◆[/cyan]", f"{READY[kind]}已就绪")
+        elif kind == "content_delta":
+            self.stream_draft(e)
         elif kind == "content_update":
+            self.draft = None
             self.line(e, "[cyan]✎[/cyan]", f"文案：{e['title']}")
         elif kind in ("message", "progress"):
             self.status = f"{_label(agent)}：{e['content']}"
@@ -523,7 +558,8 @@ class Studio:
     def drive(self, handle: RunHandle) -> int:
         """Stream, answer pauses and resume until the run ends or is left paused; the exit code."""
         while True:
-            outcome = self.view.segment(self.loop, self.runner.stream(handle))
+            events = self.runner.stream(handle, ephemeral=self.view.streams_draft)
+            outcome = self.view.segment(self.loop, events)
             if outcome.error is not None:
                 self.view.failed(outcome.error)
                 return FAILED
