@@ -51,7 +51,7 @@ pytest: dev
 
 test: lint typecheck pytest
 
-# Every benchmark (~8-10 min on 2 cores): tables on stdout, JSON in bench/results/, see docs/benchmarks.md.
+# Every benchmark (~10-12 min on 2 cores): tables on stdout, JSON in bench/results/, see docs/benchmarks.md.
 # On a shared machine: make bench BENCH_ARGS="--wait-load 1.0" (each benchmark waits for a quiet moment).
 bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)

@@ -1,6 +1,6 @@
 """Run every benchmark (or the named ones) with its defaults: `python -m bench [--wait-load X] [name ...]`.
 
-Each prints its table and writes `bench/results/<name>.json`; `make bench` runs them all (~8–10 minutes
+Each prints its table and writes `bench/results/<name>.json`; `make bench` runs them all (~10–12 minutes
 on 2 cores). With `--wait-load X` each benchmark first waits (up to 15 minutes) until the machine's
 1-minute load average is below X, so other work on a shared machine skews the timings less. See
 docs/benchmarks.md for what each measures and the numbers of the last run.
@@ -15,13 +15,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench import concurrency, critical_path, overhead, quality, resume, retrieval
+from bench import concurrency, critical_path, overhead, quality, resume, retrieval, streaming
 
 BENCHMARKS: dict[str, Callable[[Sequence[str] | None], dict[str, Any]]] = {
     "critical_path": critical_path.main,
     "overhead": overhead.main,
     "concurrency": concurrency.main,
     "resume": resume.main,
+    "streaming": streaming.main,
     "retrieval": retrieval.main,
     "quality": quality.main,
 }

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bench import concurrency, critical_path, overhead, resume, retrieval
+from bench import concurrency, critical_path, overhead, resume, retrieval, streaming
 from bench.common import percentile, write_result
 
 pytestmark = pytest.mark.slow
@@ -115,3 +115,23 @@ async def test_resume_after_a_restart(tmp_path: Path, knowledge_dir: Path) -> No
     assert after["resumed"] == 1 and after["pausedAgain"] == 1 and after["coldFirstEventMs"] > 0
     assert doc["warm"]["completed"] == 1 and doc["warm"]["firstEventMs"]["n"] == 1
     resume.report(result)
+
+
+async def test_streaming_draft(
+    tmp_path: Path, knowledge_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = await streaming.measure(
+        runs=1, first_token_ms=20, chars_per_s=3000, warmup=0, knowledge=knowledge_dir, workdir=tmp_path
+    )
+    doc = written("streaming", result, tmp_path / "results")
+    assert doc["measured"] == 1 and not doc["failures"] and doc["allDeltasWithoutId"]
+    timings = doc["fromWriterCallMs"]
+    assert timings["modelFirstToken"]["n"] == timings["clientFirstBodyChars"]["n"] == 1
+    # the order of things, never how fast: token, title token, body token; title before body at the client
+    assert timings["modelFirstToken"]["p50"] <= timings["modelFirstTitleToken"]["p50"]
+    assert timings["modelFirstTitleToken"]["p50"] < timings["modelFirstBodyToken"]["p50"]
+    assert timings["clientFirstTitleChars"]["p50"] <= timings["clientFirstBodyChars"]["p50"]
+    assert timings["clientFirstBodyChars"]["p50"] <= timings["clientContentUpdate"]["p50"]
+    assert doc["deltasPerDraft"]["p50"] >= 2 and isinstance(doc["met"], bool)
+    streaming.report(result)
+    assert "first body characters" in capsys.readouterr().out
