@@ -108,15 +108,48 @@ export function renderLayout(target, spec, alignment) {
   }
 }
 
-/** The draft (title / body / tags) as it would be posted, with a copy button. */
+const codePoints = (text) => [...text].length; // delta offsets count code points, not UTF-16 units
+
+/** The draft (title / body / tags) as it would be posted, with a copy button; while the writer streams,
+ * its title and body as they grow (`stream`), until the final draft replaces them (`set`). */
 export class DraftCard {
   constructor(target) {
     this.target = target;
     this.draft = null;
+    this.live = null;
+  }
+
+  /** Apply a `content_delta`; false when it was ignored. A `reset` starts the text over (a new draft, a
+   * redo, or the whole draft so far on joining); otherwise the delta is appended only at the offsets this
+   * card has reached — a delta that does not fit waits for the next reset or the final draft. */
+  stream(delta) {
+    const titleText = String(delta.titleDelta || "");
+    const bodyText = String(delta.bodyDelta || "");
+    if (delta.reset) {
+      const title = document.createTextNode("");
+      const body = document.createTextNode("");
+      const attempt = Number(delta.attempt) || 1;
+      const note = attempt > 1 ? `模型重新生成中（第 ${attempt} 次）…` : "正在撰写…";
+      clear(this.target).append(
+        h("p", { class: "muted stream-note", dataset: { testid: "draft-streaming" } }, note),
+        h("h3", { class: "draft-title streaming", dataset: { testid: "draft-title" } }, title),
+        h("div", { class: "draft-body streaming", dataset: { testid: "draft-body" } }, body),
+      );
+      this.live = { title, body, titleLength: 0, bodyLength: 0 };
+    } else if (!this.live || delta.titleOffset !== this.live.titleLength || delta.bodyOffset !== this.live.bodyLength) {
+      return false;
+    }
+    const live = this.live;
+    if (titleText) live.title.appendData(titleText);
+    if (bodyText) live.body.appendData(bodyText);
+    live.titleLength += codePoints(titleText);
+    live.bodyLength += codePoints(bodyText);
+    return true;
   }
 
   set(draft) {
     if (!draft) return;
+    this.live = null;
     this.draft = { title: draft.title || "", body: draft.body || "", tags: draft.tags || [] };
     const t = clear(this.target);
     t.append(

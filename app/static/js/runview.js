@@ -84,6 +84,7 @@ export class RunView {
     this.draftEmpty.hidden = false;
     for (const node of [...this.draft.target.children]) if (node !== this.draftEmpty) node.remove();
     this.draft.draft = null;
+    this.draft.live = null;
     for (const c of Object.values(this.cards)) c.hidden = true;
     this.cards.draft.hidden = this.cards.images.hidden = this.compact || !threadId;
     this.root.dataset.state = threadId ? "active" : "idle";
@@ -130,6 +131,10 @@ export class RunView {
   }
 
   apply(event) {
+    if (event.type === "content_delta") {
+      this.streamDraft(event); // ephemeral: no seq, not on the timeline
+      return;
+    }
     const seq = Number(event.seq);
     if (Number.isFinite(seq)) {
       if (seq <= this.lastSeq) return; // already on screen
@@ -225,6 +230,15 @@ export class RunView {
     this.draft.set(draft);
     this.preview.setPost(this.draft.draft);
     this.cards.preview.hidden = this.answerOnly;
+  }
+
+  /** The draft as the writer streams it: the title and body fill in until the final content_update. */
+  streamDraft(delta) {
+    if (this.imageOnly || this.pending) return;
+    if (!this.draft.stream(delta)) return;
+    this.draftEmpty.hidden = true;
+    this.cards.draft.hidden = false;
+    if (this.status !== "running") this.setStatus("running");
   }
 
   ask(event) {

@@ -1,7 +1,9 @@
 // Server-Sent Events over fetch (the studio POSTs JSON bodies, which EventSource cannot), with
 // reconnection: a stream that drops before `data: [DONE]` is resumed from
 // `GET /api/agent/threads/{id}/events` with `Last-Event-ID` = the last seq seen. Events are deduped
-// by seq, so a replay never delivers anything twice.
+// by seq, so a replay never delivers anything twice. An ephemeral event (the streaming draft's
+// `content_delta`: a frame without `id:` and without `seq`) is delivered as it comes and never moves the
+// cursor — it is not stored, so no replay could return it.
 
 import { ApiError, errorFrom, networkError } from "./api.js";
 
@@ -162,8 +164,9 @@ export async function followStream({ open, threadId = null, lastSeq = 0, onEvent
           } catch {
             continue; // not ours: ignore a malformed frame rather than break the run view
           }
-          const seq = Number(event.seq ?? frame.id);
           if (event.threadId) threadId = event.threadId;
+          const numbered = (event.seq ?? null) !== null || (frame.id ?? "") !== "";
+          const seq = numbered ? Number(event.seq ?? frame.id) : NaN;
           if (Number.isFinite(seq)) {
             if (seq <= lastSeq) continue;
             lastSeq = seq;
