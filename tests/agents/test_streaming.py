@@ -108,6 +108,22 @@ async def test_what_waits_is_sent_when_the_model_pauses() -> None:
     stream.close()
 
 
+async def test_inside_a_graph_node_the_timer_sends_to_the_run_s_stream() -> None:
+    """The pause timer fires outside the node's own code, yet its delta reaches the node's stream."""
+
+    async def node(state: Any, runtime: Any) -> dict[str, Any]:
+        stream = DraftStream("writer_agent", interval_s=0.02)
+        stream.partial({"title": "周末"})
+        stream.partial({"title": "周末露营"})  # waits for the timer
+        await asyncio.sleep(0.1)
+        stream.close()
+        return {}
+
+    node.__name__ = "writer_agent"
+    run = await run_node(node, {}, None)  # type: ignore[arg-type]
+    assert [(d["reset"], d["titleDelta"]) for d in run.deltas] == [(True, "周末"), (False, "露营")]
+
+
 async def test_a_model_that_starts_over_resets_the_text() -> None:
     sent: list[Event] = []
     stream = stream_of(sent, interval_s=0.0)
