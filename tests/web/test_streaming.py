@@ -104,3 +104,23 @@ def test_the_draft_fills_in_as_the_writer_streams_it(paced_studio: Studio) -> No
     expect(page.locator("[data-testid=draft-streaming]")).to_have_count(0)
     expect(other.locator(".checkpoint[data-kind=content] .draft-title")).to_have_text(final_title)
     studio.shot("3-checkpoint")
+
+
+def test_a_run_stopped_mid_draft_keeps_what_arrived_marked_unfinished(paced_studio: Studio) -> None:
+    studio = paced_studio
+    studio.name = "streaming-stopped"
+    page = studio.goto("/")
+    page.fill("#message", "写一篇新手在家练普拉提的小红书笔记")
+    page.fill("#image-count", "1")
+    page.click("#start-btn")
+    page.wait_for_function(
+        "() => (document.querySelector('#draft-card .draft-body.streaming')?.textContent.length ?? 0) > 10",
+        timeout=60_000,
+    )
+    page.click("#stop-btn")
+    note = page.locator("#draft-card [data-testid=draft-streaming]")
+    expect(note).to_have_text("文案没有写完：运行已中断")
+    expect(page.locator("#draft-card .draft-body.streaming")).to_have_count(0)  # no caret left blinking
+    assert body_length(page) > 10
+    expect(page.locator(".status-pill").first).to_have_text("已中止")
+    studio.shot("stopped", full_page=False)

@@ -130,12 +130,14 @@ export class DraftCard {
       const body = document.createTextNode("");
       const attempt = Number(delta.attempt) || 1;
       const note = attempt > 1 ? `模型重新生成中（第 ${attempt} 次）…` : "正在撰写…";
+      const noteNode = h("p", { class: "muted stream-note", dataset: { testid: "draft-streaming" } }, note);
+      const bodyNode = h("div", { class: "draft-body live streaming", dataset: { testid: "draft-body" } }, body);
       clear(this.target).append(
-        h("p", { class: "muted stream-note", dataset: { testid: "draft-streaming" } }, note),
-        h("h3", { class: "draft-title streaming", dataset: { testid: "draft-title" } }, title),
-        h("div", { class: "draft-body streaming", dataset: { testid: "draft-body" } }, body),
+        noteNode,
+        h("h3", { class: "draft-title", dataset: { testid: "draft-title" } }, title),
+        bodyNode,
       );
-      this.live = { title, body, titleLength: 0, bodyLength: 0 };
+      this.live = { title, body, titleLength: 0, bodyLength: 0, noteNode, bodyNode };
     } else if (!this.live || delta.titleOffset !== this.live.titleLength || delta.bodyOffset !== this.live.bodyLength) {
       return false;
     }
@@ -145,6 +147,14 @@ export class DraftCard {
     live.titleLength += codePoints(titleText);
     live.bodyLength += codePoints(bodyText);
     return true;
+  }
+
+  /** The run stopped while the draft was streaming (an error, a cancel): what arrived stays, marked. */
+  interrupt() {
+    if (!this.live) return;
+    this.live.bodyNode.classList.remove("streaming");
+    this.live.noteNode.textContent = "文案没有写完：运行已中断";
+    this.live = null;
   }
 
   set(draft) {

@@ -204,6 +204,7 @@ export class RunView {
         this.complete(event);
         break;
       case "error":
+        this.draft.interrupt();
         this.setStatus(event.code === "ABORTED" || event.code === "CANCELLED" ? "aborted" : "failed");
         this.showError(`运行出错：${event.message || "未知错误"}`,
           event.agent ? [`出错的环节：${agentLabel(event.agent)}`] : []);
