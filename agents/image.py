@@ -14,7 +14,8 @@ attempts on the `GeneratedImage`.
 Successes are saved with `AssetStore.save`, failures get a `failed` asset row. Some failures still complete
 the stage (their slots are `None` in `generatedImageAssetIds`); only when every image failed does the stage
 end with a `lastError` for the supervisor — with the failures' own code and message when they all share one,
-retryable only when a rerun could help (not after an error no retry fixes).
+retryable (worth trying again later) only when some failure was, and marked `retried`: the supervisor does not
+rerun the stage, so a persistent failure costs `ATTEMPTS` calls per image, not twice that.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +37,9 @@ from agents.state import StudioState
 from tools.art import layout_key
 from tools.cardtext import is_page_mark
 from tools.errors import StudioError
-from tools.images import GeneratedImage, ImageRequest, retry_after_s
+from tools.images import OFFLINE_NAMES, GeneratedImage, ImageRequest, closest_size, retry_after_s
+from tools.llm import CallRecord
+from tools.providers import image_price_usd
 
 NAME = "image_agent"
 NEUTRAL_PALETTE = ["#F5F1EA", "#D9CFC1", "#8C7B6B", "#2F2A26"]
@@ -137,11 +141,16 @@ def _seconds(wait: float) -> str:
 
 
 async def generate_image(
-    request: ImageRequest, ctx: StudioContext, slots: asyncio.Semaphore
+    request: ImageRequest, ctx: StudioContext, slots: asyncio.Semaphore, tried: list[int] | None = None
 ) -> GeneratedImage:
     """One image from the provider, holding a concurrency slot per attempt (not while waiting to retry); up to
-    `ATTEMPTS` attempts for retryable errors."""
+    `ATTEMPTS` attempts for retryable errors, each counted in `tried`. A paid picture that would take the run
+    past its spending cap is not asked for (`BUDGET_EXCEEDED`)."""
+    price = image_price(ctx.images, request)
     for attempt in range(1, ATTEMPTS + 1):
+        ctx.llm.ensure_budget("image", price)
+        if tried is not None:
+            tried.append(attempt)
         async with slots:
             emit(
                 ImageProgress(
@@ -167,6 +176,30 @@ async def generate_image(
     raise AssertionError("unreachable: the last attempt returns or raises")
 
 
+def image_price(provider: Any, request: ImageRequest) -> float | None:
+    """What one picture of `request` costs with `provider`: 0 offline, litellm's price, or None (unknown)."""
+    name = getattr(provider, "name", "offline")
+    if name.strip().lower() in OFFLINE_NAMES:
+        return 0.0
+    return image_price_usd(name, closest_size(name, request.width, request.height))
+
+
+def meter_image(ctx: StudioContext, request: ImageRequest, started: float, attempts: int, ok: bool) -> None:
+    """Count one picture (its attempts, and its price when it was made) in the run's usage, task `image`."""
+    ctx.llm.meter.add(
+        CallRecord(
+            task="image",
+            model=getattr(ctx.images, "name", "offline"),
+            prompt_tokens=0,
+            completion_tokens=0,
+            cost_usd=image_price(ctx.images, request) if ok else 0.0,
+            latency_ms=round((time.perf_counter() - started) * 1000, 2),
+            attempts=attempts,
+            ok=ok,
+        )
+    )
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One image's result: its asset id, or the error it failed with."""
@@ -181,8 +214,17 @@ async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore)
     problem = task.problem or "图片生成失败"
     error: Exception | None = None
     if request is not None:
+        started, tried = time.perf_counter(), list[int]()
         try:
-            image = await generate_image(request, ctx, slots)
+            image = await generate_image(request, ctx, slots, tried)
+        except Exception as exc:
+            problem, error = _describe(exc), exc
+            if tried:  # calls were made (not refused by the spending cap before the first)
+                meter_image(ctx, request, started, len(tried), ok=False)
+        else:
+            meter_image(ctx, request, started, image.attempts, ok=True)
+    if request is not None and error is None:
+        try:
             record = await ctx.assets.save(
                 image.data,
                 mime=image.mime,
@@ -231,6 +273,7 @@ def _all_failed(errors: list[Exception | None], count: int) -> dict[str, Any]:
         "code": shared.code if shared and not retryable else "IMAGE_GENERATION_FAILED",
         "message": f"{summary}：{shared.message}" if shared else summary,
         "retryable": retryable,
+        "retried": True,  # every image had its attempts here: the supervisor does not rerun the stage
         "critical": False,
     }
 

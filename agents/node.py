@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 from agents.context import StudioContext
 from agents.events import AgentEnd, AgentStart, Progress, ToolCall, ToolResult, WorkflowProgress, emit
 from agents.state import StudioState, progress_of
-from tools.errors import LLMAuthError, LLMOutputError, StudioError
+from tools.errors import LLMAuthError, LLMOutputError, LLMTimeoutError, LLMUnavailableError, StudioError
 from tools.labels import label
 from tools.llm import RetryNotice
 from tools.prompting import PromptTemplate
@@ -92,6 +92,8 @@ def describe_error(agent: str, exc: BaseException) -> dict[str, Any]:
             "code": exc.code,
             "message": exc.message,
             "retryable": retryable,
+            # the gateway's one retry layer already spent its attempts on it: the supervisor does not rerun
+            "retried": isinstance(exc, LLMUnavailableError | LLMTimeoutError),
             "critical": isinstance(exc, LLMAuthError),
         }
     return {

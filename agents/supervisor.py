@@ -224,7 +224,7 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
         agent = str(error.get("agent", ""))
         if error.get("critical"):
             return _finish(f"{agent_label(agent)}发生严重错误，终止流程")
-        if error.get("retryable") and attempts.get(agent, 0) < 2:
+        if error.get("retryable") and not error.get("retried") and attempts.get(agent, 0) < 2:
             return Decision(
                 (agent,),
                 f"{agent_label(agent)}出错，重试一次",

@@ -132,6 +132,7 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
                 )
 
     console.print("· 正在启动服务（打开数据库与知识库）…")
+    _log_studio_to_stderr()
     config = uvicorn.Config(
         create_app(settings, tune_gc=True),
         host=host,
@@ -140,6 +141,20 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
         timeout_graceful_shutdown=5,
     )
     Server(config).run()
+
+
+def _log_studio_to_stderr() -> None:
+    """The server's own log lines (`studio.*`: runs, HTTP errors, failed model calls in the provider's
+    words) at INFO on stderr; other libraries keep their own levels."""
+    import logging
+
+    studio = logging.getLogger("studio")
+    if not studio.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))
+        studio.addHandler(handler)
+        studio.setLevel(logging.INFO)
+        studio.propagate = False
 
 
 def _mount_subcommands() -> None:

@@ -127,6 +127,7 @@ def image_providers(
             model,
             api_key=endpoint.api_key if endpoint else None,
             api_base=endpoint.api_base if endpoint else None,
+            key_setting=endpoint.key_setting if endpoint else None,
             timeout=settings.image_timeout_s,
             offline_latency_ms=settings.offline_image_latency_ms,
             offline_failure_rate=settings.offline_image_failure_rate,

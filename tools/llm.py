@@ -28,6 +28,7 @@ import contextlib
 import copy
 import inspect
 import json
+import logging
 import os
 import re
 import time
@@ -62,6 +63,7 @@ from tools.providers import (
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, Any]
 
+log = logging.getLogger("studio.llm")
 OFFLINE_PROVIDER = "studio"
 OFFLINE_MODEL = f"{OFFLINE_PROVIDER}/offline"
 _FENCED_JSON = re.compile(r"```(?:json)?\s*(?P<body>[\s\S]*?)```")
@@ -286,6 +288,7 @@ def _convert(
     details: dict[str, Any] = {"model": model, "type": type(exc).__name__, "status": _status(exc) or None}
     details["provider"] = provider_of(model) if endpoint else None
     details["providerMessage"] = raw
+    log.info("model call failed: %s %s (status %s): %s", model, type(exc).__name__, details["status"], raw)
     status = _status(exc)
     setting = endpoint.key_setting if endpoint else "STUDIO_LLM_API_KEY"
     if isinstance(exc, TimeoutError | litellm.Timeout) or status == 408:
@@ -569,6 +572,8 @@ class LLMGateway:
                 mode = following
                 continue
             raw = answer.content
+            if answer.finish_reason == "content_filter":
+                self._refuse_cut(task, answer.finish_reason, max_tokens, raw)
             if answer.finish_reason == "length":
                 if widened or max_tokens >= self.room_ceiling():
                     raise LLMOutputError(
@@ -704,11 +709,9 @@ class LLMGateway:
         )
 
     def _check_budget(self, task: str, messages: list[Message], max_tokens: int | None) -> None:
-        """Refuse a call that would take the run past its spending cap (known prices only)."""
-        cap = self.config.max_cost_usd
-        if cap is None or is_offline(self.model):
+        """Refuse a model call that would take the run past its spending cap (known prices only)."""
+        if self.config.max_cost_usd is None or is_offline(self.model):
             return
-        spent = self.meter.known_cost_usd
         try:
             prompt_cost, completion_cost = self.litellm().cost_per_token(
                 model=self.model,
@@ -718,6 +721,16 @@ class LLMGateway:
             next_call = float(prompt_cost) + float(completion_cost)
         except Exception:  # unknown price: only what is known counts
             next_call = 0.0
+        self.ensure_budget(task, next_call)
+
+    def ensure_budget(self, task: str, next_cost_usd: float | None) -> None:
+        """Raise `BUDGET_EXCEEDED` when spending `next_cost_usd` (None: unknown, counted as 0) would take the
+        run past `max_cost_usd`. The image agent asks this before each paid picture."""
+        cap = self.config.max_cost_usd
+        if cap is None:
+            return
+        spent = self.meter.known_cost_usd
+        next_call = next_cost_usd or 0.0
         if spent + next_call > cap:
             raise LLMError(
                 f"本次运行的模型费用将超出上限 ${cap:g}（已花费 ${spent:.4f}），已停止："

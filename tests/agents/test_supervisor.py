@@ -126,6 +126,15 @@ ROUTES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
         ("writer_agent",),
     ),
     (
+        "an error the call's own retry layer already retried",
+        {
+            **FULL,
+            "lastError": {"agent": "writer_agent", "retryable": True, "retried": True},
+            "agentAttempts": {"writer_agent": 1},
+        },
+        (FINALIZE,),
+    ),
+    (
         "retryable error twice",
         {
             **FULL,

@@ -491,6 +491,7 @@ async def test_every_image_failing_retries_once_and_sets_last_error(ctx: StudioC
     assert run.update.get("imagesComplete") is False
     error = run.update["lastError"]
     assert error["code"] == "IMAGE_GENERATION_FAILED" and error["retryable"] is True
+    assert error["retried"] is True  # the one retry layer spent: the supervisor will not rerun the stage
     assert error["agent"] == "image_agent"
 
 

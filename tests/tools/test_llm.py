@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from agents.artifacts import Brief, Draft
 from tests.fakes import ScriptedProvider
 from tools import llm as llm_module
-from tools.errors import LLMAuthError, LLMOutputError, LLMTimeoutError, LLMUnavailableError
+from tools.errors import LLMAuthError, LLMError, LLMOutputError, LLMTimeoutError, LLMUnavailableError
 from tools.llm import (
     LLMConfig,
     LLMGateway,
@@ -280,3 +280,17 @@ def test_room_stays_within_the_models_own_limit() -> None:
     assert deepseek.room_ceiling() == 8192  # DeepSeek refuses more
     assert deepseek.room("writer") == 4096 and deepseek.room("supervisor") == 512
     assert LLMGateway(LLMConfig(model="ollama_chat/qwen2.5:7b")).room_ceiling() == 16384  # not asked
+
+
+async def test_a_content_filter_refusal_is_its_own_clear_error_and_not_retried() -> None:
+    litellm = litellm_module()
+    gateway, provider = scripted(max_retries=3)
+    provider.script(
+        litellm.ContentPolicyViolationError(message="flagged", llm_provider="scripted", model="test"),
+        {"content": "", "finish_reason": "content_filter"},
+    )
+    for _ in range(2):  # refused up front, then an answer the filter stopped
+        with pytest.raises(LLMError) as info:
+            await gateway.complete_structured("brief", [{"role": "user", "content": "x"}], Point)
+        assert info.value.code == "LLM_CONTENT_FILTERED" and "内容审核" in info.value.message
+    assert len(provider.calls) == 2

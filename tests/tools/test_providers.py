@@ -73,7 +73,7 @@ def test_settings_build_every_role(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STUDIO_IMAGE_PROVIDER", "dall-e-3")
     monkeypatch.setenv("STUDIO_IMAGE_API_BASE", "http://images/v1")
     monkeypatch.setenv("STUDIO_PROVIDERS__OPENAI__API_KEY", "sk-openai")
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     config = llm_config(settings)
     assert (config.model, config.api_key, config.key_setting) == (
         "deepseek/deepseek-chat",
