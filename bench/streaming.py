@@ -1,29 +1,32 @@
 """Streaming: how soon a creator sees the draft — from the writer's model call to the first body characters
 at an SSE client, against the model's own first-token time.
 
-    .venv/bin/python -m bench.streaming [--runs 20] [--first-token-ms 500] [--chars-per-s 150]
+    .venv/bin/python -m bench.streaming [--runs 20] [--concurrent 1 10] [--first-token-ms 500]
+                                         [--chars-per-s 150]
 
 One server process: `python -m bench.streaming serve`, which sets the offline model's streaming pace (its
 first chunk `--first-token-ms` after a call starts, then `--chars-per-s`, 3 characters a chunk; every other
 call as fast as it is composed) and then runs the ordinary `studio serve`. It also records, for each writer
-call, when the model call started, when the model yielded its first chunk and its first chunk holding body
-text (a JSON-lines trace; server and client share the machine's clock). A client on the same machine starts
-`--runs` runs one after another over HTTP (full post, 1 image, `enableHITL: false`), reads each SSE stream
-and stamps each `content_delta` as it arrives; once the run's first `content_update` is in, the run is
-cancelled (what follows is not what this measures). A warm-up run goes first.
+call, when the model call started, when the model yielded its first chunk and its first chunks holding title
+and body text (a JSON-lines trace; server and client share the machine's clock). A client on the same
+machine makes `--runs` runs over HTTP for each `--concurrent` N, N at a time (full post, 1 image,
+`enableHITL: false`, each run a different request), reads each SSE stream and stamps each `content_delta`
+as it arrives; once a run's first `content_update` is in, the run is cancelled (what follows is not what
+this measures). A warm-up run goes first.
 
 Reported, in ms from the writer's model call (p50 / p95): the model's first token (`{"t`: JSON, nothing to
 show), its first title token and its first body token; at the client, the first title characters, the first
 body characters and the `content_update` (where the draft first appeared before it streamed); and the
 client's delay behind the model — first title characters − first title token, first body characters − first
-body token. Target: the first body characters at the client no
-later than the model's first body token + 50 ms (p95). The body follows the title in the model's JSON, so its
-first token comes after the title's; both delays are reported.
+body token. Target (one run at a time): the first body characters at the client no later than the model's
+first body token + 50 ms (p95). The body follows the title in the model's JSON, so its first token comes
+after the title's; both delays are reported.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import subprocess
@@ -37,7 +40,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import REQUEST, RESULTS_DIR, ROOT, print_table, run_benchmark, sample_store, summary
+from bench.common import RESULTS_DIR, ROOT, print_table, request_for, run_benchmark, sample_store, summary
 from bench.server import Server, client, http_api_available, wait_for_health
 
 TARGET_DELAY_MS = 50.0
@@ -47,8 +50,8 @@ PACE_SETTINGS = ("STUDIO_OFFLINE_FIRST_TOKEN_MS", "STUDIO_OFFLINE_CHARS_PER_S") 
 # --- the server side: a paced offline model and a trace of the writer's calls ----------------------------
 def trace_writer_calls(path: Path) -> None:
     """Wrap the registered offline handler's `astreaming` to append one line per writer call to `path`:
-    Unix ms of the call's start, its first chunk, its first chunks holding title and body text, and its
-    length in characters."""
+    Unix ms of the call's start, its first chunk, its first chunks holding title and body text, its length
+    in characters and its title."""
     from tools.llm import OFFLINE_PROVIDER, litellm_module, partial_json
 
     providers = litellm_module().custom_provider_map
@@ -76,6 +79,7 @@ def trace_writer_calls(path: Path) -> None:
                         call[mark] = now
             yield chunk
         call["chars"] = len(text)
+        call["title"] = str((partial_json(text) or {}).get("title") or "").strip()  # to find its run by
         with path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(call) + "\n")
 
@@ -148,6 +152,7 @@ class DraftRun:
     first_title_ms: float | None = None
     first_body_ms: float | None = None
     update_ms: float | None = None
+    title: str | None = None  # the content_update's
     deltas: int = 0
     frames_without_id: int = 0
     error: str | None = None
@@ -186,7 +191,7 @@ async def draft_run(http: httpx.AsyncClient, body: dict[str, Any]) -> DraftRun:
                     if event["bodyDelta"] and run.first_body_ms is None:
                         run.first_body_ms = arrived
                 elif event["type"] == "content_update" and run.update_ms is None:
-                    run.update_ms = arrived
+                    run.update_ms, run.title = arrived, event["title"]
                     await http.post(f"/api/agent/threads/{run.thread_id}/cancel")
     except (httpx.HTTPError, json.JSONDecodeError) as exc:
         run.error = f"{type(exc).__name__}: {exc}"[:300]
@@ -198,12 +203,18 @@ def _since(value: float | None, start: float) -> float | None:
 
 
 def pair(run: DraftRun, calls: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The run's timings from its first writer call (the first traced call that began within the run)."""
+    """The run's timings from its writer call: the traced call that began within the run and wrote the
+    title of its content_update (runs at once write different posts); each call serves one run."""
     if run.update_ms is None:
         return None
-    call = next((c for c in calls if run.sent_ms <= c["startMs"] <= run.update_ms), None)
+    call = next(
+        (c for c in calls if not c.get("paired") and run.sent_ms <= c["startMs"] <= run.update_ms
+         and c["title"] == (run.title or "").strip()),
+        None,
+    )
     if call is None or None in (call["firstTokenMs"], call["firstTitleMs"], call["firstBodyMs"]):
         return None
+    call["paired"] = True
     start = call["startMs"]
     out = {
         "modelFirstToken": call["firstTokenMs"] - start,
@@ -226,34 +237,40 @@ def pair(run: DraftRun, calls: list[dict[str, Any]]) -> dict[str, Any] | None:
 async def measure(
     *,
     runs: int = 20,
+    concurrency: Sequence[int] = (1, 10),
     first_token_ms: float = 500,
     chars_per_s: float = 150,
     warmup: int = 1,
     knowledge: Path | None = None,
     workdir: Path | None = None,
 ) -> dict[str, Any]:
-    """One paced server; `warmup` + `runs` runs one after another, each up to its first content_update."""
+    """One paced server; after `warmup` runs, for each N of `concurrency`, `runs` runs N at a time (each a
+    different request), each up to its first content_update."""
     if not http_api_available():
         return {"skipped": "POST /api/agent/stream is not served by this checkout"}
     knowledge = knowledge or await sample_store()
-    body = {"message": REQUEST, "imageCount": 1, "enableHITL": False}
+
+    def body(index: int) -> dict[str, Any]:
+        return {"message": request_for(index), "imageCount": 1, "enableHITL": False}
+
     env = {"STUDIO_HITL_DEFAULT": "false"}
+    measured: dict[int, list[DraftRun]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-streaming-", dir=workdir) as scratch:
         server = PacedServer(
             Path(scratch) / "data", knowledge, env, first_token_ms=first_token_ms, chars_per_s=chars_per_s
         )
         with server:
-            async with client(server, connections=4) as http:
-                for _ in range(warmup):
-                    await draft_run(http, body)
-                measured = [await draft_run(http, body) for _ in range(runs)]
+            async with client(server, connections=max(concurrency, default=1) + 4) as http:
+                for index in range(warmup):
+                    await draft_run(http, body(index))
+                for n in concurrency:
+                    measured[n] = []
+                    for start in range(0, runs, n):
+                        wave = range(start, min(start + n, runs))
+                        measured[n] += await asyncio.gather(*(draft_run(http, body(i)) for i in wave))
             calls = server.writer_calls()
-    rows = [row for run in measured if (row := pair(run, calls)) is not None]
-
-    def stat(key: str) -> dict[str, float]:
-        return summary([r[key] for r in rows if r.get(key) is not None])
-
-    body_delay = stat("bodyDelay")
+    scenarios = [scenario(n, done, calls) for n, done in measured.items()]
+    first = scenarios[0] if scenarios else None
     return {
         "config": {
             "firstTokenMs": first_token_ms,
@@ -263,12 +280,30 @@ async def measure(
             "runs": runs,
             "images": 1,
             "hitl": False,
+            "requests": "ten topics × ten audiences (bench.common.request_for), a different one per run",
             "server": "one `studio serve` process (uvicorn, 1 worker, via `python -m bench.streaming "
-            "serve`), SQLite, client on the same machine, runs one after another",
+            "serve`), SQLite, client on the same machine",
         },
+        "scenarios": scenarios,
+        "target": {"firstBodyCharsAfterFirstBodyTokenP95Ms": TARGET_DELAY_MS, "atConcurrent": 1},
+        "met": bool(first and first["concurrent"] == 1 and first["measured"] and first["metTarget"]),
+    }
+
+
+def scenario(concurrent: int, done: list[DraftRun], calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summaries of the runs made `concurrent` at a time."""
+    rows = [row for run in done if (row := pair(run, calls)) is not None]
+
+    def stat(key: str) -> dict[str, float]:
+        return summary([r[key] for r in rows if r.get(key) is not None])
+
+    body_delay = stat("bodyDelay")
+    return {
+        "concurrent": concurrent,
         "measured": len(rows),
-        "failures": [r.error for r in measured if r.error][:5],
-        "allDeltasWithoutId": all(r.frames_without_id == r.deltas for r in measured),
+        "failures": [r.error for r in done if r.error][:5],
+        "unpaired": len(done) - len(rows),
+        "allDeltasWithoutId": all(r.frames_without_id == r.deltas for r in done),
         "deltasPerDraft": summary([r["deltas"] for r in rows], digits=0),
         "answerChars": summary([r["answerChars"] for r in rows if r.get("answerChars")], digits=0),
         "fromWriterCallMs": {
@@ -284,8 +319,7 @@ async def measure(
             "firstBodyCharsAfterFirstBodyToken": body_delay,
             "firstBodyCharsAfterFirstToken": stat("bodyAfterFirstToken"),
         },
-        "target": {"firstBodyCharsAfterFirstBodyTokenP95Ms": TARGET_DELAY_MS},
-        "met": bool(rows) and body_delay.get("p95", float("inf")) <= TARGET_DELAY_MS,
+        "metTarget": bool(rows) and body_delay.get("p95", float("inf")) <= TARGET_DELAY_MS,
     }
 
 
@@ -293,38 +327,43 @@ def report(result: dict[str, Any]) -> None:
     if "skipped" in result:
         print(f"\nStreaming: skipped — {result['skipped']}")
         return
-    config, timings, delays = result["config"], result["fromWriterCallMs"], result["clientDelayMs"]
+    config = result["config"]
 
     def cell(s: dict[str, float]) -> str:
         return f"{s.get('p50')} / {s.get('p95')}" if s.get("n") else "-"
 
+    lines = [
+        ("model: first token", "fromWriterCallMs", "modelFirstToken"),
+        ("model: first title token", "fromWriterCallMs", "modelFirstTitleToken"),
+        ("model: first body token", "fromWriterCallMs", "modelFirstBodyToken"),
+        ("client: first title characters", "fromWriterCallMs", "clientFirstTitleChars"),
+        ("client: first body characters", "fromWriterCallMs", "clientFirstBodyChars"),
+        ("client: content_update (whole draft)", "fromWriterCallMs", "clientContentUpdate"),
+        ("delay: first title chars − first title token", "clientDelayMs",
+         "firstTitleCharsAfterFirstTitleToken"),
+        ("delay: first body chars − first body token", "clientDelayMs", "firstBodyCharsAfterFirstBodyToken"),
+    ]
+    scenarios = result["scenarios"]
     print_table(
         f"Streaming draft: first token {config['firstTokenMs']:.0f} ms, "
-        f"{config['charsPerSecond']:.0f} chars/s ({result['measured']} runs)",
-        ["from the writer's model call", "p50 / p95 ms"],
-        [
-            ["model: first token", cell(timings["modelFirstToken"])],
-            ["model: first title token", cell(timings["modelFirstTitleToken"])],
-            ["model: first body token", cell(timings["modelFirstBodyToken"])],
-            ["client: first title characters", cell(timings["clientFirstTitleChars"])],
-            ["client: first body characters", cell(timings["clientFirstBodyChars"])],
-            ["client: content_update (whole draft)", cell(timings["clientContentUpdate"])],
-            ["delay: first title chars − first title token",
-             cell(delays["firstTitleCharsAfterFirstTitleToken"])],
-            ["delay: first body chars − first body token", cell(delays["firstBodyCharsAfterFirstBodyToken"])],
-        ],
+        f"{config['charsPerSecond']:.0f} chars/s, {config['runs']} runs per column (p50 / p95 ms)",
+        ["from the writer's model call", *(f"{s['concurrent']} at a time" for s in scenarios)],
+        [[name, *(cell(s[group][key]) for s in scenarios)] for name, group, key in lines],
     )
     verdict = "met" if result["met"] else "MISSED"
-    print(f"  target (first body chars ≤ first body token + {TARGET_DELAY_MS:.0f} ms at p95): {verdict}; "
-          f"deltas per draft p50 {result['deltasPerDraft'].get('p50')}, "
-          f"all without id: {result['allDeltasWithoutId']}")
-    for failure in result["failures"]:
-        print(f"  failure: {failure}")
+    print(f"  target (first body chars ≤ first body token + {TARGET_DELAY_MS:.0f} ms at p95, one at a time): "
+          f"{verdict}")
+    for s in scenarios:
+        print(f"  {s['concurrent']} at a time: {s['measured']} measured, deltas per draft p50 "
+              f"{s['deltasPerDraft'].get('p50')}, all without id: {s['allDeltasWithoutId']}")
+        for failure in s["failures"]:
+            print(f"    failure: {failure}")
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m bench.streaming", description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=20, help="runs for each --concurrent")
+    parser.add_argument("--concurrent", type=int, nargs="+", default=[1, 10], help="runs at a time")
     parser.add_argument("--first-token-ms", type=float, default=500)
     parser.add_argument("--chars-per-s", type=float, default=150)
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
@@ -335,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         report,
         args.out,
         runs=args.runs,
+        concurrency=args.concurrent,
         first_token_ms=args.first_token_ms,
         chars_per_s=args.chars_per_s,
     )
