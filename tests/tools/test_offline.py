@@ -378,3 +378,17 @@ def test_a_word_only_of_how_long_the_writer_has_been_at_it_keeps_no_line() -> No
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(3))
     body = compose_draft(ctx)["body"]
     assert "汇报" in body and "offer" not in body
+
+
+def test_leaves_are_not_flowers_and_a_long_subject_drops_its_season_first() -> None:
+    """秋天去南京栖霞山看红叶: the title kept 秋天去…看 and lost 红叶 (a cut from the end), and the post gave
+    flower-field advice (bees, 花田) for a leaf-peeping trip."""
+    from tools.offline.drafting import subject_of
+    from tools.offline.voice import scene_tips
+
+    assert subject_of("秋天去南京栖霞山看红叶", "") == "南京栖霞山看红叶"
+    assert subject_of("冬天去哈尔滨看冰雕", "") == "冬天去哈尔滨看冰雕"  # short enough: the season stays
+    for subject in ("南京栖霞山看红叶", "杭州看银杏", "北京香山赏枫"):
+        tips = "".join(scene_tips("travel", subject, f"写一篇{subject}的攻略"))
+        assert "叶" in tips and "蜜蜂" not in tips and "花田" not in tips
+    assert "蜜蜂" in "".join(scene_tips("travel", "武汉大学看樱花", "武汉大学看樱花攻略"))

@@ -399,7 +399,10 @@ _SPAN = re.compile(
 _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也还就才又]|去了|以后|之后")
 
 
-_LEADING_WHEN = re.compile(r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周)?(?:想|打算|准备|要)?(?:在家)?")
+_LEADING_WHEN = re.compile(
+    r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周|春天|夏天|秋天|冬天|秋冬|春夏)?(?:想|打算|准备|要)?"
+    r"(?:在家|去(?=\S{4}))?"
+)
 
 
 def _within(text: str, limit: int) -> str:
@@ -414,8 +417,8 @@ def _within(text: str, limit: int) -> str:
     timeless = re.sub(r"(?<=.{2})(?:春天|夏天|秋天|冬天|秋冬|春夏|周末)(?=.{2})", "", shorter)
     if len(timeless) <= limit:
         return timeless
-    # …then when and what one meant to do, said first (周末想带娃去郊区摘草莓 → 带娃去郊区摘草莓): a phrase
-    # ends in what it is about, so its end is the last thing to cut
+    # …then when and what one meant to do, said first (周末想带娃去郊区摘草莓 → 带娃去郊区摘草莓, 秋天去南京栖霞山
+    # 看红叶 → 南京栖霞山看红叶): a phrase ends in what it is about, so its end is the last thing to cut
     plain = re.sub(_LEADING_WHEN, "", timeless)
     if 2 <= len(plain) <= limit:
         return plain
