@@ -28,8 +28,10 @@ def resources_of(request: Request) -> Resources:
 async def read_json(request: Request) -> dict[str, Any]:
     """The body as a JSON object; 413 past the size limit, 400 when it is not a JSON object."""
     limit = settings_of(request).max_body_bytes
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
+    declared = request.headers.get("content-length", "")
+    # ASCII digits only (`isdigit` alone also takes ² or ３, which `int` refuses), and never a huge `int`
+    too_large = declared.isascii() and declared.isdigit() and (len(declared) > 19 or int(declared) > limit)
+    if too_large:
         raise PayloadTooLarge(f"请求体过大（上限 {limit // (1024 * 1024)} MB）", details={"limit": limit})
     chunks, size = [], 0
     async for chunk in request.stream():

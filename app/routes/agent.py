@@ -6,6 +6,7 @@ error; once the SSE stream has started, failures arrive as `error` events follow
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +25,8 @@ from app.sse import event_stream
 from tools.database import Creative, CreativeStatus
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,100}$"
+MAX_CURSOR = 2**63 - 1  # the largest seq SQLite can store (a signed 64-bit integer)
+CURSOR = re.compile(r"[0-9]{1,19}")  # ASCII digits only; longer cannot be within MAX_CURSOR
 
 
 class ConfirmRequest(BaseModel):
@@ -108,14 +111,24 @@ async def get_thread(request: Request) -> Response:
     return JSONResponse(view.model_dump(by_alias=True))
 
 
+def parse_cursor(raw: str) -> int | None:
+    """An event cursor: 1..19 ASCII digits worth at most `MAX_CURSOR`; None for anything else. (`str.isdigit`
+    and `int` also take Unicode digits such as ² or ３, and SQLite integers end at 2**63 - 1.)"""
+    if not CURSOR.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if value <= MAX_CURSOR else None
+
+
 def _after(request: Request) -> int:
-    """The replay cursor: `Last-Event-ID` header, else `?after=`, else 0."""
-    raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
-    if not raw.strip().isdigit():
-        raise ValidationFailed(
-            "Last-Event-ID / after 必须是非负整数（事件的 seq）", details={"after": raw}
-        )
-    return int(raw)
+    """The replay cursor: `Last-Event-ID` header, else `?after=`, else 0; 422 unless it parses."""
+    header = request.headers.get("last-event-id")
+    field, raw = ("Last-Event-ID", header) if header else ("after", request.query_params.get("after") or "0")
+    after = parse_cursor(raw)
+    if after is None:
+        message = f"{field} 必须是 0 到 {MAX_CURSOR} 之间的整数（事件的 seq，只用 ASCII 数字 0-9）"
+        raise ValidationFailed(message, details=[{"field": field, "error": message, "value": raw[:40]}])
+    return after
 
 
 async def thread_events(request: Request) -> Response:

@@ -234,3 +234,30 @@ async def test_openapi_describes_every_endpoint_and_body(api: httpx.AsyncClient)
     assert body >= {"message", "referenceImages", "enableHITL", "imageCount"}
     assert "userFeedback" in schemas["ConfirmRequest"]["properties"]
     assert len(schemas["StreamEvent"]["oneOf"]) == len(EVENT_TYPES)
+
+
+
+BAD_CURSORS = [
+    "²", "٣", "３", "1²", "-1", "+1", "1.0", "1e3", " 1", "0x10", "1_0", "abc",
+    str(2**63), "99999999999999999999999", "0" * 20, "1" * 5000,
+]
+
+
+async def test_a_cursor_must_be_ascii_digits_in_range(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api)
+    path = f"/api/agent/threads/{first[0]['threadId']}/events"
+    for cursor in BAD_CURSORS:  # Unicode digits were a 500, too large a 200 with a broken stream
+        by_query = await api.get(path, params={"after": cursor})
+        assert by_query.status_code == 422, (cursor[:30], by_query.text)
+        error = by_query.json()["error"]
+        assert error["code"] == "VALIDATION_ERROR" and error["details"][0]["field"] == "after", error
+        if cursor.strip() == cursor:  # a header value's surrounding spaces never reach the app
+            by_header = await api.get(path, headers={"Last-Event-ID": cursor.encode()})
+            assert by_header.status_code == 422, (cursor[:30], by_header.text)
+            error = by_header.json()["error"]
+            assert error["code"] == "VALIDATION_ERROR" and error["details"][0]["field"] == "Last-Event-ID"
+    # the largest cursor there is: nothing after it, and the stream still ends properly
+    for headers, params in (({"Last-Event-ID": str(2**63 - 1)}, {}), ({}, {"after": str(2**63 - 1)})):
+        last = await api.get(path, headers=headers, params=params)
+        assert last.status_code == 200 and events_of(last.text) == []
+    assert events_of((await api.get(path, params={"after": "007"})).text) == first[7:]
