@@ -99,6 +99,8 @@ def llm_config(settings: Settings) -> LLMConfig:
         max_cost_usd=settings.max_run_cost_usd,
         offline_latency_ms=settings.offline_latency_ms,
         offline_failure_rate=settings.offline_failure_rate,
+        offline_first_token_ms=settings.offline_first_token_ms,
+        offline_chars_per_s=settings.offline_chars_per_s,
     )
 
 

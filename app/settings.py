@@ -83,6 +83,18 @@ class Settings(BaseSettings):
     )
     offline_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline LLM call.")
     offline_failure_rate: float = Field(0.0, ge=0, le=1, description="Share of offline calls that fail.")
+    offline_first_token_ms: float | None = Field(
+        None,
+        ge=0,
+        description="Simulated time to the offline model's first streamed chunk; unset: a fifth of "
+        "offline_latency_ms.",
+    )
+    offline_chars_per_s: float | None = Field(
+        None,
+        gt=0,
+        description="Simulated streaming rate of the offline model; unset: the rest of "
+        "offline_latency_ms spread over the answer.",
+    )
     offline_image_latency_ms: float = Field(0.0, ge=0, description="Simulated latency per offline image.")
     offline_image_failure_rate: float = Field(
         0.0, ge=0, le=1, description="Share of offline images that fail."

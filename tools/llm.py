@@ -230,6 +230,8 @@ class LLMConfig:
     max_cost_usd: float | None = None
     offline_latency_ms: float = 0.0
     offline_failure_rate: float = 0.0
+    offline_first_token_ms: float | None = None  # None: the offline model's default pace
+    offline_chars_per_s: float | None = None
 
     @property
     def endpoint(self) -> Endpoint:
@@ -423,8 +425,18 @@ class LLMGateway:
         if is_offline(self.endpoint.model):
             from tools.offline import register_offline_provider
 
+            pace = {
+                name: value
+                for name, value in (
+                    ("first_token_ms", self.config.offline_first_token_ms),
+                    ("chars_per_s", self.config.offline_chars_per_s),
+                )
+                if value is not None  # unset: keep the pace the process has (tests set it in-process)
+            }
             register_offline_provider(
-                latency_ms=self.config.offline_latency_ms, failure_rate=self.config.offline_failure_rate
+                latency_ms=self.config.offline_latency_ms,
+                failure_rate=self.config.offline_failure_rate,
+                **pace,
             )
         return litellm
 

@@ -107,3 +107,18 @@ def test_the_plans_checkpoint_estimates_paid_pictures_before_any_is_drawn() -> N
     assert _cost_note(cost) == "（gpt-image-1 共 4 张，预计图片费用约 $0.25）"
     unknown = image_cost("dall-e-3", 3)
     assert unknown is not None and unknown["totalUsd"] is None and "图片费用未知" in _cost_note(unknown)
+
+
+def test_the_offline_models_streaming_pace_comes_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tools.offline.provider import _registered
+
+    monkeypatch.setenv("STUDIO_OFFLINE_FIRST_TOKEN_MS", "250")
+    monkeypatch.setenv("STUDIO_OFFLINE_CHARS_PER_S", "120")
+    LLMGateway(llm_config(Settings(_env_file=None))).litellm()
+    offline = _registered["studio"]
+    try:
+        assert (offline.first_token_ms, offline.chars_per_s) == (250.0, 120.0)
+        LLMGateway(LLMConfig()).litellm()  # unset: the pace the process has is kept
+        assert (offline.first_token_ms, offline.chars_per_s) == (250.0, 120.0)
+    finally:
+        offline.first_token_ms = offline.chars_per_s = None
