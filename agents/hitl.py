@@ -5,7 +5,8 @@ the interrupt into `ask_user` + `workflow_paused` events. A resumed node re-runs
 is emitted or computed before `interrupt()` — and the agent before it never re-runs.
 
 Resume values are validated here (`parse_confirmation`), so the API and the CLI reject a bad confirm
-before resuming, and a node never has to deal with one.
+before resuming, and a node never has to deal with one. Strictly: JSON types are never converted (an
+overlay's `firstNumber: "2"` is refused, not read as 2).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def parse_confirmation(payload: dict[str, Any], pending: dict[str, Any] | None) 
     if "userResponse" in payload and "action" not in payload:
         payload = {**payload, "action": "answer"}
     try:
-        confirmation = Confirmation.model_validate(payload)
+        confirmation = Confirmation.model_validate(payload, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -114,7 +115,7 @@ def parse_confirmation(payload: dict[str, Any], pending: dict[str, Any] | None) 
 def apply_content_edit(draft: dict[str, Any], modified: dict[str, Any]) -> dict[str, Any]:
     """The draft with the editor's title/body/tags applied, validated as a Draft."""
     try:
-        edit = ContentEdit.model_validate(modified)
+        edit = ContentEdit.model_validate(modified, strict=True)
         merged = {**draft, **edit.model_dump(exclude_none=True)}
         merged["tags"] = [t.lstrip("#").strip() for t in merged.get("tags", []) if t.strip("# ")]
         return Draft.model_validate(merged).model_dump(mode="json", by_alias=True)
@@ -130,13 +131,13 @@ def apply_plans_edit(modified: dict[str, Any]) -> list[dict[str, Any]]:
     editor's own overlay text (`overlay: {headline?, lines?, caption?}`), which the card then shows, and a
     `layout` given by key or by its Chinese name (see tools.art.LAYOUT_LABELS)."""
     try:
-        edit = PlansEdit.model_validate(modified)
+        edit = PlansEdit.model_validate(modified, strict=True)
         plans = []
         for position, raw in enumerate(edit.plans, start=1):
             raw = {**raw, "index": position}
             if isinstance(raw.get("overlay"), dict):
                 raw["overlay"] = {**raw["overlay"], "imageIndex": position}
-            plan = ImagePlan.model_validate(raw)
+            plan = ImagePlan.model_validate(raw, strict=True)
             if not plan.prompt:
                 plan = plan.model_copy(update={"prompt": plan.base_prompt})
             if plan.layout is not None:

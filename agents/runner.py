@@ -72,7 +72,7 @@ def accepted() -> WorkflowProgress:
 class ReferenceImageInput(BaseModel):
     """One reference image of a request: a data URL / raw base64 in `data`, or an http(s) `url`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     data: str | None = None
     url: str | None = None
@@ -86,9 +86,10 @@ class ReferenceImageInput(BaseModel):
 
 
 class RunRequest(BaseModel):
-    """The body of `POST /api/agent/stream` (camelCase on the wire)."""
+    """The body of `POST /api/agent/stream` (camelCase on the wire). Strict: JSON types are never converted
+    (`"imageCount": true` or `"4"`, `"enableHITL": "yes"` are 422s, not a 1-image run, 4 and true)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 
     message: str = Field(min_length=1, max_length=4000)
     thread_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_.:-]{1,100}$")

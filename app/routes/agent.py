@@ -30,9 +30,10 @@ CURSOR = re.compile(r"[0-9]{1,19}")  # ASCII digits only; longer cannot be withi
 
 
 class ConfirmRequest(BaseModel):
-    """The body of `POST /api/agent/confirm` (the action's own rules are checked against the pause)."""
+    """The body of `POST /api/agent/confirm` (the action's own rules are checked against the pause).
+    Strict, like every request body: JSON types are never converted."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 
     thread_id: str = Field(pattern=THREAD_ID)
     action: str | None = None

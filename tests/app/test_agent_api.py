@@ -261,3 +261,56 @@ async def test_a_cursor_must_be_ascii_digits_in_range(api: httpx.AsyncClient) ->
         last = await api.get(path, headers=headers, params=params)
         assert last.status_code == 200 and events_of(last.text) == []
     assert events_of((await api.get(path, params={"after": "007"})).text) == first[7:]
+
+
+COERCED_STARTS: list[tuple[dict[str, Any], str]] = [  # JSON types are never converted
+    ({"imageCount": True}, "imageCount"),  # was a 1-image run
+    ({"imageCount": "4"}, "imageCount"),  # was 4
+    ({"imageCount": 4.0}, "imageCount"),
+    ({"enableHITL": "yes"}, "enableHITL"),  # was true
+    ({"enableHITL": 1}, "enableHITL"),
+    ({"enableHITL": "false"}, "enableHITL"),
+    ({"message": 42}, "message"),
+    ({"threadId": 7}, "threadId"),
+    ({"layoutPreference": ["dense"]}, "layoutPreference"),
+    ({"referenceImages": [{"url": "https://example.com/a.png", "type": 1}]}, "referenceImages.0.type"),
+    ({"referenceImages": {"url": "https://example.com/a.png"}}, "referenceImages"),
+]
+
+
+async def test_start_bodies_are_validated_strictly(api: httpx.AsyncClient) -> None:
+    for extra, field in COERCED_STARTS:
+        response = await api.post("/api/agent/stream", json={"message": REQUEST, **extra})
+        assert response.status_code == 422, (extra, response.text)
+        error = response.json()["error"]
+        assert error["code"] == "VALIDATION_ERROR", (extra, error)
+        assert field in [d["field"] for d in error["details"]], (extra, error)
+    assert (await api.get("/api/creatives")).json()["total"] == 0  # nothing was started
+
+
+async def test_confirm_bodies_are_validated_strictly(api: httpx.AsyncClient) -> None:
+    first = await start_paused(api, imageCount=2)
+    thread_id = first[0]["threadId"]
+    for body, field in (
+        ({"threadId": thread_id, "action": "approve", "userFeedback": 5}, "userFeedback"),
+        ({"threadId": thread_id, "action": True}, "action"),
+        ({"threadId": thread_id, "action": "approve", "interruptId": 1}, "interruptId"),
+        ({"threadId": thread_id, "action": "modify", "modifiedData": "title"}, "modifiedData"),
+    ):
+        response = await api.post("/api/agent/confirm", json=body)
+        assert response.status_code == 422, (body, response.text)
+        error = response.json()["error"]
+        assert error["code"] == "VALIDATION_ERROR" and field in [d["field"] for d in error["details"]], error
+    approved = await post_events(api, "/api/agent/confirm", {"threadId": thread_id, "action": "approve"})
+    plans = approved[-2]["context"]["data"]["plans"]
+    for change in ({"overlay": {"headline": "露营", "firstNumber": "2"}}, {"styleSimilarity": "0.9"}):
+        edited = [{**plans[0], **change}, *plans[1:]]
+        body = {"threadId": thread_id, "action": "modify", "modifiedData": {"plans": edited}}
+        response = await api.post("/api/agent/confirm", json=body)  # "2" was taken as 2
+        assert response.status_code == 422, (change, response.text)
+        assert response.json()["error"]["code"] == "INVALID_CONFIRMATION"
+    ok = [{**plans[0], "overlay": {"headline": "露营", "firstNumber": 2}}, *plans[1:]]
+    done = await post_events(
+        api, "/api/agent/confirm", {"threadId": thread_id, "action": "modify", "modifiedData": {"plans": ok}}
+    )
+    assert done[-1]["type"] == "workflow_complete"
