@@ -1,9 +1,11 @@
 """The relational store: SQLAlchemy 2.0 models and the async engine.
 
-Three tables: `creatives` (one row per workflow run and everything it produced), `image_assets`
+Three tables for the work: `creatives` (one row per workflow run and everything it produced), `image_assets`
 (every generated or uploaded image, stored as a content-addressed file) and `run_events` (the persisted
-SSE log, replayable by `seq`). The schema is owned by Alembic (`migrations/`); `metadata` here is what
-the migrations are written against.
+SSE log, replayable by `seq`). Five for accounts (`tools/accounts.py` reads and writes them): `users`,
+`api_tokens`, `sessions` (web logins), `login_attempts` (the login throttle) and `audit_records` (who did
+what, when). The schema is owned by Alembic (`migrations/`); `metadata` here is what the migrations are
+written against.
 
 SQLite (aiosqlite) is the default; the URL may point at PostgreSQL (asyncpg) instead.
 """
@@ -16,6 +18,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -138,6 +141,91 @@ class RunEvent(Base):
     type: Mapped[str] = mapped_column(String(48))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class User(Base):
+    """An account: a person (or a script's identity) with one role. `name` is stored normalised (NFKC,
+    lower case); `password_hash` is an argon2 hash, None for a token-only account (it cannot log in with
+    a password). A disabled user keeps its rows but neither its tokens nor its sessions authenticate."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    role: Mapped[str] = mapped_column(String(16))  # tools.accounts.Role: admin | creator | editor | analyst
+    password_hash: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    password_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ApiToken(Base):
+    """An API token of a user. Only the SHA-256 of the secret is stored; `prefix` (the secret's first
+    characters) lets people tell their tokens apart."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    prefix: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WebSession(Base):
+    """A web login. `id` is the SHA-256 of the cookie's secret (the secret itself is never stored);
+    `csrf_secret` is the value the session's forms must carry."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf_secret: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LoginAttempt(Base):
+    """One password login attempt, for the throttle (failures per account and per address in a window).
+    `account` is the name as tried (normalised), whether or not such a user exists."""
+
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        Index("ix_login_attempts_account_at", "account", "at"),
+        Index("ix_login_attempts_address_at", "address", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str | None] = mapped_column(String(64))
+    succeeded: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class AuditRecord(Base):
+    """Who did what, when: an account change, a login, a confirm… `actor` is `user:<name>`,
+    `cli:<os user>` or `system`; `details` is a JSON object of the action's particulars."""
+
+    __tablename__ = "audit_records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    actor: Mapped[str] = mapped_column(String(128))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    action: Mapped[str] = mapped_column(String(48), index=True)
+    thread_id: Mapped[str | None] = mapped_column(String(128), index=True)
+    creative_id: Mapped[int | None] = mapped_column(
+        ForeignKey("creatives.id", ondelete="SET NULL"), index=True
+    )
+    details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    address: Mapped[str | None] = mapped_column(String(64))
 
 
 metadata = Base.metadata

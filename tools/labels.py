@@ -139,6 +139,8 @@ TABLES: dict[str, dict[str, str]] = {
         "finalize": "交付",
         "END": "结束",
     },
+    # tools/accounts.Role: a user's role (the `role` table above is an image's role)
+    "accountRole": {"admin": "管理员", "creator": "创作者", "editor": "编辑", "analyst": "分析师"},
 }
 
 FALLBACK: dict[str, str] = {
@@ -161,6 +163,7 @@ FALLBACK: dict[str, str] = {
     "tool": "工具调用",
     "task": "其他调用",
     "agent": "其他环节",
+    "accountRole": "其他角色",
 }
 
 _CJK = re.compile(r"[\u3400-\u9fff]")

@@ -11,7 +11,9 @@ from app import migrate
 from app.cli import cli
 from tools.database import metadata
 
-TABLES = {"creatives", "image_assets", "run_events"}
+WORK = {"creatives", "image_assets", "run_events"}
+ACCOUNTS = {"users", "api_tokens", "sessions", "login_attempts", "audit_records"}
+TABLES = WORK | ACCOUNTS
 
 
 def tables(url: str) -> set[str]:
@@ -51,7 +53,7 @@ def test_cli_db_upgrade_and_current(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["db", "upgrade", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "0002" in result.output  # the head
+    assert "0003" in result.output  # the head
     result = runner.invoke(cli, ["db", "downgrade", "base", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert tables(f"sqlite:///{tmp_path / 'studio.db'}") == set()
@@ -74,3 +76,21 @@ def test_an_unknown_cost_survives_0002_and_becomes_zero_below_it(tmp_path: Path)
             assert conn.execute(sa.text("SELECT cost_usd FROM creatives")).scalar_one() == 0
     finally:
         engine.dispose()
+
+
+def test_0003_adds_the_account_tables_and_its_downgrade_removes_only_them(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'accounts.db'}"
+    migrate.upgrade(url, "0002")
+    assert tables(url) == WORK
+    migrate.upgrade(url, "0003")
+    assert tables(url) == TABLES
+    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    try:
+        inspector = sa.inspect(engine)
+        indexes = {index["name"]: index["unique"] for index in inspector.get_indexes("api_tokens")}
+        assert indexes["ix_api_tokens_token_hash"]  # a token is found by its hash, and only once
+        assert {index["name"]: index["unique"] for index in inspector.get_indexes("users")}["ix_users_name"]
+    finally:
+        engine.dispose()
+    migrate.downgrade(url, "0002")
+    assert tables(url) == WORK

@@ -11,6 +11,7 @@ from pydantic.alias_generators import to_camel
 
 from agents import artifacts
 from agents.node import AGENTS
+from tools.accounts import Role
 from tools.database import CreativeStatus
 from tools.labels import FALLBACK, TABLES, agent_label, key_of, label, labels
 from tools.offline.lexicon import GENERIC, THEMES
@@ -42,6 +43,7 @@ SOURCES: list[tuple[str, tuple[str, ...]]] = [
     ("theme", (*THEMES, GENERIC.key, *(p.stem for p in (DATA / "notes").glob("*.jsonl")))),
     ("tool", tuple(to_camel(name) for name in TOOLS)),
     ("agent", tuple(AGENTS)),
+    ("accountRole", tuple(role.value for role in Role)),
 ]
 
 

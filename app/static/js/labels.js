@@ -149,6 +149,13 @@ export const TABLES = {
     finalize: "交付",
     END: "结束",
   },
+  // tools/accounts.Role: a user's role (`role` above is an image's role)
+  accountRole: {
+    admin: "管理员",
+    creator: "创作者",
+    editor: "编辑",
+    analyst: "分析师",
+  },
 };
 
 export const FALLBACK = {
@@ -171,6 +178,7 @@ export const FALLBACK = {
   tool: "工具调用",
   task: "其他调用",
   agent: "其他环节",
+  accountRole: "其他角色",
 };
 
 const CJK = /[\u3400-\u9fff]/;
