@@ -162,10 +162,12 @@ def _mount_subcommands() -> None:
     from app.doctor import doctor
     from app.notes_cli import notes_cli
     from app.run_cli import register_run_commands
+    from app.users_cli import register_account_commands
 
     cli.add_typer(notes_cli, name="notes")
     cli.add_typer(creatives_cli, name="creatives")
     register_run_commands(cli)
+    register_account_commands(cli)
     cli.command()(doctor)
     localise(cli)
 
