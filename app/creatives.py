@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import math
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -37,6 +38,8 @@ BUCKETS = 10  # score histogram: ten buckets of 0.1 over 0..1 (the last one incl
 TOP_TAGS = 20
 EXPORT_MAX = 100_000
 MAX_ID = 2**63 - 1  # larger ids cannot exist (and would overflow the driver)
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # `from` / `to`: a calendar day, nothing more
+DIGITS = re.compile(r"[0-9]+")  # `limit` / `offset` (their ranges are checked after)
 CSV_HEADER = (
     "id", "threadId", "status", "title", "tags", "score", *DIMENSION_KEYS, "reviewRounds", "imageCount",
     "model", "promptTokens", "completionTokens", "costUsd", "createdAt", "completedAt", "durationMs",
@@ -46,7 +49,8 @@ CSV_HEADER = (
 
 class CreativeFilter(BaseModel):
     """Which creatives, in what order, which page. Query names: status (repeatable or comma-separated), q,
-    tag, from, to (YYYY-MM-DD, UTC, inclusive), minScore (0..1), sort, limit (1..200), offset."""
+    tag, from, to (exactly YYYY-MM-DD, UTC, inclusive), minScore (0..1), sort, limit (1..200), offset
+    (0..10^9); limit and offset in ASCII digits."""
 
     model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
 
@@ -64,6 +68,23 @@ class CreativeFilter(BaseModel):
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         return (value.strip() or None) if isinstance(value, str) else value
+
+    @field_validator("date_from", "date_to", mode="before")
+    @classmethod
+    def _iso_day(cls, value: Any) -> Any:
+        """Exactly YYYY-MM-DD in ASCII digits: pydantic alone also takes a time of midnight, a Unix
+        timestamp ("0") or a datetime with a zone, none of which is a calendar day."""
+        if isinstance(value, str) and not DAY.fullmatch(value):
+            raise ValueError("日期必须是 YYYY-MM-DD 格式（例如 2026-06-01）")
+        return value
+
+    @field_validator("limit", "offset", mode="before")
+    @classmethod
+    def _ascii_integer(cls, value: Any) -> Any:
+        """Paging numbers from a query string: ASCII digits only (not 10.0, 1_0, +5 or ²)."""
+        if isinstance(value, str) and not DIGITS.fullmatch(value):
+            raise ValueError("必须是非负整数（只用数字 0-9）")
+        return value
 
     @field_validator("status", mode="before")
     @classmethod

@@ -238,6 +238,18 @@ BAD_PARAMS: list[tuple[str, str | None]] = [  # query string, the field the firs
     ("to=yesterday", "to"),
     ("from=2026-06-05&to=2026-06-01", None),
     (f"q={'长' * 201}", "q"),
+    # dates are exactly YYYY-MM-DD in ASCII digits, paging numbers ASCII digits: nothing else is read as one
+    ("from=2026-06-01T00:00", "from"),
+    ("to=2026-06-01T00:00:00Z", "to"),
+    ("to=2026-06-01T00:00:00.000", "to"),
+    ("from=0", "from"),
+    ("from=%EF%BC%92%EF%BC%90%EF%BC%92%EF%BC%96-06-01", "from"),
+    ("from=2026-6-1", "from"),
+    ("limit=10.0", "limit"),
+    ("limit=1_0", "limit"),
+    ("limit=%2B5", "limit"),
+    ("offset=%C2%B2", "offset"),
+    ("offset=1e3", "offset"),
 ]
 
 

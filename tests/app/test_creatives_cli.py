@@ -57,7 +57,8 @@ def test_list_json_paging_and_sort(settings: Settings, catalog: Catalog) -> None
 @pytest.mark.parametrize(
     ("args", "field"),
     [(["--min-score", "abc"], "minScore"), (["--sort", "bogus"], "sort"), (["--limit", "0"], "limit"),
-     (["--status", "done"], "status.0"), (["--from", "2026-02-30"], "from")],
+     (["--status", "done"], "status.0"), (["--from", "2026-02-30"], "from"),
+     (["--from", "2026-06-01T00:00"], "from"), (["--to", "0"], "to"), (["--limit", "10.0"], "limit")],
 )
 def test_bad_options_exit_2(settings: Settings, catalog: Catalog, args: list[str], field: str) -> None:
     result = studio(settings, "list", *args)
