@@ -417,8 +417,9 @@ def _within(text: str, limit: int) -> str:
     timeless = re.sub(r"(?<=.{2})(?:春天|夏天|秋天|冬天|秋冬|春夏|周末)(?=.{2})", "", shorter)
     if len(timeless) <= limit:
         return timeless
-    # …then when and what one meant to do, said first (周末想带娃去郊区摘草莓 → 带娃去郊区摘草莓, 秋天去南京栖霞山
-    # 看红叶 → 南京栖霞山看红叶): a phrase ends in what it is about, so its end is the last thing to cut
+    # …then when and what one meant to do, said first (周末想带娃去郊区摘草莓 → 带娃去郊区摘草莓,
+    # 秋天去南京栖霞山看红叶 → 南京栖霞山看红叶): a phrase ends in what it is about, so its end is the last
+    # thing to cut
     plain = re.sub(_LEADING_WHEN, "", timeless)
     if 2 <= len(plain) <= limit:
         return plain
