@@ -221,6 +221,7 @@ async def test_the_web_search_profile_finds_facts_the_writer_uses(
     [search] = provider_api.calls("openai", route="chat")
     assert search.body["model"] == "gpt-4o-search-preview" and "web_search_options" in search.body
     assert "temperature" not in search.body  # search models refuse sampling parameters
+    assert search.body["max_tokens"] == 2048  # the task's room
     assert search.api_key == provider_api.key("openai")  # the OpenAI key, not DeepSeek's
     assert all(
         r.api_key == provider_api.key("deepseek") for r in provider_api.calls("deepseek", route="chat")

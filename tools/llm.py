@@ -671,11 +671,13 @@ class LLMGateway:
 
     async def complete_raw(self, task: str, messages: Sequence[Message], **extra: Any) -> Any:
         """One call with provider-specific parameters (e.g. `web_search_options`), returning litellm's
-        response — retried, metered and converted like every other call. Temperature is not sent."""
+        response — retried, metered and converted like every other call, with the task's `max_tokens` unless
+        `extra` names one. Temperature is not sent (search models refuse sampling parameters)."""
+        room = int(extra.pop("max_tokens", self.room(task)))
         answer = await self._complete(
-            task, list(messages), extra=extra, temperature=None, max_tokens=None, send_temperature=False
+            task, list(messages), extra=extra, temperature=None, max_tokens=room, send_temperature=False
         )
-        self._refuse_cut(task, answer.finish_reason, None, answer.content)
+        self._refuse_cut(task, answer.finish_reason, room, answer.content)
         return answer.response
 
     @staticmethod
