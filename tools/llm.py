@@ -206,6 +206,9 @@ _UNSUPPORTED_FORMAT = re.compile(
     r"response_format|json_schema|json_object|structured output|tool_choice|\btools?\b.*(?:support|allow)",
     re.IGNORECASE,
 )
+_MISSING_KEY = re.compile(
+    r"api[_ ]?key\b.*\b(?:must be set|missing)|missing (?:credentials|api[_ ]?key)", re.IGNORECASE
+)
 _remembered_modes: dict[tuple[str, str | None], StructuredMode] = {}
 
 
@@ -296,7 +299,8 @@ def _convert(
     if isinstance(exc, TimeoutError | litellm.Timeout) or status == 408:
         limit = f"（{timeout_s:g} 秒）" if timeout_s else ""
         return LLMTimeoutError(f"模型 {model} 调用超时{limit}", details=details)
-    missing_key = "api_key" in raw.lower() and ("must be set" in raw.lower() or "missing" in raw.lower())
+    # the OpenAI SDK says "The api_key client option must be set…"; some paths say "Missing credentials"
+    missing_key = bool(_MISSING_KEY.search(raw))
     if (
         missing_key
         or status in (401, 403)
