@@ -55,8 +55,10 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details}}
 
 
-def error_response(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
-    return JSONResponse(error_body(code, message, details), status_code=status)
+def error_response(
+    status: int, code: str, message: str, details: Any = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
 
 
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
@@ -84,7 +86,12 @@ async def http_error(request: Request, exc: Exception) -> Response:
     codes = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE"}
     code = codes.get(exc.status_code, "HTTP_ERROR")
     message = {404: "找不到该资源", 405: "不支持的请求方法"}.get(exc.status_code, str(exc.detail))
-    return error_response(exc.status_code, code, message)
+    headers = dict(exc.headers or {})
+    if "Allow" in headers:  # a 405 names the methods the path takes (Starlette lists a set: sort it)
+        allowed = sorted({m.strip() for m in headers["Allow"].split(",") if m.strip()})
+        headers["Allow"] = ", ".join(allowed)
+        message = f"不支持的请求方法 {request.method}（可用：{headers['Allow']}）"
+    return error_response(exc.status_code, code, message, headers=headers or None)
 
 
 async def internal_error(request: Request, exc: Exception) -> Response:

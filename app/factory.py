@@ -18,9 +18,11 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from app import openapi, web
 from app.errors import EXCEPTION_HANDLERS
+from app.http import NoSniff
 from app.resources import open_resources
 from app.routes import agent, creatives
 from app.runs import RunManager
@@ -65,4 +67,12 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
         *web.routes,
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    return Studio(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+
+
+class Studio(Starlette):
+    """The app: Starlette's, with every response wrapped by `NoSniff` (outside its error middleware, so
+    even a 500 carries the header)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return NoSniff(super().build_middleware_stack())

@@ -1,4 +1,5 @@
-"""Small helpers every route uses: reach the app's resources, read a JSON body safely."""
+"""Small helpers every route uses: reach the app's resources, read a JSON body safely; and `NoSniff`, the
+ASGI wrapper that gives every response `X-Content-Type-Options: nosniff`."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.runner import Resources
 from app.errors import BadRequest, PayloadTooLarge, validation_failed
@@ -58,3 +60,28 @@ async def read_model(request: Request, model: type[M]) -> M:
         return model.model_validate(body)
     except ValidationError as exc:
         raise validation_failed(exc) from exc
+
+
+class NoSniff:
+    """Every HTTP response carries `X-Content-Type-Options: nosniff` — JSON, CSV, SSE, pages, static files
+    and errors, the 500s of Starlette's outermost middleware included (wrap the whole stack with it) — once:
+    a response that sets it itself keeps its own."""
+
+    HEADER = b"x-content-type-options"
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_nosniff(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                if not any(name.lower() == self.HEADER for name, _ in headers):
+                    message = {**message, "headers": [*headers, (self.HEADER, b"nosniff")]}
+            await send(message)
+
+        await self.app(scope, receive, send_nosniff)
