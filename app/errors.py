@@ -6,7 +6,8 @@ StudioError (tools.errors)
     ├── BadRequest          400       malformed body (not JSON, not an object)
     ├── NotFound            404       unknown creative / asset / page
     ├── PayloadTooLarge     413       body over `STUDIO_MAX_BODY_BYTES`
-    └── ValidationFailed    422       a well-formed body that breaks the rules
+    ├── ValidationFailed    422       a well-formed body that breaks the rules
+    └── ServerStopping      503       a run asked for while the server stops (graceful shutdown)
 
 Anything else a route raises is a bug: it is logged and answered 500 with code INTERNAL_ERROR.
 """
@@ -49,6 +50,11 @@ class PayloadTooLarge(ApiError):
 class ValidationFailed(ApiError):
     code = "VALIDATION_ERROR"
     status = 422
+
+
+class ServerStopping(ApiError):
+    code = "SERVER_STOPPING"
+    status = 503
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:

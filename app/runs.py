@@ -34,6 +34,7 @@ from agents.runner import (
     RunRequest,
     WorkflowRunner,
 )
+from app.errors import ServerStopping
 from app.settings import Settings
 from tools.database import Creative, CreativeStatus, RunEvent
 
@@ -89,6 +90,7 @@ class RunManager:
         self.active: dict[str, Run] = {}
         self._starting: set[str] = set()
         self._shutting_down = False
+        self._stopping: asyncio.Task[None] | None = None
 
     # --- lifecycle -----------------------------------------------------------------------------------
     async def recover(self) -> list[str]:
@@ -108,21 +110,31 @@ class RunManager:
 
     async def shutdown(self) -> None:
         """Graceful stop: cancel what is still running and record it as interrupted (resumable from its
-        last checkpoint after the restart), not as aborted."""
+        last checkpoint after the restart), not as aborted; each run's watchers get that `error` event,
+        then their streams end. Called by the first stream that sees the server stopping (app.sse) and by
+        the lifespan's end; done once, whoever asks (a caller that is cancelled does not stop it)."""
         self._shutting_down = True
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop_runs(), name="runs:shutdown")
+        await asyncio.shield(self._stopping)
+
+    async def _stop_runs(self) -> None:
         runs = [run for run in self.active.values() if run.task and not run.task.done()]
         for run in runs:
             assert run.task is not None
-            run.task.cancel(SHUTDOWN)
+            run.task.cancel(SHUTDOWN)  # `_drive` records the interruption before the run's end
         await asyncio.gather(*(run.task for run in runs if run.task), return_exceptions=True)
-        for run in runs:
-            event = await self.runner.mark_interrupted(run.thread_id)
-            if event is not None:
-                run.publish(event)
+        if runs:
+            log.info("graceful stop: %d run(s) interrupted, resumable after the restart", len(runs))
+
+    def _refuse_while_stopping(self) -> None:
+        if self._shutting_down:
+            raise ServerStopping("服务正在停止，请稍后再试")
 
     # --- starting ------------------------------------------------------------------------------------
     async def start(self, request: RunRequest) -> Run:
         """Validate and launch a new run; 409 if the thread exists or is starting."""
+        self._refuse_while_stopping()
         wanted = request.thread_id
         if wanted and (wanted in self.active or wanted in self._starting):
             raise ThreadBusy(f"会话 {wanted} 正在运行", details={"threadId": wanted})
@@ -136,6 +148,7 @@ class RunManager:
 
     async def confirm(self, thread_id: str, payload: dict[str, Any]) -> Run:
         """Validate a confirm against the pending pause, claim it atomically and resume the run."""
+        self._refuse_while_stopping()
         if thread_id in self.active:
             raise NotPaused("这个会话正在运行，当前没有等待确认的步骤", details={"threadId": thread_id})
         handle = await self.runner.prepare_resume(thread_id, payload)
@@ -143,6 +156,7 @@ class RunManager:
 
     async def resume_interrupted(self, thread_id: str) -> Run:
         """Continue a run cut off by a restart from its last checkpoint."""
+        self._refuse_while_stopping()
         if thread_id in self.active:
             raise ThreadBusy("这个会话正在运行", details={"threadId": thread_id})
         handle = await self.runner.prepare_continue(thread_id)
@@ -160,8 +174,14 @@ class RunManager:
             async for event in self.runner.stream(handle, ephemeral=True):
                 run.publish(event)
         except asyncio.CancelledError:
-            if self._shutting_down:
-                return  # `shutdown` records the interruption
+            if self._shutting_down:  # a graceful stop: resumable, and the watchers are told so first
+                try:
+                    interrupted = await self.runner.mark_interrupted(run.thread_id)
+                    if interrupted is not None:
+                        run.publish(interrupted)
+                except Exception:  # the next start settles it (`recover`)
+                    log.exception("could not record the interruption of %s", run.thread_id)
+                return
             # the runner marked the creative aborted; tell the watchers why their stream ends
             try:
                 run.publish(await self._record_abort(run.thread_id, run.creative_id, "运行已取消"))

@@ -78,6 +78,7 @@ def _stream(request: Request, run: Run, *, owner: bool) -> Response:
         manager.follow(run.thread_id, run.start_seq),
         heartbeat_s=settings_of(request).heartbeat_s,
         on_disconnect=(lambda: manager.abort_on_disconnect(run)) if owner else None,
+        on_shutdown=manager.shutdown,
     )
 
 
@@ -138,7 +139,11 @@ async def thread_events(request: Request) -> Response:
     after = _after(request)
     manager = manager_of(request)
     await manager.runner.require(thread_id)
-    return event_stream(manager.follow(thread_id, after), heartbeat_s=settings_of(request).heartbeat_s)
+    return event_stream(
+        manager.follow(thread_id, after),
+        heartbeat_s=settings_of(request).heartbeat_s,
+        on_shutdown=manager.shutdown,
+    )
 
 
 async def cancel_thread(request: Request) -> Response:

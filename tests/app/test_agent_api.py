@@ -13,6 +13,8 @@ import pytest
 from PIL import Image
 
 from agents.events import EVENT_TYPES, parse_event
+from app import migrate
+from app.factory import create_app
 from app.settings import Settings
 from tests.serving import asgi_client, events_of
 
@@ -314,3 +316,23 @@ async def test_confirm_bodies_are_validated_strictly(api: httpx.AsyncClient) -> 
         api, "/api/agent/confirm", {"threadId": thread_id, "action": "modify", "modifiedData": {"plans": ok}}
     )
     assert done[-1]["type"] == "workflow_complete"
+
+
+async def test_no_run_starts_while_the_server_stops(seeded_settings: Settings) -> None:
+    await migrate.upgrade_async(seeded_settings.db_url)
+    app = create_app(seeded_settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://studio.test") as client:
+            paused = events_of((await client.post("/api/agent/stream", json={"message": REQUEST})).text)
+            thread_id = paused[0]["threadId"]
+            await app.state.runs.shutdown()  # what the first stream to see a SIGTERM asks for
+            for path, body in (
+                ("/api/agent/stream", {"message": REQUEST}),
+                ("/api/agent/confirm", {"threadId": thread_id, "action": "approve"}),
+                (f"/api/agent/threads/{thread_id}/resume", None),
+            ):
+                response = await client.post(path, json=body)
+                assert response.status_code == 503, (path, response.text)
+                assert response.json()["error"]["code"] == "SERVER_STOPPING"
+            assert (await client.get(f"/api/agent/threads/{thread_id}")).json()["status"] == "paused"

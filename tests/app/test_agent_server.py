@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -137,3 +139,72 @@ def test_disconnecting_client_aborts_the_run_with_the_abort_setting(seeded_setti
             assert status_of(client, thread_id)["status"] == "aborted"
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+def test_sigterm_ends_every_open_stream_with_interrupted_and_done(slow_server: LiveServer) -> None:
+    """A graceful stop with runs streaming: every client — the ones that started a run and one following a
+    run by replay — gets the final `error` INTERRUPTED (retryable) and `[DONE]` before the process exits, and
+    the runs continue after the restart."""
+    count = 4
+    bodies: list[str] = [""] * (count + 1)
+    cut: list[BaseException | None] = [None] * (count + 1)
+    threads: list[str] = [""] * count
+    in_flight = [threading.Event() for _ in range(count + 1)]
+
+    def watch(slot: int, method: str, path: str, body: dict[str, Any] | None = None) -> None:
+        try:
+            with slow_server.client(timeout=60) as client, client.stream(method, path, json=body) as response:
+                assert response.status_code == 200, response.read()
+                for chunk in response.iter_text():
+                    bodies[slot] += chunk
+                    if slot < count and not threads[slot] and '"threadId": "' in bodies[slot]:
+                        threads[slot] = bodies[slot].split('"threadId": "', 1)[1].split('"', 1)[0]
+                    if '"brief_ready"' in bodies[slot] or (slot == count and "data: " in bodies[slot]):
+                        in_flight[slot].set()
+        except BaseException as exc:  # a cut-off stream: httpx.RemoteProtocolError
+            cut[slot] = exc
+        finally:
+            in_flight[slot].set()
+
+    start = {"message": REQUEST, "imageCount": 2}
+    workers = [
+        threading.Thread(target=watch, args=(i, "POST", "/api/agent/stream", start)) for i in range(count)
+    ]
+    for worker in workers:
+        worker.start()
+    assert all(event.wait(60) for event in in_flight[:count])
+    assert all(threads), bodies
+    follower = threading.Thread(target=watch, args=(count, "GET", f"/api/agent/threads/{threads[0]}/events"))
+    follower.start()
+    assert in_flight[count].wait(30)
+    workers.append(follower)
+
+    assert slow_server.proc is not None
+    slow_server.proc.send_signal(signal.SIGTERM)
+    assert slow_server.proc.wait(timeout=30) in (0, -signal.SIGTERM)  # uvicorn re-raises it once stopped
+    for worker in workers:
+        worker.join(timeout=30)
+    log = slow_server.log()
+    assert "timeout graceful shutdown exceeded" not in log
+    for slot, body in enumerate(bodies):
+        assert cut[slot] is None, (slot, repr(cut[slot]), body[-300:])
+        events = events_of(body)  # every frame valid, exactly one [DONE], last
+        last = events[-1]
+        assert (last["type"], last["code"], last["retryable"]) == ("error", "INTERRUPTED", True), (slot, last)
+        assert not any(e["type"] == "workflow_complete" for e in events)
+
+    slow_server.start()
+    with slow_server.client() as client:
+        last_seq = {}
+        for thread_id in threads:
+            assert status_of(client, thread_id)["status"] == "failed"
+            stored = events_of(client.get(f"/api/agent/threads/{thread_id}/events").text)
+            assert [e["code"] for e in stored if e["type"] == "error"] == ["INTERRUPTED"]  # recorded once
+            last_seq[thread_id] = stored[-1]["seq"]
+        # resumable (followed to the end by test_run_killed_mid_flight_is_failed_then_resumable)
+        with client.stream("POST", f"/api/agent/threads/{threads[0]}/resume") as response:
+            assert response.status_code == 200
+            resumed = read_until(response, lambda e: e["type"] == "agent_start")
+        assert resumed[0]["seq"] == last_seq[threads[0]] + 1
+        assert status_of(client, threads[0])["status"] == "running"
