@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tools.offline import voice
 from tools.offline.context import Context
 from tools.offline.drafting import compose_draft
 from tools.offline.material import gather, role_of, sequence_of
@@ -225,3 +226,96 @@ def test_a_few_lines_of_a_note_titled_on_something_else_are_left_out() -> None:
     material = gather(facts, avoid=[], specific=["卧铺", "火车"], theme=["旅行", "高铁"])
     kept = {ln.text for ln in material.lines}
     assert kept == {"保温杯和充电宝带上，车上可以接热水"}
+
+
+# A trip note on the right place but another activity (the sample corpus's outdoor-012), a West Lake note
+# and a note with a meal and the way there: what a post on seeing ginkgo leaves in Hangzhou may use.
+CAMPS = "营地推荐｜杭州周边3个宝藏营地"
+CAMPING = [
+    ("千岛湖附近的湖景营地：早上湖面有雾，景色最美，但周末要提前两周订位。", "camps", CAMPS),
+    ("三个营地都可以租帐篷和装备，新手不用自己带全套。", "camps", CAMPS),
+    ("秋天去最舒服，蚊子少也不热。", "camps", CAMPS),  # a camping note's line, naming no camping word
+    ("营地旁边就有一片银杏林，11月中旬最黄。", "camps", CAMPS),  # …and one that serves the request
+]
+WEST_LAKE = [
+    ("北山街到宝石山：沿湖走一段后上宝石山，半小时到山顶，看夕阳很美。", "lake", "杭州西湖避开人流的4条小路"),
+    ("杨公堤：比苏堤人少，沿途有几个小公园，骑车很舒服。", "lake", "杭州西湖避开人流的4条小路"),
+    ("湖边新开的营地可以租帐篷看日落。", "lake", "杭州西湖避开人流的4条小路"),  # another activity
+]
+TRIP = [
+    ("从杭州东站坐地铁1号线到龙翔桥，20分钟左右。", "trip", "杭州两天一夜"),  # getting there
+    ("中午在知味观吃一碗片儿川，25元。", "trip", "杭州两天一夜"),  # a meal: every trip post eats
+    ("民宿一晚380元，推开窗就是山。", "trip", "杭州两天一夜"),  # staying
+]
+
+
+def _titled(rows: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    return [{"text": t, "sourceId": s, "sourceTitle": title} for t, s, title in rows]
+
+
+def _kept(request: str, rows: list[tuple[str, str, str]], asked: bool = True) -> set[str]:
+    """The lines `gather` keeps for `request`'s activities (none when not `asked`: the rule left out)."""
+    activities = voice.activities(request, asked=True) if asked else frozenset()
+    return {ln.text for ln in gather(_titled(rows), [], ["杭州", "天平山"], ["旅行"], activities).lines}
+
+
+def test_the_activities_a_request_asks_for() -> None:
+    assert voice.activities("周末去杭州看银杏，写个攻略", asked=True) == {"travel.赏秋叶"}
+    assert voice.activities("写一篇去北京香山看红叶的笔记", asked=True) == {"travel.赏秋叶"}
+    assert voice.activities("周末去郊区露营顺便看星星", asked=True) == {"outdoor.露营", "outdoor.观星"}
+    assert voice.activities("不露营，只去看红叶", asked=True) == {"travel.赏秋叶"}  # a refused one is not
+    assert voice.activities("成都三天两晚吃喝攻略", asked=True) == frozenset()  # food is no activity
+
+
+def test_a_post_on_one_activity_leaves_out_the_lines_about_another() -> None:
+    rows = CAMPING + WEST_LAKE + TRIP
+    kept = _kept("周末去杭州看银杏，写个攻略", rows)
+    # the camping note's lines go, even one naming no camping word; its line on the leaves stays
+    assert not any("营地" in t or "帐篷" in t for t in kept if "银杏" not in t)
+    assert "秋天去最舒服，蚊子少也不热" not in kept
+    assert "营地旁边就有一片银杏林，11月中旬最黄" in kept
+    # of another note, the line about camping goes and the rest stays: walking, cycling along, getting
+    # there, eating, staying
+    assert "湖边新开的营地可以租帐篷看日落" not in kept
+    assert {t.rstrip("。") for t, _, _ in WEST_LAKE[:2] + TRIP} <= kept
+    # the camping note, first in the evidence, no longer leads the post
+    asked = voice.activities("周末去杭州看银杏", asked=True)
+    assert gather(_titled(rows), [], ["杭州"], ["旅行"], asked).lead != "camps"
+
+
+def test_a_post_asking_for_that_activity_too_keeps_its_lines() -> None:
+    rows = CAMPING + WEST_LAKE + TRIP
+    everything = _kept("", rows, asked=False)
+    assert "三个营地都可以租帐篷和装备，新手不用自己带全套" in everything
+    assert _kept("周末去杭州看银杏，顺便露营一晚", rows) == everything
+    assert _kept("杭州周边露营攻略", rows) == everything
+    # a request naming no activity: nothing is left out for it
+    assert _kept("杭州两天一夜怎么玩", rows) == everything
+
+
+def test_a_note_on_the_asked_activity_keeps_its_lines_on_another() -> None:
+    """A note about the leaves is about the post's subject as a whole: its tent line is part of that trip."""
+    leaves = [
+        ("天平山的红枫11月下旬最好看，早上8点前到人少。", "maple", "苏州天平山赏枫攻略"),
+        ("山脚有营地可以搭帐篷，第二天一早就能上山。", "maple", "苏州天平山赏枫攻略"),
+        ("天平山脚下的农家菜，一桌200元左右。", "maple", "苏州天平山赏枫攻略"),
+    ]
+    kept = _kept("苏州天平山看红叶", leaves)
+    assert "山脚有营地可以搭帐篷，第二天一早就能上山" in kept
+    assert kept == _kept("", leaves, asked=False)
+
+
+CAMPS_BEIJING = "营地推荐｜北京周边适合过夜的4个营地"
+
+
+def test_a_red_leaf_post_says_nothing_of_camping() -> None:
+    """The writer end to end: the two lines of a Beijing camping guide are no material for 香山红叶."""
+    facts = _titled([
+        ("今年在北京周边露营了十几次，推荐四个适合过夜的营地。", "camps", CAMPS_BEIJING),
+        ("北京秋天露营最舒服，但10月下旬以后夜里会接近零度。", "camps", CAMPS_BEIJING),
+    ])
+    brief = {"topic": "北京香山看红叶", "keywords": ["香山", "红叶"], "contentType": "guide"}
+    sections = {"brief": brief, "evidence": {"facts": facts}, "request": "写一篇去北京香山看红叶的笔记"}
+    draft = compose_draft(_context("writer", sections))
+    assert "露营" not in draft["body"] and "营地" not in draft["body"]
+    assert "叶" in draft["body"]  # the scene's own advice instead

@@ -447,7 +447,8 @@ def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
         for w in (*words, *fb.expand)
         if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w) and w not in context
     ]
-    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers))
+    asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)  # 看银杏: no camping lines
+    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked)
 
 
 # a clause that ends on how long: 入职三个月, 养猫三年, 练了半年

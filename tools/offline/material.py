@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tools.offline import voice
 from tools.offline.text import is_concrete, overlap, strip_emoji
 
 _OPEN_END = re.compile(r"[，、：:；;（(“「《—～~]$|(?:和|与|及|或|但|而|的|了|是|在|把|被|就|还|也|都|到)$")
@@ -169,19 +170,35 @@ class Material:
 
 
 def gather(
-    facts: list[dict[str, object]], avoid: list[str], specific: list[str], theme: list[str]
+    facts: list[dict[str, object]],
+    avoid: list[str],
+    specific: list[str],
+    theme: list[str],
+    asked: frozenset[str] = frozenset(),
 ) -> Material:
     """The evidence facts as lines with their roles. A note on the topic still says things about other
     matters (a trip note's 老人作息 line in a post on getting up early): when enough lines name the subject
-    (`specific`) or its theme, the rest are left out."""
+    (`specific`) or its theme, the rest are left out.
+
+    A post asking for an activity (`asked`: `voice.activities` of the request — 看银杏, 露营) is not about
+    another one: a note of the right place titled on another activity (营地推荐｜杭州周边3个宝藏营地) gives
+    it no line but one naming an asked activity, and any other note no line about another activity only
+    (三个营地都可以租帐篷). A note titled on an asked activity keeps its lines (a stargazing note's tent)."""
     lines: list[Line] = []
     titles: dict[str, str] = {}
     for fact in facts:  # a fact may hold several sentences: each is a candidate line
         source = str(fact.get("sourceId") or "")
-        titles[source] = str(fact.get("sourceTitle") or "")
+        titles[source] = title = str(fact.get("sourceTitle") or "")
+        on_asked = bool(asked & voice.activities(title))
+        elsewhere = not on_asked and voice.other_activity(title, asked)
         for raw in _SENTENCES.findall(_LIST_OPENS.sub("。", str(fact.get("text") or ""))):
-            if (line := as_line(raw)) and not any(x in line for x in avoid):
-                lines.append(Line(line, source, role_of(raw, line), sequence_of(raw)))
+            if not (line := as_line(raw)) or any(x in line for x in avoid):
+                continue
+            if not on_asked and (
+                voice.other_activity(line, asked) or (elsewhere and not asked & voice.activities(line))
+            ):
+                continue
+            lines.append(Line(line, source, role_of(raw, line), sequence_of(raw)))
     unique: dict[str, Line] = {}
     for ln in lines:
         unique.setdefault(ln.text, ln)

@@ -370,6 +370,32 @@ def scene_themes(text: str) -> list[str]:
     return [name.split(".")[0] for name, when, _ in _scenes() if when.search(text)]
 
 
+@cache
+def _activities() -> dict[str, tuple[re.Pattern[str], bool]]:
+    """The scenes that are things to do on a trip or outing, each with its pattern and whether it is an
+    `own` activity (a post not asking for it leaves it out) rather than a `shared` one."""
+    return {
+        name: (re.compile(fields["when"]), fields["activity"].strip() == "own")
+        for name, fields in sections("scene_tips.txt").items()
+        if fields.get("activity")
+    }
+
+
+def activities(text: str, *, asked: bool = False) -> frozenset[str]:
+    """The activity scenes `text` names (露营, 赏秋叶 …); of a request (`asked`), not in a clause that
+    refuses one (不露营)."""
+    if asked:
+        text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    return frozenset(name for name, (when, _) in _activities().items() if when.search(text))
+
+
+def other_activity(text: str, asked: frozenset[str]) -> bool:
+    """`text` is about an own activity the request does not ask for and names none it asks for (营地 and
+    帐篷 in a post on seeing ginkgo leaves); never when the request names no activity."""
+    named = activities(text)
+    return bool(asked) and not named & asked and any(_activities()[n][1] for n in named - asked)
+
+
 def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
