@@ -236,9 +236,20 @@ class CreativeRecorder:
         self._rounds: list[dict[str, Any]] = list(creative.review_rounds or [])
         self._usage: dict[str, dict[str, Any]] = {t: dict(row) for t, row in (creative.usage or {}).items()}
         self._tokens = (creative.prompt_tokens, creative.completion_tokens, creative.cost_usd)
+        self._plans: list[Any] = list(creative.image_plans or [])
+
+    def plan_indexes(self, update_: dict[str, Any]) -> list[int] | None:
+        """The task indexes of the image plans in force with this update (its own, else the latest), in
+        plan order; None when a plan has none."""
+        plans = update_.get("imagePlans", self._plans) or []
+        indexes = [p.get("index") if isinstance(p, dict) else None for p in plans]
+        known = [i for i in indexes if isinstance(i, int)]
+        return known if len(known) == len(indexes) else None
 
     def update_values(self, update_: dict[str, Any]) -> dict[str, Any]:
         values = {column: update_[key] for key, column in _COLUMNS.items() if key in update_}
+        if "imagePlans" in update_:
+            self._plans = list(update_["imagePlans"] or [])
         draft = update_.get("generatedContent")
         if isinstance(draft, dict):
             values.update(title=draft.get("title"), body=draft.get("body"), tags=draft.get("tags") or [])
@@ -487,6 +498,18 @@ class WorkflowRunner:
         await self.r.writer.write([log.row(stamped)], creative_id, **status_values(stamped))
         return stamped
 
+    async def _current_images(
+        self, creative_id: int, update_: dict[str, Any], recorder: CreativeRecorder
+    ) -> None:
+        """The pictures an update names (the image stage's, or those of the round delivery chose) become
+        the creative's current set, before the update is published: a redone picture replaces the old
+        one in `GET /api/creatives/{id}`, which keeps it as history."""
+        ids = [i if isinstance(i, int) else None for i in update_.get("generatedImageAssetIds") or []]
+        indexes = recorder.plan_indexes(update_)
+        await self.r.assets.set_current(
+            creative_id, ids, indexes if indexes is not None and len(indexes) == len(ids) else None
+        )
+
     # --- streaming ---------------------------------------------------------------------------------
     async def stream(self, handle: RunHandle, *, ephemeral: bool = False) -> AsyncIterator[dict[str, Any]]:
         """Drive the graph; yield each stamped event after it is stored — and, with `ephemeral`, the
@@ -531,6 +554,8 @@ class WorkflowRunner:
                             )
                         yield await publish(WorkflowPaused().wire())
                     elif node_update:
+                        if "generatedImageAssetIds" in node_update:  # a stage's (or a delivered round's)
+                            await self._current_images(creative_id, node_update, recorder)
                         yield await publish(
                             StateUpdate(agent=node, changes=sorted(node_update)).wire(),
                             **recorder.update_values(node_update),

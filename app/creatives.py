@@ -229,7 +229,7 @@ def asset_wire(row: ImageAsset, asset_url: Callable[[int], str]) -> dict[str, An
         "id": row.id, "taskIndex": row.task_index, "role": row.role, "status": row.status,
         "mime": row.mime or None, "width": row.width, "height": row.height,
         "url": asset_url(row.id) if complete else None, "provider": row.provider, "prompt": row.prompt,
-        "error": row.error, "createdAt": iso(row.created_at),
+        "error": row.error, "createdAt": iso(row.created_at), "supersededAt": iso(row.superseded_at),
     }
 
 
@@ -255,7 +255,11 @@ async def list_creatives(
         assets = (
             await session.execute(
                 select(ImageAsset.creative_id, ImageAsset.id, ImageAsset.task_index)
-                .where(ImageAsset.creative_id.in_(ids), ImageAsset.status == "complete")
+                .where(
+                    ImageAsset.creative_id.in_(ids),
+                    ImageAsset.status == "complete",
+                    ImageAsset.superseded_at.is_(None),
+                )
                 .order_by(ImageAsset.task_index.is_(None), ImageAsset.task_index, ImageAsset.id)
             )
             if ids
@@ -315,7 +319,8 @@ async def get_creative(
         "timings": row.timings or {}, "error": row.error, "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at), "completedAt": iso(row.completed_at),
         "durationMs": duration_ms(row.created_at, row.completed_at),
-        "assets": [asset_wire(asset, asset_url) for asset in assets],
+        "assets": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is None],
+        "assetHistory": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is not None],
     }
 
 
@@ -417,7 +422,11 @@ async def export_rows(sessions: Sessions, f: CreativeFilter) -> list[list[Any]]:
     explicit = f.model_fields_set
     images = (
         select(func.count(ImageAsset.id))
-        .where(ImageAsset.creative_id == Creative.id, ImageAsset.status == "complete")
+        .where(
+            ImageAsset.creative_id == Creative.id,
+            ImageAsset.status == "complete",
+            ImageAsset.superseded_at.is_(None),
+        )
         .scalar_subquery()
         .label("images")
     )

@@ -7,6 +7,11 @@ image. Failed generations get a row with `status="failed"`, the error text and n
 
 `open_path` only ever returns a path inside `root`: the stored relative path is resolved (symlinks included)
 and must stay under the resolved root, so a tampered row cannot serve `/etc/passwd`.
+
+A creative's *current set* is its rows with `superseded_at` null: one per task index, plus its uploads. A row
+saved for a task index (a complete image or a failure) replaces the current row of that task in the same
+transaction — the older one is kept as history, stamped with the time it left the set. `set_current` makes a
+whole stage's pictures (or an earlier round's, when that round is delivered) the current set.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ import asyncio
 import hashlib
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, Iterable
-from datetime import datetime
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -56,6 +61,7 @@ class AssetRecord(BaseModel):
     status: str
     error: str | None
     created_at: datetime
+    superseded_at: datetime | None = None  # None: in its creative's current set
 
     @property
     def ok(self) -> bool:
@@ -163,6 +169,56 @@ class AssetStore:
             rows = (await session.scalars(query)).all()
             return [AssetRecord.model_validate(row) for row in rows]
 
+    async def set_current(
+        self, creative_id: int, asset_ids: Sequence[int | None], task_indexes: Sequence[int] | None = None
+    ) -> None:
+        """Make a stage's pictures the creative's current set. `asset_ids` holds one id per plan (None where
+        the picture failed) and `task_indexes`, when known, the plans' task indexes in the same order.
+
+        Per task index: a listed asset is current and every other row of its task is history; a failed slot
+        keeps its newest failure current and its complete rows as history; a task index no plan has any
+        more (an editor deleted a plan) is all history. Without `task_indexes`, only the tasks of the listed
+        assets change. Uploads (no task index) are never touched."""
+        slots = list(zip(task_indexes, asset_ids, strict=True)) if task_indexes is not None else None
+        columns = (ImageAsset.id, ImageAsset.task_index, ImageAsset.status, ImageAsset.superseded_at)
+        query = select(*columns).where(
+            ImageAsset.creative_id == creative_id, ImageAsset.task_index.is_not(None)
+        )
+
+        async def apply(conn: AsyncConnection) -> None:
+            rows = (await conn.execute(query.order_by(ImageAsset.id))).all()
+            index_of = {row.id: row.task_index for row in rows}
+            if slots is None:
+                chosen = {index_of[i]: i for i in asset_ids if i is not None and i in index_of}
+                failed: set[int] = set()
+                planned: set[int] | None = None
+            else:
+                chosen = {k: i for k, i in slots if i is not None and index_of.get(i) == k}
+                failed = {k for k, i in slots if i is None}
+                planned = {k for k, _ in slots}
+            newest_failure = {row.task_index: row.id for row in rows if row.status == "failed"}
+            keep, drop = [], []
+            for row in rows:
+                k = row.task_index
+                if k in chosen:
+                    current = row.id == chosen[k]
+                elif k in failed:
+                    current = row.id == newest_failure.get(k)
+                elif planned is not None:
+                    current = False  # a task no plan has any more
+                else:
+                    continue  # not this stage's task: as it is
+                if current and row.superseded_at is not None:
+                    keep.append(row.id)
+                elif not current and row.superseded_at is None:
+                    drop.append(row.id)
+            for ids, value in ((keep, None), (drop, datetime.now(UTC))):
+                if ids:
+                    statement = update(ImageAsset).where(ImageAsset.id.in_(ids)).values(superseded_at=value)
+                    await conn.execute(statement)
+
+        await self._write(apply)
+
     async def link(self, asset_ids: Iterable[int], creative_id: int) -> int:
         """Attach assets (e.g. made before the creative row existed) to a creative; returns rows changed."""
         ids = sorted(set(asset_ids))
@@ -177,11 +233,33 @@ class AssetStore:
 
     # --- internals ----------------------------------------------------------------------------------------
     async def _insert(self, row: dict[str, Any]) -> AssetRecord:
+        creative_id, task_index = row.get("creative_id"), row.get("task_index")
+        if creative_id is not None and task_index is not None:  # a task's picture: it replaces the last
+            return await self._write(lambda conn: self._replace(conn, row, creative_id, task_index))
         if self._writer is not None:
             return AssetRecord.model_validate(await self._writer.insert(ImageAsset, row))
         statement = insert(ImageAsset).values(**row).returning(*ImageAsset.__table__.columns)
         async with self._sessions() as session, session.begin():
             return AssetRecord.model_validate((await session.execute(statement)).one())
+
+    @staticmethod
+    async def _replace(
+        conn: AsyncConnection, row: dict[str, Any], creative_id: int, task_index: int
+    ) -> AssetRecord:
+        """Insert a task's row and make the task's earlier current row history, in one transaction."""
+        statement = insert(ImageAsset).values(**row).returning(*ImageAsset.__table__.columns)
+        stored = AssetRecord.model_validate((await conn.execute(statement)).one())
+        await conn.execute(
+            update(ImageAsset)
+            .where(
+                ImageAsset.creative_id == creative_id,
+                ImageAsset.task_index == task_index,
+                ImageAsset.id != stored.id,
+                ImageAsset.superseded_at.is_(None),
+            )
+            .values(superseded_at=stored.created_at)
+        )
+        return stored
 
     async def _write(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         if self._writer is not None:

@@ -102,7 +102,13 @@ class Creative(Base):
 
 
 class ImageAsset(Base):
-    """An image file on disk (content-addressed by sha256) and what produced it."""
+    """An image file on disk (content-addressed by sha256) and what produced it.
+
+    `superseded_at` is None while the row is in its creative's current set: the pictures of the package it
+    has now — one row per task index (a complete image or the failure), plus its uploads. A redone picture
+    replaces the row of its task index, which is kept as history with the time it left the set
+    (`tools.assets.AssetStore`: `save` / `record_failure`, and `set_current` when a stage's or an earlier
+    round's pictures become the package)."""
 
     __tablename__ = "image_assets"
 
@@ -122,6 +128,7 @@ class ImageAsset(Base):
     status: Mapped[str] = mapped_column(String(16), default="complete")  # complete | failed
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    superseded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # None: current
 
     creative: Mapped[Creative | None] = relationship(back_populates="assets")
 

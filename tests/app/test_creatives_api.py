@@ -290,8 +290,9 @@ async def test_detail_has_everything(api: httpx.AsyncClient, catalog: Catalog) -
         "id": catalog.assets["cover"], "taskIndex": 1, "role": "cover", "status": "complete",
         "mime": "image/png", "width": 120, "height": 160, "url": f"/api/assets/{catalog.assets['cover']}",
         "provider": "offline",
-        "prompt": "露营封面", "error": None, "createdAt": cover["createdAt"],
+        "prompt": "露营封面", "error": None, "createdAt": cover["createdAt"], "supersededAt": None,
     }
+    assert c["assetHistory"] == []
     assert detail["taskIndex"] == 2 and detail["url"] == f"/api/assets/{catalog.assets['detail']}"
     assert failed["status"] == "failed" and failed["url"] is None and failed["error"] == "生成超时"
 

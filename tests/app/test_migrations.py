@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -53,7 +54,7 @@ def test_cli_db_upgrade_and_current(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["db", "upgrade", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "0003" in result.output  # the head
+    assert "0004" in result.output  # the head
     result = runner.invoke(cli, ["db", "downgrade", "base", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert tables(f"sqlite:///{tmp_path / 'studio.db'}") == set()
@@ -94,3 +95,51 @@ def test_0003_adds_the_account_tables_and_its_downgrade_removes_only_them(tmp_pa
         engine.dispose()
     migrate.downgrade(url, "0002")
     assert tables(url) == WORK
+
+
+def test_0004_marks_replaced_pictures_as_history_its_downgrade_drops_only_the_column(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'assets.db'}"
+    migrate.upgrade(url, "0003")
+    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    try:
+        with engine.begin() as conn:  # rows as 0003 left them: two drawings of tasks 1 and 2, per creative
+            for thread in ("redone", "earlier-round"):
+                conn.execute(sa.text(
+                    "INSERT INTO creatives (thread_id, status, request, options, tags, reference_analyses, "
+                    "image_plans, bindings, overlay_plan, review_rounds, prompt_tokens, completion_tokens, "
+                    "usage, timings, created_at, updated_at) VALUES (:t, 'completed', 'r', '{}', '[]', '[]', "
+                    "'[]', '[]', '[]', '[]', 0, 0, '{}', '{}', '2026-06-01 09:00:00', '2026-06-01 09:00:00')"
+                ), {"t": thread})
+            creatives = dict(conn.execute(sa.text("SELECT thread_id, id FROM creatives")).all())
+            ids: dict[str, list[int]] = {}
+            for thread, creative_id in creatives.items():
+                for minute, task in ((1, 1), (1, 2), (5, 1), (5, 2)):
+                    conn.execute(sa.text(
+                        "INSERT INTO image_assets (creative_id, task_index, role, provider, file_path, mime, "
+                        "width, height, sha256, status, created_at) VALUES (:c, :k, 'cover', 'offline', "
+                        "'a/b.png', 'image/png', 1, 1, 'x', 'complete', :at)"
+                    ), {"c": creative_id, "k": task, "at": f"2026-06-01 09:0{minute}:00"})
+                mine = sa.text("SELECT id FROM image_assets WHERE creative_id = :c ORDER BY id")
+                ids[thread] = [r[0] for r in conn.execute(mine, {"c": creative_id})]
+            delivered = {"redone": ids["redone"][2:], "earlier-round": ids["earlier-round"][:2]}
+            for seq, (thread, named) in enumerate(delivered.items(), start=1):
+                conn.execute(sa.text(
+                    "INSERT INTO run_events (thread_id, seq, type, payload, created_at) "
+                    "VALUES (:t, :s, 'workflow_complete', :p, '2026-06-01 09:09:00')"
+                ), {"t": thread, "s": seq, "p": json.dumps({"imageAssetIds": named})})
+        migrate.upgrade(url, "0004")
+        with engine.connect() as conn:
+            for thread, named in delivered.items():
+                rows = conn.execute(sa.text(
+                    "SELECT id, superseded_at FROM image_assets WHERE creative_id = :c ORDER BY id"
+                ), {"c": creatives[thread]}).all()
+                assert [r.id for r in rows if r.superseded_at is None] == named, thread
+        assert [r[0] for r in rows if r[1] is not None] == ids["earlier-round"][2:]
+        engine.dispose()
+        migrate.downgrade(url, "0003")
+        columns = {c["name"] for c in sa.inspect(engine).get_columns("image_assets")}
+        assert "superseded_at" not in columns and tables(url) == TABLES
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM image_assets")).scalar_one() == 8
+    finally:
+        engine.dispose()

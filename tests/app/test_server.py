@@ -35,7 +35,7 @@ def test_serve_prepares_the_data_dir_says_so_and_answers_healthz(server: LiveSer
         time.sleep(0.1)  # the line follows the start-up the health check waited for
     log = server.log()
     assert f"已创建数据目录：{tmp_path / 'data'}" in log
-    assert "✓ 数据库迁移（3/3" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
+    assert "✓ 数据库迁移（4/4" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
     ready = next(line for line in log.splitlines() if "内容工坊已启动" in line)
     assert f"http://localhost:{server.port}/" in ready and f"127.0.0.1:{server.port}" in ready
     assert f"数据目录：{tmp_path / 'data'}" in ready

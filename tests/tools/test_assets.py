@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tools.assets import AssetStore
 from tools.database import Base, Creative, ImageAsset, create_engine, session_factory
+from tools.writer import BatchWriter
 
 
 def png(colour: tuple[int, int, int]) -> bytes:
@@ -172,3 +173,60 @@ async def test_link_and_list_for_creative(
     assert [r.id for r in listed] == [first.id, second.id, failed.id]  # by task index
     assert all(r.creative_id == creative_id for r in listed)
     assert [r.id for r in await store.list_for_creative(other_id)] == [elsewhere.id]
+
+
+async def save_task(store: AssetStore, creative_id: int, task: int, data: bytes = RED) -> int:
+    record = await store.save(
+        data, mime="image/png", width=12, height=16, role="cover" if task == 1 else "detail",
+        provider="offline", creative_id=creative_id, task_index=task,
+    )
+    return record.id
+
+
+async def current(store: AssetStore, creative_id: int) -> list[int]:
+    return [a.id for a in await store.list_for_creative(creative_id) if a.superseded_at is None]
+
+
+@pytest.mark.parametrize("batched", [False, True], ids=["sessions", "batch writer"])
+async def test_a_redone_picture_replaces_its_task_and_is_kept_as_history(
+    tmp_path: Path, sessions: async_sessionmaker[AsyncSession], batched: bool
+) -> None:
+    writer = BatchWriter(sessions.kw["bind"]) if batched else None
+    store = AssetStore(tmp_path / "assets", sessions, writer)
+    try:
+        creative_id = await make_creative(sessions)
+        upload = await store.save(BLUE, mime="image/png", width=12, height=16, role="reference",
+                                  provider="upload", creative_id=creative_id)
+        first = [await save_task(store, creative_id, 1), await save_task(store, creative_id, 2)]
+        assert await current(store, creative_id) == [first[0], first[1], upload.id]
+        again = await save_task(store, creative_id, 1, BLUE)  # the redo of task 1
+        failed = await store.record_failure(role="detail", provider="offline", error="超时",
+                                            creative_id=creative_id, task_index=2)
+        assert await current(store, creative_id) == [again, failed.id, upload.id]
+        old = {a.id: a for a in await store.list_for_creative(creative_id)}
+        assert old[first[0]].superseded_at == old[again].created_at  # left the set when replaced
+        assert old[first[1]].superseded_at is not None and old[upload.id].superseded_at is None
+        other = await make_creative(sessions, "t2")  # another creative's task 1 is its own
+        assert await current(store, other) == [] and await save_task(store, other, 1)
+        assert await current(store, creative_id) == [again, failed.id, upload.id]
+    finally:
+        if writer is not None:
+            await writer.close()
+
+
+async def test_set_current_restores_a_delivered_round_and_drops_deleted_tasks(
+    store: AssetStore, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    creative_id = await make_creative(sessions)
+    round1 = [await save_task(store, creative_id, k) for k in (1, 2, 3)]
+    round2 = [await save_task(store, creative_id, k, BLUE) for k in (1, 2)]  # an editor deleted plan 3
+    await store.set_current(creative_id, round2, [1, 2])
+    assert await current(store, creative_id) == round2  # task 3 is gone from the package
+    await store.set_current(creative_id, round1, [1, 2, 3])  # delivery chose round 1
+    assert await current(store, creative_id) == round1
+    failure = await store.record_failure(role="detail", provider="offline", error="超时",
+                                         creative_id=creative_id, task_index=2)
+    await store.set_current(creative_id, [round1[0], None, round1[2]], [1, 2, 3])  # task 2 failed
+    assert await current(store, creative_id) == [round1[0], failure.id, round1[2]]
+    await store.set_current(creative_id, [round2[1]])  # without the plans: only the listed task moves
+    assert await current(store, creative_id) == [round1[0], round2[1], round1[2]]
