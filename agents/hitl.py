@@ -61,7 +61,9 @@ class PlansEdit(BaseModel):
 
 
 class UserResponse(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+    """An answer to a clarification question: the chosen option ids and/or the user's own words."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, strict=True)
     selected_ids: list[str] = Field(default_factory=list)
     custom_input: str | None = Field(None, max_length=2000)
 

@@ -72,15 +72,35 @@ def accepted() -> WorkflowProgress:
 class ReferenceImageInput(BaseModel):
     """One reference image of a request: a data URL / raw base64 in `data`, or an http(s) `url`."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        # what `_one_source` checks, stated in the JSON schema (null counts as absent)
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["data"], "properties": {"data": {"type": "string"}}},
+                {"required": ["url"], "properties": {"url": {"type": "string"}}},
+            ]
+        },
+    )
 
-    data: str | None = None
-    url: str | None = None
+    data: str | None = Field(
+        None,
+        min_length=1,
+        description="A data URL (data:image/png;base64,…) or raw base64 of a PNG, JPEG, WebP or GIF image; "
+        "bytes that are not such an image are a 422 IMAGE_* error.",
+    )
+    url: str | None = Field(
+        None,
+        min_length=1,
+        description="An http(s) URL of such an image; private, loopback and link-local addresses are "
+        "refused (422 IMAGE_URL_REFUSED).",
+    )
     type: Literal["style", "layout", "content"] = "style"
 
     @model_validator(mode="after")
     def _one_source(self) -> ReferenceImageInput:
-        if bool(self.data) == bool(self.url):
+        if (self.data is None) == (self.url is None):
             raise ValueError("each reference image needs exactly one of `data` or `url`")
         return self
 
@@ -91,7 +111,9 @@ class RunRequest(BaseModel):
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 
-    message: str = Field(min_length=1, max_length=4000)
+    message: str = Field(
+        min_length=1, max_length=4000, pattern=r"\S", description="1..4000 characters once trimmed."
+    )
     thread_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_.:-]{1,100}$")
     reference_images: list[ReferenceImageInput] = Field(default_factory=list, max_length=6)
     layout_preference: LayoutPreference = "balanced"

@@ -1,13 +1,15 @@
 """The OpenAPI 3.1 document served at `/openapi.json`.
 
 Bodies and responses are described by the same pydantic models the routes validate with, so the
-document cannot drift from the code; the SSE events are the models of `agents.events`.
+document cannot drift from the code; the SSE events are the models of `agents.events`. Parameters are
+built from the same constants the server checks them with (cursor and date patterns, ranges, enums), so
+the document states every constraint the server enforces (tests/app/test_openapi.py holds it to that).
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
@@ -16,9 +18,14 @@ from starlette.responses import JSONResponse
 
 from agents.events import EPHEMERAL_MODELS, STORED_MODELS
 from agents.runner import RunRequest
-from app.routes.agent import ConfirmRequest, InboxItem, ThreadView
+from app.creatives import DAY as DAY_PATTERN
+from app.creatives import MAX_ID, Sort
+from app.routes.agent import CURSOR as CURSOR_RE
+from app.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, ThreadView
+from tools.database import CreativeStatus
 
 REF = "#/components/schemas/{model}"
+CURSOR_PATTERN = f"^({CURSOR_RE.pattern})?$"  # empty: not given
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -49,6 +56,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
         409: "State conflict",
         413: "Body too large",
         422: "Validation failed",
+        503: "The server is stopping (graceful shutdown): SERVER_STOPPING",
     }
     return {
         str(s): {"description": text[s], "content": {"application/json": {"schema": _ref("Error")}}}
@@ -76,22 +84,79 @@ def _body(name: str) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": _ref(name)}}}
 
 
-THREAD = [{"name": "threadId", "in": "path", "required": True, "schema": {"type": "string"}}]
-ID = [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}]
-CREATIVE_FILTERS = [
-    {"name": name, "in": "query", "required": False, "schema": schema, "description": text}
-    for name, schema, text in (
-        ("status", {"type": "string"}, "draft|running|paused|completed|failed|aborted"),
-        ("q", {"type": "string"}, "full text over title, body, tags and the request"),
-        ("tag", {"type": "string"}, "exact tag"),
-        ("from", {"type": "string", "format": "date"}, "created on or after"),
-        ("to", {"type": "string", "format": "date"}, "created on or before"),
-        ("minScore", {"type": "number"}, "overall review score at least"),
-        ("sort", {"type": "string"}, "e.g. -created, created, -score, score, title"),
-        ("limit", {"type": "integer", "minimum": 1, "maximum": 200}, "page size"),
-        ("offset", {"type": "integer", "minimum": 0}, "page start"),
+THREAD = [
+    {
+        "name": "threadId",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "pattern": THREAD_ID},
+        "description": "The thread id (any other is an unknown thread: 404)",
+    }
+]
+ID = [
+    {
+        "name": "id",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        "description": "A positive id (any other, or an unknown one, is a 404)",
+    }
+]
+DAY = {"type": "string", "format": "date", "pattern": f"^{DAY_PATTERN.pattern}$"}
+CREATIVE_FILTERS = [  # an empty value is ignored (allowEmptyValue), like an unknown name
+    {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "allowEmptyValue": True,
+        "schema": schema,
+        "description": f"{text} (empty: ignored)",
+        **extra,
+    }
+    for name, schema, text, extra in (
+        (
+            "status",
+            {"type": "array", "items": {"type": "string", "enum": [s.value for s in CreativeStatus]}},
+            "Repeat it for several; commas inside one value work too. An unknown status is a 422.",
+            {"style": "form", "explode": True},
+        ),
+        ("q", {"type": "string", "maxLength": 200}, "Words that must all appear (title, body, request…)", {}),
+        ("tag", {"type": "string", "maxLength": 100}, "One exact tag", {}),
+        ("from", DAY, "Created on or after this UTC day: exactly YYYY-MM-DD, not after `to` (422)", {}),
+        ("to", DAY, "Created on or before this UTC day: exactly YYYY-MM-DD in ASCII digits", {}),
+        ("minScore", {"type": "number", "minimum": 0, "maximum": 1}, "Overall review score at least", {}),
+        ("sort", {"type": "string", "enum": list(get_args(Sort))}, "Order (ties by id)", {}),
+        ("limit", {"type": "integer", "minimum": 1, "maximum": 200}, "Page size, ASCII digits", {}),
+        ("offset", {"type": "integer", "minimum": 0, "maximum": 10**9}, "Rows skipped, ASCII digits", {}),
     )
 ]
+CURSOR = [
+    {
+        "name": "after",
+        "in": "query",
+        "required": False,
+        "allowEmptyValue": True,
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_CURSOR},
+        "description": "Replay after this seq: 1-19 ASCII digits (used when no Last-Event-ID is sent; "
+        "checked either way; empty: not given)",
+    },
+    {
+        "name": "Last-Event-ID",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string", "pattern": CURSOR_PATTERN},
+        "description": f"Replay after this seq: 1-19 ASCII digits, at most {MAX_CURSOR}; wins over `after` "
+        "(empty: not given)",
+    },
+]
+DESCRIPTION = (
+    "Multi-agent content studio: runs over SSE, checkpoints, replay, creatives. "
+    "Request bodies are validated strictly: no JSON type is converted (a string is not a number or a "
+    "boolean, a boolean is not a number, an integer field takes only a JSON integer) — 422 VALIDATION_ERROR. "
+    "Every response carries `X-Content-Type-Options: nosniff`; a method a path does not take is a 405 "
+    "METHOD_NOT_ALLOWED whose `Allow` header lists the methods it takes. Errors are "
+    '`{"error": {"code", "message", "details"}}`.'
+)
 
 
 def _paths() -> dict[str, Any]:
@@ -101,14 +166,14 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Start a run (SSE)",
                 "requestBody": _body("RunRequest"),
-                "responses": {**SSE, **_errors(400, 409, 413, 422)},
+                "responses": {**SSE, **_errors(400, 409, 413, 422, 503)},
             }
         },
         "/api/agent/confirm": {
             "post": {
                 "summary": "Answer the pending pause: approve, reject, modify or a clarification (SSE)",
                 "requestBody": _body("ConfirmRequest"),
-                "responses": {**SSE, **_errors(400, 404, 409, 413, 422)},
+                "responses": {**SSE, **_errors(400, 404, 409, 413, 422, 503)},
             }
         },
         "/api/agent/inbox": {
@@ -127,11 +192,7 @@ def _paths() -> dict[str, Any]:
         "/api/agent/threads/{threadId}/events": {
             "get": {
                 "summary": "Replay stored events after Last-Event-ID / ?after=, then follow live (SSE)",
-                "parameters": [
-                    *THREAD,
-                    {"name": "after", "in": "query", "required": False, "schema": {"type": "integer"}},
-                    {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}},
-                ],
+                "parameters": [*THREAD, *CURSOR],
                 "responses": {**SSE, **_errors(404, 422)},
             }
         },
@@ -146,7 +207,7 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Continue a run cut off by a restart from its last checkpoint (SSE)",
                 "parameters": THREAD,
-                "responses": {**SSE, **_errors(404, 409)},
+                "responses": {**SSE, **_errors(404, 409, 503)},
             }
         },
         "/api/creatives": {
@@ -174,7 +235,13 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "summary": "One creative with brief, evidence, plans, review rounds, assets, timings, usage",
                 "parameters": ID,
-                "responses": {"200": {"description": "the creative"}, **_errors(404)},
+                "responses": {
+                    "200": {
+                        "description": "The creative. `assets` is its current set (one per task index, plus "
+                        "uploads); pictures replaced by a redo are in `assetHistory` (`supersededAt` set)."
+                    },
+                    **_errors(404),
+                },
             }
         },
         "/api/assets/{id}": {
@@ -218,7 +285,7 @@ def document() -> dict[str, Any]:
         "info": {
             "title": "Content Studio",
             "version": "0.1.0",
-            "description": "Multi-agent content studio: runs over SSE, checkpoints, replay, creatives.",
+            "description": DESCRIPTION,
         },
         "paths": _paths(),
         "components": {"schemas": components},

@@ -7,7 +7,7 @@ error; once the SSE stream has started, failures arrive as `error` events follow
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from agents.hitl import UserResponse
 from agents.runner import RunRequest
 from app.creatives import iso
 from app.errors import ValidationFailed
@@ -25,6 +26,7 @@ from app.sse import event_stream
 from tools.database import Creative, CreativeStatus
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,100}$"
+ACTIONS = ("approve", "reject", "modify")
 MAX_CURSOR = 2**63 - 1  # the largest seq SQLite can store (a signed 64-bit integer)
 CURSOR = re.compile(r"[0-9]{1,19}")  # ASCII digits only; longer cannot be within MAX_CURSOR
 
@@ -33,14 +35,22 @@ class ConfirmRequest(BaseModel):
     """The body of `POST /api/agent/confirm` (the action's own rules are checked against the pause).
     Strict, like every request body: JSON types are never converted."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        strict=True,
+        # an action, or the answer to a clarification (checked against the pause: INVALID_CONFIRMATION)
+        json_schema_extra={"anyOf": [{"required": ["action"]}, {"required": ["userResponse"]}]},
+    )
 
     thread_id: str = Field(pattern=THREAD_ID)
-    action: str | None = None
+    # checked against the pause (422 INVALID_CONFIRMATION); the schema names the values
+    action: Annotated[str, Field(json_schema_extra={"enum": list(ACTIONS)})] | None = None
     modified_data: dict[str, Any] | None = None
-    user_feedback: str | None = None
+    user_feedback: str | None = Field(None, max_length=4000)
     interrupt_id: str | None = None
-    user_response: dict[str, Any] | None = None
+    user_response: UserResponse | None = None
 
 
 class ThreadView(BaseModel):
@@ -123,14 +133,19 @@ def parse_cursor(raw: str) -> int | None:
 
 
 def _after(request: Request) -> int:
-    """The replay cursor: `Last-Event-ID` header, else `?after=`, else 0; 422 unless it parses."""
-    header = request.headers.get("last-event-id")
-    field, raw = ("Last-Event-ID", header) if header else ("after", request.query_params.get("after") or "0")
-    after = parse_cursor(raw)
-    if after is None:
-        message = f"{field} 必须是 0 到 {MAX_CURSOR} 之间的整数（事件的 seq，只用 ASCII 数字 0-9）"
-        raise ValidationFailed(message, details=[{"field": field, "error": message, "value": raw[:40]}])
-    return after
+    """The replay cursor: `Last-Event-ID` header, else `?after=`, else 0. Each one given must parse (422)."""
+    header, query = request.headers.get("last-event-id"), request.query_params.get("after")
+    cursors = (("after", query), ("Last-Event-ID", header))
+    parsed: dict[str, int] = {}
+    for field, raw in cursors:
+        if not raw:  # absent or empty: not given
+            continue
+        value = parse_cursor(raw)
+        if value is None:
+            message = f"{field} 必须是 0 到 {MAX_CURSOR} 之间的整数（事件的 seq，只用 ASCII 数字 0-9）"
+            raise ValidationFailed(message, details=[{"field": field, "error": message, "value": raw[:40]}])
+        parsed[field] = value
+    return parsed.get("Last-Event-ID", parsed.get("after", 0))
 
 
 async def thread_events(request: Request) -> Response:
