@@ -31,7 +31,6 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from io import BytesIO
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -41,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from tools.errors import ImageGenerationError, ImageInputError
 from tools.image_input import normalize_image_input
+from tools.llm import retry_after_s as provider_retry_after
 from tools.renderer import CardRenderer
 
 OFFLINE_NAMES = frozenset({"offline", "studio/offline"})
@@ -342,27 +342,6 @@ def retry_after_s(exc: BaseException) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _retry_after(exc: BaseException) -> float | None:
-    """`retry-after-ms` or `retry-after` (seconds, or an HTTP date) from the error's HTTP response headers
-    (litellm keeps the response on `response` and its headers on `litellm_response_headers`)."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
-    if not headers:
-        return None
-    try:
-        if headers.get("retry-after-ms"):
-            return max(0.0, float(headers["retry-after-ms"]) / 1000)
-        value = headers.get("retry-after")
-        if not value:
-            return None
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
 def _provider_code(exc: BaseException) -> str:
     """The provider's own error code (OpenAI's `error.code`, e.g. `content_policy_violation`), if any."""
     body = getattr(exc, "body", None)
@@ -411,7 +390,7 @@ def _convert(exc: BaseException, litellm: Any, key_setting: str = KEY_SETTING) -
     details: dict[str, Any] = {"type": type(exc).__name__, "status": status or None, "providerMessage": raw}
     if provider_code:
         details["providerCode"] = provider_code
-    wait = _retry_after(exc)
+    wait = provider_retry_after(exc)  # the gateway's reading of Retry-After, one for models and images
     if wait is not None:
         details["retryAfterS"] = round(wait, 3)
     log.warning("image provider error %s (%s, status %s): %s", code, type(exc).__name__, status, raw)

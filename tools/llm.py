@@ -269,7 +269,7 @@ def retry_after_s(exc: BaseException) -> float | None:
     except ValueError:
         try:
             seconds = parsedate_to_datetime(value).timestamp() - time.time()
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
     return min(max(seconds, 0.0), RETRY_AFTER_CAP_S)
 
