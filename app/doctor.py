@@ -12,7 +12,7 @@ import asyncio
 import io
 import os
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
@@ -24,7 +24,7 @@ from app.settings import get_settings
 
 if TYPE_CHECKING:
     from app.settings import Settings
-    from tools.llm import LLMGateway
+    from tools.llm import LLMGateway, Message
     from tools.providers import Endpoint
 
 console = Console(highlight=False)
@@ -77,17 +77,24 @@ def _fix_for(exc: Exception, endpoint: Endpoint | None, model_setting: str) -> s
     return model_setting
 
 
-async def _check_text(llm: LLMGateway) -> Finding:
+async def _ping(
+    role: str, gateway: LLMGateway, messages: Sequence[Message], model_setting: str, note: str = ""
+) -> Finding:
+    """One tiny call of `role` through `gateway`: usable, or what failed and the setting to fix."""
     from tools.errors import LLMError
 
-    endpoint = llm.endpoint
+    where = _where(gateway.endpoint)
     try:
-        ms = await _timed(llm.complete_raw("doctor", PING, max_tokens=16))
+        ms = await _timed(gateway.complete_raw(role, messages, max_tokens=16))
     except LLMError as exc:
         if exc.code == "LLM_OUTPUT_TRUNCATED":  # an answer arrived; only its length was cut
-            return Finding("text", llm.model, _where(endpoint), True, "可用")
-        return _failure("text", llm.model, _where(endpoint), exc, _fix_for(exc, endpoint, "STUDIO_LLM_MODEL"))
-    return Finding("text", llm.model, _where(endpoint), True, "可用", ms=ms)
+            return Finding(role, gateway.model, where, True, f"可用{note}")
+        return _failure(role, gateway.model, where, exc, _fix_for(exc, gateway.endpoint, model_setting))
+    return Finding(role, gateway.model, where, True, f"可用{note}", ms=ms)
+
+
+async def _check_text(llm: LLMGateway) -> Finding:
+    return await _ping("text", llm, PING, "STUDIO_LLM_MODEL")
 
 
 def _tiny_png() -> str:
@@ -101,8 +108,6 @@ def _tiny_png() -> str:
 
 
 async def _check_vision(llm: LLMGateway) -> Finding:
-    from tools.errors import LLMError
-
     vision = llm.for_role("vision")
     if vision is None and not llm.supports_vision():
         return Finding(
@@ -119,14 +124,7 @@ async def _check_vision(llm: LLMGateway) -> Finding:
         }
     ]
     note = "" if vision else "（未单独配置，使用文字模型看图）"
-    try:
-        ms = await _timed(gateway.complete_raw("vision", messages, max_tokens=16))
-    except LLMError as exc:
-        if exc.code == "LLM_OUTPUT_TRUNCATED":
-            return Finding("vision", gateway.model, _where(gateway.endpoint), True, f"可用{note}")
-        fix = _fix_for(exc, gateway.endpoint, "STUDIO_VISION_MODEL")
-        return _failure("vision", gateway.model, _where(gateway.endpoint), exc, fix)
-    return Finding("vision", gateway.model, _where(gateway.endpoint), True, f"可用{note}", ms=ms)
+    return await _ping("vision", gateway, messages, "STUDIO_VISION_MODEL", note)
 
 
 async def _check_web_search(llm: LLMGateway) -> Finding:
