@@ -354,8 +354,11 @@ class WorkflowRunner:
             raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
         return creative
 
-    async def prepare_start(self, request: RunRequest) -> RunHandle:
-        """Validate a new run, store its reference images and create its creative row."""
+    async def prepare_start(
+        self, request: RunRequest, *, owner_id: int | None = None, started_by: str | None = None
+    ) -> RunHandle:
+        """Validate a new run, store its reference images and create its creative row (owned by user
+        `owner_id`, started by the actor `started_by`: `user:<name>`, `cli:<os user>`)."""
         thread_id = request.thread_id or uuid.uuid4().hex
         images = [
             await normalize_image_input(
@@ -380,6 +383,8 @@ class WorkflowRunner:
             "request": request.message,
             "options": options,
             "model": request.model or self.r.llm.model,
+            "owner_id": owner_id,
+            "started_by": started_by,
         }
         log = EventLog(thread_id, 0)
         first = log.stamp(accepted().wire())

@@ -117,7 +117,11 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
     """Run uvicorn; once it listens, one line says where, and where the data lives."""
     import uvicorn
 
+    from app.auth import login_url, token_path
     from app.factory import create_app
+
+    settings = settings.model_copy(update={"host": host, "port": port})
+    app = create_app(settings, tune_gc=True)
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -130,11 +134,26 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
                     f"  数据目录：{where}  用时 {time.perf_counter() - started:.1f} 秒",
                     soft_wrap=True,
                 )
+                boot = app.state.bootstrap
+                if boot.created:
+                    console.print(
+                        f"· 首次启动：已创建本机管理员 admin，它的 API 令牌保存在 "
+                        f"{escape(str(token_path(settings)))}（仅本机用户可读，命令行会自动使用）",
+                        soft_wrap=True,
+                    )
+                if boot.login_secret:
+                    console.print(
+                        "[bold]在浏览器打开这个一次性登录链接进入工作台[/bold]："
+                        f"{login_url(url, boot.login_secret)}",
+                        soft_wrap=True,
+                    )
+                else:
+                    console.print(f"· 登录：{login_url(url, None)}", soft_wrap=True)
 
     console.print("· 正在启动服务（打开数据库与知识库）…")
     _log_studio_to_stderr()
     config = uvicorn.Config(
-        create_app(settings, tune_gc=True),
+        app,
         host=host,
         port=port,
         log_level="info",
@@ -158,6 +177,7 @@ def _log_studio_to_stderr() -> None:
 
 
 def _mount_subcommands() -> None:
+    from app.api_cli import api
     from app.creatives_cli import creatives_cli
     from app.doctor import doctor
     from app.notes_cli import notes_cli
@@ -169,6 +189,7 @@ def _mount_subcommands() -> None:
     register_run_commands(cli)
     register_account_commands(cli)
     cli.command()(doctor)
+    cli.command("api")(api)
     localise(cli)
 
 

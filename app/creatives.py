@@ -63,6 +63,8 @@ class CreativeFilter(BaseModel):
     sort: Sort = "-created"
     limit: int = Field(50, ge=1, le=200)
     offset: int = Field(0, ge=0, le=10**9)
+    # not a query parameter: set by the server to the user's own creatives for a role that may read only those
+    owner_id: int | None = Field(None, exclude=True)
 
     @field_validator("q", "tag", mode="before")
     @classmethod
@@ -159,6 +161,8 @@ def conditions(f: CreativeFilter, dialect: str = "sqlite") -> list[ColumnElement
         where.append(Creative.created_at < end)
     if f.min_score is not None:
         where.append(Creative.score >= f.min_score)
+    if f.owner_id is not None:
+        where.append(Creative.owner_id == f.owner_id)
     return where
 
 
@@ -245,7 +249,7 @@ async def list_creatives(
         Creative.id, Creative.thread_id, Creative.status, Creative.request, Creative.title,
         func.substr(Creative.body, 1, 120).label("excerpt"), Creative.tags, Creative.score, Creative.model,
         Creative.prompt_tokens, Creative.completion_tokens, Creative.cost_usd,
-        Creative.created_at, Creative.updated_at, Creative.completed_at,
+        Creative.created_at, Creative.updated_at, Creative.completed_at, Creative.started_by,
     )
     page = _ordered(select(*columns).where(*where), f.sort).limit(f.limit).offset(f.offset)
     async with sessions() as session:
@@ -280,6 +284,7 @@ async def list_creatives(
             "completionTokens": row.completion_tokens, "costUsd": row.cost_usd,
             "createdAt": iso(row.created_at), "updatedAt": iso(row.updated_at),
             "completedAt": iso(row.completed_at), "durationMs": duration_ms(row.created_at, row.completed_at),
+            "startedBy": row.started_by,
         })
     return items, total
 
@@ -319,6 +324,7 @@ async def get_creative(
         "timings": row.timings or {}, "error": row.error, "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at), "completedAt": iso(row.completed_at),
         "durationMs": duration_ms(row.created_at, row.completed_at),
+        "startedBy": row.started_by, "ownerId": row.owner_id,
         "assets": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is None],
         "assetHistory": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is not None],
     }

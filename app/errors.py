@@ -7,6 +7,9 @@ StudioError (tools.errors)
     ├── NotFound            404       unknown creative / asset / page
     ├── PayloadTooLarge     413       body over `STUDIO_MAX_BODY_BYTES`
     ├── ValidationFailed    422       a well-formed body that breaks the rules
+    ├── Unauthenticated     401       no or a bad token / session (app.auth)
+    ├── Forbidden           403       the role may not do this, or not to someone else's run (app.auth)
+    ├── RateLimited         429       a per-user run limit (app.limits; with Retry-After)
     └── ServerStopping      503       a run asked for while the server stops (graceful shutdown)
 
 Anything else a route raises is a bug: it is logged and answered 500 with code INTERNAL_ERROR.
@@ -84,7 +87,7 @@ def validation_failed(exc: ValidationError, message: str = "请求参数不合�
 async def studio_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StudioError)
     status = int(getattr(exc, "status", 0)) or (422 if isinstance(exc, ImageInputError) else 400)
-    return error_response(status, exc.code, exc.message, exc.details)
+    return error_response(status, exc.code, exc.message, exc.details, headers=getattr(exc, "headers", None))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -1,8 +1,10 @@
 """The Starlette application factory: `create_app(settings)`.
 
 The lifespan opens what every request shares — database, checkpointer (one per process), knowledge
-store, LLM gateway, image providers (`app.resources.open_resources`) — and the run manager, which first
-settles runs a previous process left behind. Routes reach them through `app.http`.
+store, LLM gateway, image providers (`app.resources.open_resources`) — the accounts (a first start creates
+the local admin: `app.auth.bootstrap_local_admin`) and the run manager, which first settles runs a previous
+process left behind. Routes reach them through `app.http`. Every request passes `app.auth.Guard` (Host,
+who, Origin/CSRF/content type) before its route.
 
 `create_app(settings, tune_gc=True)` (what `studio serve` does) also tunes the garbage collector once
 everything is loaded — see `tune_gc_for_serving`.
@@ -13,20 +15,25 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from app import openapi, web
+from app.auth import Guard, allowed_hosts, bootstrap_local_admin
 from app.errors import EXCEPTION_HANDLERS
 from app.http import NoSniff
 from app.resources import open_resources
-from app.routes import agent, creatives
+from app.routes import agent, auth, creatives
 from app.runs import RunManager
 from app.settings import Settings
+from tools.accounts import Accounts
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -48,8 +55,12 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
+        app.state.allowed_hosts = allowed_hosts(settings)
         async with open_resources(settings, warm=True) as resources:
             app.state.resources = resources
+            accounts = Accounts(resources.sessions, session_ttl=timedelta(hours=settings.session_ttl_hours))
+            app.state.accounts = accounts
+            app.state.bootstrap = await bootstrap_local_admin(accounts, settings)
             manager = RunManager(resources, settings)
             await manager.recover()
             app.state.runs = manager
@@ -62,12 +73,23 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
+        *auth.routes,
         *agent.routes,
         *creatives.routes,
         Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
         *web.routes,
     ]
-    return Studio(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    middleware = [Middleware(Guard)]
+    if settings.cors_origins:  # off unless configured; outside the guard, so preflights need no login
+        middleware.insert(0, Middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "X-CSRF-Token"],
+        ))
+    return Studio(
+        routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS, middleware=middleware
+    )
 
 
 class Studio(Starlette):

@@ -584,13 +584,26 @@ class Studio:
                 self.view.paused(pending, self.hint(thread_id))
                 return None
             try:
-                return self.loop.run(self.runner.prepare_resume(
+                handle = self.loop.run(self.runner.prepare_resume(
                     thread_id, {**payload, "interruptId": pending.get("interruptId")}))
+                self.loop.run(self._audit(handle, payload, pending))
+                return handle
             except InvalidConfirmation as exc:
                 if not self.view.interactive or self.auto_approve:
                     raise
                 self.view.invalid(exc.code, f"修改不合法：{exc.message}，请重新选择")
                 payload = None
+
+    async def _audit(self, handle: RunHandle, payload: Event, pending: Event) -> None:
+        """Record the decision as the local admin (`cli:<os user>`), as the server records a confirm."""
+        from app.audit import confirm_details
+        from app.users_cli import local_actor
+        from tools.accounts import Accounts
+
+        action, details = confirm_details(payload, pending)
+        await Accounts(self.resources.sessions).audit(
+            local_actor(), action, thread_id=handle.thread_id, creative_id=handle.creative_id, details=details
+        )
 
     async def images(self, event: Event) -> list[Event]:
         found = []
@@ -672,7 +685,9 @@ def run(
         with Studio(settings, view, auto_approve=auto_approve, hint_suffix=suffix) as studio:
             # the first run in a new data dir migrates and loads the sample corpus: show those steps
             studio.open(seed=True, steps=Steps(view.console) if isinstance(view, LiveView) else None)
-            handle = studio.loop.run(studio.runner.prepare_start(request_model))
+            from app.users_cli import local_actor
+
+            handle = studio.loop.run(studio.runner.prepare_start(request_model, started_by=local_actor()))
             if isinstance(view, LiveView):
                 view.console.print(f"[dim]会话 {handle.thread_id} · 作品 #{handle.creative_id}[/dim]")
             return studio.drive(handle)

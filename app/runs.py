@@ -132,7 +132,9 @@ class RunManager:
             raise ServerStopping("服务正在停止，请稍后再试")
 
     # --- starting ------------------------------------------------------------------------------------
-    async def start(self, request: RunRequest) -> Run:
+    async def start(
+        self, request: RunRequest, *, owner_id: int | None = None, started_by: str | None = None
+    ) -> Run:
         """Validate and launch a new run; 409 if the thread exists or is starting."""
         self._refuse_while_stopping()
         wanted = request.thread_id
@@ -141,7 +143,7 @@ class RunManager:
         if wanted:
             self._starting.add(wanted)
         try:
-            handle = await self.runner.prepare_start(request)
+            handle = await self.runner.prepare_start(request, owner_id=owner_id, started_by=started_by)
         finally:
             self._starting.discard(wanted or "")
         return await self._launch(handle)

@@ -139,6 +139,35 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(25 * 1024 * 1024, gt=0, description="Largest accepted request body.")
     heartbeat_s: float = Field(15.0, gt=0)
 
+    # --- accounts and browser security ------------------------------------------------------------------
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names the server answers to, besides the bind address, localhost and 127.0.0.1 "
+        "(DNS-rebinding guard); '*' allows any.",
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins (scheme://host[:port]) allowed to send state-changing requests, besides the "
+        "server's own.",
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins that may call the API from their pages (CORS); off when empty.",
+    )
+    session_ttl_hours: float = Field(24 * 7, gt=0, description="How long a web login lasts.")
+    login_link_ttl_minutes: float = Field(
+        60 * 24, gt=0, description="How long the one-time login URL printed at start-up stays valid."
+    )
+    allow_model_override: bool = Field(
+        False, description="Let every role (not only admins) choose a run's model per request."
+    )
+    max_concurrent_runs_per_user: int = Field(
+        4, ge=1, le=1000, description="Runs one user may have going at once (429 past it)."
+    )
+    max_starts_per_minute: int = Field(
+        12, ge=1, le=10000, description="Runs one user may start or resume per minute (429 past it)."
+    )
+
     @model_validator(mode="after")
     def _fill_paths(self) -> Settings:
         self.data_dir = self.data_dir.expanduser()

@@ -1,10 +1,9 @@
 """`studio users` and `studio tokens`: accounts from a terminal, acting as the local admin.
 
 The commands work in-process on the data dir's database (migrated first) through `tools.accounts.Accounts`;
-every change is an audit record whose actor is `cli:<os user>`. The HTTP API does not check accounts yet
-(the next part of issue 15). `studio tokens create` prints only the new token on stdout — everything else goes
-to stderr — so `TOKEN=$(studio tokens create alice --role creator)` works. Exit codes: 0 ok, 1 no data dir,
-unknown user or token, name taken; 2 bad input.
+every change is an audit record whose actor is `cli:<os user>`. `studio tokens create` prints only the new
+token on stdout — everything else goes to stderr — so `TOKEN=$(studio tokens create alice --role creator)`
+works. Exit codes: 0 ok, 1 no data dir, unknown user or token, name taken; 2 bad input.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ if TYPE_CHECKING:  # sqlalchemy, argon2 and alembic load when a command runs, no
 T = TypeVar("T")
 
 users_cli = typer.Typer(
-    help="账号：添加、列出、停用用户，修改密码（网页与 API 暂未启用登录校验）。", no_args_is_help=True
+    help="账号：添加、列出、停用、启用用户，修改密码。", no_args_is_help=True
 )
 tokens_cli = typer.Typer(help="API 令牌：创建（只在标准输出打印令牌）、列出、吊销。", no_args_is_help=True)
 
@@ -80,7 +79,8 @@ def os_user() -> str:
         return f"uid{os.getuid()}" if hasattr(os, "getuid") else "unknown"
 
 
-def _actor() -> str:
+def local_actor() -> str:
+    """The audit actor of a local CLI command: `cli:<os user>` (it acts as the local admin)."""
     from tools.accounts import cli_actor
 
     return cli_actor(os_user())
@@ -182,7 +182,7 @@ def users_add(
     async def add(accounts: Accounts) -> UserInfo:
         if await accounts.get_user(check_name(name)) is not None:  # before asking for a password
             raise _fail(f"用户「{name}」已存在")
-        return await accounts.add_user(name, chosen, _read_password(password_stdin), actor=_actor())
+        return await accounts.add_user(name, chosen, _read_password(password_stdin), actor=local_actor())
 
     user = _with_accounts(data_dir, add, create=True)
     _out().print(f"已添加用户 [bold]{escape(user.name)}[/bold]（{_role_text(user.role)}）")
@@ -220,7 +220,7 @@ def users_disable(name: NameArg, data_dir: DataDirOption = None) -> None:
 
     async def disable(accounts: Accounts) -> tuple[bool, UserInfo]:
         before = await accounts.get_user(name)
-        return bool(before and before.disabled), await accounts.disable_user(name, actor=_actor())
+        return bool(before and before.disabled), await accounts.disable_user(name, actor=local_actor())
 
     already, user = _with_accounts(data_dir, disable, create=False)
     if already:
@@ -232,7 +232,9 @@ def users_disable(name: NameArg, data_dir: DataDirOption = None) -> None:
 @users_cli.command("enable")
 def users_enable(name: NameArg, data_dir: DataDirOption = None) -> None:
     """重新启用被停用的用户（其未过期、未吊销的令牌恢复有效）。"""
-    user = _with_accounts(data_dir, lambda accounts: accounts.enable_user(name, actor=_actor()), create=False)
+    user = _with_accounts(
+        data_dir, lambda accounts: accounts.enable_user(name, actor=local_actor()), create=False
+    )
     _out().print(f"已启用用户 [bold]{escape(user.name)}[/bold]（{_role_text(user.role)}）")
 
 
@@ -246,7 +248,7 @@ def users_passwd(
     async def change(accounts: Accounts) -> UserInfo:
         if await accounts.get_user(name) is None:  # before asking for a password
             raise UserNotFound(f"没有用户「{name}」")
-        return await accounts.change_password(name, _read_password(password_stdin), actor=_actor())
+        return await accounts.change_password(name, _read_password(password_stdin), actor=local_actor())
 
     user = _with_accounts(data_dir, change, create=False)
     _out().print(f"已修改用户 [bold]{escape(user.name)}[/bold] 的密码，其登录会话已全部结束")
@@ -281,7 +283,7 @@ def tokens_create(
     async def create(accounts: Accounts) -> tuple[bool, str, TokenInfo]:
         existed = await accounts.get_user(name) is not None
         secret, token = await accounts.create_token(
-            name, role=chosen, expires_in=expires_in, note=note, actor=_actor()
+            name, role=chosen, expires_in=expires_in, note=note, actor=local_actor()
         )
         return not existed, secret, token
 
@@ -353,7 +355,7 @@ def tokens_revoke(
 
     async def revoke(accounts: Accounts) -> tuple[bool, TokenInfo]:
         revoked = {t.id for t in await accounts.list_tokens() if t.state == "revoked"}
-        info = await accounts.revoke_token(which, actor=_actor())
+        info = await accounts.revoke_token(which, actor=local_actor())
         return info.id in revoked, info
 
     already, info = _with_accounts(data_dir, revoke, create=False)

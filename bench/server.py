@@ -69,7 +69,11 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         base = {k: v for k, v in os.environ.items() if not k.startswith("STUDIO_")}
-        self.env = {**base, "STUDIO_DATA_DIR": str(data_dir), **{k: str(v) for k, v in env.items()}}
+        # one benchmark client starts every run as the local admin: lift the per-user run limits
+        unlimited = {"STUDIO_MAX_CONCURRENT_RUNS_PER_USER": "1000", "STUDIO_MAX_STARTS_PER_MINUTE": "10000"}
+        self.env = {
+            **base, **unlimited, "STUDIO_DATA_DIR": str(data_dir), **{k: str(v) for k, v in env.items()}
+        }
         self.log_path = data_dir.parent / f"server-{data_dir.name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -189,10 +193,18 @@ async def post_sse(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -
     return stream
 
 
+def auth_headers(data_dir: Path) -> dict[str, str]:
+    """The local admin's token, which the server's first start writes into the data dir (a checkout from
+    before accounts writes none and needs none)."""
+    path = data_dir / "admin-token"
+    return {"Authorization": f"Bearer {path.read_text().strip()}"} if path.exists() else {}
+
+
 def client(server: Server, connections: int = 200) -> httpx.AsyncClient:
-    """An async client for `server` that can hold `connections` streams open at once."""
+    """An async client for `server` that can hold `connections` streams open at once, as the local admin."""
     return httpx.AsyncClient(
         base_url=server.url,
+        headers=auth_headers(server.data_dir),
         timeout=httpx.Timeout(600, connect=60),
         limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
     )

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from app import migrate
+from app.auth import TOKEN_FILE, read_token_file
 from app.factory import create_app
 from app.settings import Settings
 from bench.server import free_port, wait_for_health
@@ -23,16 +24,31 @@ from bench.server import free_port, wait_for_health
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def admin_token(data_dir: Path) -> str:
+    """The local admin's API token, which the server's first start wrote into the data dir."""
+    token = read_token_file(data_dir / TOKEN_FILE)
+    assert token, f"no admin token in {data_dir}"
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
 @asynccontextmanager
-async def asgi_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    """An httpx client talking to `create_app(settings)` in-process, lifespan included."""
+async def asgi_client(
+    settings: Settings, *, authenticated: bool = True
+) -> AsyncIterator[httpx.AsyncClient]:
+    """An httpx client talking to `create_app(settings)` in-process, lifespan included; it sends the local
+    admin's token unless `authenticated=False`."""
     settings.ensure_dirs()
     await migrate.upgrade_async(settings.db_url)
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
+        headers = bearer(admin_token(settings.data_dir)) if authenticated else {}
         async with httpx.AsyncClient(
-            transport=transport, base_url="http://studio.test", timeout=60
+            transport=transport, base_url="http://localhost", timeout=60, headers=headers
         ) as client:
             yield client
 
@@ -79,8 +95,13 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 60), **kwargs)
+    def token(self) -> str:
+        return admin_token(self.data_dir)
+
+    def client(self, *, authenticated: bool = True, **kwargs: Any) -> httpx.Client:
+        """A client of the server that sends the local admin's token (unless `authenticated=False`)."""
+        headers = {**(bearer(self.token()) if authenticated else {}), **kwargs.pop("headers", {})}
+        return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 60), headers=headers, **kwargs)
 
 
 def parse_sse(text: str) -> list[dict[str, Any] | str]:

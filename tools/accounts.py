@@ -73,11 +73,11 @@ from typing import Any, Literal
 import argon2
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tools.database import ApiToken, AuditRecord, LoginAttempt, User, WebSession, utcnow
+from tools.database import ApiToken, AuditRecord, LoginAttempt, LoginLink, User, WebSession, utcnow
 from tools.errors import StudioError
 from tools.labels import label
 
@@ -376,6 +376,7 @@ class AuditAction(enum.StrEnum):
     TOKEN_REVOKE = "token_revoke"
     LOGIN = "login"
     LOGOUT = "logout"
+    LOGIN_LINK = "login_link"
 
 
 @dataclass(frozen=True)
@@ -862,6 +863,53 @@ class Accounts:
             self._audit(session, now, user_actor(user.name), AuditAction.LOGOUT, user_id=user.id,
                         address=address)
             return True
+
+    # --- one-time login links -------------------------------------------------------------------------------
+
+    async def create_login_link(
+        self, name: str, *, ttl: timedelta = timedelta(hours=24), actor: str, address: str | None = None
+    ) -> str:
+        """A one-time login secret for user `name` (the `?token=` of the URL a first start prints), valid
+        for `ttl`; only its SHA-256 is stored. Recorded as `login_link`."""
+        secret, now = secrets.token_urlsafe(32), self._now()
+        async with self._sessions.begin() as session:
+            user = await self._user(session, name)
+            if user.disabled_at is not None:
+                raise UserDisabled(f"用户「{user.name}」已停用", details={"name": user.name})
+            await session.execute(delete(LoginLink).where(LoginLink.expires_at <= now))
+            session.add(
+                LoginLink(id=hash_secret(secret), user_id=user.id, created_at=now, expires_at=now + ttl)
+            )
+            self._audit(session, now, actor, AuditAction.LOGIN_LINK, user_id=user.id,
+                        details={"name": user.name, "expiresAt": (now + ttl).isoformat()}, address=address)
+        return secret
+
+    async def redeem_login_link(
+        self, secret: str, *, address: str | None = None
+    ) -> tuple[str, SessionInfo, Principal] | None:
+        """Log in with a one-time link → (the new session's cookie secret, its record, the principal); None
+        when the link is unknown, used, expired or its user is disabled. Of two requests racing with the same
+        link, exactly one wins (the row is claimed by a conditional UPDATE)."""
+        if not secret or len(secret) > 100:
+            return None
+        digest, now = hash_secret(secret), self._now()
+        async with self._sessions.begin() as session:
+            claimed = await session.execute(
+                update(LoginLink)
+                .where(LoginLink.id == digest, LoginLink.used_at.is_(None), LoginLink.expires_at > now)
+                .values(used_at=now)
+            )
+            if not getattr(claimed, "rowcount", 0):
+                return None
+            user = await session.scalar(
+                select(User).join(LoginLink, LoginLink.user_id == User.id).where(LoginLink.id == digest)
+            )
+            if user is None or user.disabled_at is not None:
+                return None
+            name = user.name
+        cookie, info = await self.create_session(name, address=address, via="link")
+        principal = Principal(user_id=info.user_id, name=name, role=Role(user.role), via="session")
+        return cookie, info, principal
 
     @staticmethod
     async def _end_sessions(session: AsyncSession, user_id: int, *, keep: str | None = None) -> int:

@@ -2,10 +2,10 @@
 
 Three tables for the work: `creatives` (one row per workflow run and everything it produced), `image_assets`
 (every generated or uploaded image, stored as a content-addressed file) and `run_events` (the persisted
-SSE log, replayable by `seq`). Five for accounts (`tools/accounts.py` reads and writes them): `users`,
-`api_tokens`, `sessions` (web logins), `login_attempts` (the login throttle) and `audit_records` (who did
-what, when). The schema is owned by Alembic (`migrations/`); `metadata` here is what the migrations are
-written against.
+SSE log, replayable by `seq`). Six for accounts (`tools/accounts.py` reads and writes them): `users`,
+`api_tokens`, `sessions` (web logins), `login_links` (one-time login URLs), `login_attempts` (the login
+throttle) and `audit_records` (who did what, when). The schema is owned by Alembic (`migrations/`);
+`metadata` here is what the migrations are written against.
 
 SQLite (aiosqlite) is the default; the URL may point at PostgreSQL (asyncpg) instead.
 """
@@ -97,6 +97,10 @@ class Creative(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    # who started the run: the user (None before accounts, or from the local CLI) and the actor
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    started_by: Mapped[str | None] = mapped_column(String(128))
 
     assets: Mapped[list[ImageAsset]] = relationship(back_populates="creative", order_by="ImageAsset.id")
 
@@ -197,6 +201,19 @@ class WebSession(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LoginLink(Base):
+    """A one-time login URL (what a first start prints): `id` is the SHA-256 of its secret; `used_at` is set
+    by the one request that redeems it."""
+
+    __tablename__ = "login_links"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class LoginAttempt(Base):

@@ -18,12 +18,16 @@ from starlette.routing import BaseRoute, Route
 
 from agents.hitl import UserResponse
 from agents.runner import RunRequest
+from app.audit import confirm_details
+from app.auth import accounts_of, client_address, principal_of, require, require_on
 from app.creatives import iso
 from app.errors import ValidationFailed
 from app.http import read_model, settings_of
+from app.limits import check_run_limits
 from app.runs import Run, RunManager
 from app.sse import event_stream
-from tools.database import Creative, CreativeStatus
+from tools.accounts import Action, Principal
+from tools.database import Creative, CreativeStatus, User
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,100}$"
 ACTIONS = ("approve", "reject", "modify")
@@ -75,6 +79,9 @@ class InboxItem(BaseModel):
     question: str
     paused_at: str
     pending: dict[str, Any]
+    started_by: str | None  # the actor who started the run (`user:<name>`, `cli:<os user>`)
+    waiting_for: dict[str, Any]  # who may act: {"owner": name or null, "roles": [...], "label": "..."}
+    last_action: dict[str, Any] | None  # the newest audit record of the run: {"actor", "action", "at"}
 
 
 def manager_of(request: Request) -> RunManager:
@@ -93,25 +100,59 @@ def _stream(request: Request, run: Run, *, owner: bool) -> Response:
 
 
 async def start_run(request: Request) -> Response:
-    """POST /api/agent/stream — start a run and stream its events."""
+    """POST /api/agent/stream — start a run and stream its events (creators and admins; a per-request
+    `model` only for admins unless `STUDIO_ALLOW_MODEL_OVERRIDE`; per-user limits: 429)."""
+    principal = require(request, Action.START_RUN)
     body = await read_model(request, RunRequest)
-    run = await manager_of(request).start(body)
+    if body.model and not (principal.can(Action.MODEL_OVERRIDE) or settings_of(request).allow_model_override):
+        require(request, Action.MODEL_OVERRIDE)
+    manager = manager_of(request)
+    async with check_run_limits(request, principal):
+        run = await manager.start(body, owner_id=principal.user_id, started_by=principal.actor)
+    await _audit(request, principal, "start", run.thread_id, run.creative_id, {
+        "imageCount": body.image_count, **({"model": body.model} if body.model else {}),
+    })
     return _stream(request, run, owner=True)
+
+
+async def _audit(
+    request: Request, principal: Principal, action: str, thread_id: str, creative_id: int,
+    details: dict[str, Any] | None = None,
+) -> None:
+    await accounts_of(request).audit(
+        principal.actor, action, user_id=principal.user_id, thread_id=thread_id, creative_id=creative_id,
+        details=details, address=client_address(request),
+    )
 
 
 async def confirm_run(request: Request) -> Response:
-    """POST /api/agent/confirm — answer the pending pause and stream the resumed run."""
+    """POST /api/agent/confirm — answer the pending pause and stream the resumed run (the run's owner, or
+    an editor / admin for anyone's)."""
+    principal = principal_of(request)
     body = await read_model(request, ConfirmRequest)
     payload = body.model_dump(by_alias=True, exclude_none=True, exclude={"thread_id"})
-    run = await manager_of(request).confirm(body.thread_id, payload)
+    manager = manager_of(request)
+    creative = await manager.runner.require(body.thread_id)
+    require_on(request, "confirm", creative.owner_id)
+    pending = await manager.runner.pending(body.thread_id)
+    run = await manager.confirm(body.thread_id, payload)
+    action, details = confirm_details(payload, pending)
+    await _audit(request, principal, action, body.thread_id, creative.id, details)
     return _stream(request, run, owner=True)
+
+
+async def _thread(request: Request, verb: str) -> Creative:
+    """The thread's creative, if the principal may `verb` it (404 unknown, 403 not theirs)."""
+    creative = await manager_of(request).runner.require(request.path_params["thread_id"])
+    require_on(request, verb, creative.owner_id)  # type: ignore[arg-type]
+    return creative
 
 
 async def get_thread(request: Request) -> Response:
     """GET /api/agent/threads/{threadId}."""
     thread_id = request.path_params["thread_id"]
     manager = manager_of(request)
-    creative = await manager.runner.require(thread_id)
+    creative = await _thread(request, "read")
     pending = await manager.runner.pending(thread_id) if creative.status == CreativeStatus.PAUSED else None
     view = ThreadView(
         thread_id=thread_id,
@@ -153,7 +194,7 @@ async def thread_events(request: Request) -> Response:
     thread_id = request.path_params["thread_id"]
     after = _after(request)
     manager = manager_of(request)
-    await manager.runner.require(thread_id)
+    await _thread(request, "read")
     return event_stream(
         manager.follow(thread_id, after),
         heartbeat_s=settings_of(request).heartbeat_s,
@@ -164,30 +205,40 @@ async def thread_events(request: Request) -> Response:
 async def cancel_thread(request: Request) -> Response:
     """POST /api/agent/threads/{threadId}/cancel — stop a running (or discard a paused) run."""
     thread_id = request.path_params["thread_id"]
+    creative = await _thread(request, "cancel")
     status = await manager_of(request).cancel(thread_id)
+    await _audit(request, principal_of(request), "cancel", thread_id, creative.id, {"status": status})
     return JSONResponse({"threadId": thread_id, "status": status})
 
 
 async def resume_thread(request: Request) -> Response:
     """POST /api/agent/threads/{threadId}/resume — continue a run cut off by a restart (SSE)."""
-    run = await manager_of(request).resume_interrupted(request.path_params["thread_id"])
+    creative = await _thread(request, "cancel")
+    principal = principal_of(request)
+    async with check_run_limits(request, principal, starting=False):
+        run = await manager_of(request).resume_interrupted(request.path_params["thread_id"])
+    await _audit(request, principal, "resume", run.thread_id, creative.id)
     return _stream(request, run, owner=True)
 
 
 async def inbox(request: Request) -> Response:
-    """GET /api/agent/inbox — paused threads awaiting an editor, newest first."""
+    """GET /api/agent/inbox — paused threads awaiting an editor, newest first, with who started each,
+    who may act on it and the last action taken on it."""
+    require(request, Action.INBOX)
     manager = manager_of(request)
     async with manager.resources.sessions() as session:
-        paused = (
-            await session.scalars(
-                select(Creative)
+        rows = (
+            await session.execute(
+                select(Creative, User.name)
+                .outerjoin(User, User.id == Creative.owner_id)
                 .where(Creative.status == CreativeStatus.PAUSED.value)
                 .order_by(Creative.updated_at.desc(), Creative.id.desc())
                 .limit(200)
             )
         ).all()
+    accounts = accounts_of(request)
     items = []
-    for creative in paused:
+    for creative, owner in rows:
         pending = await manager.runner.pending(creative.thread_id)
         if pending is None:
             continue
@@ -201,9 +252,24 @@ async def inbox(request: Request) -> Response:
                 question=str(pending.get("question") or ""),
                 paused_at=iso(creative.updated_at) or "",
                 pending=pending,
+                started_by=creative.started_by,
+                waiting_for={
+                    "owner": owner,
+                    "roles": ["editor", "admin"],
+                    "label": f"{owner} 或任一编辑" if owner else "任一编辑",
+                },
+                last_action=await _last_action(accounts, creative.thread_id),
             ).model_dump(by_alias=True)
         )
     return JSONResponse({"items": items, "total": len(items)})
+
+
+async def _last_action(accounts: Any, thread_id: str) -> dict[str, Any] | None:
+    trail = await accounts.audit_trail(thread_id=thread_id, limit=1)
+    if not trail:
+        return None
+    entry = trail[-1]
+    return {"actor": entry.actor, "action": entry.action, "at": iso(entry.at)}
 
 
 routes: list[BaseRoute] = [

@@ -7,25 +7,53 @@ Assets are content-addressed files, so their responses are cacheable forever and
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from app.creatives import MAX_ID, CreativeFilter, creative_stats, export_csv, get_creative, list_creatives
+from app.auth import accounts_of, may_read_all, principal_of, require, require_on
+from app.creatives import (
+    MAX_ID,
+    CreativeFilter,
+    creative_stats,
+    export_csv,
+    get_creative,
+    iso,
+    list_creatives,
+)
 from app.errors import NotFound
 from app.http import resources_of, settings_of
+from tools.accounts import Action, AuditEntry
 from tools.assets import EXTENSIONS
+from tools.database import Creative
+from tools.labels import label
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def _filter(request: Request) -> CreativeFilter:
-    return CreativeFilter.from_query(request.query_params.multi_items())
+    """The query's filter; for a role that may read only its own creatives, narrowed to those."""
+    f = CreativeFilter.from_query(request.query_params.multi_items())
+    principal = principal_of(request)
+    return f if may_read_all(principal) else f.model_copy(update={"owner_id": principal.user_id})
+
+
+async def _owner_of(request: Request, creative_id: int) -> tuple[bool, int | None]:
+    """(whether the creative exists, its owner's user id)."""
+    if not 0 < creative_id <= MAX_ID:
+        return False, None
+    async with resources_of(request).sessions() as session:
+        row = (await session.execute(select(Creative.owner_id).where(Creative.id == creative_id))).first()
+    return (row is not None), (row[0] if row is not None else None)
 
 
 async def list_endpoint(request: Request) -> JSONResponse:
-    """`{"items": [...], "total", "limit", "offset"}`: one page of creatives matching the filters."""
+    """`{"items": [...], "total", "limit", "offset"}`: one page of creatives matching the filters (a
+    creator's own only)."""
+    require(request, Action.READ_OWN)
     f = _filter(request)
     resources = resources_of(request)
     items, total = await list_creatives(resources.sessions, f, asset_url=resources.asset_url)
@@ -34,11 +62,13 @@ async def list_endpoint(request: Request) -> JSONResponse:
 
 async def stats_endpoint(request: Request) -> JSONResponse:
     """Counts by status, score averages and histograms, top tags, per-day counts, run times."""
+    require(request, Action.STATS)
     return JSONResponse(await creative_stats(resources_of(request).sessions, _filter(request)))
 
 
 async def export_endpoint(request: Request) -> Response:
     """The filtered creatives as a CSV attachment (UTF-8 with BOM, tags joined by `|`)."""
+    require(request, Action.EXPORT)
     text = await export_csv(resources_of(request).sessions, _filter(request))
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     return Response(
@@ -58,7 +88,29 @@ async def detail_endpoint(request: Request) -> JSONResponse:
     creative = await get_creative(resources.sessions, creative_id, asset_url=resources.asset_url)
     if creative is None:
         raise NotFound(f"找不到创作 #{creative_id}", details={"creativeId": creative_id})
+    require_on(request, "read", creative["ownerId"])
     return JSONResponse(creative)
+
+
+def audit_wire(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id, "at": iso(entry.at), "actor": entry.actor, "action": entry.action,
+        "actionLabel": label("auditAction", entry.action), "threadId": entry.thread_id,
+        "creativeId": entry.creative_id, "details": entry.details,
+    }
+
+
+async def audit_endpoint(request: Request) -> JSONResponse:
+    """`{"items": [...]}`: who started, confirmed, rejected (with the feedback), modified (with what
+    changed), cancelled or resumed the creative's run, oldest first."""
+    creative_id: int = request.path_params["id"]
+    found, owner = await _owner_of(request, creative_id)
+    if not found:
+        raise NotFound(f"找不到创作 #{creative_id}", details={"creativeId": creative_id})
+    require_on(request, "read", owner)
+    trail = await accounts_of(request).audit_trail(creative_id=creative_id)
+    items = [audit_wire(entry) for entry in trail]
+    return JSONResponse({"items": items}, headers={"Cache-Control": "no-store"})
 
 
 async def asset_endpoint(request: Request) -> Response:
@@ -67,7 +119,13 @@ async def asset_endpoint(request: Request) -> Response:
     missing = NotFound(f"找不到图片 #{asset_id}", details={"assetId": asset_id})
     if not 0 < asset_id <= MAX_ID:
         raise missing
-    found = await resources_of(request).assets.open_path(asset_id)
+    assets = resources_of(request).assets
+    if not may_read_all(principal_of(request)):  # a creator: only the images of their own creatives
+        record = await assets.get(asset_id)
+        if record is None or record.creative_id is None:
+            raise missing
+        require_on(request, "read", (await _owner_of(request, record.creative_id))[1])
+    found = await assets.open_path(asset_id)
     if found is None:
         raise missing
     path, mime = found
@@ -88,5 +146,6 @@ routes: list[BaseRoute] = [
     Route("/api/creatives/stats", stats_endpoint, methods=["GET"]),
     Route("/api/creatives/export.csv", export_endpoint, methods=["GET"]),
     Route("/api/creatives/{id:int}", detail_endpoint, methods=["GET"]),
+    Route("/api/creatives/{id:int}/audit", audit_endpoint, methods=["GET"]),
     Route("/api/assets/{id:int}", asset_endpoint, methods=["GET"]),
 ]

@@ -16,7 +16,7 @@ from agents.events import EVENT_TYPES, parse_event
 from app import migrate
 from app.factory import create_app
 from app.settings import Settings
-from tests.serving import asgi_client, events_of
+from tests.serving import admin_token, asgi_client, bearer, events_of
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -323,7 +323,10 @@ async def test_no_run_starts_while_the_server_stops(seeded_settings: Settings) -
     app = create_app(seeded_settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://studio.test") as client:
+        headers = bearer(admin_token(seeded_settings.data_dir))
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://localhost", headers=headers
+        ) as client:
             paused = events_of((await client.post("/api/agent/stream", json={"message": REQUEST})).text)
             thread_id = paused[0]["threadId"]
             await app.state.runs.shutdown()  # what the first stream to see a SIGTERM asks for

@@ -13,8 +13,8 @@ from app.cli import cli
 from tools.database import metadata
 
 WORK = {"creatives", "image_assets", "run_events"}
-ACCOUNTS = {"users", "api_tokens", "sessions", "login_attempts", "audit_records"}
-TABLES = WORK | ACCOUNTS
+ACCOUNTS = {"users", "api_tokens", "sessions", "login_attempts", "audit_records"}  # 0003
+TABLES = WORK | ACCOUNTS | {"login_links"}  # 0005
 
 
 def tables(url: str) -> set[str]:
@@ -54,7 +54,7 @@ def test_cli_db_upgrade_and_current(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["db", "upgrade", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "0004" in result.output  # the head
+    assert "0005" in result.output  # the head
     result = runner.invoke(cli, ["db", "downgrade", "base", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert tables(f"sqlite:///{tmp_path / 'studio.db'}") == set()
@@ -84,7 +84,7 @@ def test_0003_adds_the_account_tables_and_its_downgrade_removes_only_them(tmp_pa
     migrate.upgrade(url, "0002")
     assert tables(url) == WORK
     migrate.upgrade(url, "0003")
-    assert tables(url) == TABLES
+    assert tables(url) == WORK | ACCOUNTS
     engine = sa.create_engine(url.replace("+aiosqlite", ""))
     try:
         inspector = sa.inspect(engine)
@@ -138,8 +138,39 @@ def test_0004_marks_replaced_pictures_as_history_its_downgrade_drops_only_the_co
         engine.dispose()
         migrate.downgrade(url, "0003")
         columns = {c["name"] for c in sa.inspect(engine).get_columns("image_assets")}
-        assert "superseded_at" not in columns and tables(url) == TABLES
+        assert "superseded_at" not in columns and tables(url) == WORK | ACCOUNTS
         with engine.connect() as conn:
             assert conn.execute(sa.text("SELECT count(*) FROM image_assets")).scalar_one() == 8
+    finally:
+        engine.dispose()
+
+
+def test_0005_adds_owners_and_login_links_and_its_downgrade_keeps_the_creatives(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'owners.db'}"
+    migrate.upgrade(url, "0004")
+    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    insert = sa.text(
+        "INSERT INTO creatives (thread_id, status, request, options, tags, reference_analyses, "
+        "image_plans, bindings, overlay_plan, review_rounds, prompt_tokens, completion_tokens, usage, "
+        "timings, created_at, updated_at) VALUES ('old', 'completed', 'r', '{}', '[]', '[]', '[]', '[]', "
+        "'[]', '[]', 0, 0, '{}', '{}', '2026-06-01 09:00:00', '2026-06-01 09:00:00')"
+    )
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert)
+        migrate.upgrade(url, "0005")
+        assert tables(url) == TABLES
+        with engine.connect() as conn:  # a run from before accounts: nobody's
+            row = conn.execute(sa.text("SELECT owner_id, started_by FROM creatives")).one()
+            assert tuple(row) == (None, None)
+        indexes = {index["name"] for index in sa.inspect(engine).get_indexes("creatives")}
+        assert "ix_creatives_owner_id" in indexes
+        engine.dispose()
+        migrate.downgrade(url, "0004")
+        assert tables(url) == TABLES - {"login_links"}
+        columns = {c["name"] for c in sa.inspect(engine).get_columns("creatives")}
+        assert "owner_id" not in columns and "started_by" not in columns
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT thread_id FROM creatives")).scalars().all() == ["old"]
     finally:
         engine.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -35,10 +36,21 @@ def test_serve_prepares_the_data_dir_says_so_and_answers_healthz(server: LiveSer
         time.sleep(0.1)  # the line follows the start-up the health check waited for
     log = server.log()
     assert f"已创建数据目录：{tmp_path / 'data'}" in log
-    assert "✓ 数据库迁移（4/4" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
+    assert "✓ 数据库迁移（5/5" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
     ready = next(line for line in log.splitlines() if "内容工坊已启动" in line)
     assert f"http://localhost:{server.port}/" in ready and f"127.0.0.1:{server.port}" in ready
     assert f"数据目录：{tmp_path / 'data'}" in ready
+    # a first start: the local admin, its token file, and a one-time login URL that leads into the studio
+    assert "已创建本机管理员 admin" in log and str(tmp_path / "data" / "admin-token") in log
+    link = re.search(r"一次性登录链接进入工作台：(http://\S+/login\?token=\S+)", log)
+    assert link, log
+    with httpx.Client(timeout=10) as browser:
+        assert browser.get(f"{server.url}/", headers={"Accept": "text/html"}).status_code == 303
+        entered = browser.get(link[1].replace(f"localhost:{server.port}", f"127.0.0.1:{server.port}"))
+        assert entered.status_code == 303 and entered.headers["location"] == "/"
+        assert browser.get(f"{server.url}/api/me").json() == {**browser.get(f"{server.url}/api/me").json(),
+                                                              "name": "admin", "role": "admin"}
+        assert browser.get(f"{server.url}/", headers={"Accept": "text/html"}).status_code == 200
 
 
 def test_serving_freezes_the_start_up_heap_out_of_the_collector() -> None:

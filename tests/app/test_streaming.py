@@ -22,6 +22,7 @@ from app import migrate
 from app.factory import create_app
 from app.settings import Settings
 from bench.server import free_port
+from tests.serving import admin_token, bearer
 from tools.database import RunEvent, create_engine, session_factory
 from tools.offline import register_offline_provider
 
@@ -118,7 +119,9 @@ async def stored_types(settings: Settings, thread_id: str) -> list[str]:
 async def test_deltas_come_without_ids_before_the_content_update_and_are_never_stored_or_replayed(
     seeded_settings: Settings, paced: None
 ) -> None:
-    async with served(seeded_settings) as url, httpx.AsyncClient(base_url=url, timeout=120) as client:
+    async with served(seeded_settings) as url, httpx.AsyncClient(
+        base_url=url, timeout=120, headers=bearer(admin_token(seeded_settings.data_dir))
+    ) as client:
         run = Frames()
         async with client.stream("POST", "/api/agent/stream", json=BODY) as response:
             assert response.status_code == 200
@@ -161,7 +164,9 @@ async def test_a_client_joining_mid_draft_gets_the_draft_so_far_then_follows_it(
 ) -> None:
     register_offline_provider(first_token_ms=20, chars_per_s=500)  # a draft that takes a few seconds
     try:
-        async with served(seeded_settings) as url, httpx.AsyncClient(base_url=url, timeout=120) as client:
+        async with served(seeded_settings) as url, httpx.AsyncClient(
+            base_url=url, timeout=120, headers=bearer(admin_token(seeded_settings.data_dir))
+        ) as client:
             first, joined = Frames(), Frames()
             async with client.stream("POST", "/api/agent/stream", json=BODY) as response:
                 reading = asyncio.create_task(read(response, first))

@@ -156,6 +156,25 @@ export const TABLES = {
     editor: "编辑",
     analyst: "分析师",
   },
+  // an audit record's action (tools/labels.py `auditAction`)
+  auditAction: {
+    start: "发起创作",
+    approve: "审核通过",
+    reject: "驳回重写",
+    modify: "修改后通过",
+    answer: "回答澄清",
+    cancel: "取消运行",
+    resume: "继续运行",
+    login: "登录",
+    logout: "退出登录",
+    login_link: "生成登录链接",
+    user_add: "添加用户",
+    user_disable: "停用用户",
+    user_enable: "启用用户",
+    password_change: "修改密码",
+    token_create: "创建令牌",
+    token_revoke: "吊销令牌",
+  },
 };
 
 export const FALLBACK = {
@@ -179,6 +198,7 @@ export const FALLBACK = {
   task: "其他调用",
   agent: "其他环节",
   accountRole: "其他角色",
+  auditAction: "其他操作",
 };
 
 const CJK = /[\u3400-\u9fff]/;
