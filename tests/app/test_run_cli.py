@@ -5,6 +5,7 @@ seeded data dir is copied for each test."""
 from __future__ import annotations
 
 import asyncio
+import getpass
 import json
 import os
 import shutil
@@ -172,6 +173,19 @@ def test_reject_repauses_with_a_new_draft_and_threads_lists_it(data_dir: Path) -
     assert listed.exit_code == 0, listed.output
     assert thread_id in listed.output and "待审核" in listed.output
     assert thread_id not in studio(data_dir, "threads", "--status", "completed").output
+
+    # the run and the decision are on record as the local CLI's, with the feedback
+    with sqlite3.connect(data_dir / "studio.db") as db:
+        started = db.execute(
+            "SELECT started_by, owner_id FROM creatives WHERE thread_id = ?", (thread_id,)
+        ).fetchone()
+        records = db.execute(
+            "SELECT actor, action, details FROM audit_records WHERE thread_id = ?", (thread_id,)
+        ).fetchall()
+    actor = f"cli:{getpass.getuser()}"
+    assert tuple(started) == (actor, None)
+    assert [(a, action) for a, action, _ in records] == [(actor, "reject")]
+    assert json.loads(records[0][2])["feedback"] == "标题更口语一点，多写下班后的放松感"
 
 
 def test_bad_input_exits_2(data_dir: Path, tmp_path: Path) -> None:
