@@ -937,6 +937,19 @@ class Accounts:
             self._audit(session, self._now(), actor, action, user_id=user_id, thread_id=thread_id,
                         creative_id=creative_id, details=details, address=address)
 
+    async def last_actions(self, thread_ids: list[str]) -> dict[str, AuditEntry]:
+        """The newest audit record of each thread that has one (one query for a whole inbox page)."""
+        if not thread_ids:
+            return {}
+        newest = (
+            select(func.max(AuditRecord.id))
+            .where(AuditRecord.thread_id.in_(thread_ids))
+            .group_by(AuditRecord.thread_id)
+        )
+        async with self._sessions() as session:
+            rows = (await session.scalars(select(AuditRecord).where(AuditRecord.id.in_(newest)))).all()
+        return {row.thread_id: _audit_entry(row) for row in rows if row.thread_id is not None}
+
     async def audit_trail(
         self,
         *,

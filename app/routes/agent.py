@@ -26,7 +26,7 @@ from app.http import read_model, settings_of
 from app.limits import check_run_limits
 from app.runs import Run, RunManager
 from app.sse import event_stream
-from tools.accounts import Action, Principal
+from tools.accounts import Action, AuditEntry, Principal
 from tools.database import Creative, CreativeStatus, User
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,100}$"
@@ -236,7 +236,7 @@ async def inbox(request: Request) -> Response:
                 .limit(200)
             )
         ).all()
-    accounts = accounts_of(request)
+    last = await accounts_of(request).last_actions([creative.thread_id for creative, _ in rows])
     items = []
     for creative, owner in rows:
         pending = await manager.runner.pending(creative.thread_id)
@@ -258,18 +258,14 @@ async def inbox(request: Request) -> Response:
                     "roles": ["editor", "admin"],
                     "label": f"{owner} 或任一编辑" if owner else "任一编辑",
                 },
-                last_action=await _last_action(accounts, creative.thread_id),
+                last_action=_action_wire(last.get(creative.thread_id)),
             ).model_dump(by_alias=True)
         )
     return JSONResponse({"items": items, "total": len(items)})
 
 
-async def _last_action(accounts: Any, thread_id: str) -> dict[str, Any] | None:
-    trail = await accounts.audit_trail(thread_id=thread_id, limit=1)
-    if not trail:
-        return None
-    entry = trail[-1]
-    return {"actor": entry.actor, "action": entry.action, "at": iso(entry.at)}
+def _action_wire(entry: AuditEntry | None) -> dict[str, Any] | None:
+    return None if entry is None else {"actor": entry.actor, "action": entry.action, "at": iso(entry.at)}
 
 
 routes: list[BaseRoute] = [
