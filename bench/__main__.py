@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench import concurrency, critical_path, overhead, quality, resume, retrieval, streaming
+from bench import auth, concurrency, critical_path, overhead, quality, resume, retrieval, streaming
 
 BENCHMARKS: dict[str, Callable[[Sequence[str] | None], dict[str, Any]]] = {
     "critical_path": critical_path.main,
@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, Callable[[Sequence[str] | None], dict[str, Any]]] = {
     "concurrency": concurrency.main,
     "resume": resume.main,
     "streaming": streaming.main,
+    "auth": auth.main,
     "retrieval": retrieval.main,
     "quality": quality.main,
 }

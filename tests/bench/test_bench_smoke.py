@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bench import concurrency, critical_path, overhead, resume, retrieval, streaming
+from bench import auth, concurrency, critical_path, overhead, resume, retrieval, streaming
 from bench.common import percentile, write_result
 
 pytestmark = pytest.mark.slow
@@ -138,3 +138,12 @@ async def test_streaming_draft(
         assert scenario["deltasPerDraft"]["min"] >= 2
     streaming.report(result)
     assert "first body characters" in capsys.readouterr().out
+
+
+async def test_authentication_cost(tmp_path: Path, knowledge_dir: Path) -> None:
+    result = await auth.measure(requests=32, concurrency=4, knowledge=knowledge_dir, workdir=tmp_path)
+    doc = written("auth", result, tmp_path / "results")
+    assert set(doc["variants"]) == {"none (/healthz)", "token (/api/me)", "session (/api/me)"}
+    for variant in doc["variants"].values():
+        assert 0 < variant["p50Ms"] <= variant["p95Ms"] and variant["requestsPerS"] > 0
+    auth.report(result)
