@@ -9,19 +9,22 @@ the document states every constraint the server enforces (tests/app/test_openapi
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
 from pydantic.json_schema import models_json_schema
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from agents.events import EPHEMERAL_MODELS, STORED_MODELS
 from agents.runner import RunRequest
+from app.auth import SESSION_COOKIE
 from app.creatives import DAY as DAY_PATTERN
 from app.creatives import MAX_ID, Sort
 from app.routes.agent import CURSOR as CURSOR_RE
 from app.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, ThreadView
+from tools.accounts import Action, Role
 from tools.database import CreativeStatus
 
 REF = "#/components/schemas/{model}"
@@ -49,19 +52,65 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
+ERROR_TEXT = {
+    400: "Malformed body",
+    404: "Unknown thread, creative or asset",
+    409: "State conflict",
+    413: "Body too large",
+    422: "Validation failed",
+    503: "The server is stopping (graceful shutdown): SERVER_STOPPING",
+}
+# what `app.auth.Guard` (and the per-user run limits) answer; `_guard` adds them to the operations
+GUARD_TEXT = {
+    400: "HOST_NOT_ALLOWED: the `Host` header names no allowed host (STUDIO_ALLOWED_HOSTS)",
+    401: "UNAUTHENTICATED: no, or an invalid, expired or revoked token / session",
+    403: "FORBIDDEN: the role may not do this, or not to someone else's run or creative; a state-changing "
+    "request from another `Origin`; a cookie-authenticated API call without its `X-CSRF-Token`",
+    415: "UNSUPPORTED_MEDIA_TYPE: a body that is not `application/json`",
+    429: "RATE_LIMITED: a per-user run limit (concurrent runs, starts per minute); wait `Retry-After` "
+    "seconds",
+}
+GUARD_HEADERS: dict[int, dict[str, Any]] = {
+    401: {"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string", "enum": ["Bearer"]}}},
+    429: {
+        "Retry-After": {
+            "description": "Seconds to wait before trying again",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+}
+
+
+def _error(status: int, description: str) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "description": description, "content": {"application/json": {"schema": _ref("Error")}}
+    }
+    if status in GUARD_HEADERS:
+        response["headers"] = GUARD_HEADERS[status]
+    return response
+
+
 def _errors(*statuses: int) -> dict[str, Any]:
-    text = {
-        400: "Malformed body",
-        404: "Unknown thread, creative or asset",
-        409: "State conflict",
-        413: "Body too large",
-        422: "Validation failed",
-        503: "The server is stopping (graceful shutdown): SERVER_STOPPING",
-    }
-    return {
-        str(s): {"description": text[s], "content": {"application/json": {"schema": _ref("Error")}}}
-        for s in statuses
-    }
+    return {str(s): _error(s, ERROR_TEXT.get(s) or GUARD_TEXT[s]) for s in statuses}
+
+
+def _guard(path: str, method: str, operation: dict[str, Any]) -> None:
+    """Add the responses every request may get before its route: 400 for a `Host` that is not allowed;
+    401 (and 403, except on `/api/me`) where a login is needed; 415 for a POST under /api/."""
+    statuses = [400]
+    if operation.get("security") != []:
+        statuses += [401] if path == "/api/me" else [401, 403]
+    if method == "post" and path.startswith("/api/"):
+        statuses.append(415)
+    responses = operation["responses"]
+    for status in statuses:
+        key = str(status)
+        if key in responses:  # the route's own meaning first, the guard's after it
+            responses[key]["description"] += "; or " + GUARD_TEXT[status]
+        else:
+            responses[key] = _error(status, GUARD_TEXT[status])
+    operation["responses"] = dict(sorted(responses.items()))
 
 
 SSE = {
@@ -151,34 +200,76 @@ CURSOR = [
 ]
 DESCRIPTION = (
     "Multi-agent content studio: runs over SSE, checkpoints, replay, creatives. "
+    "Every operation but `/healthz` needs a login: `Authorization: Bearer <API token>` (scripts, the CLI; "
+    "`studio tokens create NAME`, or the local admin's `<data dir>/admin-token`) or the web studio's session "
+    "cookie, whose state-changing API calls also send `X-CSRF-Token` (`csrfToken` of `GET /api/me`). "
+    "The login, logout and account pages (`/login`, `/logout`, `/account`, `/account/password`) are HTML "
+    "forms, like the studio's other pages not part of this document. "
     "Request bodies are validated strictly: no JSON type is converted (a string is not a number or a "
     "boolean, a boolean is not a number, an integer field takes only a JSON integer) — 422 VALIDATION_ERROR. "
     "Every response carries `X-Content-Type-Options: nosniff`; a method a path does not take is a 405 "
     "METHOD_NOT_ALLOWED whose `Allow` header lists the methods it takes. Errors are "
     '`{"error": {"code", "message", "details"}}`.'
 )
+SECURITY_SCHEMES = {
+    "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An API token (`studio tokens create NAME`; the local admin's is in "
+        "`<data dir>/admin-token`)",
+    },
+    "sessionCookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": SESSION_COOKIE,
+        "description": "The web studio's login (`POST /login`); state-changing API calls also send the "
+        "session's `X-CSRF-Token` (403 without it). A bearer token wins over the cookie.",
+    },
+}
 
 
 def _paths() -> dict[str, Any]:
     return {
-        "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
+        "/healthz": {
+            "get": {
+                "summary": "Liveness (no login needed)",
+                "security": [],
+                "responses": {"200": {"description": "ok"}},
+            }
+        },
+        "/api/me": {
+            "get": {
+                "summary": "Who the request acts as: name, role, how it logged in, what it may do, and the "
+                "session's CSRF token (null for a bearer token)",
+                "responses": _json("Me"),
+            }
+        },
         "/api/agent/stream": {
             "post": {
-                "summary": "Start a run (SSE)",
+                "summary": "Start a run (SSE); creators and admins (a per-request `model` only for admins "
+                "unless STUDIO_ALLOW_MODEL_OVERRIDE)",
                 "requestBody": _body("RunRequest"),
-                "responses": {**SSE, **_errors(400, 409, 413, 422, 503)},
+                "responses": {**SSE, **_errors(400, 409, 413, 422, 429, 503)},
             }
         },
         "/api/agent/confirm": {
             "post": {
-                "summary": "Answer the pending pause: approve, reject, modify or a clarification (SSE)",
+                "summary": "Answer the pending pause: approve, reject, modify or a clarification (SSE); the "
+                "run's owner, or an editor or admin",
                 "requestBody": _body("ConfirmRequest"),
-                "responses": {**SSE, **_errors(400, 404, 409, 413, 422, 503)},
+                "responses": {
+                    **SSE,
+                    **_errors(400, 404, 409, 413, 503),
+                    "422": _error(422, "Validation failed; INVALID_CONFIRMATION: the body does not fit the "
+                                  "pending pause (an answer to a checkpoint, an action to a clarification "
+                                  "question, changes a modify cannot apply)"),
+                },
             }
         },
         "/api/agent/inbox": {
             "get": {
-                "summary": "Paused threads awaiting an editor, newest first",
+                "summary": "Paused threads awaiting an editor, newest first, with who started each, who may "
+                "act on it and the last action taken on it",
                 "responses": _json("Inbox"),
             }
         },
@@ -207,14 +298,14 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Continue a run cut off by a restart from its last checkpoint (SSE)",
                 "parameters": THREAD,
-                "responses": {**SSE, **_errors(404, 409, 503)},
+                "responses": {**SSE, **_errors(404, 409, 429, 503)},
             }
         },
         "/api/creatives": {
             "get": {
-                "summary": "Creatives, filtered, sorted and paged: {items, total}",
+                "summary": "Creatives, filtered, sorted and paged (a creator sees their own only)",
                 "parameters": CREATIVE_FILTERS,
-                "responses": {"200": {"description": "{items, total}"}, **_errors(422)},
+                "responses": {**_json("CreativeList"), **_errors(422)},
             }
         },
         "/api/creatives/stats": {
@@ -236,12 +327,21 @@ def _paths() -> dict[str, Any]:
                 "summary": "One creative with brief, evidence, plans, review rounds, assets, timings, usage",
                 "parameters": ID,
                 "responses": {
-                    "200": {
-                        "description": "The creative. `assets` is its current set (one per task index, plus "
-                        "uploads); pictures replaced by a redo are in `assetHistory` (`supersededAt` set)."
-                    },
+                    **_json(
+                        "CreativeDetail",
+                        "The creative. `assets` is its current set (one per task index, plus uploads); "
+                        "pictures replaced by a redo are in `assetHistory` (`supersededAt` set).",
+                    ),
                     **_errors(404),
                 },
+            }
+        },
+        "/api/creatives/{id}/audit": {
+            "get": {
+                "summary": "Who started, confirmed, rejected (with the feedback), modified (with what "
+                "changed), cancelled or resumed the creative's run, oldest first",
+                "parameters": ID,
+                "responses": {**_json("AuditTrail"), **_errors(404)},
             }
         },
         "/api/assets/{id}": {
@@ -254,15 +354,189 @@ def _paths() -> dict[str, Any]:
     }
 
 
+# --- response models of the routes that build dicts (their wire names, camelCase) ----------------------
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class WaitingFor(_Wire):
+    owner: str | None  # the run's owner (who may act on their own run), None when it has none
+    roles: list[Role]  # the roles that may act on anyone's
+    label: str
+
+
+class LastAction(_Wire):
+    actor: str
+    action: str
+    at: str
+
+
+class InboxEntry(InboxItem):
+    """An inbox item (`app.routes.agent.InboxItem`), its dict fields spelled out (the route builds them as
+    dicts of exactly these shapes; narrowing a field's type is what mypy calls an incompatible override)."""
+
+    waiting_for: WaitingFor  # type: ignore[assignment]
+    last_action: LastAction | None  # type: ignore[assignment]
+
+
 class Inbox(BaseModel):
-    items: list[InboxItem]
+    items: list[InboxEntry]
     total: int
+
+
+class Me(_Wire):
+    name: str
+    role: Role
+    role_label: str
+    via: Literal["password", "token", "session"]
+    permissions: list[Action]
+    csrf_token: str | None  # the session's, for X-CSRF-Token; None for a bearer token
+
+
+class AuditRecord(_Wire):
+    id: int
+    at: str
+    actor: str  # `user:<name>`, `cli:<os user>`, `system`
+    action: str
+    action_label: str
+    thread_id: str | None
+    creative_id: int | None
+    details: dict[str, Any]
+
+
+class AuditTrail(_Wire):
+    items: list[AuditRecord]
+
+
+class CreativeSummary(_Wire):
+    id: int
+    thread_id: str
+    status: CreativeStatus
+    request: str
+    title: str | None
+    excerpt: str | None
+    tags: list[str]
+    score: float | None
+    model: str | None
+    image_count: int
+    cover_url: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None  # None: a price was unknown
+    created_at: str
+    updated_at: str
+    completed_at: str | None
+    duration_ms: int | None
+    started_by: str | None  # the actor who started the run: `user:<name>`, `cli:<os user>`
+
+
+class CreativeList(_Wire):
+    items: list[CreativeSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class Asset(_Wire):
+    id: int
+    task_index: int | None  # None: an uploaded reference image
+    role: str
+    status: str
+    mime: str | None
+    width: int
+    height: int
+    url: str | None  # None unless complete
+    provider: str
+    prompt: str | None
+    error: str | None
+    created_at: str
+    superseded_at: str | None  # set: replaced by a redo (in `assetHistory`)
+
+
+class Usage(_Wire):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    cost_usd: float | None
+    by_task: dict[str, Any]
+
+
+class CreativeDetail(_Wire):
+    id: int
+    thread_id: str
+    status: CreativeStatus
+    request: str
+    options: dict[str, Any]
+    title: str | None
+    body: str | None
+    tags: list[str]
+    brief: dict[str, Any] | None
+    evidence: dict[str, Any] | None
+    reference_analyses: list[Any]
+    layout_spec: dict[str, Any] | None
+    image_plans: list[Any]
+    bindings: list[Any]
+    overlay_plan: list[Any]
+    review_rounds: list[Any]
+    chosen_round: int | None
+    score: float | None
+    scores: dict[str, float | None] | None
+    model: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    usage: Usage
+    timings: dict[str, Any]
+    error: dict[str, Any] | None
+    created_at: str
+    updated_at: str
+    completed_at: str | None
+    duration_ms: int | None
+    started_by: str | None
+    owner_id: int | None  # the user who owns the run (None: started before accounts, or the user was removed)
+    assets: list[Asset]
+    asset_history: list[Asset]
+
+
+# The confirm body's rules across its fields (agents.hitl.Confirmation, checked once the thread is found):
+# an action or an answer that is not null; a reject says what to change; a modify sends the changes. What
+# the changes may hold, and whether the pause takes an action or an answer, depend on the pause (422
+# INVALID_CONFIRMATION).
+CONFIRM_RULES: dict[str, Any] = {
+    "anyOf": [
+        {"required": ["action"], "properties": {"action": {"type": "string"}}},
+        {"required": ["userResponse"], "properties": {"userResponse": {"type": "object"}}},
+    ],
+    "allOf": [
+        {
+            "if": {"required": ["action"], "properties": {"action": {"const": "reject"}}},
+            "then": {
+                "required": ["userFeedback"],
+                "properties": {"userFeedback": {"type": "string", "pattern": r"\S"}},
+            },
+        },
+        {
+            "if": {"required": ["action"], "properties": {"action": {"const": "modify"}}},
+            "then": {
+                "required": ["modifiedData"],
+                "properties": {"modifiedData": {"type": "object", "minProperties": 1}},
+            },
+        },
+    ],
+}
+
+
+RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
+    ThreadView, Inbox, Me, AuditTrail, CreativeList, CreativeDetail
+)
 
 
 @cache
 def document() -> dict[str, Any]:
     models: list[type[BaseModel]] = [
-        RunRequest, ConfirmRequest, ThreadView, Inbox, *STORED_MODELS, *EPHEMERAL_MODELS
+        RunRequest, ConfirmRequest, *RESPONSE_MODELS, *STORED_MODELS, *EPHEMERAL_MODELS
     ]
     bodies = (RunRequest, ConfirmRequest)
     _, schemas = models_json_schema(
@@ -271,6 +545,7 @@ def document() -> dict[str, Any]:
         ref_template=REF,
     )
     components: dict[str, Any] = dict(schemas.get("$defs", {}))
+    components["ConfirmRequest"] |= CONFIRM_RULES
     components["Error"] = ERROR_SCHEMA
     components["StreamEvent"] = {  # stored, numbered (`seq`, the frame's `id:`), replayed
         "oneOf": [_ref(model.__name__) for model in STORED_MODELS],
@@ -280,6 +555,10 @@ def document() -> dict[str, Any]:
         "oneOf": [_ref(model.__name__) for model in EPHEMERAL_MODELS],
         "discriminator": {"propertyName": "type"},
     }
+    paths = _paths()
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            _guard(path, method, operation)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -287,8 +566,9 @@ def document() -> dict[str, Any]:
             "version": "0.1.0",
             "description": DESCRIPTION,
         },
-        "paths": _paths(),
-        "components": {"schemas": components},
+        "security": [{"bearerAuth": []}, {"sessionCookie": []}],
+        "paths": paths,
+        "components": {"schemas": components, "securitySchemes": SECURITY_SCHEMES},
     }
 
 

@@ -12,12 +12,17 @@ import httpx
 from jsonschema import Draft202012Validator
 from PIL import Image
 
+from app.auth import SESSION_COOKIE
 from app.creatives import Sort
 from app.openapi import document
-from tests.serving import events_of
+from app.settings import Settings
+from tests.serving import asgi_client, bearer, events_of
+from tools.accounts import Action, Role
 from tools.database import CreativeStatus
 
 MAX_CURSOR = 2**63 - 1
+REF = "#/components/schemas/"
+ERROR = REF + "Error"
 FILTERED = ("/api/creatives", "/api/creatives/stats", "/api/creatives/export.csv")
 SSE_OPERATIONS = (
     ("/api/agent/stream", "post"),
@@ -102,7 +107,17 @@ def test_confirm_request_states_its_rules() -> None:
     assert answer["properties"]["selectedIds"]["items"] == {"type": "string"}
     assert answer["properties"]["customInput"]["anyOf"][0]["maxLength"] == 2000
     assert props["modifiedData"]["anyOf"][0]["type"] == "object"
-    assert confirm["anyOf"] == [{"required": ["action"]}, {"required": ["userResponse"]}]
+    # an action or an answer, not null; a reject says what to change, a modify sends the changes
+    assert [branch["required"] for branch in confirm["anyOf"]] == [["action"], ["userResponse"]]
+    assert [branch["properties"] for branch in confirm["anyOf"]] == [
+        {"action": {"type": "string"}}, {"userResponse": {"type": "object"}}
+    ]
+    rules = {rule["if"]["properties"]["action"]["const"]: rule["then"] for rule in confirm["allOf"]}
+    assert rules["reject"]["properties"]["userFeedback"] == {"type": "string", "pattern": r"\S"}
+    assert rules["modify"]["properties"]["modifiedData"] == {"type": "object", "minProperties": 1}
+    assert "INVALID_CONFIRMATION" in document()["paths"]["/api/agent/confirm"]["post"]["responses"]["422"][
+        "description"
+    ]
 
 
 def test_cursors_are_stated() -> None:
@@ -140,6 +155,69 @@ def test_http_conventions_are_stated() -> None:
         assert {"400", "413", "422", "503"} <= set(document()["paths"][path][method]["responses"])
     detail = document()["paths"]["/api/creatives/{id}"]["get"]["responses"]["200"]["description"]
     assert "assetHistory" in detail
+
+
+def operations() -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, operation)
+        for path, item in document()["paths"].items()
+        for method, operation in item.items()
+    ]
+
+
+def test_access_is_stated() -> None:
+    doc = document()
+    assert doc["security"] == [{"bearerAuth": []}, {"sessionCookie": []}]
+    schemes = doc["components"]["securitySchemes"]
+    assert schemes["bearerAuth"] == {**schemes["bearerAuth"], "type": "http", "scheme": "bearer"}
+    assert (schemes["sessionCookie"]["in"], schemes["sessionCookie"]["name"]) == ("cookie", SESSION_COOKIE)
+    assert "X-CSRF-Token" in schemes["sessionCookie"]["description"]
+    for path, method, operation in operations():
+        responses = operation["responses"]
+        where = f"{method.upper()} {path}"
+        assert "HOST_NOT_ALLOWED" in responses["400"]["description"], where  # the Host check is first
+        if path == "/healthz":
+            assert operation["security"] == [] and "401" not in responses
+            continue
+        assert "security" not in operation, where  # the document's: a bearer token or the cookie
+        assert responses["401"]["headers"]["WWW-Authenticate"]["schema"]["enum"] == ["Bearer"], where
+        assert ("403" in responses) == (path != "/api/me"), where  # every other one may be refused a role
+        assert ("415" in responses) == (method == "post"), where  # every POST is under /api/
+        for status, response in responses.items():
+            if status >= "400":
+                assert response["content"]["application/json"]["schema"] == {"$ref": ERROR}, where
+    for path in ("/api/agent/stream", "/api/agent/threads/{threadId}/resume"):  # the per-user run limits
+        limited = document()["paths"][path]["post"]["responses"]["429"]
+        retry = limited["headers"]["Retry-After"]
+        assert retry["required"] and retry["schema"] == {"type": "integer", "minimum": 1}
+        assert "RATE_LIMITED" in limited["description"]
+    # the login, logout and account pages are HTML forms, like the studio's pages not in the document
+    assert not {"/login", "/logout", "/account", "/account/password"} & set(doc["paths"])
+    assert "/login" in doc["info"]["description"] and "X-CSRF-Token" in doc["info"]["description"]
+
+
+def test_accounts_and_ownership_are_stated() -> None:
+    me = schemas()["Me"]
+    assert set(me["required"]) == {"name", "role", "roleLabel", "via", "permissions", "csrfToken"}
+    assert me["properties"]["via"]["enum"] == ["password", "token", "session"]
+    assert schemas()["Role"]["enum"] == [role.value for role in Role]
+    assert schemas()["Action"]["enum"] == [action.value for action in Action]
+    record = schemas()["AuditRecord"]
+    assert set(record["required"]) == {
+        "id", "at", "actor", "action", "actionLabel", "threadId", "creativeId", "details"
+    }
+    assert schemas()["AuditTrail"]["required"] == ["items"]
+    audit = document()["paths"]["/api/creatives/{id}/audit"]["get"]
+    assert audit["responses"]["200"]["content"]["application/json"]["schema"] == {"$ref": REF + "AuditTrail"}
+    assert {"404", "403"} <= set(audit["responses"]) and params("/api/creatives/{id}/audit")["id"]
+    inbox = schemas()["InboxEntry"]
+    assert {"startedBy", "waitingFor", "lastAction"} <= set(inbox["required"])
+    assert set(schemas()["WaitingFor"]["required"]) == {"owner", "roles", "label"}
+    assert set(schemas()["LastAction"]["required"]) == {"actor", "action", "at"}
+    assert "startedBy" in schemas()["CreativeSummary"]["required"]
+    assert {"startedBy", "ownerId"} <= set(schemas()["CreativeDetail"]["required"])
+    for name in ("CreativeSummary", "CreativeDetail"):
+        assert schemas()[name]["properties"]["status"] == {"$ref": REF + "CreativeStatus"}
 
 
 # --- the server agrees with the document --------------------------------------------------------------------
@@ -234,3 +312,97 @@ async def test_the_server_takes_what_the_document_allows_and_refuses_the_rest(ap
     nothing = {"threadId": thread}  # neither an action nor an answer: refused once the thread is found
     assert not confirm.is_valid(nothing)
     assert (await api.post("/api/agent/confirm", json=nothing)).status_code == 422
+
+
+# --- every answer the server gives is one the document states ---------------------------------------------
+
+
+def check_documented(path: str, method: str, response: httpx.Response) -> dict[str, Any]:
+    """The response's status is documented for the operation, with its required headers, and a JSON body
+    matches the documented schema; returns the documented response."""
+    where = f"{method.upper()} {path}: {response.status_code} {response.text[:200]}"
+    documented = document()["paths"][path][method]["responses"]
+    assert str(response.status_code) in documented, where
+    expected = documented[str(response.status_code)]
+    for name, header in expected.get("headers", {}).items():
+        if header.get("required") or name == "WWW-Authenticate":
+            value = response.headers.get(name)
+            assert value is not None, where
+            typed: Any = int(value) if header["schema"]["type"] == "integer" else value
+            errors = list(Draft202012Validator(header["schema"]).iter_errors(typed))
+            assert not errors, (where, name, errors)
+    media = response.headers.get("content-type", "").split(";")[0]
+    schema = expected.get("content", {}).get(media, {}).get("schema")
+    if media == "application/json" and schema is not None:
+        full = {**schema, "components": document()["components"]}
+        errors = list(Draft202012Validator(full).iter_errors(response.json()))
+        assert not errors, (where, [e.message[:200] for e in errors[:3]])
+    return expected
+
+
+def concrete(path: str, thread: str, creative: int) -> str:
+    return path.replace("{threadId}", thread).replace("{id}", str(creative))
+
+
+async def test_every_operation_answers_as_documented_to_those_the_guard_stops(api: httpx.AsyncClient) -> None:
+    for path, method, _operation in operations():
+        url = concrete(path, "t", 1)
+        anonymous = api.build_request(method.upper(), url)
+        del anonymous.headers["authorization"]
+        response = await api.send(anonymous)
+        if path == "/healthz":
+            assert response.status_code == 200
+            continue
+        check_documented(path, method, response)
+        assert response.status_code == 401 and response.json()["error"]["code"] == "UNAUTHENTICATED"
+        other_host = await api.request(method.upper(), url, headers={"Host": "rebinding.example"})
+        check_documented(path, method, other_host)
+        assert other_host.json()["error"]["code"] == "HOST_NOT_ALLOWED"
+        if method == "post":
+            not_json = await api.post(url, content=b"a=1", headers={"Content-Type": "text/plain"})
+            check_documented(path, method, not_json)
+            assert not_json.json()["error"]["code"] == "UNSUPPORTED_MEDIA_TYPE"
+            elsewhere = await api.post(url, json={}, headers={"Origin": "https://evil.example"})
+            check_documented(path, method, elsewhere)
+            assert elsewhere.json()["error"]["code"] == "FORBIDDEN"
+
+
+async def test_every_operation_answers_as_documented_to_each_role(api: httpx.AsyncClient) -> None:
+    """Over a real run: the admin's answers and those of the least entitled roles (an analyst, a creator who
+    owns nothing) are documented statuses with bodies that match their schemas."""
+    first = events_of((await api.post("/api/agent/stream", json={"message": "周末露营笔记"})).text)
+    thread, creative = first[0]["threadId"], 1
+    accounts = api._transport.app.state.accounts  # type: ignore[attr-defined]
+    tokens = {}
+    for name, role in (("anna", "analyst"), ("alice", "creator")):
+        await accounts.add_user(name, role, None, actor="test")
+        tokens[name], _ = await accounts.create_token(name, actor="test")
+    bodies: dict[str, Any] = {
+        "/api/agent/stream": {"message": "露营", "imageCount": 1, "threadId": thread},  # 409: it exists
+        "/api/agent/confirm": {"threadId": thread, "action": "reject"},  # 422: a reject needs feedback
+    }
+    seen: dict[str, set[int]] = {}
+    for who in ("admin", "anna", "alice"):
+        headers = bearer(tokens[who]) if who in tokens else {}
+        for path, method, _operation in operations():
+            if (path, who) == ("/api/agent/threads/{threadId}/cancel", "admin"):
+                continue  # keeps the thread paused for the others
+            kwargs: dict[str, Any] = {"headers": headers}
+            if path in bodies:
+                kwargs["json"] = bodies[path]
+            response = await api.request(method.upper(), concrete(path, thread, creative), **kwargs)
+            check_documented(path, method, response)
+            seen.setdefault(f"{method} {path}", set()).add(response.status_code)
+    assert seen["get /api/me"] == {200} and seen["get /api/creatives/{id}/audit"] == {200, 403}
+    assert seen["get /api/agent/inbox"] == {200, 403} and seen["post /api/agent/stream"] == {409, 403}
+    assert seen["post /api/agent/confirm"] == {422, 403}  # the analyst may not; alice does not own it
+    assert 200 in seen["get /api/creatives/{id}"] and 200 in seen["get /api/agent/threads/{threadId}/events"]
+
+
+async def test_the_run_limits_answer_as_documented(seeded_settings: Settings) -> None:
+    seeded_settings.max_starts_per_minute = 1
+    async with asgi_client(seeded_settings) as api:
+        await api.post("/api/agent/stream", json={"message": "周末露营笔记", "enableHITL": False})
+        limited = await api.post("/api/agent/stream", json={"message": "周末露营笔记"})
+        assert limited.status_code == 429
+        check_documented("/api/agent/stream", "post", limited)
