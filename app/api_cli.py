@@ -2,7 +2,8 @@
 scripts and for trying the API (like `gh api`).
 
 The token comes from `--token`, else `$STUDIO_TOKEN`, else the local admin's token file that the server's
-first start wrote (`<data dir>/admin-token`). The server is `--server`, else `$STUDIO_SERVER`, else the
+first start wrote (`<data dir>/admin-token`). The server is `--server`, else `$STUDIO_SERVER`, else the one
+serving the data dir (`studio serve` notes its URL in `<data dir>/server.json` while it runs), else the
 configured host and port. JSON answers are printed indented; an SSE stream is printed frame by frame as it
 arrives (until `[DONE]`); an error answer prints its code and message on stderr. Exit codes: 0 for a 2xx, 1
 for an error answer or no connection, 2 for bad input.
@@ -26,7 +27,7 @@ METHODS = ("GET", "POST")
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def token_for(token: str | None, data_dir: Path | None) -> str | None:
@@ -37,11 +38,43 @@ def token_for(token: str | None, data_dir: Path | None) -> str | None:
 
 
 def server_for(server: str | None, data_dir: Path | None) -> str:
+    """`--server`, else `$STUDIO_SERVER`, else where the data dir's running server listens (`server.json`),
+    else the configured host and port."""
     if server or os.environ.get("STUDIO_SERVER"):
         return (server or os.environ["STUDIO_SERVER"]).rstrip("/")
     settings = settings_for(data_dir)
+    running = running_server(settings.data_dir)
+    if running:
+        return running
     host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     return f"http://{host}:{settings.port}"
+
+
+SERVER_FILE = "server.json"
+
+
+def write_server_file(data_dir: Path, url: str) -> None:
+    """Note where this process serves the data dir, for `studio api` (removed again when it stops)."""
+    (data_dir / SERVER_FILE).write_text(json.dumps({"url": url, "pid": os.getpid()}), encoding="utf-8")
+
+
+def remove_server_file(data_dir: Path) -> None:
+    path = data_dir / SERVER_FILE
+    try:
+        if json.loads(path.read_text(encoding="utf-8")).get("pid") == os.getpid():
+            path.unlink()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def running_server(data_dir: Path) -> str | None:
+    """The URL in the data dir's `server.json` while the process that wrote it is alive."""
+    try:
+        noted = json.loads((data_dir / SERVER_FILE).read_text(encoding="utf-8"))
+        os.kill(int(noted["pid"]), 0)
+        return str(noted["url"]).rstrip("/")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _body(data: str | None) -> Any:

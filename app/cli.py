@@ -20,6 +20,7 @@ from app.datadir import DataDirOption, fail_without, writable
 from app.progress import Steps
 
 if TYPE_CHECKING:
+    from app.auth import Bootstrap
     from app.settings import Settings
 
 cli = typer.Typer(
@@ -117,7 +118,7 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
     """Run uvicorn; once it listens, one line says where, and where the data lives."""
     import uvicorn
 
-    from app.auth import login_url, token_path
+    from app.api_cli import remove_server_file, write_server_file
     from app.factory import create_app
 
     settings = settings.model_copy(update={"host": host, "port": port})
@@ -134,21 +135,10 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
                     f"  数据目录：{where}  用时 {time.perf_counter() - started:.1f} 秒",
                     soft_wrap=True,
                 )
-                boot = app.state.bootstrap
-                if boot.created:
-                    console.print(
-                        f"· 首次启动：已创建本机管理员 admin，它的 API 令牌保存在 "
-                        f"{escape(str(token_path(settings)))}（仅本机用户可读，命令行会自动使用）",
-                        soft_wrap=True,
-                    )
-                if boot.login_secret:
-                    console.print(
-                        "[bold]在浏览器打开这个一次性登录链接进入工作台[/bold]："
-                        f"{login_url(url, boot.login_secret)}",
-                        soft_wrap=True,
-                    )
-                else:
-                    console.print(f"· 登录：{login_url(url, None)}", soft_wrap=True)
+                _announce_login(settings, app.state.bootstrap, url)
+                local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
+                local = f"[{local}]" if ":" in local and not local.startswith("[") else local
+                write_server_file(settings.data_dir, f"http://{local}:{port}")
 
     console.print("· 正在启动服务（打开数据库与知识库）…")
     _log_studio_to_stderr()
@@ -159,7 +149,29 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
         log_level="info",
         timeout_graceful_shutdown=5,
     )
-    Server(config).run()
+    try:
+        Server(config).run()
+    finally:
+        remove_server_file(settings.data_dir)
+
+
+def _announce_login(settings: Settings, boot: Bootstrap, url: str) -> None:
+    """After the start line: the local admin made by a first start, and the one-time login URL."""
+    from app.auth import login_url, token_path
+
+    if boot.created:
+        console.print(
+            f"· 首次启动：已创建本机管理员 admin，它的 API 令牌保存在 "
+            f"{escape(str(token_path(settings)))}（仅本机用户可读，命令行会自动使用）",
+            soft_wrap=True,
+        )
+    if boot.login_secret:
+        console.print(
+            f"[bold]在浏览器打开这个一次性登录链接进入工作台[/bold]：{login_url(url, boot.login_secret)}",
+            soft_wrap=True,
+        )
+    else:
+        console.print(f"· 登录：{login_url(url, None)}", soft_wrap=True)
 
 
 def _log_studio_to_stderr() -> None:

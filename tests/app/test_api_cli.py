@@ -26,7 +26,8 @@ def studio_api(
 
 def test_api_uses_the_data_dirs_token_streams_runs_and_prints_json(live_server: LiveServer) -> None:
     where = ["--server", live_server.url, "--data-dir", str(live_server.data_dir)]
-    me = studio_api("/api/me", *where)
+    # the data dir says where its server listens (server.json) and holds the admin's token
+    me = studio_api("/api/me", "--data-dir", str(live_server.data_dir))
     assert me.returncode == 0, me.stderr
     assert json.loads(me.stdout)["name"] == "admin"
 
