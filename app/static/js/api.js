@@ -1,4 +1,6 @@
 // The HTTP API (docs/protocol.md): JSON calls and the error body `{"error": {code, message, details}}`.
+// The studio is logged in with the session cookie: every state-changing call sends the session's CSRF
+// secret (`X-CSRF-Token`, from `GET /api/me`), and a 401 means the session is gone — back to the login page.
 
 export class ApiError extends Error {
   constructor(status, code, message, details = null) {
@@ -21,8 +23,18 @@ const STATUS_TEXT = {
   429: "请求过于频繁",
 };
 
-/** Turn a non-2xx response into an ApiError, reading the protocol's error body when there is one. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Go to the login page; once logged in, the server brings the user back here. */
+export function toLogin() {
+  const here = `${location.pathname}${location.search}${location.hash}`;
+  location.assign(`/login?next=${encodeURIComponent(here)}`);
+}
+
+/** Turn a non-2xx response into an ApiError, reading the protocol's error body when there is one.
+ * A 401 (not logged in, or the session ended) also sends the page to the login form. */
 export async function errorFrom(response) {
+  if (response.status === 401) toLogin();
   let body = null;
   try {
     body = await response.json();
@@ -62,8 +74,23 @@ function detailLines(details) {
   return [String(details)];
 }
 
+/** A refusal in words: what the account may not do (the server's message already says it in Chinese),
+ * or a stale page (the CSRF secret or the page's origin did not match). */
+function describeForbidden(error) {
+  const reason = error.details && error.details.reason;
+  if (reason === "csrf" || reason === "origin") {
+    return { title: "页面已过期或来源不对，请刷新页面后重试", code: error.code, lines: [] };
+  }
+  const message = error.message || "你的账号不能进行这个操作";
+  return { title: message.startsWith("没有权限") ? message : `没有权限：${message}`, code: error.code, lines: [] };
+}
+
 /** A readable, Chinese-first description of any error (for alerts and toasts). */
 export function describeError(error) {
+  if (error instanceof ApiError && error.status === 403) return describeForbidden(error);
+  if (error instanceof ApiError && error.status === 401) {
+    return { title: "登录已失效，正在前往登录页…", code: error.code, lines: [] };
+  }
   if (error instanceof ApiError) {
     const lead = error.status ? STATUS_TEXT[error.status] || `请求失败（${error.status}）` : "连接失败";
     const main = error.message && error.message !== lead ? `${lead}：${error.message}` : lead;
@@ -74,11 +101,17 @@ export function describeError(error) {
 
 export async function request(path, { method = "GET", body, signal, headers = {} } = {}) {
   let response;
+  const csrf = SAFE_METHODS.has(method) ? {} : await csrfHeaders();
   try {
     response = await fetch(path, {
       method,
       signal,
-      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...headers },
+      headers: {
+        Accept: "application/json",
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        ...csrf,
+        ...headers,
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch (cause) {
@@ -100,6 +133,32 @@ export function query(params) {
   return text ? `?${text}` : "";
 }
 
+// ---- who is logged in ----------------------------------------------------------------------------
+
+let mePromise = null;
+
+/** `GET /api/me` once per page: `{name, role, roleLabel, via, permissions, csrfToken}`. */
+export function getMe() {
+  if (!mePromise) {
+    mePromise = request("/api/me").catch((err) => {
+      mePromise = null; // a later call may try again
+      throw err;
+    });
+  }
+  return mePromise;
+}
+
+/** The header a state-changing call carries: the session's CSRF secret (none for a token-only principal,
+ * or when /api/me cannot be read — the call itself then says what is wrong). */
+export async function csrfHeaders() {
+  try {
+    const { csrfToken } = await getMe();
+    return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+  } catch {
+    return {};
+  }
+}
+
 export const getThread = (threadId) => request(`/api/agent/threads/${encodeURIComponent(threadId)}`);
 export const cancelThread = (threadId) =>
   request(`/api/agent/threads/${encodeURIComponent(threadId)}/cancel`, { method: "POST", body: {} });
@@ -107,6 +166,7 @@ export const getInbox = () => request("/api/agent/inbox");
 export const listCreatives = (params) => request(`/api/creatives${query(params)}`);
 export const getCreative = (id) => request(`/api/creatives/${encodeURIComponent(id)}`);
 export const getStats = (params) => request(`/api/creatives/stats${query(params)}`);
+export const getAudit = (id) => request(`/api/creatives/${encodeURIComponent(id)}/audit`);
 export const exportUrl = (params) => `/api/creatives/export.csv${query(params)}`;
 
 /** Items of a list response, tolerating `{items}`, `{creatives}` or a bare array. */

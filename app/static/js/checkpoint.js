@@ -70,9 +70,10 @@ const splitTags = (text) => text.split(/[\s,，、#]+/).map((t) => t.trim()).fil
 /**
  * Build the panel. `submit(payload)` sends the confirm (the caller adds threadId) and returns a promise;
  * while it runs the panel is busy; an error is shown inside the panel so the editor can retry, and a
- * 409 (the pause was already answered) offers `onStale()` to load the run's current state.
+ * 409 (the pause was already answered) offers `onStale()` to load the run's current state. With
+ * `readOnly` (a sentence saying who may answer) the panel only shows what is under review.
  */
-export function renderCheckpoint(ask, submit, { onStale = null, onEdit = null } = {}) {
+export function renderCheckpoint(ask, submit, { onStale = null, onEdit = null, readOnly = null } = {}) {
   const kind = kindOf(ask);
   const data = (ask.context && ask.context.data) || {};
   const headingId = nextId("cp");
@@ -128,8 +129,16 @@ export function renderCheckpoint(ask, submit, { onStale = null, onEdit = null } 
 
   const btn = (text, cls, onclick, extra = {}) => h("button", { type: "button", class: ["btn", cls], onclick, ...extra }, text);
 
+  function readOnlyMode() {
+    const choices = (ask.options || []).map((o) => h("li", {}, o.label || "选项"));
+    replaceContent(kind === "image_plans" ? plansPreview(data.plans)
+      : kind === "clarification" ? h("ul", { class: "bullets" }, choices) : draftPreview(data));
+    clear(actions).append(h("p", { class: "muted cp-readonly", role: "note" }, readOnly));
+  }
+
   function viewMode() {
     error.hidden = true;
+    if (readOnly) return readOnlyMode();
     if (kind === "clarification") return clarificationMode();
     replaceContent(kind === "image_plans" ? plansPreview(data.plans) : draftPreview(data));
     const buttons = [btn(label("approve", "继续"), "primary", (e) => send({ action: "approve" }, e.currentTarget),

@@ -1,7 +1,9 @@
 // The analysts' explorer (`/creatives`, `/creatives/{id}`): filters, summary charts, sortable table,
-// CSV export honouring the filters, and the detail view. Filters live in the query string.
+// CSV export honouring the filters, and the detail view. Filters live in the query string. Statistics and
+// the export are for accounts that may see them (analysts, admins); a creator sees only their own works.
 
-import { describeError, exportUrl, getCreative, getStats, itemsOf, listCreatives } from "./api.js";
+import { can } from "./account.js";
+import { describeError, exportUrl, getAudit, getCreative, getStats, itemsOf, listCreatives } from "./api.js";
 import { perDayChart, scoreDistributionChart, topTagsChart } from "./charts.js";
 import { renderDetail } from "./detail.js";
 import { $, chip, clear, fmtDateTime, fmtDuration, fmtScore, h, replace, safeUrl } from "./dom.js";
@@ -14,6 +16,7 @@ const form = $("#filters");
 const listView = $("#list-view");
 const detailView = $("#detail-view");
 const listError = $("#list-error");
+const meReady = initNav(); // `/api/me`: what this account may see (statistics, export)
 
 let state = { filters: {}, sort: "-created", offset: 0 };
 let lastListUrl = "/creatives";
@@ -60,23 +63,26 @@ function formFilters() {
 }
 
 async function loadList() {
+  const me = await meReady;
   const params = { ...state.filters, sort: state.sort, limit: PAGE, offset: state.offset };
   $("#export-btn").href = exportUrl({ ...state.filters, sort: state.sort });
   renderSortHeaders();
   try {
-    const [list, stats] = await Promise.all([listCreatives(params), getStats(state.filters).catch(() => null)]);
+    const stats = can(me, "stats") ? getStats(state.filters).catch(() => null) : null;
+    const [list, summary] = await Promise.all([listCreatives(params), stats]);
     listError.hidden = true;
     total = Number(list.total ?? itemsOf(list).length);
-    renderRows(itemsOf(list));
-    renderStats(stats);
+    renderRows(itemsOf(list), me);
+    renderStats(summary);
   } catch (err) {
     showListError(err);
   }
 }
 
-function renderRows(items) {
+function renderRows(items, me) {
   const body = clear($("#creatives-body"));
-  $("#list-summary").textContent = `共 ${total} 篇`;
+  // an account that may read only its own works sees only those: say so
+  $("#list-summary").textContent = can(me, "read_all") ? `共 ${total} 篇` : `我的作品，共 ${total} 篇`;
   const from = total ? state.offset + 1 : 0;
   const to = Math.min(total, state.offset + items.length);
   $("#page-info").textContent = total ? `第 ${from}–${to} 条，共 ${total} 条` : "";
@@ -150,8 +156,9 @@ async function showDetail(id) {
   detailView.hidden = false;
   replace(detailView, h("p", { class: "muted" }, "加载中…"));
   try {
-    const creative = await getCreative(id);
-    renderDetail(detailView, creative, { listUrl: lastListUrl });
+    const me = await meReady;
+    const [creative, audit] = await Promise.all([getCreative(id), getAudit(id).catch(() => null)]);
+    renderDetail(detailView, creative, { listUrl: lastListUrl, audit: audit ? itemsOf(audit) : null, me });
     document.title = `${creative.title || `作品 #${creative.id}`} · 内容工坊`;
     detailView.querySelector("h1")?.focus();
   } catch (err) {
@@ -229,5 +236,4 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 
-initNav();
 route();

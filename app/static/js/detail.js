@@ -1,5 +1,8 @@
-// One creative in full: the post, its images, brief, evidence, review rounds, per-agent timings, usage.
+// One creative in full: the post, its images, who did what to it (审核记录), brief, evidence, the quality
+// review's rounds, per-agent timings, usage.
 
+import { actorName, can, mayAct } from "./account.js";
+import { auditList } from "./audit.js";
 import { EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { card, chip, clamp01, clear, fmtDateTime, fmtDuration, fmtScore, h, paragraphs, replace, safeUrl } from "./dom.js";
 import { scoreBlock } from "./images.js";
@@ -52,10 +55,17 @@ function imagesCard(c) {
   return node;
 }
 
+/** Who started the run and who approved, rejected or modified it, with the feedback and the changes. */
+function auditCard(items) {
+  const { node, body } = card("审核记录", { id: "detail-audit" });
+  body.append(items ? auditList(items) : h("p", { class: "muted empty-note" }, "审核记录暂时无法读取。"));
+  return node;
+}
+
 function reviewCard(c) {
-  const { node, body } = card("审核记录", { id: "detail-review" });
+  const { node, body } = card("质量评审", { id: "detail-review" });
   const rounds = c.reviewRounds || [];
-  if (!rounds.length) body.append(h("p", { class: "muted empty-note" }, "还没有审核记录。"));
+  if (!rounds.length) body.append(h("p", { class: "muted empty-note" }, "还没有质量评审。"));
   for (const round of rounds) {
     body.append(h("div", { class: ["review-round", round.round === c.chosenRound && "chosen"] }, scoreBlock(round)));
   }
@@ -72,6 +82,7 @@ function requestCard(c) {
     ["版式偏好", label("layout", o.layoutPreference)],
     ["人工审核", o.enableHITL === undefined ? null : o.enableHITL === false ? "关闭" : "开启"],
     ["参考图", refs ? `${refs} 张` : null],
+    ["发起人", c.startedBy ? actorName(c.startedBy) : null],
     ["模型", modelLabel(c.model)],
     ["创建时间", fmtDateTime(c.createdAt)],
     ["完成时间", c.completedAt ? fmtDateTime(c.completedAt) : null],
@@ -123,11 +134,11 @@ function usageCard(c) {
   return node;
 }
 
-export function renderDetail(container, c, { listUrl = "/creatives" } = {}) {
+export function renderDetail(container, c, { listUrl = "/creatives", audit = [], me = null } = {}) {
   clear(container);
   const actions = [h("a", { class: "btn", href: `/?thread=${encodeURIComponent(c.threadId)}` },
-    c.status === "paused" ? "在工作台继续" : "在工作台打开")];
-  if (c.status === "paused") {
+    c.status === "paused" && mayAct(me, "confirm", c.startedBy) ? "在工作台继续" : "在工作台打开")];
+  if (c.status === "paused" && can(me, "inbox")) {
     actions.push(h("a", { class: "btn primary", href: `/inbox#thread=${encodeURIComponent(c.threadId)}` }, "去审核"));
   }
   const brief = card("创作简报", { id: "detail-brief" });
@@ -149,6 +160,6 @@ export function renderDetail(container, c, { listUrl = "/creatives" } = {}) {
       ...actions),
     c.error ? h("div", { class: "alert error", role: "alert" }, h("strong", {}, "运行出错："), c.error.message || "未知错误") : null,
     h("div", { class: "detail-grid" },
-      h("div", { class: "run-col" }, postCard(c), imagesCard(c), reviewCard(c), layout.node),
+      h("div", { class: "run-col" }, postCard(c), imagesCard(c), auditCard(audit), reviewCard(c), layout.node),
       h("div", { class: "run-col" }, phoneCard(c), requestCard(c), brief.node, evidence.node, timingsCard(c), usageCard(c))));
 }

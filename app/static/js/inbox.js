@@ -1,8 +1,10 @@
-// The editors' inbox (`/inbox`): every paused run, newest first; open one, review it in place, confirm.
+// The editors' inbox (`/inbox`): every paused run, newest first, with who started it, who is expected to
+// answer and the last action taken on it; open one, review it in place, confirm.
 
+import { actorName, can, mayAct } from "./account.js";
 import { describeError, getInbox, itemsOf } from "./api.js";
 import { $, clear, fmtAge, fmtDateTime, h, toast } from "./dom.js";
-import { KIND } from "./labels.js";
+import { KIND, label } from "./labels.js";
 import { initNav, refreshInboxBadge } from "./nav.js";
 import { RunView } from "./runview.js";
 import { RunSession } from "./session.js";
@@ -28,8 +30,10 @@ const timelineCard = h("details", { class: "card timeline-fold", hidden: true },
   h("summary", { class: "card-head" }, h("h2", {}, "智能体时间线")), timelineBody);
 review.append(requestCard, runMain, timelineCard);
 
+let me = null; // `/api/me`, read once the page is wired up (below)
 const view = new RunView(runMain, timelineBody, { compact: true });
 view.focusCheckpoints = true;
+view.mayConfirm = () => mayAct(me, "confirm", items.find((i) => i.threadId === selected)?.startedBy);
 const session = new RunSession(view, {
   onChange: () => {
     // a confirm was accepted (stream opened) or a stream ended: the inbox changed
@@ -62,10 +66,22 @@ function renderList() {
       h("span", { class: "badge badge-pause" }, KIND[kind] || "待确认"),
       h("time", { class: "inbox-age", datetime: item.pausedAt || "", title: fmtDateTime(item.pausedAt) }, fmtAge(item.pausedAt))),
     h("div", { class: "inbox-item-request" }, item.request || "（无需求文本）"),
-    h("div", { class: "inbox-item-question" }, item.question || item.pending?.question || ""));
+    h("div", { class: "inbox-item-question" }, item.question || item.pending?.question || ""),
+    whoLine(item));
     list.append(h("li", {}, button));
     if (item.threadId === focused) button.focus({ preventScroll: true });
   }
+}
+
+/** Who started the run, who is expected to answer it, and the last thing done to it. */
+function whoLine(item) {
+  const last = item.lastAction;
+  return h("div", { class: "inbox-item-who" },
+    h("span", {}, "发起：", h("strong", {}, item.startedBy ? actorName(item.startedBy) : "未知")),
+    item.waitingFor?.label ? h("span", {}, "等待：", h("strong", {}, item.waitingFor.label)) : null,
+    last ? h("span", { class: "inbox-last" },
+      `最近：${actorName(last.actor)} ${label("auditAction", last.action)} · `,
+      h("time", { datetime: last.at || "", title: fmtDateTime(last.at) }, fmtAge(last.at))) : null);
 }
 
 async function load() {
@@ -112,14 +128,28 @@ $("#refresh-btn").addEventListener("click", async () => {
   toast("已刷新", "ok", 1500);
 });
 
-initNav();
-await load();
-const threadInHash = () => new URLSearchParams(location.hash.slice(1)).get("thread");
-if (threadInHash()) select(threadInHash());
-window.addEventListener("hashchange", () => {
-  const threadId = threadInHash();
-  if (threadId && threadId !== selected) select(threadId);
-});
-setInterval(() => {
-  if (document.visibilityState === "visible" && !session.streaming) load();
-}, 15_000);
+/** For an account without an inbox (the nav hides the link; someone typed the address): a word, no 403s. */
+function noInbox() {
+  clear(listError).append(h("strong", {}, "审核收件箱只对编辑和管理员开放"),
+    h("div", {}, h("a", { href: "/creatives", class: "link" }, "去作品库查看作品")));
+  listError.hidden = false;
+  reviewEmpty.hidden = true;
+  $("#refresh-btn").hidden = true;
+}
+
+async function main() {
+  await load();
+  const threadInHash = () => new URLSearchParams(location.hash.slice(1)).get("thread");
+  if (threadInHash()) select(threadInHash());
+  window.addEventListener("hashchange", () => {
+    const threadId = threadInHash();
+    if (threadId && threadId !== selected) select(threadId);
+  });
+  setInterval(() => {
+    if (document.visibilityState === "visible" && !session.streaming) load();
+  }, 15_000);
+}
+
+me = await initNav();
+if (can(me, "inbox")) await main();
+else noInbox();

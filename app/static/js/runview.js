@@ -250,13 +250,16 @@ export class RunView {
     if (kind === "content" && data) this.setDraft(data);
     this.draftCard.hidden = kind === "content"; // the panel shows the draft under review
     if (kind === "image_plans" && data?.plans) this.images.setCaptions(data.plans);
+    // an account that may not answer this pause sees it without the buttons (`mayConfirm`, set by the page)
+    const readOnly = this.mayConfirm && !this.mayConfirm() ? "等待发起人或编辑审核；你的账号只能查看。" : null;
     const panel = renderCheckpoint(event, (payload) => this.confirm(payload), {
+      readOnly,
       onStale: this.reloadFn ? () => this.reloadFn() : null,
       // the editor's values go to the phone preview as they are typed (null: editing was cancelled)
       onEdit: kind === "content" ? (post) => this.preview.setPost(post || this.draft.draft) : null,
     });
     clear(this.checkpointSlot).append(panel.node);
-    if (this.focusCheckpoints) {
+    if (this.focusCheckpoints && !readOnly) {
       const top = panel.node.getBoundingClientRect().top;
       if (top < 0 || top > window.innerHeight * 0.6) panel.node.scrollIntoView({ block: "start" });
       panel.focus();
@@ -300,6 +303,11 @@ export class RunView {
     button.addEventListener("click", () => this.suggestFn(request));
     this.draft.target.append(h("div", { class: "answer-offer" },
       h("p", { class: "muted" }, `想把这个话题写成一篇图文笔记？将以「${request}」开始新的创作。`), button));
+  }
+
+  /** The run's audit records (who started, approved, rejected…) into the timeline. */
+  setAudit(items) {
+    this.timeline.setAudit(items);
   }
 
   /** Fill what only the stored creative has (the evidence pack, review rounds) — best effort. */

@@ -1,6 +1,7 @@
-// One run's streams: start, confirm, reopen (replay) and cancel, feeding a RunView.
+// One run's streams: start, confirm, reopen (replay) and cancel, feeding a RunView — and the run's audit
+// records (who started, approved, rejected…), fetched when a stream settles and after a confirm.
 
-import { cancelThread, getCreative, getThread } from "./api.js";
+import { cancelThread, getAudit, getCreative, getThread, itemsOf } from "./api.js";
 import { followStream, postStream, threadEventsUrl } from "./sse.js";
 
 export function newThreadId() {
@@ -35,7 +36,23 @@ export class RunSession {
   /** POST /api/agent/confirm for the pending pause. */
   confirm(payload) {
     // the paused stream may still be delivering its last frames: let it finish (events dedupe by seq)
-    return this.stream((signal) => postStream("/api/agent/confirm", payload, signal), { keepPrevious: true });
+    const opened = this.stream((signal) => postStream("/api/agent/confirm", payload, signal), { keepPrevious: true });
+    return opened.then((result) => {
+      this.refreshAudit(); // the confirm is on record once its stream is open
+      return result;
+    });
+  }
+
+  /** Put the run's audit records into the view's timeline (best effort: the run shows without them). */
+  async refreshAudit() {
+    const creativeId = this.view.creativeId;
+    if (!creativeId) return;
+    try {
+      const items = itemsOf(await getAudit(creativeId));
+      if (this.view.creativeId === creativeId) this.view.setAudit(items);
+    } catch {
+      // not essential: the timeline stays without them
+    }
   }
 
   /** Show a stored thread: its status, then every event (replay), following it live if it still runs. */
@@ -122,6 +139,7 @@ export class RunSession {
       }
       const creativeId = info.creativeId || this.view.creativeId;
       if (creativeId) this.view.enrich(await getCreative(creativeId));
+      await this.refreshAudit();
     } catch {
       // best effort: the stream already showed everything essential
     }

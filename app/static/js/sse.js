@@ -5,7 +5,7 @@
 // `content_delta`: a frame without `id:` and without `seq`) is delivered as it comes and never moves the
 // cursor — it is not stored, so no replay could return it.
 
-import { ApiError, errorFrom, networkError } from "./api.js";
+import { ApiError, csrfHeaders, errorFrom, networkError } from "./api.js";
 
 /**
  * Incremental SSE parser (the WHATWG algorithm, minus `retry`): feed it text chunks split anywhere;
@@ -190,11 +190,12 @@ export async function followStream({ open, threadId = null, lastSeq = 0, onEvent
   }
 }
 
-/** POST a JSON body and return the streaming Response (for followStream's `open`). */
-export function postStream(url, body, signal) {
+/** POST a JSON body (with the session's CSRF secret) and return the streaming Response (for
+ * followStream's `open`). */
+export async function postStream(url, body, signal) {
   return fetch(url, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...(await csrfHeaders()) },
     body: JSON.stringify(body),
     signal,
   });

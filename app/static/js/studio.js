@@ -1,5 +1,8 @@
 // The creators' studio (`/`): the request form, then the live run. `/?thread=<id>` reopens a run.
+// Accounts that may not start runs (editors, analysts) get a note pointing at what they can do instead,
+// and see a run's checkpoints without the buttons when they may not answer them.
 
+import { can, mayAct } from "./account.js";
 import { describeError, getCreative } from "./api.js";
 import { $, chip, clear, h, replace, toast } from "./dom.js";
 import { label } from "./labels.js";
@@ -16,18 +19,25 @@ const stopBtn = $("#stop-btn");
 const newBtn = $("#new-btn");
 const hero = $("#hero");
 const summary = $("#request-summary");
+const startNote = $("#start-note");
+const noteError = $("#note-error");
+
+let me = null; // `/api/me`, read once the page is wired up (below)
+let canStart = false;
+let startedBy = null; // who started the run on screen (`user:<name>`), when known
 
 const view = new RunView($("#run-main"), $("#timeline"));
 view.focusCheckpoints = true;
+view.mayConfirm = () => mayAct(me, "confirm", startedBy);
 // a direct answer's "写成笔记": a new run with the suggested request (the form is reused as-is)
-view.suggestFn = (request) => {
+function suggest(request) {
   session.stop();
   view.reset(null);
   updateButtons();
   message.value = request;
   $("#message-count").textContent = String(request.length);
   form.requestSubmit();
-};
+}
 const session = new RunSession(view, { onChange: updateButtons });
 
 const refs = new ReferencePicker({
@@ -38,12 +48,24 @@ const refs = new ReferencePicker({
 });
 
 function showFormError(title, lines = []) {
-  clear(formError).append(h("strong", {}, title), ...lines.map((l) => h("div", {}, l)));
-  formError.hidden = false;
+  const target = canStart ? formError : noteError; // without the form, errors go under the note
+  clear(target).append(h("strong", {}, title), ...lines.map((l) => h("div", {}, l)));
+  target.hidden = false;
 }
 
 function hideFormError() {
   formError.hidden = true;
+  noteError.hidden = true;
+}
+
+/** The note for accounts that may not start runs: what they can do here instead. */
+function fillStartNote() {
+  $("#start-note-role").textContent = me?.roleLabel || "未登录";
+  const links = [];
+  if (can(me, "inbox")) links.push(["/inbox", "在审核收件箱审核等待确认的运行"]);
+  if (can(me, "read_all")) links.push(["/creatives", can(me, "stats") ? "在作品库查看所有作品、统计并导出" : "在作品库查看所有作品"]);
+  else links.push(["/creatives", "在作品库查看作品"]);
+  replace($("#start-links"), links.map(([href, text]) => h("li", {}, h("a", { href, class: "link" }, text))));
 }
 
 // while a run is shown, the form folds into a summary of the request (the timeline gets the room)
@@ -61,8 +83,10 @@ function showSummary(body) {
 function updateButtons() {
   const idle = view.status === "idle";
   startBtn.disabled = session.streaming;
-  stopBtn.hidden = !(session.streaming && ["running", "connecting"].includes(view.status));
-  form.hidden = !idle;
+  stopBtn.hidden = !(session.streaming && ["running", "connecting"].includes(view.status) && mayAct(me, "cancel", startedBy));
+  newBtn.hidden = !canStart;
+  form.hidden = !idle || !canStart;
+  startNote.hidden = canStart || !idle; // while a run is shown, the run speaks for itself
   summary.hidden = idle;
   hero.hidden = !idle;
   document.body.dataset.run = view.status;
@@ -100,6 +124,7 @@ form.addEventListener("submit", async (event) => {
   startBtn.textContent = "正在启动…";
   try {
     showSummary({ ...body, refCount: body.referenceImages.length });
+    startedBy = me ? `user:${me.name}` : null;
     await session.start(body);
     history.replaceState(null, "", `/?thread=${encodeURIComponent(session.threadId)}`);
   } catch (err) {
@@ -143,9 +168,11 @@ newBtn.addEventListener("click", () => {
 async function reopen(threadId) {
   try {
     $("#summary-text").textContent = "";
+    startedBy = null;
     const info = await session.open(threadId);
     if (info.creativeId) {
       getCreative(info.creativeId).then((c) => {
+        startedBy = c?.startedBy || null;
         const o = c?.options || {};
         showSummary({ message: c?.request || "", imageCount: o.imageCount ?? "?", layoutPreference: o.layoutPreference,
           enableHITL: o.enableHITL, refCount: o.referenceCount || 0 });
@@ -162,7 +189,10 @@ async function reopen(threadId) {
   }
 }
 
-initNav();
+me = await initNav();
+canStart = can(me, "start_run");
+if (canStart) view.suggestFn = suggest;
+else fillStartNote();
 const params = new URLSearchParams(location.search);
 if (params.get("thread")) reopen(params.get("thread"));
 else updateButtons();

@@ -1,8 +1,10 @@
 // The agent timeline: one entry per agent run (start → end with duration), supervisor decisions with
 // their reason and source, tool calls with collapsible input/output, checkpoints and errors. Every value
 // goes through the label table; numbers meant for debugging (confidences, similarity scores, error
-// codes, a message's `detail`) sit behind a collapsed "详情" toggle.
+// codes, a message's `detail`) sit behind a collapsed "详情" toggle. The run's audit records (who started,
+// approved, rejected…) are placed among the events by their time.
 
+import { auditTime, describeAudit } from "./audit.js";
 import { fmtDuration, fmtJson, h, clear } from "./dom.js";
 import { agentLabel, KIND, kindOf, label } from "./labels.js";
 
@@ -60,12 +62,32 @@ export class Timeline {
     this.count += 1;
     return h(
       "li",
-      { class: ["tl-item", ...[cls].flat()], dataset: { seq: String(event.seq ?? ""), type: event.type } },
+      { class: ["tl-item", ...[cls].flat()],
+        dataset: { seq: String(event.seq ?? ""), type: event.type, ts: String(Number(event.timestamp) || Date.now()) } },
       h("span", { class: "tl-icon", "aria-hidden": "true" }, icon),
       h("div", { class: "tl-main" },
         h("div", { class: "tl-title" }, title, h("time", { class: "tl-time" }, clock(event.timestamp))),
         ...rest),
     );
+  }
+
+  /** The run's audit records, each placed among the events by its time (each added once). */
+  setAudit(items) {
+    for (const item of items || []) {
+      const id = String(item.id ?? "");
+      if ([...this.list.children].some((li) => li.dataset.audit === id)) continue;
+      const at = auditTime(item);
+      const a = describeAudit(item);
+      const node = h("li", { class: "tl-item audit", dataset: { audit: id, action: item.action, ts: String(at) } },
+        h("span", { class: "tl-icon", "aria-hidden": "true" }, a.icon),
+        h("div", { class: "tl-main" },
+          h("div", { class: "tl-title" }, h("strong", {}, a.who), h("span", {}, a.kind ? `${a.what} · ${a.kind}` : a.what),
+            h("time", { class: "tl-time" }, clock(at))),
+          a.lines.map((line) => h("div", { class: "tl-reason" }, line))));
+      const next = [...this.list.children].find((li) => Number(li.dataset.ts) > at);
+      this.list.insertBefore(node, next || null);
+      this.empty.hidden = true;
+    }
   }
 
   agentEntry(event) {
