@@ -128,7 +128,11 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:
-                url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+                # the address as bound (a wildcard bind: this machine's loopback), so the login cookie the
+                # printed link sets belongs to the same host name the studio is then used under
+                local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
+                local = f"[{local}]" if ":" in local and not local.startswith("[") else local
+                url = f"http://{local}:{port}/"
                 where = escape(str(settings.data_dir.resolve()))
                 console.print(
                     f"[bold green]{PRODUCT_NAME}已启动[/bold green]：{url}（监听 {host}:{port}）"
@@ -136,9 +140,7 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
                     soft_wrap=True,
                 )
                 _announce_login(settings, app.state.bootstrap, url)
-                local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
-                local = f"[{local}]" if ":" in local and not local.startswith("[") else local
-                write_server_file(settings.data_dir, f"http://{local}:{port}")
+                write_server_file(settings.data_dir, url.rstrip("/"))
 
     console.print("· 正在启动服务（打开数据库与知识库）…")
     _log_studio_to_stderr()

@@ -38,7 +38,7 @@ def test_serve_prepares_the_data_dir_says_so_and_answers_healthz(server: LiveSer
     assert f"已创建数据目录：{tmp_path / 'data'}" in log
     assert "✓ 数据库迁移（5/5" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
     ready = next(line for line in log.splitlines() if "内容工坊已启动" in line)
-    assert f"http://localhost:{server.port}/" in ready and f"127.0.0.1:{server.port}" in ready
+    assert f"http://127.0.0.1:{server.port}/" in ready and f"127.0.0.1:{server.port}" in ready
     assert f"数据目录：{tmp_path / 'data'}" in ready
     # a first start: the local admin, its token file, and a one-time login URL that leads into the studio
     assert "已创建本机管理员 admin" in log and str(tmp_path / "data" / "admin-token") in log
@@ -46,7 +46,8 @@ def test_serve_prepares_the_data_dir_says_so_and_answers_healthz(server: LiveSer
     assert link, log
     with httpx.Client(timeout=10) as browser:
         assert browser.get(f"{server.url}/", headers={"Accept": "text/html"}).status_code == 303
-        entered = browser.get(link[1].replace(f"localhost:{server.port}", f"127.0.0.1:{server.port}"))
+        assert link[1].startswith(f"{server.url}/login?token=")  # the host the server is used under
+        entered = browser.get(link[1])
         assert entered.status_code == 303 and entered.headers["location"] == "/"
         assert browser.get(f"{server.url}/api/me").json() == {**browser.get(f"{server.url}/api/me").json(),
                                                               "name": "admin", "role": "admin"}
