@@ -27,6 +27,14 @@ def resources_of(request: Request) -> Resources:
     return resources
 
 
+def json_number(text: str) -> int | float:
+    """A JSON number written with a fraction or exponent: an integer when its fraction is zero (`4.0`, `1e2`),
+    as JSON Schema reads it — JSON itself has one number type — so an integer field takes it; else a float
+    (`4.5`, which an integer field refuses). Strings and booleans are never numbers."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 async def read_json(request: Request) -> dict[str, Any]:
     """The body as a JSON object; 413 past the size limit, 400 when it is not a JSON object."""
     limit = settings_of(request).max_body_bytes
@@ -45,7 +53,7 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not raw.strip():
         raise BadRequest("请求体为空，需要一个 JSON 对象")
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_float=json_number)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BadRequest(f"请求体不是合法的 JSON：{exc}") from exc
     if not isinstance(body, dict):

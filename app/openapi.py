@@ -387,6 +387,7 @@ class Inbox(BaseModel):
 
 
 class Me(_Wire):
+    user_id: int
     name: str
     role: Role
     role_label: str

@@ -67,6 +67,8 @@ class ThreadView(BaseModel):
     pending: dict[str, Any] | None
     creative_id: int
     last_seq: int
+    owner_id: int | None = None  # who started the run (null: a local CLI run, or one from before accounts)
+    started_by: str | None = None  # `user:<name>`, `cli:<os user>`
 
 
 class InboxItem(BaseModel):
@@ -160,6 +162,8 @@ async def get_thread(request: Request) -> Response:
         pending=pending,
         creative_id=creative.id,
         last_seq=await manager.last_seq(thread_id),
+        owner_id=creative.owner_id,
+        started_by=creative.started_by,
     )
     return JSONResponse(view.model_dump(by_alias=True))
 

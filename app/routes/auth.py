@@ -7,8 +7,8 @@
   too many attempts answer 429 with `Retry-After`.
 - `POST /logout` — the session's form (`csrf` = the session's CSRF secret); ends the session.
 - `GET /account`, `POST /account/password` — change one's password (the current one is checked as a login).
-- `GET /api/me` — `{"name", "role", "roleLabel", "via", "permissions", "csrfToken"}`: the web studio's
-  header and what it shows; `csrfToken` is the value cookie-authenticated API calls send in `X-CSRF-Token`.
+- `GET /api/me` — `{"userId", "name", "role", "roleLabel", "via", "permissions", "csrfToken"}`: the web
+  studio's header; `csrfToken` is what cookie-authenticated API calls send as `X-CSRF-Token`.
 
 The pages are rendered here (they carry per-request CSRF values), in the studio's own stylesheet, with no
 script at all.
@@ -251,6 +251,7 @@ async def change_password(request: Request) -> Response:
 
 def me_view(principal: Principal, csrf: str | None) -> dict[str, Any]:
     return {
+        "userId": principal.user_id,
         "name": principal.name,
         "role": principal.role.value,
         "roleLabel": label("accountRole", principal.role.value),

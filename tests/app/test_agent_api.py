@@ -268,7 +268,7 @@ async def test_a_cursor_must_be_ascii_digits_in_range(api: httpx.AsyncClient) ->
 COERCED_STARTS: list[tuple[dict[str, Any], str]] = [  # JSON types are never converted
     ({"imageCount": True}, "imageCount"),  # was a 1-image run
     ({"imageCount": "4"}, "imageCount"),  # was 4
-    ({"imageCount": 4.0}, "imageCount"),
+    ({"imageCount": 4.5}, "imageCount"),
     ({"enableHITL": "yes"}, "enableHITL"),  # was true
     ({"enableHITL": 1}, "enableHITL"),
     ({"enableHITL": "false"}, "enableHITL"),
@@ -288,6 +288,18 @@ async def test_start_bodies_are_validated_strictly(api: httpx.AsyncClient) -> No
         assert error["code"] == "VALIDATION_ERROR", (extra, error)
         assert field in [d["field"] for d in error["details"]], (extra, error)
     assert (await api.get("/api/creatives")).json()["total"] == 0  # nothing was started
+
+
+async def test_a_number_with_a_zero_fraction_is_an_integer(api: httpx.AsyncClient) -> None:
+    # JSON has one number type; JSON Schema (and so the OpenAPI document) counts 2.0 and 2e0 as the integer 2
+    for count in ("2.0", "2e0"):
+        raw = f'{{"message": "{REQUEST}", "imageCount": {count}, "enableHITL": false}}'
+        response = await api.post(
+            "/api/agent/stream", content=raw.encode(), headers={"Content-Type": "application/json"}
+        )
+        assert response.status_code == 200, response.text
+        done = events_of(response.text)[-1]
+        assert done["type"] == "workflow_complete" and len(done["imageAssetIds"]) == 2
 
 
 async def test_confirm_bodies_are_validated_strictly(api: httpx.AsyncClient) -> None:

@@ -198,7 +198,7 @@ def test_access_is_stated() -> None:
 
 def test_accounts_and_ownership_are_stated() -> None:
     me = schemas()["Me"]
-    assert set(me["required"]) == {"name", "role", "roleLabel", "via", "permissions", "csrfToken"}
+    assert set(me["required"]) == {"userId", "name", "role", "roleLabel", "via", "permissions", "csrfToken"}
     assert me["properties"]["via"]["enum"] == ["password", "token", "session"]
     assert schemas()["Role"]["enum"] == [role.value for role in Role]
     assert schemas()["Action"]["enum"] == [action.value for action in Action]

@@ -135,11 +135,7 @@ def filter_failure(
     # a reference image whose data / url is a string but not an image (or a link to one)
     if code in NOT_AN_IMAGE:
         return not case.body.get("referenceImages")
-    # KNOWN, REPORTED server bug: `"imageCount": 9.0` is an integer to JSON Schema (a number whose fraction is
-    # zero), but the server's strict parsing refuses it; the document cannot exclude it. Remove once the
-    # server takes an integral JSON number for an integer field.
-    count = case.body.get("imageCount")
-    return not (code == "VALIDATION_ERROR" and isinstance(count, float) and count.is_integer())
+    return True
 
 
 @pytest.fixture(scope="module")
