@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
@@ -62,7 +63,6 @@ LOCAL_ADMIN = "admin"
 TOKEN_FILE = "admin-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC_PATHS = frozenset({"/healthz", "/login", "/favicon.ico"})
-FORM_PATHS = frozenset({"/login", "/logout", "/account/password"})
 _HOST = re.compile(r"(?P<name>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?")
 
 
@@ -150,10 +150,9 @@ def host_name(host_header: str) -> str | None:
     return match["name"].strip("[]").lower()
 
 
-def allowed_hosts(settings: Settings, bind_host: str | None = None) -> frozenset[str]:
+def allowed_hosts(settings: Settings) -> frozenset[str]:
+    """The host names the server answers to: loopback names, the bind address, `STUDIO_ALLOWED_HOSTS`."""
     names = {"localhost", "127.0.0.1", "::1", settings.host.lower()}
-    if bind_host:
-        names.add(bind_host.lower())
     names.update(h.strip().strip("[]").lower() for h in settings.allowed_hosts if h.strip())
     names.discard("0.0.0.0")  # a wildcard bind is not a name anyone should send
     return frozenset(names)
@@ -251,7 +250,7 @@ class Guard:
             return None
         if is_page(request):
             target = path + (f"?{request.url.query}" if request.url.query else "")
-            return RedirectResponse(f"/login?{_next_query(target)}", status_code=303)
+            return RedirectResponse(f"/login?{urlencode({'next': target})}", status_code=303)
         return _unauthenticated("请先登录，或在 Authorization 头里带上 API 令牌（Bearer）", reason="missing")
 
 
@@ -259,12 +258,6 @@ def _unauthenticated(message: str, *, reason: str) -> Response:
     return error_response(
         401, "UNAUTHENTICATED", message, {"reason": reason}, headers={"WWW-Authenticate": "Bearer"}
     )
-
-
-def _next_query(target: str) -> str:
-    from urllib.parse import urlencode
-
-    return urlencode({"next": target})
 
 
 def _origins(request: Request, settings: Settings) -> set[str]:
