@@ -6,7 +6,8 @@ fever-medicine advice). `Scope` is what the request is about — its places, its
 of advice it asks for — and sorts every note into
 
     on topic     its facts, sentences, tags may be used (sentences naming another place, giving advice
-                 outside the topic or speaking to other readers are still cut out of it);
+                 outside the topic, speaking to other readers or about another activity than the one
+                 asked for — a campsite in a post on seeing ginkgo leaves — are still cut out of it);
     elsewhere    about another place, or written for other readers (a family's beach trip for a students'
                  post, a men's routine for an oily-skin post): it may inform title patterns, never facts;
     off topic    shares nothing with the request: not used at all.
@@ -40,6 +41,7 @@ from tools.entities import (
     same_place,
 )
 from tools.offline.text import tokens
+from tools.offline.voice import activities, other_activity
 
 NoteFit = Literal["on_topic", "elsewhere", "off_topic"]
 
@@ -90,6 +92,10 @@ class Scope:
     # who the post is for (kids, elderly, men …, `tools.entities.readers`): a note or a sentence written
     # for other readers is none of its evidence (a family beach note's 儿童救生衣 in a students' trip)
     readers: frozenset[str] = frozenset()
+    # the activities the request asks for (看银杏, 露营 …, `tools.offline.voice.activities`): a sentence about
+    # another one only is none of its evidence (营地 and 帐篷 in a post on seeing ginkgo leaves) — unless
+    # its note is itself about an asked activity (a stargazing note's tent)
+    activities: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, request: str, brief: Brief | Mapping[str, Any] | None = None) -> Scope:
@@ -121,6 +127,7 @@ class Scope:
             theme,
             place_scope,
             readers=frozenset(readers(f"{about} {audience}")),
+            activities=activities(f"{request}，{topic}", asked=True),
         )
 
     def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
@@ -161,17 +168,32 @@ class Scope:
         """Reader groups `text` speaks to that this request's post is not for."""
         return other_readers(text, self.readers)
 
-    def sentence_fits(self, sentence: str) -> bool:
-        return not (self.foreign(sentence) or self.stray_advice(sentence) or self.other_readers(sentence))
+    def other_activity(self, text: str) -> bool:
+        """`text` is about an activity the request does not ask for, and about none it asks for."""
+        return other_activity(text, self.activities)
+
+    def on_asked_activity(self, note: Mapping[str, Any]) -> bool:
+        """The note's title names an activity the request asks for: its lines about others belong to it."""
+        return bool(self.activities & activities(str(note.get("title") or "")))
+
+    def sentence_fits(self, sentence: str, *, any_activity: bool = False) -> bool:
+        return not (
+            self.foreign(sentence)
+            or self.stray_advice(sentence)
+            or self.other_readers(sentence)
+            or (not any_activity and self.other_activity(sentence))
+        )
 
     def clean(self, text: str, note: Mapping[str, Any] | None = None) -> str:
         """`text` without the sentences that name another place or give advice outside the topic — nor,
         when `text` is from a `note` naming no place and the request names one, its specifics (numbers:
         prices, times, counts of some other town's places); its general advice stays."""
         unplaced = note is not None and bool(self.places) and not self._note_places(note)
+        any_activity = note is not None and self.on_asked_activity(note)
         return "".join(
             s for s in _SENTENCE.findall(text)
-            if self.sentence_fits(s) and not (unplaced and _NUMBER.search(s) and not _ADVICE.search(s))
+            if self.sentence_fits(s, any_activity=any_activity)
+            and not (unplaced and _NUMBER.search(s) and not _ADVICE.search(s))
         ).strip()
 
     @staticmethod
@@ -206,12 +228,12 @@ class Scope:
     def fact_fits(self, text: str, source: Mapping[str, Any] | None = None) -> bool:
         """A fact may be used: it names no other place, gives no stray advice, and its source note (when
         known) is on topic."""
-        if not self.sentence_fits(text):
+        if not self.sentence_fits(text, any_activity=source is not None and self.on_asked_activity(source)):
             return False
         return source is None or (self.note_fit(source) == "on_topic" and bool(self.clean(text, source)))
 
     def tag_fits(self, tag: str) -> bool:
-        return not self.foreign(tag) and not self.stray_advice(tag) and not self.other_readers(tag)
+        return self.sentence_fits(tag)
 
     def describe_gaps(self, on_topic: Iterable[Mapping[str, Any]]) -> list[str]:
         """What the corpus has nothing on: each request place no on-topic note names."""

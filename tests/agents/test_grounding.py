@@ -111,3 +111,18 @@ def test_a_note_or_a_sentence_for_other_readers_is_no_evidence() -> None:
     assert parents.clean("两个人淡季去的，人均5000。酒店离景点20分钟以内。") == "酒店离景点20分钟以内。"
     assert oily.clean("和闺蜜一起试了三个月。") == "和闺蜜一起试了三个月。"
     assert Scope.of("男生油皮护肤步骤", {"topic": "男生油皮护肤"}).clean("和闺蜜一起试了三个月。") == ""
+
+
+def test_a_sentence_about_another_activity_only_is_no_evidence() -> None:
+    """Campsites and tents are none of a ginkgo post's evidence; a stargazing note's tent is its own."""
+    ginkgo = Scope.of("周末去杭州看银杏，写一篇攻略", {"topic": "杭州看银杏", "theme": "travel"})
+    camping = note("营地推荐｜杭州周边3个宝藏营地", "三个营地都可以租帐篷。银杏季人多，早点出门。", ["露营"])
+    assert ginkgo.clean(camping["desc"], camping) == "银杏季人多，早点出门。"
+    assert not ginkgo.tag_fits("露营") and ginkgo.tag_fits("银杏")
+    assert not ginkgo.fact_fits("三个营地都可以租帐篷")
+    stars = Scope.of("去安吉观星，写一篇攻略", {"topic": "安吉观星", "theme": "outdoor"})
+    stargazing = note("安吉观星攻略｜看到银河的那一晚", "山顶风大，帐篷要压好地钉。", ["观星"])
+    assert stars.clean(stargazing["desc"], stargazing) == "山顶风大，帐篷要压好地钉。"
+    # a request that names no activity keeps every one
+    plain = Scope.of("杭州周末两天怎么玩", {"topic": "杭州周末", "theme": "travel"})
+    assert plain.clean(camping["desc"], camping) == camping["desc"]
