@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from app.datadir import DataDirOption, settings_for
+from app.ports import local_url
 
 METHODS = ("GET", "POST")
 
@@ -46,8 +47,7 @@ def server_for(server: str | None, data_dir: Path | None) -> str:
     running = running_server(settings.data_dir)
     if running:
         return running
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
-    return f"http://{host}:{settings.port}"
+    return local_url(settings.host, settings.port)
 
 
 SERVER_FILE = "server.json"

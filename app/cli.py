@@ -120,6 +120,7 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
 
     from app.api_cli import remove_server_file, write_server_file
     from app.factory import create_app
+    from app.ports import local_url
 
     settings = settings.model_copy(update={"host": host, "port": port})
     app = create_app(settings, tune_gc=True)
@@ -130,9 +131,7 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
             if self.started:
                 # the address as bound (a wildcard bind: this machine's loopback), so the login cookie the
                 # printed link sets belongs to the same host name the studio is then used under
-                local = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
-                local = f"[{local}]" if ":" in local and not local.startswith("[") else local
-                url = f"http://{local}:{port}/"
+                url = local_url(host, port) + "/"
                 where = escape(str(settings.data_dir.resolve()))
                 console.print(
                     f"[bold green]{PRODUCT_NAME}已启动[/bold green]：{url}（监听 {host}:{port}）"

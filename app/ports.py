@@ -27,3 +27,10 @@ def taken_message(host: str, port: int) -> str:
         f"换一个端口：make run PORT={port + 1}，或 studio serve --port {port + 1}，"
         f"或设置环境变量 STUDIO_PORT={port + 1}"
     )
+
+
+def local_url(host: str, port: int) -> str:
+    """How this machine reaches a server bound to `host:port`: a wildcard bind through the loopback address,
+    an IPv6 address in brackets."""
+    local = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{local.strip('[]')}]:{port}" if ":" in local else f"http://{local}:{port}"
