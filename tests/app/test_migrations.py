@@ -17,6 +17,15 @@ ACCOUNTS = {"users", "api_tokens", "sessions", "login_attempts", "audit_records"
 TABLES = WORK | ACCOUNTS | {"login_links"}  # 0005
 
 
+# a completed creative row in raw SQL, as the schema of 0003..0005 has it (`:t` is its thread id)
+INSERT_CREATIVE = sa.text(
+    "INSERT INTO creatives (thread_id, status, request, options, tags, reference_analyses, image_plans, "
+    "bindings, overlay_plan, review_rounds, prompt_tokens, completion_tokens, usage, timings, created_at, "
+    "updated_at) VALUES (:t, 'completed', 'r', '{}', '[]', '[]', '[]', '[]', '[]', '[]', 0, 0, '{}', '{}', "
+    "'2026-06-01 09:00:00', '2026-06-01 09:00:00')"
+)
+
+
 def tables(url: str) -> set[str]:
     engine = sa.create_engine(url.replace("+aiosqlite", ""))
     try:
@@ -104,12 +113,7 @@ def test_0004_marks_replaced_pictures_as_history_its_downgrade_drops_only_the_co
     try:
         with engine.begin() as conn:  # rows as 0003 left them: two drawings of tasks 1 and 2, per creative
             for thread in ("redone", "earlier-round"):
-                conn.execute(sa.text(
-                    "INSERT INTO creatives (thread_id, status, request, options, tags, reference_analyses, "
-                    "image_plans, bindings, overlay_plan, review_rounds, prompt_tokens, completion_tokens, "
-                    "usage, timings, created_at, updated_at) VALUES (:t, 'completed', 'r', '{}', '[]', '[]', "
-                    "'[]', '[]', '[]', '[]', 0, 0, '{}', '{}', '2026-06-01 09:00:00', '2026-06-01 09:00:00')"
-                ), {"t": thread})
+                conn.execute(INSERT_CREATIVE, {"t": thread})
             creatives = dict(conn.execute(sa.text("SELECT thread_id, id FROM creatives")).all())
             ids: dict[str, list[int]] = {}
             for thread, creative_id in creatives.items():
@@ -149,15 +153,9 @@ def test_0005_adds_owners_and_login_links_and_its_downgrade_keeps_the_creatives(
     url = f"sqlite+aiosqlite:///{tmp_path / 'owners.db'}"
     migrate.upgrade(url, "0004")
     engine = sa.create_engine(url.replace("+aiosqlite", ""))
-    insert = sa.text(
-        "INSERT INTO creatives (thread_id, status, request, options, tags, reference_analyses, "
-        "image_plans, bindings, overlay_plan, review_rounds, prompt_tokens, completion_tokens, usage, "
-        "timings, created_at, updated_at) VALUES ('old', 'completed', 'r', '{}', '[]', '[]', '[]', '[]', "
-        "'[]', '[]', 0, 0, '{}', '{}', '2026-06-01 09:00:00', '2026-06-01 09:00:00')"
-    )
     try:
         with engine.begin() as conn:
-            conn.execute(insert)
+            conn.execute(INSERT_CREATIVE, {"t": "old"})
         migrate.upgrade(url, "0005")
         assert tables(url) == TABLES
         with engine.connect() as conn:  # a run from before accounts: nobody's
