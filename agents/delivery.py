@@ -26,6 +26,7 @@ FRIENDLY = {
     "IMAGE_GENERATION_FAILED": "图片生成失败，请稍后重试或更换图片服务",
     "AGENT_TIMEOUT": "处理超时，请稍后重试",
     "MAX_ITERATIONS": "流程调度次数超过上限，已停止以避免死循环",
+    "INTERNAL_ERROR": "工作流内部错误，请联系管理员",  # e.g. a route the stage table does not know
 }
 
 

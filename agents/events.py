@@ -4,15 +4,15 @@ Nodes build an event and hand it to `emit`, which writes it to LangGraph's custo
 stamps `threadId` and `seq`, persists it and forwards it. `timestamp` (Unix ms) is set when the event
 is created, so delivery lag can be measured end to end.
 
-Ephemeral events (`EPHEMERAL_TYPES`: the draft's `content_delta`) are the exception: the runner stamps
-only `threadId`, never a `seq`; they are not stored, not replayed, and go out as SSE frames without an
-`id:` line. `EVENT_TYPES` are the stored ones.
+Ephemeral events (`EPHEMERAL_TYPES`: the draft's `content_delta`, a stream's closing `reconnect`) are the
+exception: only `threadId` is stamped, never a `seq`; they are not stored, not replayed, and go out as SSE
+frames without an `id:` line. `EVENT_TYPES` are the stored ones.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -227,35 +227,30 @@ class ErrorEvent(Event):
     retryable: bool
 
 
-AnyEvent = Annotated[
-    AgentStart
-    | AgentEnd
-    | SupervisorDecision
-    | IntentDetected
-    | ContentTypeDetected
-    | StateUpdate
-    | Message
-    | Progress
-    | ToolCall
-    | ToolResult
-    | BriefReady
-    | LayoutSpecReady
-    | AlignmentMapReady
-    | ContentUpdate
-    | ContentDelta
-    | ImageProgress
-    | WorkflowProgress
-    | QualityScore
-    | AskUser
-    | WorkflowPaused
-    | WorkflowComplete
-    | ErrorEvent,
-    Field(discriminator="type"),
-]
+class Reconnect(Event):
+    """The last event of a stream whose run goes on in another process (extension, live only): the process
+    serving the stream stops and handed the run to a peer. Follow it again with
+    `GET /api/agent/threads/{id}/events` and `Last-Event-ID: <lastSeq>`; `[DONE]` follows."""
+
+    type: Literal["reconnect"] = "reconnect"
+    seq: None = Field(None, exclude=True)  # never stored, so never numbered
+    reason: Literal["handed_on"] = "handed_on"
+    last_seq: int = Field(ge=0)
+    retryable: Literal[True] = True
+    message: str
+
+
+# The contract, derived from the models above (one per `type`), never listed by hand: a new event is its
+# class, nothing else. Checkers see the base class; pydantic validates against the discriminated union.
+EVENT_MODELS: tuple[type[Event], ...] = tuple(Event.__subclasses__())
+if TYPE_CHECKING:
+    AnyEvent = Event
+else:
+    AnyEvent = Annotated[Union[EVENT_MODELS], Field(discriminator="type")]  # noqa: UP007 - of a tuple
 EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
-EPHEMERAL_MODELS: tuple[type[Event], ...] = (ContentDelta,)
+EPHEMERAL_MODELS: tuple[type[Event], ...] = (ContentDelta, Reconnect)
 EPHEMERAL_TYPES: frozenset[str] = frozenset(m.model_fields["type"].default for m in EPHEMERAL_MODELS)
-STORED_MODELS: tuple[type[Event], ...] = tuple(m for m in Event.__subclasses__() if m not in EPHEMERAL_MODELS)
+STORED_MODELS: tuple[type[Event], ...] = tuple(m for m in EVENT_MODELS if m not in EPHEMERAL_MODELS)
 EVENT_TYPES: frozenset[str] = frozenset(m.model_fields["type"].default for m in STORED_MODELS)  # stored ones
 TERMINAL_TYPES = frozenset({"workflow_complete", "workflow_paused", "error"})
 

@@ -1,6 +1,7 @@
 """What every agent node shares: its identity, lifecycle events, timing, timeout and error capture.
 
-An agent is written as `async def run(state, ctx) -> dict` and wrapped by `@agent("writer_agent")`.
+An agent is written as `async def run(state, ctx) -> dict` and wrapped by `@agent("writer_agent")`, the name
+of its row in the stage table (`agents/stages.py`), which gives its phase; a name with no row fails at import.
 The wrapper emits `agent_start`, `agent_end` (with `durationMs`) and `workflow_progress`, bounds the
 step by the node timeout, and turns a failure into `lastError` for the supervisor to judge — it never
 lets an exception escape and crash the run (interrupts and cancellation still propagate).
@@ -26,9 +27,10 @@ from pydantic_core import to_jsonable_python
 
 from agents.context import StudioContext
 from agents.events import AgentEnd, AgentStart, Progress, ToolCall, ToolResult, WorkflowProgress, emit
-from agents.state import StudioState, progress_of
+from agents.stages import STAGES, progress_of
+from agents.state import StudioState
 from tools.errors import LLMAuthError, LLMOutputError, LLMTimeoutError, LLMUnavailableError, StudioError
-from tools.labels import label
+from tools.labels import agent_label, label
 from tools.llm import RetryNotice
 from tools.prompting import PromptTemplate
 
@@ -42,22 +44,10 @@ class AgentInfo:
     phase: str  # what the workflow is doing while it runs
 
 
+# Every node that speaks in events: the supervisor and the rows of the stage table.
 AGENTS: dict[str, AgentInfo] = {
-    a.name: a
-    for a in (
-        AgentInfo("supervisor", "主管", "调度"),
-        AgentInfo("intent", "意图识别", "理解需求"),
-        AgentInfo("clarification", "需求澄清", "澄清需求"),
-        AgentInfo("brief_compiler_agent", "需求分析师", "梳理创作简报"),
-        AgentInfo("research_evidence_agent", "研究员", "调研素材"),
-        AgentInfo("reference_intelligence_agent", "视觉分析师", "解析参考图"),
-        AgentInfo("writer_agent", "创作专家", "撰写文案"),
-        AgentInfo("layout_planner_agent", "版式设计师", "规划版式"),
-        AgentInfo("image_planner_agent", "图片策划", "规划配图"),
-        AgentInfo("image_agent", "图片生成器", "生成图片"),
-        AgentInfo("review_agent", "质量审核员", "质量审核"),
-        AgentInfo("answer_agent", "答疑助手", "直接回答"),
-    )
+    "supervisor": AgentInfo("supervisor", agent_label("supervisor"), "调度"),
+    **{s.name: AgentInfo(s.name, agent_label(s.name), s.phase) for s in STAGES},
 }
 
 AgentFn = Callable[[StudioState, StudioContext], Awaitable[dict[str, Any]]]
@@ -94,7 +84,8 @@ def describe_error(agent: str, exc: BaseException) -> dict[str, Any]:
             "retryable": retryable,
             # the gateway's one retry layer already spent its attempts on it: the supervisor does not rerun
             "retried": isinstance(exc, LLMUnavailableError | LLMTimeoutError),
-            "critical": isinstance(exc, LLMAuthError),
+            # nothing after it can work: no stage's error strategy reruns or skips past it
+            "critical": isinstance(exc, LLMAuthError) or exc.code == "BUDGET_EXCEEDED",
         }
     return {
         "agent": agent,

@@ -88,21 +88,3 @@ class StudioState(TypedDict, total=False):
     # --- outcome ---------------------------------------------------------------------------------
     finalRound: int | None  # the review round delivered (best round when none passed)
     done: bool
-
-
-COMPLETION_FLAGS: tuple[str, ...] = (
-    "briefComplete",
-    "evidenceComplete",
-    "referenceIntelligenceComplete",
-    "contentComplete",
-    "layoutComplete",
-    "imagePlansComplete",
-    "imagesComplete",
-    "reviewComplete",
-)
-
-
-def progress_of(state: StudioState) -> float:
-    """Share of the flow done, from the completion flags (0..1)."""
-    done = sum(1 for flag in COMPLETION_FLAGS if state.get(flag))
-    return round(done / len(COMPLETION_FLAGS), 3)

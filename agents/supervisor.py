@@ -1,11 +1,17 @@
 """The supervisor: decides what runs next.
 
-`decide(state, options)` is a pure function — deterministic routing from the completion flags in seed
-order, the requirement-clarity check, error handling, the review quality gate and its backflow. It is
-tested as a table of states. Where the rules alone are not decisive (an agent failed in a way a rerun
-may fix) the decision is marked `ambiguous` with an allowlist, and the node may ask the LLM to choose
-within it: only going back or rerunning the current stage, never skipping a due review, within a call
-budget, and never after a critical error or at `maxIterations`.
+`decide(state, options)` is a pure function over the stage table (`agents/stages.py`): it sends the run to
+the stages of the request's path that are due (in the table's order; the ready ones right after the first
+run in parallel), asks the clarification question when its row says so, applies each stage's error
+strategy, and at the end of a path passes the review gate — deliver, or send the weakest dimension back to
+the stage that owns it, with everything built on that stage invalidated. It is tested as a table of states.
+Where the rules alone are not decisive (an agent failed in a way a rerun may fix) the decision is marked
+`ambiguous` with an allowlist, and the node may ask the LLM to choose within it: only going back or
+rerunning the current stage, never skipping a due review, within a call budget, and never after a
+critical error or at `maxIterations`.
+
+A route the table does not know never finishes a run quietly: the node turns such a decision into an
+`INTERNAL_ERROR` delivered by finalize, and the graph's edge raises `UnknownRoute` should one reach it.
 
 Every decision emits `supervisor_decision` with its `source`.
 
@@ -16,9 +22,8 @@ decision (the rule's choice as the only allowed answer, so the route is unchange
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langgraph.runtime import Runtime
 from pydantic import create_model
@@ -27,85 +32,27 @@ from agents.artifacts import IMAGE_DIMENSIONS, SupervisorChoiceOutput
 from agents.context import DIMENSION_KEYS, RunOptions, StudioContext
 from agents.events import AgentStart, SupervisorDecision, emit
 from agents.node import prompt
+from agents.stages import (
+    CONTENT_CHECKPOINT,
+    DIMENSION_OWNER,
+    FINALIZE,
+    GATE,
+    INVALIDATES,
+    ROUTES,
+    STAGE,
+    STAGES,
+    Stage,
+    UnknownRoute,
+    abort,
+    due,
+    owner_on_path,
+    path_of,
+)
 from agents.state import StudioState
 from tools.errors import LLMError
 from tools.labels import agent_label, label
 
-# Node names, in the seed's order.
-INTENT = "intent"
-CLARIFY = "clarification"
-BRIEF = "brief_compiler_agent"
-RESEARCH = "research_evidence_agent"
-REFERENCE = "reference_intelligence_agent"
-WRITER = "writer_agent"
-CONTENT_CHECKPOINT = "content_checkpoint"
-LAYOUT = "layout_planner_agent"
-PLANNER = "image_planner_agent"
-PLANS_CHECKPOINT = "plans_checkpoint"
-IMAGE = "image_agent"
-REVIEW = "review_agent"
-ANSWER = "answer_agent"
-FINALIZE = "finalize"
-
-Route = Literal[
-    "intent",
-    "clarification",
-    "brief_compiler_agent",
-    "research_evidence_agent",
-    "reference_intelligence_agent",
-    "writer_agent",
-    "content_checkpoint",
-    "layout_planner_agent",
-    "image_planner_agent",
-    "plans_checkpoint",
-    "image_agent",
-    "review_agent",
-    "answer_agent",
-    "finalize",
-]
-ROUTES: tuple[str, ...] = Route.__args__  # type: ignore[attr-defined]
-
-STAGE_ORDER: tuple[str, ...] = (BRIEF, RESEARCH, REFERENCE, WRITER, LAYOUT, PLANNER, IMAGE, REVIEW)
-
-# Which agent owns a review dimension (quality backflow).
-DIMENSION_OWNER: dict[str, str] = {
-    "infoDensity": RESEARCH,
-    "textImageAlignment": LAYOUT,
-    "styleConsistency": REFERENCE,
-    "readability": PLANNER,
-    "platformFit": WRITER,
-}
-
-# What an agent's redo invalidates: its own flag and everything built on its output.
-_AFTER_PLANS = {
-    "imagePlansComplete": False,
-    "imagePlansApproved": False,
-    "imagesComplete": False,
-    "reviewComplete": False,
-}
-INVALIDATES: dict[str, dict[str, Any]] = {
-    RESEARCH: {
-        "evidenceComplete": False,
-        "contentComplete": False,
-        "contentApproved": False,
-        "layoutComplete": False,
-        **_AFTER_PLANS,
-    },
-    WRITER: {"contentComplete": False, "contentApproved": False, "layoutComplete": False, **_AFTER_PLANS},
-    LAYOUT: {"layoutComplete": False, **_AFTER_PLANS},
-    REFERENCE: {"referenceIntelligenceComplete": False, **_AFTER_PLANS},
-    PLANNER: dict(_AFTER_PLANS),
-    IMAGE: {"imagesComplete": False, "reviewComplete": False},
-}
-
-# Who redoes work a failed check found, most upstream first: evidence that carried a foreign fact is
-# fixed at the source, then the text, then the cards.
-CHECK_OWNERS: tuple[str, ...] = (RESEARCH, WRITER, PLANNER)
 MAX_DRAFT_REDOS = 2  # redos of a draft that fails the text checks before the editor sees it anyway
-
-_VAGUE_SCAFFOLD = re.compile(
-    r"帮我|帮忙|请|麻烦|给我|写|来|一篇|一条|一份|一个|篇|条|个|点|些|小红书|笔记|文案|帖子|内容|东西|随便|什么|吧|的|了|呢|啊"
-)
 
 
 @dataclass(frozen=True)
@@ -125,39 +72,42 @@ class Decision:
         return "END" if self.next == (FINALIZE,) else "+".join(self.next)
 
 
-def needs_clarification(request: str) -> bool:
-    """Too vague to write about: nothing left once the request scaffolding is removed."""
-    core = _VAGUE_SCAFFOLD.sub("", re.sub(r"[\s\W_]+", "", request))
-    return len(core) < 2
-
-
 def _finish(reason: str, **updates: Any) -> Decision:
     return Decision((FINALIZE,), reason, updates=updates)
 
 
-def _review_gate(state: StudioState, options: RunOptions, *, image_only: bool = False) -> Decision:
-    """After a review: deliver, send back to the owner of the weakest dimension, or stop at the limit.
+def unknown_route(names: list[str]) -> Decision:
+    """The end of the run, as an INTERNAL_ERROR that finalize delivers: a decision named nodes the stage
+    table does not know (a forgotten row must fail loudly, never finish a run as if it were done)."""
+    message = f"主管选择了工作流里没有的环节「{'、'.join(names) or '（空）'}」"
+    error = {"agent": "supervisor", "code": "INTERNAL_ERROR", "message": message, "retryable": False,
+             "critical": True}
+    return _finish(f"{message}，终止流程", lastError=error)
 
-    An image-only run is judged on the image dimensions only, and the planner owns them all: it is the
-    one agent of the short path that can act on the feedback.
-    """
+
+def checked(decision: Decision) -> Decision:
+    """The decision, or the error ending the run when it names a node the table does not know."""
+    unknown = [name for name in decision.next if name not in ROUTES]
+    return unknown_route(unknown) if unknown or not decision.next else decision
+
+
+def _intent(state: StudioState) -> str | None:
+    return (state.get("intent") or {}).get("intent")
+
+
+def _review_gate(state: StudioState, options: RunOptions) -> Decision:
+    """After a review: deliver, send back to the owner of the weakest dimension, or stop at the limit."""
     report = state.get("qualityScores") or {}
     rounds = len(state.get("qualityHistory") or [])
     if report.get("passed"):
         return _finish(f"第{rounds}轮审核通过（综合 {report.get('overall', 0):.2f}），交付结果")
     if rounds >= options.max_review_rounds:
         return _finish(f"已审核{rounds}轮仍未全部达标，达到上限，交付得分最高的一轮")
+    weakest, owner = _to_redo(report, state, options)
+    if owner is None:
+        shown = label("dimension", weakest)
+        return _finish(f"第{rounds}轮审核未通过，但没有能重做「{shown}」的环节，交付结果")
     scores: dict[str, float] = report.get("scores") or {}
-    thresholds = options.thresholds
-    dimensions: tuple[str, ...] = IMAGE_DIMENSIONS if image_only else DIMENSION_KEYS
-    gaps = {d: scores.get(d, 0.0) - thresholds.get(d, 0.0) for d in dimensions}
-    weakest = min(dimensions, key=lambda d: (gaps[d], scores.get(d, 0.0)))
-    owner = PLANNER if image_only else DIMENSION_OWNER[weakest]
-    checks = report.get("checks") or []
-    check_owner = _check_owner(checks)
-    if check_owner and not image_only:  # a failed check names who must fix it
-        owner = check_owner
-        weakest = next(c["dimension"] for c in checks if c.get("owner") == owner)
     feedback = {
         "dimension": weakest,
         "owner": owner,
@@ -174,9 +124,32 @@ def _review_gate(state: StudioState, options: RunOptions, *, image_only: bool = 
     )
 
 
+def _to_redo(report: dict[str, Any], state: StudioState, options: RunOptions) -> tuple[str, str | None]:
+    """The dimension a failed review sends back and the stage on the run's path that redoes it.
+
+    A failed check names its owner; else the weakest dimension's owner redoes it. An image-only run is
+    judged on the image dimensions only, and on its short path the work goes to the stage there built on
+    the owner's (the image planner): the one that can act on the feedback.
+    """
+    image_only = _intent(state) == "image_only"
+    scores: dict[str, float] = report.get("scores") or {}
+    dimensions: tuple[str, ...] = IMAGE_DIMENSIONS if image_only else DIMENSION_KEYS
+    gaps = {d: scores.get(d, 0.0) - options.thresholds.get(d, 0.0) for d in dimensions}
+    weakest = min(dimensions, key=lambda d: (gaps[d], scores.get(d, 0.0)))
+    owner = DIMENSION_OWNER[weakest]
+    checks = report.get("checks") or []
+    check_owner = _check_owner(checks)
+    if check_owner and not image_only:
+        owner = check_owner
+        weakest = next(c["dimension"] for c in checks if c.get("owner") == owner)
+    return weakest, owner_on_path(owner, path_of(state))
+
+
 def _check_owner(checks: list[dict[str, Any]]) -> str | None:
+    """The most upstream stage a failed check names: evidence that carried a foreign fact is fixed at the
+    source, then the text, then the cards."""
     owners = {c.get("owner") for c in checks}
-    return next((o for o in CHECK_OWNERS if o in owners), None)
+    return next((s.name for s in STAGES if s.name in owners), None)
 
 
 def draft_gate(state: StudioState) -> Decision | None:
@@ -207,11 +180,61 @@ def draft_gate(state: StudioState) -> Decision | None:
     )
 
 
-def _stage_before(agent: str) -> tuple[str, ...]:
-    """The agent itself and every stage before it: what a fallback may choose after it failed."""
-    if agent not in STAGE_ORDER:
-        return (agent,)
-    return STAGE_ORDER[: STAGE_ORDER.index(agent) + 1][::-1]
+def _rerun_or_back(name: str, state: StudioState) -> tuple[str, ...]:
+    """The failed stage and every working stage (one with a progress weight) before it on the path, nearest
+    first: what the LLM fallback may choose after it failed."""
+    working = [s.name for s in path_of(state) if s.weight]
+    if name not in working:
+        return (name,)
+    return tuple(working[: working.index(name) + 1][::-1])
+
+
+def _on_error(error: dict[str, Any], state: StudioState, options: RunOptions) -> Decision:
+    """Seed 003's error strategy of the stage that failed: rerun it, skip it or end the run."""
+    name = str(error.get("agent", ""))
+    stage = STAGE.get(name)
+    who = agent_label(name)
+    if error.get("critical"):
+        return _finish(f"{who}发生严重错误，终止流程")
+    strategy = stage.on_error if stage else abort()  # a stage the table lost is never rerun
+    runs = (state.get("agentAttempts") or {}).get(name, 0)
+    if error.get("retryable") and not error.get("retried") and runs <= strategy.retries:
+        return Decision(
+            (name,),
+            f"{who}出错，重试一次" if strategy.retries == 1 else f"{who}出错，重试（第{runs}次）",
+            updates={"lastError": None},
+            ambiguous=True,
+            allowed=_rerun_or_back(name, state),
+        )
+    gave_up = f"{who}重试后仍失败" if runs > 1 or error.get("retried") else f"{who}出错"
+    if stage is not None and strategy.then == "skip":
+        return _skip(stage, f"{gave_up}，跳过这一步（{strategy.note}）", state, options)
+    return _finish(f"{gave_up}，终止流程")
+
+
+def _skip(stage: Stage, why: str, state: StudioState, options: RunOptions) -> Decision:
+    """Go on without the stage — its flag set, its artifacts left as they were — and decide from there."""
+    skipped = {stage.done: True, "lastError": None}
+    then = decide(cast(StudioState, {**state, **skipped}), options)
+    return replace(then, reason=f"{why}；{then.reason}", updates={**skipped, **then.updates})
+
+
+def _dispatch(batch: tuple[Stage, ...], options: RunOptions) -> Decision:
+    """Send the run to the due stages (several at once unless in the sequential baseline)."""
+    first = batch[0]
+    if len(batch) == 1:
+        return Decision((first.name,), first.reason)
+    if options.sequential_baseline:
+        return Decision((first.name,), f"{first.reason}（顺序基线：一次只派一个环节）")
+    return Decision(tuple(s.name for s in batch), "同时进行：" + "、".join(s.phase for s in batch))
+
+
+def _end_of_path(state: StudioState, options: RunOptions) -> Decision:
+    """Every stage of the path is done: the review gate judges a package; anything else is finished."""
+    path = path_of(state)
+    if any(s.name == GATE for s in path):
+        return _review_gate(state, options)
+    return _finish(f"{agent_label(path[-1].name)}已完成，结束流程")
 
 
 def decide(state: StudioState, options: RunOptions) -> Decision:
@@ -219,83 +242,25 @@ def decide(state: StudioState, options: RunOptions) -> Decision:
     if state.get("done"):
         return _finish("流程已结束")
     error = state.get("lastError")
-    attempts = state.get("agentAttempts") or {}
     if error:
-        agent = str(error.get("agent", ""))
-        if error.get("critical"):
-            return _finish(f"{agent_label(agent)}发生严重错误，终止流程")
-        if error.get("retryable") and not error.get("retried") and attempts.get(agent, 0) < 2:
-            return Decision(
-                (agent,),
-                f"{agent_label(agent)}出错，重试一次",
-                updates={"lastError": None},
-                ambiguous=True,
-                allowed=_stage_before(agent),
-            )
-        return _finish(f"{agent_label(agent)}重试后仍失败，终止流程")
+        return _on_error(error, state, options)
     if state.get("iterationCount", 0) >= state.get("maxIterations", options.max_iterations):
         return _finish("达到最大调度次数，结束流程")
-
-    intent = (state.get("intent") or {}).get("intent")
-    if intent is None:
-        return Decision((INTENT,), "先识别用户意图")
-    if intent in ("question", "time_query"):
-        if state.get("answer") is None:
-            return Decision((ANSWER,), "问答类请求，直接回答")
-        return _finish("已回答问题")
-
-    if intent == "image_only":
-        if not state.get("imagePlansComplete"):
-            return Decision((PLANNER,), "仅需生成图片，走短路径：先规划图片")
-        if not state.get("imagePlansApproved"):
-            return Decision((PLANS_CHECKPOINT,), "图片规划待确认")
-        if not state.get("imagesComplete"):
-            return Decision((IMAGE,), "图片规划已确认，开始生成")
-        if not state.get("reviewComplete"):
-            return Decision((REVIEW,), "图片已生成，进入质量审核")
-        return _review_gate(state, options, image_only=True)
-
-    if (
-        not state.get("briefComplete")
-        and "topic" not in (state.get("agentClarificationKeys") or [])
-        and needs_clarification(state.get("request", ""))
-    ):
-        return Decision((CLARIFY,), "需求过于模糊，先向用户澄清主题")
-    if not state.get("briefComplete"):
-        return Decision((BRIEF,), "梳理创作简报")
-    pending = tuple(
-        agent
-        for agent, flag in ((RESEARCH, "evidenceComplete"), (REFERENCE, "referenceIntelligenceComplete"))
-        if not state.get(flag)
-    )
-    if len(pending) == 2 and options.sequential_baseline:
-        return Decision(pending[:1], "简报已就绪：先调研素材，再解析参考图（顺序基线）")
-    if pending:
-        return Decision(
-            pending,
-            "简报已就绪：调研素材与解析参考图" if len(pending) == 2 else f"补齐{agent_label(pending[0])}",
-        )
-    if not state.get("contentComplete"):
-        return Decision((WRITER,), "素材齐备，开始撰写文案")
-    if not state.get("contentApproved"):
-        return draft_gate(state) or Decision((CONTENT_CHECKPOINT,), "文案待确认")
-    if not state.get("layoutComplete"):
-        return Decision((LAYOUT,), "文案已确认，规划版式")
-    if not state.get("imagePlansComplete"):
-        return Decision((PLANNER,), "版式已就绪，规划配图")
-    if not state.get("imagePlansApproved"):
-        return Decision((PLANS_CHECKPOINT,), "图片规划待确认")
-    if not state.get("imagesComplete"):
-        return Decision((IMAGE,), "图片规划已确认，开始生成图片")
-    if not state.get("reviewComplete"):
-        return Decision((REVIEW,), "图文已齐，进入质量审核（不可跳过）")
-    return _review_gate(state, options)
+    batch = due(state)
+    if not batch:
+        return _end_of_path(state, options)
+    if batch[0].name == CONTENT_CHECKPOINT and (sent_back := draft_gate(state)):
+        return sent_back  # the writer's draft fails its text checks: redo before the editor sees it
+    return _dispatch(batch, options)
 
 
 def route(state: StudioState) -> list[str]:
-    """The conditional edge after the supervisor: the node(s) it chose (several run in parallel)."""
-    chosen = [n for n in state.get("nextAgents") or [] if n in ROUTES]
-    return chosen or [FINALIZE]
+    """The conditional edge after the supervisor: the node(s) it chose (several run in parallel). A route
+    the table does not know raises (the supervisor never sends one: see `checked`)."""
+    chosen = list(state.get("nextAgents") or [])
+    if not chosen or any(name not in ROUTES for name in chosen):
+        raise UnknownRoute(f"the supervisor chose {chosen}; the stage table routes to {list(ROUTES)}")
+    return chosen
 
 
 async def _llm_choice(decision: Decision, state: StudioState, ctx: StudioContext) -> Decision:
@@ -345,6 +310,7 @@ async def supervisor(state: StudioState, runtime: Runtime[StudioContext]) -> dic
         # the original design asked the model before every step: one real call, the rule's choice its
         # only allowed answer
         decision = await _llm_choice(replace(decision, allowed=decision.next), state, ctx)
+    decision = checked(decision)
     emit(SupervisorDecision(decision=decision.label, reason=decision.reason, source=decision.source))
     return {
         **decision.updates,

@@ -11,7 +11,8 @@ import pytest
 
 from agents.context import RunOptions, StudioContext
 from agents.image import image_agent
-from agents.supervisor import FINALIZE, REFERENCE, RESEARCH, decide, supervisor
+from agents.stages import FINALIZE, REFERENCE, RESEARCH
+from agents.supervisor import decide, supervisor
 from tests.agents.harness import run_node
 from tests.agents.test_supervisor import FULL, apply
 from tests.agents.test_visual_agents import CountingProvider, image_state

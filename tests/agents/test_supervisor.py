@@ -8,14 +8,8 @@ from typing import Any
 import pytest
 
 from agents.context import RunOptions
-from agents.supervisor import (
-    DIMENSION_OWNER,
-    FINALIZE,
-    INVALIDATES,
-    Decision,
-    decide,
-    needs_clarification,
-)
+from agents.stages import DIMENSION_OWNER, FINALIZE, INVALIDATES, needs_clarification
+from agents.supervisor import Decision, decide
 
 OPTIONS = RunOptions()
 FULL = {"intent": {"intent": "full_post"}, "request": "帮我写一篇周末城市露营的小红书笔记"}
