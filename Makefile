@@ -20,19 +20,22 @@ $(DEV): $(SERVE)
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(DEV)
 
-# System packages: Debian's chromium for the browser tests (Playwright drives it; browsers cannot be
-# downloaded here, so never `playwright install`). Idempotent: skipped when /usr/bin/chromium exists.
+# System packages the tests use: Debian's chromium for the browser tests (Playwright drives it; browsers
+# cannot be downloaded here, so never `playwright install`) and postgresql, whose initdb and pg_ctl start a
+# throwaway cluster for the PostgreSQL tests (tests/pg.py). Idempotent: apt runs only when one is missing.
 system-deps:
-	@if [ -x /usr/bin/chromium ]; then :; \
-	else \
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	{ command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
 install: $(SERVE)
 
-# The test set-up: the dev tools and the system packages only the tests use (chromium).
+# The test set-up: the dev tools and the system packages only the tests use (chromium, postgresql).
 dev: system-deps $(DEV)
 
 # Serving migrates the database and loads the sample corpus first (`studio serve --prepare`, one process
@@ -42,6 +45,7 @@ run: install
 
 lint: dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: dev
 	$(BIN)/mypy

@@ -6,7 +6,8 @@ StudioError (tools.errors)
     ├── ThreadBusy            the thread is running or finished; it cannot start again (409)
     ├── NotPaused             confirm on a thread that is not waiting for anyone (409)
     ├── StaleInterrupt        confirm names an interrupt that is no longer pending (409)
-    └── InvalidConfirmation   the confirm body does not fit the pending question (422)
+    ├── InvalidConfirmation   the confirm body does not fit the pending question (422)
+    └── Stopping              a run asked for while this process stops (503; retry on a peer or later)
 """
 
 from __future__ import annotations
@@ -42,3 +43,8 @@ class StaleInterrupt(RunError):
 class InvalidConfirmation(RunError):
     code = "INVALID_CONFIRMATION"
     status = 422
+
+
+class Stopping(RunError):
+    code = "SERVER_STOPPING"
+    status = 503

@@ -1,7 +1,7 @@
 """HTTP errors in the protocol's shape: `{"error": {"code", "message", "details"}}` with a fitting 4xx.
 
 StudioError (tools.errors)
-├── RunError (agents.errors)          carries its own `status` (404 / 409 / 422)
+├── RunError (agents.errors)          carries its own `status` (404 / 409 / 422 / 503 SERVER_STOPPING)
 └── ApiError                          raised by routes
     ├── BadRequest          400       malformed body (not JSON, not an object)
     ├── NotFound            404       unknown creative / asset / page
@@ -9,8 +9,7 @@ StudioError (tools.errors)
     ├── ValidationFailed    422       a well-formed body that breaks the rules
     ├── Unauthenticated     401       no or a bad token / session (app.auth)
     ├── Forbidden           403       the role may not do this, or not to someone else's run (app.auth)
-    ├── RateLimited         429       a per-user run limit (app.limits; with Retry-After)
-    └── ServerStopping      503       a run asked for while the server stops (graceful shutdown)
+    └── RateLimited         429       a per-user run limit (app.limits; with Retry-After)
 
 Anything else a route raises is a bug: it is logged and answered 500 with code INTERNAL_ERROR.
 """
@@ -53,11 +52,6 @@ class PayloadTooLarge(ApiError):
 class ValidationFailed(ApiError):
     code = "VALIDATION_ERROR"
     status = 422
-
-
-class ServerStopping(ApiError):
-    code = "SERVER_STOPPING"
-    status = 503
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:

@@ -25,15 +25,16 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from agents.run import RunManager
 from app import openapi, web
 from app.auth import Guard, allowed_hosts, bootstrap_local_admin
 from app.errors import EXCEPTION_HANDLERS
 from app.http import NoSniff
 from app.resources import open_resources
 from app.routes import agent, auth, creatives
-from app.runs import RunManager
 from app.settings import Settings
 from tools.accounts import Accounts
+from tools.database import is_postgresql, libpq_url
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -61,8 +62,13 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             accounts = Accounts(resources.sessions, session_ttl=timedelta(hours=settings.session_ttl_hours))
             app.state.accounts = accounts
             app.state.bootstrap = await bootstrap_local_admin(accounts, settings)
-            manager = RunManager(resources, settings)
-            await manager.recover()
+            manager = RunManager(
+                resources,
+                on_disconnect=settings.on_disconnect,
+                poll_s=settings.follow_poll_s,
+                listen_url=libpq_url(settings.db_url) if is_postgresql(settings.db_url) else None,
+            )
+            await manager.open()
             app.state.runs = manager
             if tune_gc:
                 tune_gc_for_serving()

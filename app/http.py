@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agents.runner import Resources
+from agents.run import Resources
 from app.errors import BadRequest, PayloadTooLarge, validation_failed
 from app.settings import Settings
 

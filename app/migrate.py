@@ -1,18 +1,29 @@
 """Database migrations, driven from code: `studio db upgrade|downgrade|current`.
 
-Alembic runs in a worker thread because its async `env.py` starts its own event loop.
+Alembic runs in a worker thread because its async `env.py` starts its own event loop. On PostgreSQL an
+upgrade also creates — or brings up to date — langgraph-checkpoint-postgres's tables in the same database
+(the checkpointer's own migrations, outside Alembic's revisions: the step `CHECKPOINT_TABLES`). A downgrade
+leaves them: they hold the paused runs, and the checkpointer has no way down.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from alembic import command
 from alembic.config import Config
 
+from tools.database import is_postgresql, libpq_url, sync_url
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+CHECKPOINT_TABLES = "checkpoints"  # the upgrade step that sets up LangGraph's checkpoint tables (PostgreSQL)
 
 
 def alembic_config(database_url: str) -> Config:
@@ -23,25 +34,34 @@ def alembic_config(database_url: str) -> Config:
 
 
 def pending(database_url: str, revision: str = "head") -> list[str]:
-    """The revisions an upgrade to `revision` would apply, oldest first."""
+    """The steps an upgrade to `revision` would take, oldest first: Alembic revisions, then — on PostgreSQL,
+    when LangGraph's checkpoint tables are missing or behind — `CHECKPOINT_TABLES`."""
     from alembic.script import ScriptDirectory
 
     script = ScriptDirectory.from_config(alembic_config(database_url))
     steps = script.iterate_revisions(revision, current(database_url) or "base")
-    return [step.revision for step in reversed(list(steps))]
+    todo = [step.revision for step in reversed(list(steps))]
+    if is_postgresql(database_url) and _checkpoint_tables_behind(database_url):
+        todo.append(CHECKPOINT_TABLES)
+    return todo
 
 
 def upgrade(
     database_url: str, revision: str = "head", *, applied: Callable[[str], object] | None = None
 ) -> None:
-    """Upgrade to `revision`. With `applied`, migrations run one at a time and `applied(revision)` is called
-    after each (the CLI's progress)."""
+    """Upgrade to `revision` (and set up the checkpoint tables on PostgreSQL). With `applied`, the steps run
+    one at a time and `applied(step)` is called after each (the CLI's progress)."""
     config = alembic_config(database_url)
     if applied is None:
         command.upgrade(config, revision)
+        if is_postgresql(database_url):
+            setup_checkpoint_tables(database_url)  # when they are up to date: one query
         return
     for step in pending(database_url, revision):
-        command.upgrade(config, step)
+        if step == CHECKPOINT_TABLES:
+            setup_checkpoint_tables(database_url)
+        else:
+            command.upgrade(config, step)
         applied(step)
 
 
@@ -51,16 +71,42 @@ def downgrade(database_url: str, revision: str = "base") -> None:
 
 def current(database_url: str) -> str | None:
     """The revision the database is at, or None for a blank database."""
-    from sqlalchemy import create_engine as create_sync_engine
     from sqlalchemy import inspect, text
 
-    sync_url = database_url.replace("+aiosqlite", "").replace("+asyncpg", "+psycopg")
-    engine = create_sync_engine(sync_url)
+    with _connect(database_url) as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def setup_checkpoint_tables(database_url: str) -> None:
+    """Create or upgrade langgraph-checkpoint-postgres's tables in a PostgreSQL database (idempotent)."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with PostgresSaver.from_conn_string(libpq_url(database_url)) as saver:
+        saver.setup()
+
+
+def _checkpoint_tables_behind(database_url: str) -> bool:
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from sqlalchemy import inspect, text
+
+    with _connect(database_url) as conn:
+        if not inspect(conn).has_table("checkpoint_migrations"):
+            return True
+        done = conn.execute(text("SELECT max(v) FROM checkpoint_migrations")).scalar()
+    return done is None or done < len(PostgresSaver.MIGRATIONS) - 1
+
+
+@contextmanager
+def _connect(database_url: str) -> Iterator[Connection]:
+    """A blocking connection to the database, for a few quick reads."""
+    from sqlalchemy import create_engine as create_sync_engine
+
+    engine = create_sync_engine(sync_url(database_url))
     try:
         with engine.connect() as conn:
-            if not inspect(conn).has_table("alembic_version"):
-                return None
-            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            yield conn
     finally:
         engine.dispose()
 

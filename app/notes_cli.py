@@ -22,19 +22,17 @@ from app.progress import Steps
 from app.settings import Settings
 from tools.errors import ImportRowsError, KnowledgeError
 from tools.knowledge import (
+    SAMPLE_DATA_DIR,
+    SAMPLE_DATA_MISSING,
     VECTOR_INDEX_FROM,
     KnowledgeStore,
     Note,
     Style,
     VectorIndex,
+    load_sample_data,
     parse_notes_file,
     parse_styles_file,
 )
-
-SAMPLE_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-"""The repository's `data/`: `notes/<theme>.jsonl` and `styles.jsonl` (sample data, see docs/data.md)."""
-
-SAMPLE_DATA_MISSING = "SAMPLE_DATA_MISSING"
 
 notes_cli = typer.Typer(help="笔记库与风格库：导入、检索、统计、加载示例数据。", no_args_is_help=True)
 
@@ -57,18 +55,6 @@ class SeedReport:
     notes_before: int
     styles_before: int
     seconds: float
-
-
-def load_sample_data(data_dir: Path = SAMPLE_DATA_DIR) -> tuple[list[Note], list[Style]]:
-    """Parse the sample corpus (`notes/*.jsonl`) and style library (`styles.jsonl`) under `data_dir`."""
-    note_files = sorted((data_dir / "notes").glob("*.jsonl"))
-    styles_file = data_dir / "styles.jsonl"
-    if not note_files or not styles_file.is_file():
-        raise KnowledgeError(
-            f"未找到示例数据（需要 {data_dir}/notes/*.jsonl 和 {styles_file}）", code=SAMPLE_DATA_MISSING
-        )
-    notes = [note for path in note_files for note in parse_notes_file(path)]
-    return notes, parse_styles_file(styles_file)
 
 
 async def seed_store(

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from agents.events import EPHEMERAL_MODELS, STORED_MODELS
-from agents.runner import RunRequest
+from agents.run import RunRequest
 from app.auth import SESSION_COOKIE
 from app.creatives import DAY as DAY_PATTERN
 from app.creatives import MAX_ID, Sort

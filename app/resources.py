@@ -10,20 +10,20 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from functools import cache
 from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from agents.context import RunOptions
 from agents.graph import build_graph
-from agents.runner import Resources
+from agents.run import BatchWriter, Resources
 from app.settings import Settings
 from tools.assets import AssetStore
-from tools.database import create_engine, session_factory
+from tools.database import create_engine, is_postgresql, libpq_url, session_factory
 from tools.images import OFFLINE_NAMES, ImageProvider, make_image_provider
 from tools.knowledge import KnowledgeStore
 from tools.llm import LLMConfig, LLMGateway
 from tools.providers import Endpoint, ProviderKeys, resolve
 from tools.renderer import CardRenderer
-from tools.writer import BatchWriter
 
 
 def run_options(settings: Settings) -> RunOptions:
@@ -139,7 +139,7 @@ def image_providers(
     return provider
 
 
-def _load_text_tools() -> None:
+def load_text_tools() -> None:
     """jieba's dictionary (~1 s) and the sentence encoder (~1.4 s), which research and the checks use."""
     from tools import segmenter
     from tools.embeddings import embed
@@ -155,6 +155,38 @@ async def _settle(task: asyncio.Task[Any]) -> None:
 
 
 @asynccontextmanager
+async def open_checkpointer(settings: Settings) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+    """LangGraph's checkpointer: in the database when it is PostgreSQL (langgraph-checkpoint-postgres on a
+    psycopg pool; `studio db upgrade` creates its tables), else in the SQLite file `checkpoint_db`."""
+    if is_postgresql(settings.db_url):
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg import AsyncConnection
+        from psycopg.rows import DictRow, dict_row
+        from psycopg_pool import AsyncConnectionPool
+
+        # the connections the saver's own `from_conn_string` makes
+        connection = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+        async with AsyncConnectionPool(
+            libpq_url(settings.db_url),
+            connection_class=AsyncConnection[DictRow],
+            kwargs=connection,
+            min_size=1,
+            max_size=10,
+            open=False,
+        ) as pool:
+            await pool.wait()  # a database out of reach fails the start, not the first run
+            yield AsyncPostgresSaver(pool)
+        return
+    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_db)) as saver:
+        await saver.conn.execute("PRAGMA journal_mode=WAL")
+        await saver.conn.execute("PRAGMA busy_timeout=10000")
+        # WAL + NORMAL syncs at WAL checkpoints instead of every commit (one commit per graph step: ~7% of a
+        # zero-latency run, docs/benchmarks.md); a power cut may lose the last steps, never corrupt the file.
+        await saver.conn.execute("PRAGMA synchronous=NORMAL")
+        yield saver
+
+
+@asynccontextmanager
 async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIterator[Resources]:
     """Everything a run needs, opened in order and closed in reverse. `warm` (the server) starts the card
     renderer's worker processes now rather than when the first card is due."""
@@ -165,14 +197,7 @@ async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIter
         sessions = session_factory(engine)
         writer = BatchWriter(engine)
         stack.push_async_callback(writer.close)  # before the engine is disposed
-        saver = await stack.enter_async_context(
-            AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_db))
-        )
-        await saver.conn.execute("PRAGMA journal_mode=WAL")
-        await saver.conn.execute("PRAGMA busy_timeout=10000")
-        # WAL + NORMAL syncs at WAL checkpoints instead of every commit (one commit per graph step: ~7% of a
-        # zero-latency run, docs/benchmarks.md); a power cut may lose the last steps, never corrupt the file.
-        await saver.conn.execute("PRAGMA synchronous=NORMAL")
+        saver = await stack.enter_async_context(open_checkpointer(settings))
         knowledge = await KnowledgeStore.open(settings.store_dir)
         stack.push_async_callback(knowledge.close)
         renderer = CardRenderer(workers=settings.render_workers)
@@ -181,7 +206,7 @@ async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIter
             renderer.start()  # they warm up (~1 s) while the first runs write
         llm = LLMGateway(llm_config(settings))
         if warm:  # what every first run needs, loaded in threads after start-up: the first page does not wait
-            for load in (llm.litellm, _load_text_tools):  # litellm's import is ~7 s of CPU
+            for load in (llm.litellm, load_text_tools):  # litellm's import is ~7 s of CPU
                 stack.push_async_callback(_settle, asyncio.create_task(asyncio.to_thread(load)))
         yield Resources(
             graph=build_graph(saver),
@@ -193,6 +218,8 @@ async def open_resources(settings: Settings, *, warm: bool = False) -> AsyncIter
             writer=writer,
             options=run_options(settings),
             hitl_default=settings.hitl_default,
+            lease_s=settings.run_lease_s,
+            tick_s=settings.run_tick_s,
             image_max_bytes=settings.image_max_bytes,
             allow_private_image_urls=settings.allow_private_image_urls,
         )

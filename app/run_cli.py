@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -53,7 +54,7 @@ from tools.errors import ImageInputError, StudioError
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from agents.runner import Resources, RunHandle, WorkflowRunner
+    from agents.run import Resources, RunHandle, WorkflowRunner
 
 OK, FAILED, BAD_INPUT, INTERRUPTED = 0, 1, 2, 130
 Event = dict[str, Any]
@@ -517,6 +518,11 @@ class LiveView:
 # --- one invocation ----------------------------------------------------------------------------------------
 
 
+async def warm(*loads: Callable[[], object]) -> None:
+    """Run the loads in threads, at once."""
+    await asyncio.gather(*(asyncio.to_thread(load) for load in loads))
+
+
 class Studio:
     """One CLI invocation: an event loop kept across prompts (`asyncio.Runner`, so Ctrl-C at a prompt is a
     plain KeyboardInterrupt), the opened resources and a runner."""
@@ -528,9 +534,9 @@ class Studio:
         self.stack = AsyncExitStack()
 
     def open(self, *, seed: bool, steps: Steps | None = None) -> None:
-        from agents.runner import WorkflowRunner
+        from agents.run import WorkflowRunner
         from app import migrate
-        from app.resources import open_resources
+        from app.resources import load_text_tools, open_resources
         from app.setup import prepare_data
 
         if seed:
@@ -540,6 +546,12 @@ class Studio:
         opened = self.stack.enter_async_context(open_resources(self.settings))
         self.resources: Resources = self.loop.run(opened)
         self.runner: WorkflowRunner = WorkflowRunner(self.resources)
+        # What a run needs first (litellm's import, jieba, the encoder: seconds of CPU) loads now, in threads:
+        # the loop never stalls mid-run, so the run's lease is renewed on time and a server on the same data
+        # dir leaves the run alone.
+        self.loop.run(warm(self.resources.llm.litellm, load_text_tools))
+        self.loop.run(self.runner.keeper.start())
+        self.stack.push_async_callback(self.runner.keeper.close)
         if isinstance(self.view, LiveView):
             self.view.thresholds = dict(self.resources.options.thresholds)
 
@@ -557,9 +569,21 @@ class Studio:
 
     def drive(self, handle: RunHandle) -> int:
         """Stream, answer pauses and resume until the run ends or is left paused; the exit code."""
+        from agents.run import HANDED_ON
+
         while True:
             events = self.runner.stream(handle, ephemeral=self.view.streams_draft)
-            outcome = self.view.segment(self.loop, events)
+            try:
+                outcome = self.view.segment(self.loop, events)
+            except asyncio.CancelledError as exc:
+                if HANDED_ON not in exc.args:
+                    raise
+                self.view.failed({  # this process stalled past its lease; a server continues the run
+                    "message": "这个运行已交给服务进程继续，可在工作台或用 studio api 查看"
+                    f"（/api/agent/threads/{handle.thread_id}/events）",
+                    "threadId": handle.thread_id,
+                })
+                return FAILED
             if outcome.error is not None:
                 self.view.failed(outcome.error)
                 return FAILED
@@ -673,7 +697,7 @@ def run(
     view: View = JsonView() if json_output else LiveView(verbose=verbose, auto_approve=auto_approve)
 
     def body() -> int:
-        from agents.runner import RunRequest, reference_from_path
+        from agents.run import RunRequest, reference_from_path
 
         settings = writable(data_dir)
         request_model = RunRequest(
@@ -780,24 +804,14 @@ def threads(
     status = key_of("status", status) if status is not None else None  # "待审核" works as well as "paused"
 
     def body() -> int:
-        from sqlalchemy import select
-
-        from tools.database import Creative, CreativeStatus
+        from tools.database import CreativeStatus
 
         if status is not None and status not in set(CreativeStatus):
             choices = "、".join(f"{s.value}（{label('status', s.value)}）" for s in CreativeStatus)
             raise RunError(f"未知状态 {status}，可选：{choices}")
-        query = select(Creative).order_by(Creative.updated_at.desc(), Creative.id.desc()).limit(limit)
-        if status is not None:
-            query = query.where(Creative.status == status)
-
-        async def fetch(studio: Studio) -> list[Creative]:
-            async with studio.resources.sessions() as session:
-                return list((await session.scalars(query)).all())
-
         with Studio(existing(data_dir), view, auto_approve=False) as studio:
             studio.open(seed=False)
-            rows = studio.loop.run(fetch(studio))
+            rows = studio.loop.run(studio.resources.store.recent(limit, status))
         if not rows:
             view.console.print(f"没有状态为 {status} 的运行" if status else "还没有运行记录")
             return OK

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -51,7 +51,9 @@ class Settings(BaseSettings):
         Path(".studio"), description="Where the database, checkpoints, store and images live."
     )
     database_url: str | None = Field(
-        None, description="SQLAlchemy async URL; default: SQLite in the data dir."
+        None,
+        description="sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE (the studio picks the "
+        "driver); default: SQLite in the data dir.",
     )
     checkpoint_db: Path | None = Field(
         None, description="LangGraph checkpoint SQLite file; default in data dir."
@@ -138,6 +140,26 @@ class Settings(BaseSettings):
     on_disconnect: Literal["continue", "abort"] = "continue"
     max_body_bytes: int = Field(25 * 1024 * 1024, gt=0, description="Largest accepted request body.")
     heartbeat_s: float = Field(15.0, gt=0)
+    run_lease_s: float = Field(
+        30.0,
+        ge=1,
+        le=3600,
+        description="How long a run's lease lasts unrenewed: a worker that dies leaves its runs to a peer "
+        "(or the next start) this long after its last renewal (at once on the same machine).",
+    )
+    run_tick_s: float = Field(
+        1.0,
+        gt=0,
+        le=60,
+        description="How often a process looks at its leases, cancels asked by other processes and runs "
+        "left by dead workers.",
+    )
+    follow_poll_s: float = Field(
+        0.2,
+        gt=0,
+        le=10,
+        description="How often a follower of a run another process runs looks for new events.",
+    )
 
     # --- accounts and browser security ------------------------------------------------------------------
     allowed_hosts: list[str] = Field(
@@ -167,6 +189,15 @@ class Settings(BaseSettings):
     max_starts_per_minute: int = Field(
         12, ge=1, le=10000, description="Runs one user may start or resume per minute (429 past it)."
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _with_the_studios_driver(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        from tools.database import database_url  # SQLAlchemy, imported only for a URL that was set
+
+        return database_url(url)
 
     @model_validator(mode="after")
     def _fill_paths(self) -> Settings:

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.runner import Resources, RunRequest, WorkflowRunner
+from agents.run import Resources, RunRequest, WorkflowRunner
 from app import migrate
 from app.resources import open_resources
 from app.settings import Settings

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.runner import WorkflowRunner
+from agents.run import WorkflowRunner
 from bench.common import (
     RESULTS_DIR,
     RunResult,

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from agents.runner import WorkflowRunner
+from agents.run import WorkflowRunner
 from app.settings import Settings
 from bench.common import (
     RESULTS_DIR,
@@ -55,17 +55,17 @@ def _components() -> dict[str, list[tuple[type, str]]]:
     """Component → the async methods whose time is summed for it (skipped if the code has moved)."""
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from agents import runner
+    from agents.run import BatchWriter
+    from agents.run import recorder as runner
     from tools.assets import AssetStore
     from tools.knowledge import KnowledgeStore
     from tools.llm import LLMGateway
     from tools.renderer import CardRenderer
-    from tools.writer import BatchWriter
 
     return {
         "checkpoint writes": [(AsyncSqliteSaver, "aput"), (AsyncSqliteSaver, "aput_writes")],
-        # events and creative-row updates share group commits (tools.writer); earlier checkouts wrote them
-        # through EventLog.append / CreativeRecorder separately
+        # events and creative-row updates share group commits (agents.run.writer); earlier checkouts wrote
+        # them through EventLog.append / CreativeRecorder separately
         "event log + creative row": [
             (BatchWriter, "write"),
             (getattr(runner, "EventLog", object), "append"),

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.runner import RunRequest, WorkflowRunner
+from agents.run import RunRequest, WorkflowRunner
 from bench.common import (
     RESULTS_DIR,
     print_table,

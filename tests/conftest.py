@@ -66,3 +66,24 @@ def provider_api() -> Iterator[ProviderAPI]:
 
     with ProviderAPI() as api:
         yield api
+
+
+# --- the throwaway PostgreSQL (tests/pg.py) ---
+if TYPE_CHECKING:
+    from tests.pg import PostgresCluster
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A PostgreSQL cluster of the session's own, stopped and removed at its end; the test is skipped where
+    PostgreSQL is not installed (failed under CI=true)."""
+    from tests.pg import throwaway_cluster
+
+    with throwaway_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_url(postgres: PostgresCluster) -> str:
+    """The `postgresql://` URL of a new, empty database on the session's cluster."""
+    return postgres.create_database()

@@ -23,16 +23,24 @@ import tempfile
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import insert, select, update
+from sqlalchemy import Row, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from tools.database import ImageAsset
-from tools.writer import BatchWriter
+from tools.database import Base, ImageAsset
 
 T = TypeVar("T")
+
+
+class RowWriter(Protocol):
+    """A group-committing writer (the run store's `agents.run.writer.BatchWriter`): asset rows go through
+    the same commits as the run's events when the asset store is given one."""
+
+    async def insert(self, model: type[Base], values: dict[str, Any]) -> Row[Any]: ...
+
+    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T: ...
 
 EXTENSIONS: dict[str, str] = {
     "image/png": "png",
@@ -70,10 +78,10 @@ class AssetRecord(BaseModel):
 
 class AssetStore:
     """Content-addressed image files under `root` plus their rows, through `sessions` — rows are written
-    through `writer` (group commit, tools.writer) when one is given."""
+    through `writer` (group commit with the run's events) when one is given."""
 
     def __init__(
-        self, root: Path, sessions: async_sessionmaker[AsyncSession], writer: BatchWriter | None = None
+        self, root: Path, sessions: async_sessionmaker[AsyncSession], writer: RowWriter | None = None
     ) -> None:
         self.root = root
         self._sessions = sessions

@@ -2,12 +2,15 @@
 
 Three tables for the work: `creatives` (one row per workflow run and everything it produced), `image_assets`
 (every generated or uploaded image, stored as a content-addressed file) and `run_events` (the persisted
-SSE log, replayable by `seq`). Six for accounts (`tools/accounts.py` reads and writes them): `users`,
-`api_tokens`, `sessions` (web logins), `login_links` (one-time login URLs), `login_attempts` (the login
+SSE log, replayable by `seq`); two for runs across processes (`agents/run/` reads and writes them):
+`run_leases` (which worker runs a thread, until when) and `run_workers` (the processes that run them).
+Six for accounts (`tools/accounts.py` reads and writes them): `users`, `api_tokens`, `sessions` (web
+logins), `login_links` (one-time login URLs), `login_attempts` (the login
 throttle) and `audit_records` (who did what, when). The schema is owned by Alembic (`migrations/`);
 `metadata` here is what the migrations are written against.
 
-SQLite (aiosqlite) is the default; the URL may point at PostgreSQL (asyncpg) instead.
+SQLite (aiosqlite) is the default; the URL may point at PostgreSQL instead (psycopg 3, the driver the
+LangGraph checkpointer uses there too). `database_url` gives any URL its driver.
 """
 
 from __future__ import annotations
@@ -101,6 +104,8 @@ class Creative(Base):
     # who started the run: the user (None before accounts, or from the local CLI) and the actor
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
     started_by: Mapped[str | None] = mapped_column(String(128))
+    # the thread's last event seq: the database allocates every event's seq from it (migration 0006)
+    last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     assets: Mapped[list[ImageAsset]] = relationship(back_populates="creative", order_by="ImageAsset.id")
 
@@ -152,6 +157,36 @@ class RunEvent(Base):
     type: Mapped[str] = mapped_column(String(48))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RunLease(Base):
+    """Which worker runs a thread's current segment, until when. A worker renews its leases while it
+    runs them; a lease past `expires_at` is free for any worker to take (and continue the run from its
+    last checkpoint). `cancel_requested_at`: another process asked the owner to cancel the run."""
+
+    __tablename__ = "run_leases"
+
+    thread_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200), index=True)  # a worker id
+    acquired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    cancel_requested_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RunWorker(Base):
+    """A process that runs workflows (a server, or a CLI run): `takes_runs` for the servers, whose
+    sweepers take over other workers' expired runs. `seen_at` is renewed with its leases; a stopping
+    server sets `stopping_at` and hands its runs to the live peers that take runs, if any."""
+
+    __tablename__ = "run_workers"
+
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    host: Mapped[str] = mapped_column(String(200))
+    pid: Mapped[int] = mapped_column(Integer)
+    takes_runs: Mapped[bool] = mapped_column(Boolean)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    stopping_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class User(Base):
@@ -264,11 +299,49 @@ def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -
     cursor.close()
 
 
+# one async driver per database; PostgreSQL's is psycopg 3, which langgraph-checkpoint-postgres needs anyway
+DRIVERS = {"sqlite": "aiosqlite", "postgresql": "psycopg"}
+SUPPORTED = "SQLite (sqlite:///PATH) or PostgreSQL (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)"
+
+
+def database_url(url: str) -> str:
+    """`url` with the studio's async driver for its database, whatever driver it named: `postgresql://…`,
+    `postgres://…` or `postgresql+asyncpg://…` → `postgresql+psycopg://…`; `sqlite:///…` →
+    `sqlite+aiosqlite:///…`. ValueError for any other database."""
+    scheme, separator, rest = url.partition("://")
+    backend = scheme.partition("+")[0].lower()
+    backend = "postgresql" if backend == "postgres" else backend
+    if not separator:
+        raise ValueError(f"a database URL starts with its database's name: {SUPPORTED}")
+    if backend not in DRIVERS:
+        raise ValueError(f"the studio does not run on {scheme}:// databases, only on {SUPPORTED}")
+    return f"{backend}+{DRIVERS[backend]}://{rest}"
+
+
+def is_postgresql(url: str) -> bool:
+    return database_url(url).startswith("postgresql+")
+
+
+def sync_url(url: str) -> str:
+    """The same database through a blocking driver: Python's sqlite3, or psycopg (which is both)."""
+    return database_url(url).replace("sqlite+aiosqlite://", "sqlite://", 1)
+
+
+def libpq_url(url: str) -> str:
+    """A PostgreSQL URL as libpq takes it (`psycopg.connect`, the checkpointer's pool): no driver part."""
+    if not is_postgresql(url):
+        raise ValueError("not a PostgreSQL URL")
+    return "postgresql://" + database_url(url).partition("://")[2]
+
+
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
-    """An async engine; SQLite connections get WAL, a busy timeout and foreign keys."""
+    """An async engine with the studio's driver (`database_url`). SQLite connections get WAL, a busy
+    timeout and foreign keys; PostgreSQL sessions work in UTC, so times come back as SQLite's do."""
+    url = database_url(url)
+    if is_postgresql(url):
+        return create_async_engine(url, echo=echo, connect_args={"options": "-c TimeZone=UTC"})
     engine = create_async_engine(url, echo=echo)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
 
 

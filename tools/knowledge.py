@@ -298,6 +298,24 @@ def parse_styles_file(path: Path | str, *, fmt: str | None = None) -> list[Style
     return _parse_file(Path(path), Style, "name", ("keywords", "palette"), fmt)
 
 
+SAMPLE_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+"""The repository's `data/`: `notes/<theme>.jsonl` and `styles.jsonl` (sample data, see docs/data.md)."""
+
+SAMPLE_DATA_MISSING = "SAMPLE_DATA_MISSING"
+
+
+def load_sample_data(data_dir: Path = SAMPLE_DATA_DIR) -> tuple[list[Note], list[Style]]:
+    """Parse the sample corpus (`notes/*.jsonl`) and style library (`styles.jsonl`) under `data_dir`."""
+    note_files = sorted((data_dir / "notes").glob("*.jsonl"))
+    styles_file = data_dir / "styles.jsonl"
+    if not note_files or not styles_file.is_file():
+        raise KnowledgeError(
+            f"未找到示例数据（需要 {data_dir}/notes/*.jsonl 和 {styles_file}）", code=SAMPLE_DATA_MISSING
+        )
+    notes = [note for path in note_files for note in parse_notes_file(path)]
+    return notes, parse_styles_file(styles_file)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The store
 # ---------------------------------------------------------------------------------------------------------

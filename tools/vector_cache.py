@@ -67,8 +67,7 @@ def write(groups: Sequence[Sequence[str]], vectors: np.ndarray, path: Path = VEC
 
 def sample_groups() -> list[list[str]]:
     """The text groups the store embeds for the sample notes and styles (the same as `upsert_*`)."""
-    from app.notes_cli import load_sample_data
-    from tools.knowledge import note_groups, style_groups
+    from tools.knowledge import load_sample_data, note_groups, style_groups
 
     notes, styles = load_sample_data()
     return [*note_groups(notes), *style_groups(styles)]

@@ -1,16 +1,24 @@
-"""The run manager: workflows run as background tasks, decoupled from the connections that watch them.
+"""The run manager: workflows run as background tasks, decoupled from the connections that watch them, and
+shared with the other processes on the same database.
 
 Every event of a run is first appended to `run_events` (by `WorkflowRunner.stream`) and then published
-to the run's live subscribers. A subscriber — the stream that started the run, a confirm, or a replay
-client — first reads the stored log after its cursor, then follows the live events, skipping any `seq`
-it has already seen, so nothing is lost or duplicated however it joins.
+to the run's live subscribers in this process. A subscriber — the stream that started the run, a confirm,
+or a replay client — first reads the stored log after its cursor, then follows the live events, skipping
+any `seq` it has already seen, so nothing is lost or duplicated however it joins. A run another process
+runs is followed from the log alone: the follower reads what is new whenever the thread's counter moves
+(`agents.run.bus.LogWatcher` polls it for every such follower of this process at once).
 
-Ephemeral events (the draft's `content_delta`, no `seq`) are only published live: a subscriber gets those
-that came after the last stored event it was sent (older ones describe a draft it has already seen
-replaced), and its first delta of a draft that began before it joined is the whole draft so far (`reset`).
+Ephemeral events (the draft's `content_delta`, no `seq`) are only published live, in the process that runs
+the run: a subscriber gets those that came after the last stored event it was sent (older ones describe a
+draft it has already seen replaced), and its first delta of a draft that began before it joined is the
+whole draft so far (`reset`).
 
-A client that disconnects does not stop the run unless `STUDIO_ON_DISCONNECT=abort` (the seed's
-behaviour: the run is cancelled and its creative marked `aborted`). One active run per thread.
+Runs are leased (`agents.run.store`): this process renews the leases of its runs; its sweeper takes over
+runs whose worker died (an expired lease) and continues them from their last checkpoint. On a graceful
+stop it hands its runs to a live peer if there is one (their streams here end with a `reconnect` event:
+follow the run again), else records them INTERRUPTED (resumable). A client that disconnects does not stop
+the run unless `on_disconnect="abort"` (the seed's behaviour: the run is cancelled and its creative marked
+`aborted`). One active run per thread, in whichever process.
 """
 
 from __future__ import annotations
@@ -19,29 +27,31 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import select
-
-from agents.errors import NotPaused, ThreadBusy
-from agents.events import DraftSoFar, ErrorEvent, is_ephemeral
-from agents.runner import (
-    ABORTED,
-    SHUTDOWN,
-    EventLog,
-    Resources,
-    RunHandle,
-    RunRequest,
-    WorkflowRunner,
-)
-from app.errors import ServerStopping
-from app.settings import Settings
-from tools.database import Creative, CreativeStatus, RunEvent
+from agents.errors import NotPaused, Stopping, ThreadBusy
+from agents.events import ContentDelta, DraftSoFar, ErrorEvent, Reconnect
+from agents.run.bus import LogWatcher
+from agents.run.leases import HANDED_ON
+from agents.run.recorder import ABORTED, stamp
+from agents.run.request import RunRequest
+from agents.run.runner import SHUTDOWN, Resources, RunHandle, WorkflowRunner
+from agents.run.store import PausedThread, Worker
+from tools.database import Creative, CreativeStatus
 
 log = logging.getLogger("studio.runs")
 
 Event = dict[str, Any]
 _END = None  # the sentinel a subscriber queue receives when the run is over
+OnDisconnect = Literal["continue", "abort"]
+DRAFT = ContentDelta.model_fields["type"].default  # the ephemeral events a follower joins mid-way
+
+
+def reconnect(thread_id: str, last_seq: int) -> Event:
+    """The last event of a stream whose run goes on elsewhere (this process stops and hands it on): follow
+    the run again with `GET /api/agent/threads/{id}/events` and `Last-Event-ID`. Live only, never stored."""
+    message = "服务正在停止，运行已交给另一个进程继续；请重新连接，从上次的事件接着看"
+    return stamp(thread_id, Reconnect(last_seq=last_seq, message=message).wire())
 
 
 @dataclass(frozen=True)
@@ -59,7 +69,7 @@ Item = Event | Passing | None
 
 @dataclass(eq=False)
 class Run:
-    """One live execution segment of a thread (a start, a confirm or a continue)."""
+    """One live execution segment of a thread (a start, a confirm, a continue or a takeover)."""
 
     thread_id: str
     creative_id: int
@@ -67,15 +77,17 @@ class Run:
     start_seq: int = 0  # the thread's last stored seq when this segment began
     last_seq: int = 0
     finished: bool = False
+    pausing: bool = False  # it has published its pause: its task is only finishing
     subscribers: set[asyncio.Queue[Item]] = field(default_factory=set)
     draft: DraftSoFar = field(default_factory=DraftSoFar)
 
     def publish(self, event: Event | None) -> None:
         item: Item = event
-        if event is not None and is_ephemeral(event):
+        if event is not None and event["type"] == DRAFT:
             item = Passing(self.last_seq, event, self.draft.follow(event))
-        elif event is not None:
+        elif event is not None and event.get("seq") is not None:
             self.last_seq = int(event["seq"])
+            self.pausing = event["type"] == "workflow_paused"
         for queue in self.subscribers:
             queue.put_nowait(item)
 
@@ -83,35 +95,61 @@ class Run:
 class RunManager:
     """Owns the background tasks of the process's runs."""
 
-    def __init__(self, resources: Resources, settings: Settings) -> None:
+    def __init__(
+        self,
+        resources: Resources,
+        *,
+        on_disconnect: OnDisconnect = "continue",
+        worker: Worker | None = None,
+        poll_s: float = 0.2,
+        listen_url: str | None = None,
+        cancel_wait_s: float = 15.0,
+    ) -> None:
         self.resources = resources
-        self.settings = settings
-        self.runner = WorkflowRunner(resources)
+        self.store = resources.store
+        self.worker = worker or Worker(takes_runs=True)
+        self.runner = WorkflowRunner(resources, self.worker)
+        self.on_disconnect = on_disconnect
+        self.watcher = LogWatcher(self.store, poll_s=poll_s, listen_url=listen_url)
+        self.cancel_wait_s = cancel_wait_s
         self.active: dict[str, Run] = {}
         self._starting: set[str] = set()
         self._shutting_down = False
+        self._handing_on = False
         self._stopping: asyncio.Task[None] | None = None
 
     # --- lifecycle -----------------------------------------------------------------------------------
-    async def recover(self) -> list[str]:
-        """Settle runs a previous process left `running`: paused ones are paused, the rest `failed`
-        (code INTERRUPTED, resumable from their last checkpoint). Returns the affected thread ids."""
-        async with self.resources.sessions() as session:
-            stale = (
-                await session.scalars(
-                    select(Creative.thread_id).where(Creative.status == CreativeStatus.RUNNING.value)
-                )
-            ).all()
-        for thread_id in stale:
-            await self.runner.mark_interrupted(thread_id)
-        if stale:
-            log.warning("settled %d run(s) left running by a previous process", len(stale))
-        return list(stale)
+    async def open(self) -> list[str]:
+        """Register this process, keep its leases and sweep for runs nobody runs any more (a dead
+        worker's): those whose lease has expired are continued here. Returns the threads taken over."""
+        keeper = self.runner.keeper
+        await keeper.start()
+        keeper.on_tick.append(self._sweep_quietly)
+        return await self.sweep()
+
+    async def sweep(self) -> list[str]:
+        """Take over `running` runs whose lease is dead and continue each from its last checkpoint (one
+        with nothing left to run is settled: paused, or INTERRUPTED and resumable)."""
+        if self._shutting_down:
+            return []
+        taken = await self.store.take_expired(self.worker)
+        for thread_id in taken:
+            if thread_id in self.active:  # our own run, its lease renewed late: keep running it
+                continue
+            handle = await self.runner.prepare_takeover(thread_id)
+            if handle is not None:
+                log.warning("continuing run %s, left by a worker that stopped or died", thread_id)
+                await self._launch(handle)
+        return taken
+
+    async def _sweep_quietly(self) -> None:
+        await self.sweep()
 
     async def shutdown(self) -> None:
-        """Graceful stop: cancel what is still running and record it as interrupted (resumable from its
-        last checkpoint after the restart), not as aborted; each run's watchers get that `error` event,
-        then their streams end. Called by the first stream that sees the server stopping (app.sse) and by
+        """Graceful stop: stop taking runs; hand what is still running to a live peer (its lease expires
+        now and the peer's sweeper continues it; this process's watchers get a `reconnect` event), or — with
+        no peer — cancel it and record it as interrupted (resumable from its last checkpoint after the
+        restart), not as aborted. Called by the first stream that sees the server stopping (app.sse) and by
         the lifespan's end; done once, whoever asks (a caller that is cancelled does not stop it)."""
         self._shutting_down = True
         if self._stopping is None:
@@ -119,17 +157,22 @@ class RunManager:
         await asyncio.shield(self._stopping)
 
     async def _stop_runs(self) -> None:
+        peers = await self.store.stopping(self.worker)
+        self._handing_on = peers > 0
         runs = [run for run in self.active.values() if run.task and not run.task.done()]
         for run in runs:
             assert run.task is not None
-            run.task.cancel(SHUTDOWN)  # `_drive` records the interruption before the run's end
+            run.task.cancel(HANDED_ON if self._handing_on else SHUTDOWN)
         await asyncio.gather(*(run.task for run in runs if run.task), return_exceptions=True)
+        self.watcher.stop()  # followers of other processes' runs end too (with `reconnect`)
+        await self.runner.keeper.close()
         if runs:
-            log.info("graceful stop: %d run(s) interrupted, resumable after the restart", len(runs))
+            how = f"handed to {peers} peer(s)" if self._handing_on else "interrupted, resumable later"
+            log.info("graceful stop: %d run(s) %s", len(runs), how)
 
     def _refuse_while_stopping(self) -> None:
         if self._shutting_down:
-            raise ServerStopping("服务正在停止，请稍后再试")
+            raise Stopping("服务正在停止，请稍后再试")
 
     # --- starting ------------------------------------------------------------------------------------
     async def start(
@@ -148,10 +191,19 @@ class RunManager:
             self._starting.discard(wanted or "")
         return await self._launch(handle)
 
+    async def _settled(self, thread_id: str) -> Run | None:
+        """The thread's live run here — none once a run that has paused has finished its segment (a
+        client answering the pause the moment it sees it must not find the run still running)."""
+        run = self.active.get(thread_id)
+        if run is not None and run.pausing and run.task is not None:
+            await asyncio.wait([run.task], timeout=10)
+            run = self.active.get(thread_id)
+        return run
+
     async def confirm(self, thread_id: str, payload: dict[str, Any]) -> Run:
         """Validate a confirm against the pending pause, claim it atomically and resume the run."""
         self._refuse_while_stopping()
-        if thread_id in self.active:
+        if await self._settled(thread_id) is not None:
             raise NotPaused("这个会话正在运行，当前没有等待确认的步骤", details={"threadId": thread_id})
         handle = await self.runner.prepare_resume(thread_id, payload)
         return await self._launch(handle)
@@ -175,26 +227,31 @@ class RunManager:
         try:
             async for event in self.runner.stream(handle, ephemeral=True):
                 run.publish(event)
-        except asyncio.CancelledError:
-            if self._shutting_down:  # a graceful stop: resumable, and the watchers are told so first
-                try:
-                    interrupted = await self.runner.mark_interrupted(run.thread_id)
-                    if interrupted is not None:
-                        run.publish(interrupted)
-                except Exception:  # the next start settles it (`recover`)
-                    log.exception("could not record the interruption of %s", run.thread_id)
-                return
-            # the runner marked the creative aborted; tell the watchers why their stream ends
-            try:
-                run.publish(await self._record_abort(run.thread_id, run.creative_id, "运行已取消"))
-            except Exception:  # best effort: the run is already over
-                log.exception("could not record the abort of %s", run.thread_id)
+        except asyncio.CancelledError as exc:
+            await self._stopped(run, exc)
         except Exception:  # the runner reports its own failures as events; this is a bug
             log.exception("run %s crashed", run.thread_id)
         finally:
             run.finished = True
             run.publish(_END)
             self.active.pop(run.thread_id, None)
+
+    async def _stopped(self, run: Run, cancelled: asyncio.CancelledError) -> None:
+        """Tell a cancelled run's watchers why their stream ends, and record it where that is ours to do."""
+        try:
+            if HANDED_ON in cancelled.args:  # a peer continues it (we stop, or it took the lease over)
+                if self._handing_on:
+                    await self.store.hand_on(self.worker, [run.thread_id])
+                run.publish(reconnect(run.thread_id, run.last_seq))
+            elif SHUTDOWN in cancelled.args:  # no peer: resumable, and the watchers are told so first
+                interrupted = await self.runner.mark_interrupted(run.thread_id)
+                await self.store.release(self.worker, run.thread_id)
+                if interrupted is not None:
+                    run.publish(interrupted)
+            else:  # the runner marked the creative aborted; tell the watchers why their stream ends
+                run.publish(await self._record_abort(run.thread_id, run.creative_id, "运行已取消"))
+        except Exception:  # best effort: a peer's sweeper or the next start settles it
+            log.exception("could not record how run %s stopped", run.thread_id)
 
     async def _record_abort(self, thread_id: str, creative_id: int, message: str) -> Event:
         """End the thread's log with an `error` ABORTED event (which marks its creative aborted)."""
@@ -203,14 +260,17 @@ class RunManager:
 
     # --- cancelling ----------------------------------------------------------------------------------
     async def cancel(self, thread_id: str) -> str:
-        """Stop a running run (or discard a paused one); the creative ends `aborted`."""
-        run = self.active.get(thread_id)
+        """Stop a running run — here, or in the process that runs it — or discard a paused one; the
+        creative ends `aborted`."""
+        run = await self._settled(thread_id)
         if run is not None and run.task is not None:
             run.task.cancel()
             await asyncio.gather(run.task, return_exceptions=True)
             return CreativeStatus.ABORTED.value
         creative = await self.runner.require(thread_id)
-        await self.runner.claim(  # atomic: a confirm racing this cancel either wins or finds it aborted
+        if creative.status == CreativeStatus.RUNNING:
+            return await self._cancel_elsewhere(creative)
+        await self.store.claim(  # atomic: a confirm racing this cancel either wins or finds it aborted
             thread_id,
             CreativeStatus.PAUSED,
             f"会话 {thread_id} 没有在运行或暂停（状态：{creative.status}），无法取消",
@@ -219,24 +279,46 @@ class RunManager:
         await self._record_abort(thread_id, creative.id, "已放弃这个暂停中的运行")
         return CreativeStatus.ABORTED.value
 
+    async def _cancel_elsewhere(self, creative: Creative) -> str:
+        """A run another process runs: ask its worker (through the lease) and wait until it has stopped.
+        With no live worker (it died; no sweeper has taken it yet), abort it here."""
+        thread_id = creative.thread_id
+        if await self.store.request_cancel(thread_id, self.worker) is None:
+            await self.store.claim(
+                thread_id, CreativeStatus.RUNNING, f"会话 {thread_id} 已经结束，无法取消",
+                to=CreativeStatus.ABORTED,
+            )
+            await self._record_abort(thread_id, creative.id, "运行已取消")
+            return CreativeStatus.ABORTED.value
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.cancel_wait_s
+        while loop.time() < deadline:
+            progress = (await self.store.progress([thread_id]))[thread_id]
+            if not progress.running:
+                return progress.status
+            await asyncio.sleep(self.watcher.poll_s)
+        return CreativeStatus.RUNNING.value  # asked; the other process has not answered yet
+
     # --- watching ------------------------------------------------------------------------------------
     def follow(self, thread_id: str, after: int = 0) -> AsyncIterator[Event]:
         """Stored events after `after`, then live ones until the current run segment ends. Subscribes to
         the live run at once, before the caller first iterates: a stream that follows the run it has just
-        started gets every event from the queue and never reads the log back."""
-        queue: asyncio.Queue[Item] = asyncio.Queue()
+        started gets every event from the queue and never reads the log back. A run no segment of which
+        is live here is followed from the log (it may be running in another process)."""
         run = self.active.get(thread_id)
-        if run is not None:
-            run.subscribers.add(queue)  # before reading the log: nothing can fall in between
+        if run is None:
+            return self._follow_log(thread_id, after)
+        queue: asyncio.Queue[Item] = asyncio.Queue()
+        run.subscribers.add(queue)  # before reading the log: nothing can fall in between
         # a live run has published every stored event up to its last_seq; the queue gets the rest
-        caught_up = run is not None and run.last_seq <= after
+        caught_up = run.last_seq <= after
         return self._follow(thread_id, after, run, queue, caught_up)
 
     async def _follow(
         self,
         thread_id: str,
         after: int,
-        run: Run | None,
+        run: Run,
         queue: asyncio.Queue[Item],
         caught_up: bool,
     ) -> AsyncIterator[Event]:
@@ -245,8 +327,6 @@ class RunManager:
             for event in [] if caught_up else await self.stored(thread_id, after):
                 seen = int(event["seq"])
                 yield event
-            if run is None:
-                return
             following = False  # whether this subscriber has the streaming draft's text to append to
             while True:
                 item = await queue.get()
@@ -258,27 +338,53 @@ class RunManager:
                         yield item.event if following or item.event.get("reset") else item.whole
                         following = True
                     continue
-                if int(item["seq"]) > seen:
-                    seen = int(item["seq"])
+                if item.get("seq") is None or int(item["seq"]) > seen:
+                    seen = int(item.get("seq") or seen)
                     yield item
         finally:
-            if run is not None:
-                run.subscribers.discard(queue)
+            run.subscribers.discard(queue)
+
+    async def _follow_log(self, thread_id: str, after: int) -> AsyncIterator[Event]:
+        """Follow a thread from the stored log: what is there after `after`, then what is appended while a
+        segment runs (here or in another process), until the thread is no longer running and everything
+        is read. A segment that starts here meanwhile is followed live from where the log left off."""
+        seen = after
+        with self.watcher.watch(thread_id) as changed:
+            while True:
+                for event in await self.stored(thread_id, seen):
+                    seen = int(event["seq"])
+                    yield event
+                progress = (await self.store.progress([thread_id])).get(thread_id)
+                if progress is None or (not progress.running and progress.last_seq <= seen):
+                    return
+                if thread_id in self.active:  # now running here: follow it live
+                    async for event in self.follow(thread_id, seen):
+                        yield event
+                    return
+                if self._shutting_down:  # this process stops: follow the run elsewhere
+                    yield reconnect(thread_id, seen)
+                    return
+                await changed.wait(seen)
+
+    async def thread(self, thread_id: str) -> Creative:
+        """The thread's creative; ThreadNotFound (404) when there is none."""
+        return await self.store.require(thread_id)
+
+    async def pending(self, thread_id: str) -> Event | None:
+        """The open `ask_user` of a paused thread (with its `interruptId`), or None."""
+        return await self.runner.pending(thread_id)
 
     async def last_seq(self, thread_id: str) -> int:
-        return await EventLog.last_seq(self.resources, thread_id)
+        return await self.store.last_seq(thread_id)
 
     async def stored(self, thread_id: str, after: int = 0) -> list[Event]:
-        async with self.resources.sessions() as session:
-            rows = await session.scalars(
-                select(RunEvent.payload)
-                .where(RunEvent.thread_id == thread_id, RunEvent.seq > after)
-                .order_by(RunEvent.seq)
-            )
-            return list(rows.all())
+        return await self.store.stored(thread_id, after)
+
+    async def inbox(self, limit: int = 200) -> list[PausedThread]:
+        return await self.store.inbox(limit)
 
     def abort_on_disconnect(self, run: Run) -> None:
         """The client that owns `run` went away: cancel it if the settings say so."""
-        if self.settings.on_disconnect == "abort" and run.task is not None and not run.task.done():
+        if self.on_disconnect == "abort" and run.task is not None and not run.task.done():
             log.info("client of %s disconnected: aborting the run", run.thread_id)
             run.task.cancel()

@@ -1,4 +1,4 @@
-"""Group commit for the hot write path: run events, creative rows, asset rows.
+"""Group commit for the hot write path: run events, creative rows, asset rows (the run store's detail).
 
 Every step of every run appends events to `run_events` and updates its creative row, and a run must not go
 on (or publish an event) before those writes are durable. Done one transaction per write, a hundred
@@ -6,8 +6,9 @@ concurrent runs spend most of the server's time opening sessions and committing 
 has one writer at a time, in waiting for the write lock (its busy handler sleeps up to 100 ms a try).
 `BatchWriter` queues the writes instead; one background task takes whatever is waiting and commits it in
 one transaction — other statements (`run`) in order, then new rows (`insert`: one multi-row INSERT …
-RETURNING per table), then all event rows in one multi-row insert, then one update per creative (its
-queued values merged in order) — and wakes every writer of the batch. Alone, a write costs what it did
+RETURNING per table), then all event rows in one multi-row insert (numbered by the database: one
+`UPDATE … RETURNING` of each thread's counter), then one update per creative (its queued values merged in
+order) — and wakes every writer of the batch. Alone, a write costs what it did
 before; under load, one commit serves many runs, and writers never contend.
 
 On a SQLite file, a batch without `run` operations (almost all of them) is committed by one call on the
@@ -31,12 +32,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Row, insert, update
+from sqlalchemy import Connection, Row, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tools.database import Base, Creative, RunEvent, blocking_twin
 
 log = logging.getLogger("studio.writer")
+CHANNEL = "studio_run_events"  # PostgreSQL: `NOTIFY <thread id>:<last seq>` with every commit of events
 T = TypeVar("T")
 
 
@@ -50,6 +52,7 @@ class _Write:
     values: dict[str, Any] = field(default_factory=dict)  # creative columns to set
     op: Operation | None = None  # any other statements, on the batch's connection
     insert: tuple[type[Base], dict[str, Any]] | None = None  # a new row, returned with defaults and id
+    also: list[tuple[type[Base], dict[str, Any]]] = field(default_factory=list)  # rows inserted with it
     done: asyncio.Future[Any] | None = None
 
 
@@ -75,8 +78,9 @@ class BatchWriter:
         creative_id: int | None = None,
         **values: Any,
     ) -> None:
-        """Store `run_events` rows (thread_id, seq, type, payload) and set columns of one creative row;
-        returns once they are committed (raises if they could not be)."""
+        """Store `run_events` rows (thread_id, type, payload; the seq is allocated in the commit and set in
+        the row and its payload) and set columns of one creative row; returns once they are committed
+        (raises if they could not be)."""
         if events or (creative_id is not None and values):
             await self._submit(_Write(events=list(events or []), creative_id=creative_id, values=values))
 
@@ -86,11 +90,17 @@ class BatchWriter:
         return result
 
     async def insert(
-        self, model: type[Base], values: dict[str, Any], *, events: list[dict[str, Any]] | None = None
+        self,
+        model: type[Base],
+        values: dict[str, Any],
+        *,
+        events: list[dict[str, Any]] | None = None,
+        also: list[tuple[type[Base], dict[str, Any]]] | None = None,
     ) -> Row[Any]:
-        """Insert one row into `model`'s table (with `events` rows, in the same commit); the stored row,
-        id and defaults included, once committed."""
-        row: Row[Any] = await self._submit(_Write(insert=(model, values), events=list(events or [])))
+        """Insert one row into `model`'s table (with `events` rows and the `also` rows of other tables, in
+        the same commit); the stored row, id and defaults included, once committed."""
+        write = _Write(insert=(model, values), events=list(events or []), also=list(also or []))
+        row: Row[Any] = await self._submit(write)
         return row
 
     async def flush(self) -> None:
@@ -182,8 +192,12 @@ def _store(conn: Connection, batch: list[_Write]) -> list[Any]:
         stored = conn.execute(statement, [batch[i].insert[1] for i in positions])  # type: ignore[index]
         for i, row in zip(positions, stored.all(), strict=True):
             results[i] = row
+    for write in batch:
+        for model, values in write.also:
+            conn.execute(insert(model), values)
     rows = [row for write in batch for row in write.events]
     if rows:
+        _number(conn, rows)
         conn.execute(insert(RunEvent), rows)
     merged: dict[int, dict[str, Any]] = {}
     for write in batch:
@@ -192,6 +206,29 @@ def _store(conn: Connection, batch: list[_Write]) -> list[Any]:
     for creative_id, values in merged.items():
         conn.execute(update(Creative).where(Creative.id == creative_id).values(**values))
     return results
+
+
+def _number(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Give each event row its thread's next `seq`, allocated by the database: one `UPDATE … RETURNING` of
+    the thread's counter (`creatives.last_seq`) per thread, so writers in several processes never collide
+    (PostgreSQL locks the row until the commit; SQLite has one writer at a time). The seq goes into the
+    row and into its payload — the very dict the caller sends on once the write is committed. On
+    PostgreSQL each thread's new last seq is also NOTIFYed on `CHANNEL`, for followers in other processes."""
+    by_thread: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_thread.setdefault(row["thread_id"], []).append(row)
+    for thread_id, numbered in by_thread.items():
+        last = conn.execute(
+            update(Creative)
+            .where(Creative.thread_id == thread_id)
+            .values(last_seq=Creative.last_seq + len(numbered))
+            .returning(Creative.last_seq)
+        ).scalar_one()
+        for seq, row in enumerate(numbered, start=last - len(numbered) + 1):
+            row["seq"] = seq
+            row["payload"]["seq"] = seq
+        if conn.dialect.name == "postgresql":  # delivered at the commit to every process that listens
+            conn.execute(select(func.pg_notify(CHANNEL, f"{thread_id}:{last}")))
 
 
 def _settle(write: _Write, error: BaseException | None, result: Any = None) -> None:

@@ -11,23 +11,21 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
-from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from agents.hitl import UserResponse
-from agents.runner import RunRequest
+from agents.run import Run, RunManager, RunRequest
 from app.audit import confirm_details
 from app.auth import accounts_of, client_address, principal_of, require, require_on
 from app.creatives import iso
 from app.errors import ValidationFailed
 from app.http import read_model, settings_of
 from app.limits import check_run_limits
-from app.runs import Run, RunManager
 from app.sse import event_stream
 from tools.accounts import Action, AuditEntry, Principal
-from tools.database import Creative, CreativeStatus, User
+from tools.database import Creative, CreativeStatus
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,100}$"
 ACTIONS = ("approve", "reject", "modify")
@@ -134,9 +132,9 @@ async def confirm_run(request: Request) -> Response:
     body = await read_model(request, ConfirmRequest)
     payload = body.model_dump(by_alias=True, exclude_none=True, exclude={"thread_id"})
     manager = manager_of(request)
-    creative = await manager.runner.require(body.thread_id)
+    creative = await manager.thread(body.thread_id)
     require_on(request, "confirm", creative.owner_id)
-    pending = await manager.runner.pending(body.thread_id)
+    pending = await manager.pending(body.thread_id)
     run = await manager.confirm(body.thread_id, payload)
     action, details = confirm_details(payload, pending)
     await _audit(request, principal, action, body.thread_id, creative.id, details)
@@ -145,7 +143,7 @@ async def confirm_run(request: Request) -> Response:
 
 async def _thread(request: Request, verb: str) -> Creative:
     """The thread's creative, if the principal may `verb` it (404 unknown, 403 not theirs)."""
-    creative = await manager_of(request).runner.require(request.path_params["thread_id"])
+    creative = await manager_of(request).thread(request.path_params["thread_id"])
     require_on(request, verb, creative.owner_id)  # type: ignore[arg-type]
     return creative
 
@@ -155,7 +153,7 @@ async def get_thread(request: Request) -> Response:
     thread_id = request.path_params["thread_id"]
     manager = manager_of(request)
     creative = await _thread(request, "read")
-    pending = await manager.runner.pending(thread_id) if creative.status == CreativeStatus.PAUSED else None
+    pending = await manager.pending(thread_id) if creative.status == CreativeStatus.PAUSED else None
     view = ThreadView(
         thread_id=thread_id,
         status=creative.status,
@@ -229,23 +227,10 @@ async def inbox(request: Request) -> Response:
     """GET /api/agent/inbox — paused threads awaiting an editor, newest first, with who started each,
     who may act on it and the last action taken on it."""
     require(request, Action.INBOX)
-    manager = manager_of(request)
-    async with manager.resources.sessions() as session:
-        rows = (
-            await session.execute(
-                select(Creative, User.name)
-                .outerjoin(User, User.id == Creative.owner_id)
-                .where(Creative.status == CreativeStatus.PAUSED.value)
-                .order_by(Creative.updated_at.desc(), Creative.id.desc())
-                .limit(200)
-            )
-        ).all()
-    last = await accounts_of(request).last_actions([creative.thread_id for creative, _ in rows])
+    paused = await manager_of(request).inbox()
+    last = await accounts_of(request).last_actions([p.creative.thread_id for p in paused])
     items = []
-    for creative, owner in rows:
-        pending = await manager.runner.pending(creative.thread_id)
-        if pending is None:
-            continue
+    for creative, owner, pending in ((p.creative, p.owner, p.pending) for p in paused):
         context = pending.get("context") or {}
         items.append(
             InboxItem(

@@ -14,7 +14,7 @@ from agents.artifacts import Brief
 from agents.brief_compiler import merge_clarification
 from agents.hitl import UserResponse, clarification_text
 from agents.node import prompt
-from agents.runner import Resources, RunRequest, WorkflowRunner
+from agents.run import Resources, RunRequest, WorkflowRunner
 from tests.agents.test_graph import drain, studio  # noqa: F401  (the fixture)
 from tools.llm import LLMConfig, LLMGateway
 

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from agents.events import EVENT_TYPES, parse_event
 from agents.graph import build_graph
-from agents.runner import Resources, RunRequest, WorkflowRunner
+from agents.run import Resources, RunRequest, WorkflowRunner
 from app import migrate
 from app.resources import open_resources
 from app.settings import ReviewThresholds, Settings
@@ -181,7 +181,7 @@ async def test_resume_in_a_new_process_reruns_no_finished_stage(tmp_path: Path, 
         await drain(runner, handle)
     script = (
         "import asyncio, json, sys\n"
-        "from agents.runner import WorkflowRunner\n"
+        "from agents.run import WorkflowRunner\n"
         "from app.resources import open_resources\n"
         "from app.settings import Settings\n"
         "async def main():\n"

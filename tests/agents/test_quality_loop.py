@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.runner import RunRequest, WorkflowRunner
+from agents.run import RunRequest, WorkflowRunner
 from app.resources import open_resources
 from tests.agents.test_graph import creative_of, drain, make_settings
 from tests.fakes import RecordingOffline, TamperedOffline

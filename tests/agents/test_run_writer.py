@@ -1,4 +1,4 @@
-"""Group commit (tools.writer) on a real SQLite file."""
+"""Group commit (agents.run.writer) on a real SQLite file."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from agents.run import BatchWriter
 from tools.database import Base, Creative, RunEvent, blocking_twin, create_engine, session_factory
-from tools.writer import BatchWriter
 
 
 @pytest.fixture
@@ -42,9 +42,10 @@ async def creative(engine: AsyncEngine, thread_id: str) -> int:
     return row.id
 
 
-def event(thread_id: str, seq: int, kind: str = "progress") -> dict[str, object]:
-    payload = {"type": kind, "threadId": thread_id, "seq": seq, "timestamp": 1, "content": f"第 {seq} 步"}
-    return {"thread_id": thread_id, "seq": seq, "type": kind, "payload": payload}
+def event(thread_id: str, step: int, kind: str = "progress") -> dict[str, object]:
+    """A `run_events` row as the store queues it: no seq (the commit numbers it)."""
+    payload = {"type": kind, "threadId": thread_id, "timestamp": 1, "content": f"第 {step} 步"}
+    return {"thread_id": thread_id, "type": kind, "payload": payload}
 
 
 async def stored(engine: AsyncEngine) -> list[tuple[str, int, dict[str, object]]]:
@@ -85,22 +86,59 @@ async def test_updates_of_one_creative_in_a_batch_apply_in_order(
     assert row is not None and (row.status, row.title) == ("completed", "终稿")
 
 
+async def test_the_database_numbers_each_threads_events_in_order(
+    engine: AsyncEngine, writer: BatchWriter
+) -> None:
+    await creative(engine, "t1")
+    await creative(engine, "t2")
+    first = event("t1", 1)
+    await writer.write([first])
+    rows = [event("t1", 2), event("t2", 1), event("t1", 3)]
+    await writer.write(rows)
+    assert first["payload"]["seq"] == 1  # type: ignore[index]
+    assert [r["payload"]["seq"] for r in rows] == [2, 1, 3]  # type: ignore[index]
+    assert [(t, s, p["seq"]) for t, s, p in await stored(engine)] == [
+        ("t1", 1, 1), ("t1", 2, 2), ("t1", 3, 3), ("t2", 1, 1)
+    ]
+    async with session_factory(engine)() as session:
+        counters = dict((await session.execute(select(Creative.thread_id, Creative.last_seq))).all())
+    assert counters == {"t1": 3, "t2": 1}
+
+
+async def test_two_writers_on_one_file_never_collide(tmp_path: Path, engine: AsyncEngine) -> None:
+    """Two processes' writers (two engines on one SQLite file) appending to one thread at once: every event
+    lands, numbered 1..n with no gap and no duplicate."""
+    await creative(engine, "t1")
+    other = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'studio.db'}")
+    writers = [BatchWriter(engine), BatchWriter(other)]
+    try:
+        await asyncio.gather(*(w.write([event("t1", i)]) for i in range(40) for w in writers))
+    finally:
+        for w in writers:
+            await w.close()
+        await other.dispose()
+    assert [s for _, s, _ in await stored(engine)] == list(range(1, 81))
+
+
 async def test_a_bad_write_fails_alone(engine: AsyncEngine, writer: BatchWriter) -> None:
+    await creative(engine, "t1")
+    await creative(engine, "t2")
     await writer.write([event("t1", 1)])
     results = await asyncio.gather(
         writer.write([event("t1", 2)]),
-        writer.write([event("t1", 1)]),  # duplicate (thread, seq): violates the unique constraint
+        writer.write([event("nobody", 1)]),  # a thread with no creative: nothing to number it from
         writer.write([event("t2", 1)]),
         return_exceptions=True,
     )
     assert results[0] is None and results[2] is None
-    assert isinstance(results[1], IntegrityError)
+    assert isinstance(results[1], NoResultFound)
     assert [(t, s) for t, s, _ in await stored(engine)] == [("t1", 1), ("t1", 2), ("t2", 1)]
 
 
 async def test_a_cancelled_caller_still_gets_its_write_committed(
     engine: AsyncEngine, writer: BatchWriter
 ) -> None:
+    await creative(engine, "t1")
     task = asyncio.create_task(writer.write([event("t1", 1)]))
     await asyncio.sleep(0)  # queued, not yet committed
     task.cancel()
@@ -111,6 +149,7 @@ async def test_a_cancelled_caller_still_gets_its_write_committed(
 
 
 async def test_close_commits_what_is_queued(engine: AsyncEngine) -> None:
+    await creative(engine, "t1")
     writer = BatchWriter(engine)
     pending = [asyncio.create_task(writer.write([event("t1", seq)])) for seq in range(1, 4)]
     await asyncio.sleep(0)

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from agents.artifacts import Draft
 from agents.context import StudioContext
 from agents.events import EPHEMERAL_TYPES, EVENT_TYPES, ContentDelta, Event, parse_event
-from agents.runner import Resources, RunRequest, WorkflowRunner
+from agents.run import Resources, RunRequest, WorkflowRunner
 from agents.writer import DraftStream, writer_agent
 from app.resources import open_resources
 from app.settings import Settings

@@ -1,20 +1,24 @@
-"""Alembic migrations on a blank SQLite database: up to head, down to base, and via the CLI."""
+"""Alembic migrations on a blank database, SQLite and PostgreSQL alike (the throwaway cluster of tests/pg.py):
+up to head, down to base, each revision's own steps, and via the CLI."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
+from alembic.script import ScriptDirectory
 from typer.testing import CliRunner
 
 from app import migrate
 from app.cli import cli
-from tools.database import metadata
+from tools.database import metadata, sync_url
 
 WORK = {"creatives", "image_assets", "run_events"}
 ACCOUNTS = {"users", "api_tokens", "sessions", "login_attempts", "audit_records"}  # 0003
 TABLES = WORK | ACCOUNTS | {"login_links"}  # 0005
+CHECKPOINTS = {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"}  # LangGraph's
 
 
 # a completed creative row in raw SQL, as the schema of 0003..0005 has it (`:t` is its thread id)
@@ -26,53 +30,88 @@ INSERT_CREATIVE = sa.text(
 )
 
 
-def tables(url: str) -> set[str]:
-    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A blank database: a SQLite file in the test's data dir, or a new database on the throwaway cluster."""
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
+    return f"sqlite+aiosqlite:///{tmp_path / 'studio.db'}"
+
+
+def blocking_engine(url: str) -> sa.Engine:
+    return sa.create_engine(sync_url(url))
+
+
+def all_tables(url: str) -> set[str]:
+    engine = blocking_engine(url)
     try:
         return set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
     finally:
         engine.dispose()
 
 
-def test_upgrade_and_downgrade_a_blank_database(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'blank.db'}"
+def tables(url: str) -> set[str]:
+    """The studio's tables, without LangGraph's checkpoint tables (PostgreSQL), which are not Alembic's."""
+    return all_tables(url) - CHECKPOINTS
+
+
+def test_upgrade_and_downgrade_a_blank_database(url: str) -> None:
     assert migrate.current(url) is None
     migrate.upgrade(url)
     assert migrate.current(url) is not None
-    assert tables(url) == TABLES
+    assert tables(url) == set(metadata.tables)
     migrate.downgrade(url, "base")
     assert tables(url) == set()
     migrate.upgrade(url)  # and up again
-    assert tables(url) == TABLES
+    assert tables(url) == set(metadata.tables)
 
 
-def test_migrations_match_the_models(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"
+def test_migrations_match_the_models(url: str) -> None:
     migrate.upgrade(url)
-    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    engine = blocking_engine(url)
     try:
         inspector = sa.inspect(engine)
         for table in metadata.sorted_tables:
-            migrated = {c["name"] for c in inspector.get_columns(table.name)}
-            assert migrated == {c.name for c in table.columns}, table.name
+            migrated = {c["name"]: c for c in inspector.get_columns(table.name)}
+            assert set(migrated) == {c.name for c in table.columns}, table.name
+            for column in table.columns:  # the migrated type is the model's (JSON, times with their zone …)
+                kind = migrated[column.name]["type"]
+                assert kind._type_affinity is column.type._type_affinity, (table.name, column.name, kind)
+                if isinstance(column.type, sa.DateTime) and engine.dialect.name == "postgresql":
+                    assert kind.timezone, (table.name, column.name)  # timestamptz: SQLite keeps no zone
     finally:
         engine.dispose()
 
 
-def test_cli_db_upgrade_and_current(tmp_path: Path) -> None:
-    runner = CliRunner()
-    result = runner.invoke(cli, ["db", "upgrade", "--data-dir", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    assert "0005" in result.output  # the head
-    result = runner.invoke(cli, ["db", "downgrade", "base", "--data-dir", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    assert tables(f"sqlite:///{tmp_path / 'studio.db'}") == set()
-
-
-def test_an_unknown_cost_survives_0002_and_becomes_zero_below_it(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'cost.db'}"
+def test_an_upgrade_sets_up_the_checkpoint_tables_on_postgresql(url: str) -> None:
+    """On PostgreSQL, LangGraph's checkpoint tables are a step of an upgrade (the CLI counts it) and stay
+    after a downgrade: they hold the paused runs. On SQLite the checkpoints have a file of their own."""
+    on_postgresql = url.startswith("postgresql")
+    assert (migrate.CHECKPOINT_TABLES in migrate.pending(url)) is on_postgresql
     migrate.upgrade(url)
-    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    assert migrate.pending(url) == []
+    migrate.downgrade(url, "base")
+    assert all_tables(url) == (CHECKPOINTS if on_postgresql else set())
+    assert migrate.CHECKPOINT_TABLES not in migrate.pending(url)
+
+
+def test_cli_db_upgrade_and_current(url: str, tmp_path: Path) -> None:
+    runner = CliRunner()
+    env = {"STUDIO_DATABASE_URL": url}
+    head = ScriptDirectory.from_config(migrate.alembic_config(url)).get_current_head()
+    result = runner.invoke(cli, ["db", "upgrade", "--data-dir", str(tmp_path)], env=env)
+    assert result.exit_code == 0, result.output
+    assert f"{head}" in result.output
+    result = runner.invoke(cli, ["db", "current", "--data-dir", str(tmp_path)], env=env)
+    assert result.output.strip() == head
+    result = runner.invoke(cli, ["db", "downgrade", "base", "--data-dir", str(tmp_path)], env=env)
+    assert result.exit_code == 0, result.output
+    assert tables(url) == set()
+
+
+def test_an_unknown_cost_survives_0002_and_becomes_zero_below_it(url: str) -> None:
+    migrate.upgrade(url)
+    engine = blocking_engine(url)
     try:
         [cost] = [c for c in sa.inspect(engine).get_columns("creatives") if c["name"] == "cost_usd"]
         assert cost["nullable"] is True  # null = a model without a known price took part
@@ -88,13 +127,12 @@ def test_an_unknown_cost_survives_0002_and_becomes_zero_below_it(tmp_path: Path)
         engine.dispose()
 
 
-def test_0003_adds_the_account_tables_and_its_downgrade_removes_only_them(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'accounts.db'}"
+def test_0003_adds_the_account_tables_and_its_downgrade_removes_only_them(url: str) -> None:
     migrate.upgrade(url, "0002")
     assert tables(url) == WORK
     migrate.upgrade(url, "0003")
     assert tables(url) == WORK | ACCOUNTS
-    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    engine = blocking_engine(url)
     try:
         inspector = sa.inspect(engine)
         indexes = {index["name"]: index["unique"] for index in inspector.get_indexes("api_tokens")}
@@ -106,10 +144,9 @@ def test_0003_adds_the_account_tables_and_its_downgrade_removes_only_them(tmp_pa
     assert tables(url) == WORK
 
 
-def test_0004_marks_replaced_pictures_as_history_its_downgrade_drops_only_the_column(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'assets.db'}"
+def test_0004_marks_replaced_pictures_as_history_its_downgrade_drops_only_the_column(url: str) -> None:
     migrate.upgrade(url, "0003")
-    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    engine = blocking_engine(url)
     try:
         with engine.begin() as conn:  # rows as 0003 left them: two drawings of tasks 1 and 2, per creative
             for thread in ("redone", "earlier-round"):
@@ -149,10 +186,9 @@ def test_0004_marks_replaced_pictures_as_history_its_downgrade_drops_only_the_co
         engine.dispose()
 
 
-def test_0005_adds_owners_and_login_links_and_its_downgrade_keeps_the_creatives(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'owners.db'}"
+def test_0005_adds_owners_and_login_links_and_its_downgrade_keeps_the_creatives(url: str) -> None:
     migrate.upgrade(url, "0004")
-    engine = sa.create_engine(url.replace("+aiosqlite", ""))
+    engine = blocking_engine(url)
     try:
         with engine.begin() as conn:
             conn.execute(INSERT_CREATIVE, {"t": "old"})

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.serving import LiveServer
+from tests.serving import ROOT, LiveServer
 
 
 @pytest.fixture
@@ -36,7 +36,8 @@ def test_serve_prepares_the_data_dir_says_so_and_answers_healthz(server: LiveSer
         time.sleep(0.1)  # the line follows the start-up the health check waited for
     log = server.log()
     assert f"已创建数据目录：{tmp_path / 'data'}" in log
-    assert "✓ 数据库迁移（5/5" in log and "✓ 加载示例笔记（" in log  # the first start's steps, counted
+    steps = len(list((ROOT / "migrations" / "versions").glob("0*.py")))
+    assert f"✓ 数据库迁移（{steps}/{steps}" in log and "✓ 加载示例笔记（" in log  # the first start's steps
     ready = next(line for line in log.splitlines() if "内容工坊已启动" in line)
     assert f"http://127.0.0.1:{server.port}/" in ready and f"127.0.0.1:{server.port}" in ready
     assert f"数据目录：{tmp_path / 'data'}" in ready

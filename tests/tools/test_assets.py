@@ -12,9 +12,9 @@ from PIL import Image
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from agents.run import BatchWriter
 from tools.assets import AssetStore
 from tools.database import Base, Creative, ImageAsset, create_engine, session_factory
-from tools.writer import BatchWriter
 
 
 def png(colour: tuple[int, int, int]) -> bytes:

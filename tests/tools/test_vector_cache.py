@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 import tools.embeddings
-from app.notes_cli import load_sample_data
 from tools import vector_cache
-from tools.knowledge import KnowledgeStore, centroids, note_groups
+from tools.knowledge import KnowledgeStore, centroids, load_sample_data, note_groups
 
 
 def test_the_shipped_vectors_cover_the_sample_data_for_this_model() -> None:

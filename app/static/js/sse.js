@@ -3,7 +3,8 @@
 // `GET /api/agent/threads/{id}/events` with `Last-Event-ID` = the last seq seen. Events are deduped
 // by seq, so a replay never delivers anything twice. An ephemeral event (the streaming draft's
 // `content_delta`: a frame without `id:` and without `seq`) is delivered as it comes and never moves the
-// cursor — it is not stored, so no replay could return it.
+// cursor — it is not stored, so no replay could return it. A `reconnect` event (the server stops and a
+// peer continues the run) makes the `[DONE]` after it a drop: the stream is followed again.
 
 import { ApiError, csrfHeaders, errorFrom, networkError } from "./api.js";
 
@@ -152,9 +153,11 @@ export async function followStream({ open, threadId = null, lastSeq = 0, onEvent
     first = false;
     if (response) {
       onStatus({ state: "connected", attempt, lastSeq });
+      let handedOn = false; // the server stops and another one runs the run now: follow it again
       try {
         for await (const frame of readFrames(response)) {
           if (frame.data === "[DONE]") {
+            if (handedOn) break;
             onStatus({ state: "done", attempt, lastSeq });
             return { lastSeq, threadId };
           }
@@ -165,6 +168,10 @@ export async function followStream({ open, threadId = null, lastSeq = 0, onEvent
             continue; // not ours: ignore a malformed frame rather than break the run view
           }
           if (event.threadId) threadId = event.threadId;
+          if (event.type === "reconnect") {
+            handedOn = true;
+            continue;
+          }
           const numbered = (event.seq ?? null) !== null || (frame.id ?? "") !== "";
           const seq = numbered ? Number(event.seq ?? frame.id) : NaN;
           if (Number.isFinite(seq)) {
