@@ -94,6 +94,14 @@ def serve(
             "--prepare/--no-prepare", show_default=False, help="启动前先迁移数据库并加载示例数据（默认开启）"
         )
     ] = True,
+    workers: Annotated[
+        int, typer.Option(
+            "--workers", min=1, max=64, metavar="数量",
+            help="服务进程数：共用一个端口和一个数据库，任一进程都能处理任一会话（默认 1）",
+        )
+    ] = 1,
+    fd: Annotated[int | None, typer.Option(hidden=True)] = None,  # a worker of `--workers`: the socket
+    quiet: Annotated[bool, typer.Option(hidden=True)] = False,  # a worker that does not announce itself
 ) -> None:
     """启动 HTTP 服务（网页工作台与 API）。"""
     from app.datadir import settings_for
@@ -102,7 +110,8 @@ def serve(
     started = time.perf_counter()
     configured = settings_for(data_dir)  # reads the settings, creates nothing
     host, port = host or configured.host, port or configured.port
-    if port_taken(host, port):  # before anything is migrated or seeded for a server that cannot start
+    # before anything is migrated or seeded for a server that cannot start
+    if fd is None and port_taken(host, port):
         console.print(f"[red]{escape(taken_message(host, port))}[/red]", soft_wrap=True)
         raise typer.Exit(1)
     settings = writable(data_dir, lambda message: console.print(message, soft_wrap=True))
@@ -111,11 +120,18 @@ def serve(
         from app.setup import prepare_data
 
         asyncio.run(prepare_data(settings, steps=steps))
-    _serve(settings, host, port, started)
+    if workers > 1:
+        from app.workers import serve_workers
+
+        raise typer.Exit(serve_workers(settings, host, port, workers))
+    _serve(settings, host, port, started, fd=fd, quiet=quiet)
 
 
-def _serve(settings: Settings, host: str, port: int, started: float) -> None:
-    """Run uvicorn; once it listens, one line says where, and where the data lives."""
+def _serve(
+    settings: Settings, host: str, port: int, started: float, *, fd: int | None = None, quiet: bool = False
+) -> None:
+    """Run uvicorn (on `host:port`, or on the socket `fd` a `--workers` parent bound); once it listens, one
+    line says where, and where the data lives — unless `quiet` (a worker other than the first)."""
     import uvicorn
 
     from app.api_cli import remove_server_file, write_server_file
@@ -128,7 +144,7 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
-            if self.started:
+            if self.started and not quiet:
                 # the address as bound (a wildcard bind: this machine's loopback), so the login cookie the
                 # printed link sets belongs to the same host name the studio is then used under
                 url = local_url(host, port) + "/"
@@ -141,19 +157,16 @@ def _serve(settings: Settings, host: str, port: int, started: float) -> None:
                 _announce_login(settings, app.state.bootstrap, url)
                 write_server_file(settings.data_dir, url.rstrip("/"))
 
-    console.print("· 正在启动服务（打开数据库与知识库）…")
+    if not quiet:
+        console.print("· 正在启动服务（打开数据库与知识库）…")
     _log_studio_to_stderr()
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="info",
-        timeout_graceful_shutdown=5,
-    )
+    where = {"fd": fd} if fd is not None else {"host": host, "port": port}
+    config = uvicorn.Config(app, **where, log_level="info", timeout_graceful_shutdown=5)
     try:
         Server(config).run()
     finally:
-        remove_server_file(settings.data_dir)
+        if not quiet:
+            remove_server_file(settings.data_dir)
 
 
 def _announce_login(settings: Settings, boot: Bootstrap, url: str) -> None:
