@@ -66,6 +66,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
                 resources,
                 on_disconnect=settings.on_disconnect,
                 poll_s=settings.follow_poll_s,
+                max_runs=settings.max_runs_per_process,
                 listen_url=libpq_url(settings.db_url) if is_postgresql(settings.db_url) else None,
             )
             await manager.open()

@@ -154,6 +154,13 @@ class Settings(BaseSettings):
         description="How often a process looks at its leases, cancels asked by other processes and runs "
         "left by dead workers.",
     )
+    max_runs_per_process: int | None = Field(
+        None,
+        ge=1,
+        le=10000,
+        description="Runs one server process runs at once; more are queued and started by whichever "
+        "process has room first (unset: no limit).",
+    )
     follow_poll_s: float = Field(
         0.2,
         gt=0,

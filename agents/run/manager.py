@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agents.errors import NotPaused, Stopping, ThreadBusy
-from agents.events import ContentDelta, DraftSoFar, ErrorEvent, Reconnect
+from agents.events import ContentDelta, DraftSoFar, ErrorEvent, Reconnect, WorkflowProgress
 from agents.run.bus import LogWatcher
 from agents.run.leases import HANDED_ON
 from agents.run.recorder import ABORTED, stamp
@@ -45,6 +45,7 @@ Event = dict[str, Any]
 _END = None  # the sentinel a subscriber queue receives when the run is over
 OnDisconnect = Literal["continue", "abort"]
 DRAFT = ContentDelta.model_fields["type"].default  # the ephemeral events a follower joins mid-way
+QUEUED_PHASE = "排队等待：服务正忙，有空位时自动开始"
 
 
 def reconnect(thread_id: str, last_seq: int) -> Event:
@@ -103,6 +104,7 @@ class RunManager:
         worker: Worker | None = None,
         poll_s: float = 0.2,
         listen_url: str | None = None,
+        max_runs: int | None = None,
         cancel_wait_s: float = 15.0,
     ) -> None:
         self.resources = resources
@@ -112,7 +114,10 @@ class RunManager:
         self.on_disconnect = on_disconnect
         self.watcher = LogWatcher(self.store, poll_s=poll_s, listen_url=listen_url)
         self.cancel_wait_s = cancel_wait_s
+        self.max_runs = max_runs  # runs this process runs at once; more wait, queued, for any process
         self.active: dict[str, Run] = {}
+        self._sweeps: set[asyncio.Task[None]] = set()
+        self._sweeping = asyncio.Lock()  # one sweep at a time: room is counted, then filled
         self._starting: set[str] = set()
         self._shutting_down = False
         self._handing_on = False
@@ -128,22 +133,32 @@ class RunManager:
         return await self.sweep()
 
     async def sweep(self) -> list[str]:
-        """Take over `running` runs whose lease is dead and continue each from its last checkpoint (one
-        with nothing left to run is settled: paused, or INTERRUPTED and resumable)."""
-        if self._shutting_down:
-            return []
-        taken = await self.store.take_expired(self.worker)
-        for thread_id in taken:
-            if thread_id in self.active:  # our own run, its lease renewed late: keep running it
-                continue
-            handle = await self.runner.prepare_takeover(thread_id)
-            if handle is not None:
-                log.warning("continuing run %s, left by a worker that stopped or died", thread_id)
+        """Take over `running` runs with no live lease, as many as this process has room for, oldest
+        first: queued ones start, a dead worker's continue from their last checkpoint (one with nothing
+        left to run is settled: paused, or INTERRUPTED and resumable)."""
+        async with self._sweeping:
+            room = 10 if self.max_runs is None else self.max_runs - len(self.active)
+            if self._shutting_down or room <= 0:
+                return []
+            taken = await self.store.take_expired(self.worker, limit=room)
+            for thread_id in taken:
+                if thread_id in self.active:  # our own run, its lease renewed late: keep running it
+                    continue
+                handle = await self.runner.prepare_takeover(thread_id)
+                if handle is None:
+                    continue
+                if isinstance(handle.input, dict):
+                    log.info("starting queued run %s", thread_id)
+                else:
+                    log.warning("continuing run %s, left by a worker that stopped or died", thread_id)
                 await self._launch(handle)
-        return taken
+            return taken
 
     async def _sweep_quietly(self) -> None:
-        await self.sweep()
+        try:
+            await self.sweep()
+        except Exception:  # the next tick sweeps again
+            log.exception("sweeping for runs failed")
 
     async def shutdown(self) -> None:
         """Graceful stop: stop taking runs; hand what is still running to a live peer (its lease expires
@@ -185,11 +200,19 @@ class RunManager:
             raise ThreadBusy(f"会话 {wanted} 正在运行", details={"threadId": wanted})
         if wanted:
             self._starting.add(wanted)
+        queued = self.max_runs is not None and len(self.active) >= self.max_runs
         try:
-            handle = await self.runner.prepare_start(request, owner_id=owner_id, started_by=started_by)
+            handle = await self.runner.prepare_start(
+                request, owner_id=owner_id, started_by=started_by, queued=queued
+            )
         finally:
             self._starting.discard(wanted or "")
-        return await self._launch(handle)
+        if not queued:
+            return await self._launch(handle)
+        waiting = WorkflowProgress(phase=QUEUED_PHASE, progress=0.0, current_agent="supervisor")
+        await self.runner.record(handle.thread_id, handle.creative_id, waiting)
+        log.info("run %s queued: %d run(s) going here", handle.thread_id, len(self.active))
+        return Run(handle.thread_id, handle.creative_id)  # to follow: whichever process has room runs it
 
     async def _settled(self, thread_id: str) -> Run | None:
         """The thread's live run here — none once a run that has paused has finished its segment (a
@@ -235,6 +258,10 @@ class RunManager:
             run.finished = True
             run.publish(_END)
             self.active.pop(run.thread_id, None)
+            if self.max_runs is not None and not self._shutting_down:  # room for a queued run now
+                sweep = asyncio.create_task(self._sweep_quietly(), name="runs:sweep")
+                self._sweeps.add(sweep)
+                sweep.add_done_callback(self._sweeps.discard)
 
     async def _stopped(self, run: Run, cancelled: asyncio.CancelledError) -> None:
         """Tell a cancelled run's watchers why their stream ends, and record it where that is ours to do."""

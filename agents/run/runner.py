@@ -134,11 +134,17 @@ class WorkflowRunner:
         return await self.store.require(thread_id)
 
     async def prepare_start(
-        self, request: RunRequest, *, owner_id: int | None = None, started_by: str | None = None
+        self,
+        request: RunRequest,
+        *,
+        owner_id: int | None = None,
+        started_by: str | None = None,
+        queued: bool = False,
     ) -> RunHandle:
         """Validate a new run, store its reference images and create its creative row (owned by user
         `owner_id`, started by the actor `started_by`: `user:<name>`, `cli:<os user>`), leased to this
-        worker."""
+        worker — or, `queued`, to nobody: the sweeper of whichever process has room takes it (its handle
+        is then only for following)."""
         thread_id = request.thread_id or uuid.uuid4().hex
         images = [
             await normalize_image_input(
@@ -149,7 +155,7 @@ class WorkflowRunner:
             for ref in request.reference_images
         ]
         enable_hitl = self.r.hitl_default if request.enable_hitl is None else request.enable_hitl
-        options = {
+        options: dict[str, Any] = {
             "imageCount": request.image_count,
             "layoutPreference": request.layout_preference,
             "enableHITL": enable_hitl,
@@ -167,7 +173,8 @@ class WorkflowRunner:
             "started_by": started_by,
         }
         first = stamp(thread_id, accepted().wire())
-        creative = await self.store.create(values, first, self.worker)  # with the first event and the lease
+        # with its first event and, unless queued, the lease
+        creative = await self.store.create(values, first, None if queued else self.worker)
         references = []
         for image, ref in zip(images, request.reference_images, strict=True):
             record = await self.r.assets.save(
@@ -180,13 +187,22 @@ class WorkflowRunner:
                 creative_id=creative.id,
             )
             references.append({"assetId": record.id, "usage": ref.type})
-        state: StudioState = {
+        if references:  # what a takeover before the first checkpoint starts the run from
+            options = {**options, "references": references}
+            await self.store.update(creative.id, options=options)
+        context, meter = self._context(creative.id, options)
+        state = self._first_state(thread_id, request.message, options)
+        return RunHandle(creative, int(first["seq"]), state, context, meter, stored=[first])
+
+    def _first_state(self, thread_id: str, message: str, options: dict[str, Any]) -> StudioState:
+        """The graph's input for a new run (from its request and options, as stored on its creative)."""
+        return {
             "threadId": thread_id,
-            "request": request.message,
-            "referenceInputs": references,
-            "imageCount": request.image_count,
-            "layoutPreference": request.layout_preference,
-            "enableHITL": enable_hitl,
+            "request": message,
+            "referenceInputs": list(options.get("references") or []),
+            "imageCount": options["imageCount"],
+            "layoutPreference": options["layoutPreference"],
+            "enableHITL": options["enableHITL"],
             "iterationCount": 0,
             "maxIterations": self.r.options.max_iterations,
             "agentClarificationKeys": [],
@@ -194,8 +210,6 @@ class WorkflowRunner:
             "referenceAnalyses": [],
             "imagePlans": [],
         }
-        context, meter = self._context(creative.id, options)
-        return RunHandle(creative, int(first["seq"]), state, context, meter, stored=[first])
 
     async def pending(self, thread_id: str) -> dict[str, Any] | None:
         """The open `ask_user` of a paused thread (with its `interruptId`), or None."""
@@ -240,6 +254,11 @@ class WorkflowRunner:
         snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
         return bool(snapshot.next or snapshot.tasks)
 
+    async def started(self, thread_id: str) -> bool:
+        """Whether the graph has run for the thread at all (it has a checkpoint)."""
+        snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
+        return snapshot.created_at is not None
+
     async def prepare_continue(self, thread_id: str) -> RunHandle:
         """Continue a run that was cut off mid-flight (INTERRUPTED) from its last checkpoint."""
         creative = await self.require(thread_id)
@@ -257,12 +276,18 @@ class WorkflowRunner:
         return RunHandle(creative, last, None, context, meter)
 
     async def prepare_takeover(self, thread_id: str) -> RunHandle | None:
-        """A `running` thread whose lease this worker has just taken over (its worker died or stopped):
-        a handle that continues it from its last checkpoint — or None when it has nothing left to run,
-        once it is settled (paused if a pause is open, else INTERRUPTED and resumable) and released."""
+        """A `running` thread whose lease this worker has just taken (it was queued, or its worker died or
+        stopped): a handle that starts it, or continues it from its last checkpoint — or None when it has
+        nothing left to run, once it is settled (paused if a pause is open, else INTERRUPTED and
+        resumable) and released."""
         creative = await self.require(thread_id)
+        options = creative.options or {}
+        if creative.status == CreativeStatus.RUNNING and not await self.started(thread_id):  # queued
+            context, meter = self._context(creative.id, options)
+            state = self._first_state(thread_id, creative.request, options)
+            return RunHandle(creative, await self.store.last_seq(thread_id), state, context, meter)
         if creative.status == CreativeStatus.RUNNING and await self.resumable(thread_id):
-            context, meter = self._context(creative.id, creative.options or {})
+            context, meter = self._context(creative.id, options)
             return RunHandle(creative, await self.store.last_seq(thread_id), None, context, meter)
         await self.mark_interrupted(thread_id)
         await self.store.release(self.worker, thread_id)

@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from agents.errors import NotPaused, ThreadBusy, ThreadNotFound
 from agents.run.recorder import FINISHED, log_row, status_values
 from agents.run.writer import BatchWriter
-from tools.database import Creative, CreativeStatus, RunEvent, RunLease, RunWorker, User
+from tools.database import Base, Creative, CreativeStatus, RunEvent, RunLease, RunWorker, User
 
 Event = dict[str, Any]
 
@@ -107,18 +107,17 @@ class RunStore:
             raise ThreadNotFound(f"找不到会话 {thread_id}", details={"threadId": thread_id})
         return creative
 
-    async def create(self, values: dict[str, Any], first: Event, owner: Worker) -> Creative:
-        """A new thread: its creative row (running), its first event and `owner`'s lease, in one commit.
-        ThreadBusy (409) when the thread id exists."""
+    async def create(self, values: dict[str, Any], first: Event, owner: Worker | None) -> Creative:
+        """A new thread: its creative row (running), its first event and `owner`'s lease, in one commit —
+        no lease for a queued run (whichever worker has room takes it). ThreadBusy (409) when the thread
+        id exists."""
         thread_id = values["thread_id"]
         now = utcnow()
-        lease = {
+        lease: list[tuple[type[Base], dict[str, Any]]] = [] if owner is None else [(RunLease, {
             "thread_id": thread_id, "owner": owner.id, "acquired_at": now, "expires_at": now + self.lease
-        }
+        })]
         try:
-            row = await self.writer.insert(
-                Creative, values, events=[log_row(first)], also=[(RunLease, lease)]
-            )
+            row = await self.writer.insert(Creative, values, events=[log_row(first)], also=lease)
         except IntegrityError as exc:  # the thread id exists (thread_id is unique)
             raise ThreadBusy(
                 f"会话 {thread_id} 已存在，不能重复开始", details={"threadId": thread_id}
