@@ -299,70 +299,100 @@ class LiveView:
                            no_wrap=True, overflow="ellipsis")
 
     def show(self, e: Event) -> None:
-        kind, agent = e["type"], e.get("agent")
-        if kind == "agent_start" and agent != "supervisor":
-            from agents.node import AGENTS  # langgraph: imported by the first event, not by `studio --help`
+        """One event as a line (or a status, a bar, a draft): the handler named after its type, if any."""
+        handler = getattr(self, f"_on_{e['type']}", None)
+        if handler is not None:
+            handler(e)
 
-            self.status = f"当前：{_label(agent)}（{AGENTS[agent].phase if agent in AGENTS else '处理中'}）"
-            self.line(e, "[bold blue]▶[/bold blue]", e["content"])
-        elif kind == "agent_end":
-            ok = e["content"].endswith("完成")
-            self.line(e, "[green]✓[/green]" if ok else "[yellow]![/yellow]", e["content"],
-                      f"{e['durationMs'] / 1000:.1f}s")
-        elif kind == "supervisor_decision":
-            target = agent_label(e["decision"])
-            source = label("source", e["source"])
-            self.line(e, "[magenta]→[/magenta]", f"调度：{target}", f"[{source}] {e['reason']}")
-        elif kind == "tool_call":
-            arguments = json.dumps(e.get("toolInput") or {}, ensure_ascii=False) if self.verbose else ""
-            self.line(e, "  [dim]⚙[/dim]", label("tool", e["tool"]), arguments)
-        elif kind == "tool_result" and isinstance(e.get("toolOutput"), dict) and "error" in e["toolOutput"]:
+    def _on_agent_start(self, e: Event) -> None:
+        agent = e.get("agent")
+        if agent == "supervisor":
+            return
+        from agents.node import AGENTS  # langgraph: imported by the first event, not by `studio --help`
+
+        self.status = f"当前：{_label(agent)}（{AGENTS[agent].phase if agent in AGENTS else '处理中'}）"
+        self.line(e, "[bold blue]▶[/bold blue]", e["content"])
+
+    def _on_agent_end(self, e: Event) -> None:
+        ok = e["content"].endswith("完成")
+        self.line(e, "[green]✓[/green]" if ok else "[yellow]![/yellow]", e["content"],
+                  f"{e['durationMs'] / 1000:.1f}s")
+
+    def _on_supervisor_decision(self, e: Event) -> None:
+        target = agent_label(e["decision"])
+        source = label("source", e["source"])
+        self.line(e, "[magenta]→[/magenta]", f"调度：{target}", f"[{source}] {e['reason']}")
+
+    def _on_tool_call(self, e: Event) -> None:
+        arguments = json.dumps(e.get("toolInput") or {}, ensure_ascii=False) if self.verbose else ""
+        self.line(e, "  [dim]⚙[/dim]", label("tool", e["tool"]), arguments)
+
+    def _on_tool_result(self, e: Event) -> None:
+        if isinstance(e.get("toolOutput"), dict) and "error" in e["toolOutput"]:
             self.line(e, "  [yellow]⚙[/yellow]", f"{label('tool', e['tool'])} 调用失败")
-        elif kind == "intent_detected":
-            self.image_only = e["intent"] == "image_only"
-            source = label("source", e.get("source"))
-            confidence = f"（置信度 {e['confidence']:.0%}，{source}）" if self.verbose else ""
-            theme = label("theme", e.get("suggestedCategory"))
-            about = "、".join(e.get("keywords") or [])
-            self.line(e, "[cyan]◆[/cyan]", f"识别意图：{label('intent', e['intent'])}{confidence}",
-                      f"题材：{theme} · {about}" if theme and about else theme or about)
-        elif kind == "content_type_detected":
-            confidence = f"（置信度 {e['confidence']:.0%}）" if self.verbose else ""
-            self.line(e, "[cyan]◆[/cyan]", f"内容类型：{label('contentType', e['contentType'])}{confidence}",
-                      e.get("reasoning") or "")
-        elif kind in ("brief_ready", "layout_spec_ready", "alignment_map_ready"):
-            self.line(e, "[cyan]◆[/cyan]", f"{READY[kind]}已就绪")
-        elif kind == "content_delta":
-            self.stream_draft(e)
-        elif kind == "content_update":
-            self.draft = None
-            self.line(e, "[cyan]✎[/cyan]", f"文案：{e['title']}")
-        elif kind in ("message", "progress"):
-            self.status = f"{_label(agent)}：{e['content']}"
-            if kind == "message" and e["content"]:
-                self.line(e, "[dim]·[/dim]", f"{_label(agent)}：{e['content']}")
-            if self.verbose and e.get("detail"):
-                self.line(e, "  [dim]…[/dim]", f"详情：{e['detail']}")
-        elif kind == "workflow_progress":
-            self.progress.update(self.overall, completed=e["progress"] * 100,
-                                 description=f"[bold]总进度[/bold] {e['phase']}")
-        elif kind == "image_progress":
-            self.image(e)
-        elif kind == "quality_score":
-            self.scores(e)
-        elif kind == "ask_user" and self.auto_approve:
+
+    def _on_intent_detected(self, e: Event) -> None:
+        self.image_only = e["intent"] == "image_only"
+        source = label("source", e.get("source"))
+        confidence = f"（置信度 {e['confidence']:.0%}，{source}）" if self.verbose else ""
+        theme = label("theme", e.get("suggestedCategory"))
+        about = "、".join(e.get("keywords") or [])
+        self.line(e, "[cyan]◆[/cyan]", f"识别意图：{label('intent', e['intent'])}{confidence}",
+                  f"题材：{theme} · {about}" if theme and about else theme or about)
+
+    def _on_content_type_detected(self, e: Event) -> None:
+        confidence = f"（置信度 {e['confidence']:.0%}）" if self.verbose else ""
+        self.line(e, "[cyan]◆[/cyan]", f"内容类型：{label('contentType', e['contentType'])}{confidence}",
+                  e.get("reasoning") or "")
+
+    def _on_brief_ready(self, e: Event) -> None:
+        self.line(e, "[cyan]◆[/cyan]", f"{READY[e['type']]}已就绪")
+
+    _on_layout_spec_ready = _on_alignment_map_ready = _on_brief_ready
+
+    def _on_content_delta(self, e: Event) -> None:
+        self.stream_draft(e)
+
+    def _on_content_update(self, e: Event) -> None:
+        self.draft = None
+        self.line(e, "[cyan]✎[/cyan]", f"文案：{e['title']}")
+
+    def _on_message(self, e: Event) -> None:
+        agent = e.get("agent")
+        self.status = f"{_label(agent)}：{e['content']}"
+        if e["type"] == "message" and e["content"]:
+            self.line(e, "[dim]·[/dim]", f"{_label(agent)}：{e['content']}")
+        if self.verbose and e.get("detail"):
+            self.line(e, "  [dim]…[/dim]", f"详情：{e['detail']}")
+
+    _on_progress = _on_message
+
+    def _on_workflow_progress(self, e: Event) -> None:
+        self.progress.update(self.overall, completed=e["progress"] * 100,
+                             description=f"[bold]总进度[/bold] {e['phase']}")
+
+    def _on_image_progress(self, e: Event) -> None:
+        self.image(e)
+
+    def _on_quality_score(self, e: Event) -> None:
+        self.scores(e)
+
+    def _on_ask_user(self, e: Event) -> None:
+        if self.auto_approve:
             answer = "自动选择第一个选项" if _is_clarification(e) else "自动通过"
             self.status = f"{answer}，继续…"
             self.line(e, "[green]⏵[/green]", f"{answer}：{e['question']}")
-        elif kind == "ask_user":
+        else:
             self.status = "等待你的确认"
             self.line(e, "[yellow]⏸[/yellow]", e["question"])
-        elif kind == "workflow_complete":
-            self.progress.update(self.overall, completed=100, description="[bold]总进度[/bold] 完成")
-            self.status = "已完成"
-        elif kind == "error":
-            self.status = "出错了"
-            self.line(e, "[red]✗[/red]", e["message"], f"错误代码 {e.get('code')}" if self.verbose else "")
+
+    def _on_workflow_complete(self, e: Event) -> None:
+        self.progress.update(self.overall, completed=100, description="[bold]总进度[/bold] 完成")
+        self.status = "已完成"
+
+    def _on_error(self, e: Event) -> None:
+        self.status = "出错了"
+        self.line(e, "[red]✗[/red]", e["message"], f"错误代码 {e.get('code')}" if self.verbose else "")
 
     def image(self, e: Event) -> None:
         number, status = e["taskId"], e["status"]

@@ -368,7 +368,7 @@ def _segment_end(tokens: list[str], i: int, stops: frozenset[str] = frozenset())
     return j
 
 
-def _render(
+def _render(  # noqa: C901 - one pass over the tokens, a branch per construction; to be split
     tokens: list[str],
     drop_unknown: bool = False,
     top: bool = False,

@@ -702,7 +702,7 @@ def _says(line: str, item: str) -> bool:
     return line.startswith(item) and len(line) <= 40
 
 
-def compose_draft(ctx: Context) -> dict[str, Any]:
+def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split into its stages
     brief = ctx.brief
     fb = parse(ctx.text("feedback"))
     critic = parse(ctx.text("review_feedback"))
