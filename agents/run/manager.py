@@ -38,6 +38,7 @@ from agents.run.request import RunRequest
 from agents.run.runner import SHUTDOWN, Resources, RunHandle, WorkflowRunner
 from agents.run.store import PausedThread, Worker
 from tools.database import Creative, CreativeStatus
+from tools.labels import label
 
 log = logging.getLogger("studio.runs")
 
@@ -300,7 +301,7 @@ class RunManager:
         await self.store.claim(  # atomic: a confirm racing this cancel either wins or finds it aborted
             thread_id,
             CreativeStatus.PAUSED,
-            f"会话 {thread_id} 没有在运行或暂停（状态：{creative.status}），无法取消",
+            f"会话 {thread_id} 没有在运行或暂停（状态：{label('status', creative.status)}），无法取消",
             to=CreativeStatus.ABORTED,
         )
         await self._record_abort(thread_id, creative.id, "已放弃这个暂停中的运行")
