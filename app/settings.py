@@ -44,6 +44,7 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         env_nested_delimiter="__",
         extra="ignore",
+        hide_input_in_errors=True,  # a bad setting's error names it, never echoes it (URLs, keys: secrets)
     )
 
     # --- storage -------------------------------------------------------------------------------------
