@@ -11,6 +11,7 @@ about at more length, shorter or longer, another tone or audience, more or fewer
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -702,7 +703,10 @@ def _says(line: str, item: str) -> bool:
     return line.startswith(item) and len(line) <= 40
 
 
-def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split into its stages
+def compose_draft(ctx: Context) -> dict[str, Any]:
+    """The writer's draft: what to say (the evidence arranged, asked-for extras, the scene's advice), then
+    how (the opening, the list, the tips, the closing in the post's voice), then the title and tags. Every
+    stage draws from `ctx.rng` in this order, so a draft is the same for the same prompt."""
     brief = ctx.brief
     fb = parse(ctx.text("feedback"))
     critic = parse(ctx.text("review_feedback"))
@@ -727,9 +731,66 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
     n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)
     n_tips = {"shorter": 1, "longer": 4}.get(length or "", 2)
-    extra_on: list[tuple[str, list[str]]] = []  # what the editor asked to hear more about, with its lines
+    extra_on, reserved = _asked_more(material, words, fb, kind)
+    scene = material.scene()
+    material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
+    arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
+    general, theme_tips = _general_advice(ctx, subject, kind, fb, length)
+    points, tips, shape = _with_advice(
+        arranged, general, theme_tips, subject, brief, (n_points, n_tips), length
+    )
+    outcome = arranged.outcome
+
+    details = request_details(ctx.request, subject)
+    if shape != "told":  # the things the request lists, or what it says to do, lead the list
+        known = [*points, *tips, *(ln.text for ln in material.lines)]
+        points, tips = _own_points(details, points, tips, known, n_points, n_tips)
+    # a scene's advice and a note's line may say one thing twice (穿速干衣…防水袋 / 建议穿速干衣…防水袋)
+    kept = _distinct([*points, *tips])
+    points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
+
+    fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
+    hook = _opening(ctx, kind, tone, fb, fields, shape, scene, angle, e)
+    if tone in voice.ASIDES:
+        endings = voice.LINE_ENDINGS[tone]
+        points = [p + endings[i % len(endings)] for i, p in enumerate(points)]  # the voice in every line
+
+    paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
+    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
+    paragraphs += _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
+    if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
+        extra_on += _other_half(ctx, subject, [*points, *tips])
+    for subject_word, on_it in extra_on:
+        lines = on_it or [f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍"]
+        paragraphs.append(f"{e()}再多说说{subject_word}：\n" + "\n".join(f"· {ln}" for ln in lines))
+    said = {*points, *tips, outcome}
+    unsaid = [ln.text for ln in material.lines if ln.text not in said and ln.role != "story"]
+    if length == "longer" and unsaid:
+        paragraphs.append("再补充几句：" + "；".join(unsaid[:2]) + "。")
+    if outcome and length != "shorter":  # what came of it, before the call to action
+        paragraphs.append(outcome + "。")
+    paragraphs.append(_closing(ctx, kind, key, fb, critic, previous, e))
+    body = _finished(paragraphs, plain, fb, previous, length)
+
+    evidence = ctx.data("evidence") or {}
+    patterns = " ".join(evidence.get("titlePatterns", []))
+    # a list of things has "{n}个…" titles; a trip to a place listed as tips does not (3个秋天去婺源看红叶)
+    several = SEVERAL.search(f"{ctx.request} {subject}")
+    title_kind = "guide" if kind == "list" and places(subject) and not several else kind
+    title = _title(ctx, title_kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
+    if plain or fb.emoji == "fewer":
+        title = strip_emoji(title).strip()
+    return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}
+
+
+def _asked_more(
+    material: Material, words: list[str], fb: Feedback, kind: str
+) -> tuple[list[tuple[str, list[str]]], set[str]]:
+    """What the editor asked to hear more about, each with its best lines (words asking about the same
+    thing share a section: 预算和价格), and the lines so reserved for those sections."""
+    extra_on: list[tuple[str, list[str]]] = []
     reserved: set[str] = set()
-    groups: dict[str, list[str]] = {}  # words asking about the same thing share a section (预算和价格)
+    groups: dict[str, list[str]] = {}
     for subject_word in fb.expand:
         focus = _focus(subject_word)
         groups.setdefault(focus.pattern if focus else subject_word, []).append(subject_word)
@@ -744,30 +805,46 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
         ]
         extra_on.append(("和".join(asked), on_it[:3]))
         reserved.update(on_it[:3])
-    scene = material.scene()
-    material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
-    arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
-    points, tips, outcome = arranged.points, arranged.tips, arranged.outcome
-    # Tips come from the evidence: a stock tip true of any subject is filler every post would share. Only
-    # when the corpus had little on this, or the editor asks for more than the evidence holds, is general
-    # advice said as advice.
-    # the theme's own general advice first ("出发前查好开放时间" for a trip), then advice of the kind of post
+    return extra_on, reserved
+
+
+def _general_advice(
+    ctx: Context, subject: str, kind: str, fb: Feedback, length: str | None
+) -> tuple[list[str], voice.SceneTips]:
+    """General advice, said only when the evidence is thin or the editor asks for more (a stock tip true
+    of any subject is filler every post would share): the advice of the post's own scene when there is
+    one (辅食 tips for a 辅食 post, not outing tips) — enough on its own, no product-review tip on a noodle
+    shop — else the theme's ("出发前查好开放时间" for a trip), then the kind of post's. Also the scene's."""
     general: list[str] = []
-    # …the advice of the post's own scene when there is one (辅食 tips for a 辅食 post, not outing tips)
     theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
     named = _particular_words(subject)
-    for pool in pools:  # a scene's own advice is enough: no product-review tip on a noodle shop
+    for pool in pools:
         usable = [t for t in pool if not any(x in t for x in fb.avoid)]
         if not getattr(pool, "ordered", False):  # steps stay in the order they are done
             ctx.rng.shuffle(usable)
             # …and of a scene's advice, what names the subject first (剪指甲 of a grooming scene's 洗澡 tips)
             usable.sort(key=lambda t: not any(w in t for w in named))
         general += usable
+    return general, theme_tips
+
+
+def _with_advice(
+    arranged: _Arrangement,
+    general: list[str],
+    theme_tips: voice.SceneTips,
+    subject: str,
+    brief: dict[str, Any],
+    counts: tuple[int, int],
+    length: str | None,
+) -> tuple[list[str], list[str], str]:
+    """The post's list and tips, and the list's shape, once the general advice has filled what the
+    evidence left thin."""
+    n_points, n_tips = counts
+    points, tips, shape = arranged.points, arranged.tips, arranged.shape
     thin = len(points) < 2
-    shape = arranged.shape
     if theme_tips.dish and shape != "told":
         # the dish's own steps are the list; of the evidence, what names the dish is said beside them (a
         # beginner's six dishes are no steps of 番茄炒蛋)
@@ -786,20 +863,27 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
         # a longer post whose list came out short says more advice instead
         room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
         tips += general[: max(0, room - len(tips))]
+    return points, tips, shape
 
-    details = request_details(ctx.request, subject)
-    if shape != "told":  # the things the request lists, or what it says to do, lead the list
-        known = [*points, *tips, *(ln.text for ln in material.lines)]
-        points, tips = _own_points(details, points, tips, known, n_points, n_tips)
-    # a scene's advice and a note's line may say one thing twice (穿速干衣…防水袋 / 建议穿速干衣…防水袋)
-    kept = _distinct([*points, *tips])
-    points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
 
-    fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
+def _opening(
+    ctx: Context,
+    kind: str,
+    tone: str | None,
+    fb: Feedback,
+    fields: dict[str, str],
+    shape: str,
+    scene: str,
+    angle: str,
+    e: Callable[[], str],
+) -> str:
+    """The first paragraph: a hook of the post's kind (or formal), the reader's situation before it, the
+    angle after it, in the voice asked for."""
+    audience = fields["a"]
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
-    if not (_FIRST_TIME.search(ctx.request) and _DOES.match(subject)):  # as for titles (see _title)
+    if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):  # as for titles (see _title)
         hook_pool = tuple(h for h in hook_pool if not h.startswith("第一次")) or hook_pool
     if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
         hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
@@ -811,18 +895,30 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
         hook = hook.rstrip() + ("。" if ends_bare else "") + f"这次的重点：{angle}。"
     if tone in voice.ASIDES:
         hook = pick(ctx.rng, voice.ASIDES[tone]) + hook.rstrip("。") + ("！" if tone == "lively" else "～")
-        endings = voice.LINE_ENDINGS[tone]
-        points = [p + endings[i % len(endings)] for i, p in enumerate(points)]  # the voice in every line
     if fb.emoji == "more":
         hook = f"{e()}{hook}{e()}{e()}"
+    return hook
 
-    paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
+
+def _list_paragraphs(
+    ctx: Context,
+    kind: str,
+    shape: str,
+    points: list[str],
+    tips: list[str],
+    key: str,
+    plain: bool,
+    fb: Feedback,
+    length: str | None,
+    e: Callable[[], str],
+) -> list[str]:
+    """The list under its heading (numbered, or told in its note's order) and the tips under theirs."""
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
-    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
     headings = {"steps": voice.STEP_HEADINGS, "timeline": voice.TIMELINE_HEADINGS}.get(
         shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"]
     )
     heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
+    paragraphs = []
     if shape == "told":  # told in its note's order, not enumerated
         n_told = 3 if length == "shorter" else 5
         paragraphs.append("。".join(points[:n_told]) + "。")
@@ -835,18 +931,21 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
         tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
         tip_heading = tip_heading.format(e=f"{e()}{key}·")
         paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
-    if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
-        extra_on += _other_half(ctx, subject, [*points, *tips])
-    for subject_word, on_it in extra_on:
-        lines = on_it or [f"{subject_word}这部分值得多花心思：提前了解清楚，按自己的情况取舍"]
-        paragraphs.append(f"{e()}再多说说{subject_word}：\n" + "\n".join(f"· {ln}" for ln in lines))
-    said = {*points, *tips, outcome}
-    unsaid = [ln.text for ln in material.lines if ln.text not in said and ln.role != "story"]
-    if length == "longer" and unsaid:
-        paragraphs.append("再补充几句：" + "；".join(unsaid[:2]) + "。")
-    if outcome and length != "shorter":  # what came of it, before the call to action
-        paragraphs.append(outcome + "。")
-    closing = "" if fb.closing_refresh or critic.closing_refresh else str(brief.get("callToAction") or "")
+    return paragraphs
+
+
+def _closing(
+    ctx: Context,
+    kind: str,
+    key: str,
+    fb: Feedback,
+    critic: Feedback,
+    previous: dict[str, Any],
+    e: Callable[[], str],
+) -> str:
+    """The call to action (the brief's, unless feedback asked for a new one; never the one the previous
+    draft ended on), with the subject named in the last words."""
+    closing = "" if fb.closing_refresh or critic.closing_refresh else str(ctx.brief.get("callToAction") or "")
     if not closing:
         before = str(previous.get("body") or "").rsplit("\n\n", 1)[-1]
         choices = [c for c in voice.CLOSINGS.get(kind, ("",)) if c.format(e="") not in before]
@@ -854,7 +953,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
     closing = closing.format(e=e()) if "{e}" in closing else closing
     if key not in closing:  # the last words name the subject too
         closing = pick(ctx.rng, voice.SIGN_OFFS).format(k=key) + closing
-    paragraphs.append(closing)
+    return closing
+
+
+def _finished(
+    paragraphs: list[str], plain: bool, fb: Feedback, previous: dict[str, Any], length: str | None
+) -> str:
+    """The body from its paragraphs, with the emoji, the avoided words and the length the feedback asked."""
     body = "\n\n".join(p for p in paragraphs if p.strip())
     if plain:
         body = strip_emoji(body)
@@ -868,13 +973,4 @@ def compose_draft(ctx: Context) -> dict[str, Any]:  # noqa: C901 - to be split i
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
     if length == "shorter" and previous.get("body"):
         body = _shorten_body(body, int(0.75 * len(str(previous["body"]))), keep="再多说说")
-
-    evidence = ctx.data("evidence") or {}
-    patterns = " ".join(evidence.get("titlePatterns", []))
-    # a list of things has "{n}个…" titles; a trip to a place listed as tips does not (3个秋天去婺源看红叶)
-    several = SEVERAL.search(f"{ctx.request} {subject}")
-    title_kind = "guide" if kind == "list" and places(subject) and not several else kind
-    title = _title(ctx, title_kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
-    if plain or fb.emoji == "fewer":
-        title = strip_emoji(title).strip()
-    return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}
+    return body
