@@ -368,7 +368,7 @@ def _segment_end(tokens: list[str], i: int, stops: frozenset[str] = frozenset())
     return j
 
 
-def _render(  # noqa: C901 - one pass over the tokens, a branch per construction; to be split
+def _render(
     tokens: list[str],
     drop_unknown: bool = False,
     top: bool = False,
@@ -377,134 +377,195 @@ def _render(  # noqa: C901 - one pass over the tokens, a branch per construction
 ) -> _Said:
     """Tokens → a topic's parts in Chinese; unknown words kept as they were written (or dropped). `top`: the
     tokens open the subject (an unknown -ing word there only opens it); `asked`: they follow "how to", so
-    an unknown first word is the verb of the question ("how to stop a puppy biting")."""
+    an unknown first word is the verb of the question ("how to stop a puppy biting"). Each construction
+    is a rule (`_RULES`, tried in order) that takes the tokens from `i` and says where it stopped; a token
+    no rule takes is a word of the subject."""
     said = _Said(verb_first=verb_first)
     i = 0
     while i < len(tokens):
-        token = tokens[i]
-        low = token.lower()
-        if low in _BREAKS:
-            i += 1
-            continue
-        span = _duration(tokens, i)
-        if span:
-            size, chinese, done = span
-            (said.done_in if done else said.spans).append(chinese)
-            i += size
-            continue
-        found = _lookup(tokens, i)
-        if found and (found[0] > 1 or low not in ("for", "with", "as")):
-            size, kind, chinese = found
-            if kind in ("act", "do"):
-                i = said.doing_end = _doing(said, tokens, i, size, kind, chinese, drop_unknown)
-                continue
-            if chinese in _FRAMES | {"第一次"} and _opens_doing(tokens, i + size):
-                # "first week trying gua sha" → 刮痧第一周; "first time trying surfing" → 第一次冲浪
-                (said.after if chinese in _FRAMES else said.settings).append(chinese)
-                i += size + (tokens[i + size].lower() == "of")
-                continue
-            parts = {"place": said.places, "audience": said.audiences, "setting": said.settings}
-            parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
-            i += size
-            continue
-        if low in ("for", "as"):  # "for beginners" names the reader; "for sensitive skin" qualifies the topic
-            end = _segment_end(tokens, i + 1, frozenset(("with", "as")))
-            rest = _render(tokens[i + 1 : end], drop_unknown)
-            said.near += rest.near
-            if low == "for" and rest.audiences and not rest.topic(places=False):
-                said.places += rest.places
-                said.audiences += rest.audiences
-            else:  # "for winter camping" → 冬季露营…; "as a beginner", "as a remote worker": whose it is
-                said.places += rest.places
-                if modifier := _glue([*rest.audiences, rest.topic(places=False)]):
-                    said.front.append(modifier)
-            i = end
-            continue
-        following = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if low == "near" and following not in ("", *_BREAKS):  # "near Chunxi Road" → 春熙路附近的…
-            end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as", *_SETTING_PREP)))
-            rest = _render(tokens[i + 1 : end], drop_unknown)
-            said.audiences += rest.audiences
-            if where := _glue([*rest.places, *dict.fromkeys(rest.near), rest.topic(places=False)]):
-                said.near.append(where)
-            i = end
-            continue
-        if low in ("with", "using") and said.doing_end == i:  # "fixed a door with soap" → 用肥皂修好门
-            end = _segment_end(tokens, i + 1, frozenset(("for", "as")))
-            rest = _render(tokens[i + 1 : end], drop_unknown)
-            taken = rest.topic(places=False)
-            if (
-                taken
-                and not rest.audiences
-                and not _COMPANIONS & set(rest.words)
-                and not taken.endswith(_MEANS)
-            ):
-                said.places += rest.places
-                said.near += rest.near
-                at, template, what = said.last or (0, "", "")
-                if template.endswith("穿搭") and what:  # "styling jeans with sneakers" → 牛仔裤搭配运动鞋
-                    said.words[at] = f"{what}搭配{taken}"
-                else:
-                    said.settings.append(f"用{taken}")
-                    if template[2:] in _VERB_FIRST and what:
-                        said.words[at] = template[2:] + what
+        for rule in _RULES:
+            end = rule(said, tokens, i, drop_unknown)
+            if end is not None:
                 i = end
-                continue
-        if low == "with":
-            end = _segment_end(tokens, i + 1)
-            rest = _render(tokens[i + 1 : end], drop_unknown)
-            said.places += rest.places
-            said.near += rest.near
-            taken = _glue([*rest.audiences, rest.topic(places=False)])
-            if said.words and said.words[-1] == "人":  # "people with oily skin": the reader, not a companion
-                said.words.pop()
-                said.audiences.append(f"{taken}人群" if taken else "")
-            elif taken and set(rest.words + rest.audiences) & _COMPANIONS:
-                said.front.append(f"带{taken}")  # hiking with kids: 带孩子徒步
-            elif taken:
-                said.front.append(taken)  # "with daily stretches": 每日拉伸改善圆肩
-            i = end
-            continue
-        if low in _BEFORE_AFTER:  # "after three years" → 三年后; with nothing known after it, nothing
-            end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as")))
-            rest = _render(tokens[i + 1 : end], drop_unknown=True)
-            when = said.take(rest)
-            if when:
-                said.settings.append(when + _BEFORE_AFTER[low])
-            i = end
-            continue
-        if low in _PLACE_PREP and following[:1].isupper() and not _lookup(tokens, i + 1):
-            end = i + 2  # "in Perth", "near Peking University": a place the list does not know, in English
-            while end < len(tokens) and tokens[end][:1].isupper() and not _lookup(tokens, end):
-                end += 1
-            said.places.append(" ".join(tokens[i + 1 : end]))
-            i = end
-            continue
-        ahead = _lookup(tokens, i + 1) if following else None
-        setting = low in _SETTING_PREP and following not in ("", *_BREAKS)
-        if setting and not (ahead and ahead[1] == "place"):
-            # "in a rental apartment", "in summer": where or when, said before the subject
-            end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for", "with", "as")))
-            said.front.append(said.take(_render(tokens[i + 1 : end], drop_unknown)))
-            i = end
-            continue
-        if low in _STOP or low in _PLACE_PREP or low in _DETERMINERS or low in _MODALS or low in _QUALIFIERS:
-            i += 1
-            continue
-        if low in _JOIN:
-            if said.words:
-                said.words.append(_JOIN[low])
-            i += 1
-            continue
-        opening = top and not (said.words or said.front)
-        known_later = opening and any(_lookup(tokens, k) for k in range(i + 1, len(tokens)))
-        verb = (low.endswith("ing") and len(low) > 4) or (asked and i == 0 and low.isalpha())
-        if drop_unknown or (verb and known_later):
-            i += 1  # "using a rice cooker": the -ing only opens the subject the noun names
-            continue
-        said.words.append(_bare(token) if _possessive(token) else token)
-        i += 1
+                break
+        else:
+            i = _word(said, tokens, i, drop_unknown, top, asked)
     return said
+
+
+def _following(tokens: list[str], i: int) -> str:
+    return tokens[i + 1] if i + 1 < len(tokens) else ""
+
+
+def _break(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    return i + 1 if tokens[i].lower() in _BREAKS else None
+
+
+def _lasting(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """A duration ("for three days", "three years in")."""
+    span = _duration(tokens, i)
+    if not span:
+        return None
+    size, chinese, done = span
+    (said.done_in if done else said.spans).append(chinese)
+    return i + size
+
+
+def _known(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """A word or phrase the lexicon knows: a doing, a frame ("first week trying …"), a place, a reader, a
+    setting, a modifier or a word of the subject."""
+    found = _lookup(tokens, i)
+    if not found or (found[0] == 1 and tokens[i].lower() in ("for", "with", "as")):
+        return None
+    size, kind, chinese = found
+    if kind in ("act", "do"):
+        said.doing_end = _doing(said, tokens, i, size, kind, chinese, drop)
+        return said.doing_end
+    if chinese in _FRAMES | {"第一次"} and _opens_doing(tokens, i + size):
+        # "first week trying gua sha" → 刮痧第一周; "first time trying surfing" → 第一次冲浪
+        (said.after if chinese in _FRAMES else said.settings).append(chinese)
+        return i + size + (tokens[i + size].lower() == "of")
+    parts = {"place": said.places, "audience": said.audiences, "setting": said.settings}
+    parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
+    return i + size
+
+
+def _for_as(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"for beginners" names the reader; "for sensitive skin" qualifies the topic."""
+    low = tokens[i].lower()
+    if low not in ("for", "as"):
+        return None
+    end = _segment_end(tokens, i + 1, frozenset(("with", "as")))
+    rest = _render(tokens[i + 1 : end], drop)
+    said.near += rest.near
+    if low == "for" and rest.audiences and not rest.topic(places=False):
+        said.places += rest.places
+        said.audiences += rest.audiences
+    else:  # "for winter camping" → 冬季露营…; "as a beginner", "as a remote worker": whose it is
+        said.places += rest.places
+        if modifier := _glue([*rest.audiences, rest.topic(places=False)]):
+            said.front.append(modifier)
+    return end
+
+
+def _near(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"near Chunxi Road" → 春熙路附近的…"""
+    if tokens[i].lower() != "near" or _following(tokens, i) in ("", *_BREAKS):
+        return None
+    end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as", *_SETTING_PREP)))
+    rest = _render(tokens[i + 1 : end], drop)
+    said.audiences += rest.audiences
+    if where := _glue([*rest.places, *dict.fromkeys(rest.near), rest.topic(places=False)]):
+        said.near.append(where)
+    return end
+
+
+def _means(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"fixed a door with soap" → 用肥皂修好门: the means of the doing just said."""
+    if tokens[i].lower() not in ("with", "using") or said.doing_end != i:
+        return None
+    end = _segment_end(tokens, i + 1, frozenset(("for", "as")))
+    rest = _render(tokens[i + 1 : end], drop)
+    taken = rest.topic(places=False)
+    if not taken or rest.audiences or _COMPANIONS & set(rest.words) or taken.endswith(_MEANS):
+        return None
+    said.places += rest.places
+    said.near += rest.near
+    at, template, what = said.last or (0, "", "")
+    if template.endswith("穿搭") and what:  # "styling jeans with sneakers" → 牛仔裤搭配运动鞋
+        said.words[at] = f"{what}搭配{taken}"
+    else:
+        said.settings.append(f"用{taken}")
+        if template[2:] in _VERB_FIRST and what:
+            said.words[at] = template[2:] + what
+    return end
+
+
+def _with(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"with …": the reader ("people with oily skin"), a companion ("hiking with kids"), or how."""
+    if tokens[i].lower() != "with":
+        return None
+    end = _segment_end(tokens, i + 1)
+    rest = _render(tokens[i + 1 : end], drop)
+    said.places += rest.places
+    said.near += rest.near
+    taken = _glue([*rest.audiences, rest.topic(places=False)])
+    if said.words and said.words[-1] == "人":  # "people with oily skin": the reader, not a companion
+        said.words.pop()
+        said.audiences.append(f"{taken}人群" if taken else "")
+    elif taken and set(rest.words + rest.audiences) & _COMPANIONS:
+        said.front.append(f"带{taken}")  # hiking with kids: 带孩子徒步
+    elif taken:
+        said.front.append(taken)  # "with daily stretches": 每日拉伸改善圆肩
+    return end
+
+
+def _before_after(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"after three years" → 三年后; with nothing known after it, nothing."""
+    low = tokens[i].lower()
+    if low not in _BEFORE_AFTER:
+        return None
+    end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as")))
+    when = said.take(_render(tokens[i + 1 : end], drop_unknown=True))
+    if when:
+        said.settings.append(when + _BEFORE_AFTER[low])
+    return end
+
+
+def _english_place(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"in Perth", "near Peking University": a place the lexicon does not know, in English."""
+    following = _following(tokens, i)
+    if tokens[i].lower() not in _PLACE_PREP or not following[:1].isupper() or _lookup(tokens, i + 1):
+        return None
+    end = i + 2
+    while end < len(tokens) and tokens[end][:1].isupper() and not _lookup(tokens, end):
+        end += 1
+    said.places.append(" ".join(tokens[i + 1 : end]))
+    return end
+
+
+def _setting(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"in a rental apartment", "in summer": where or when, said before the subject."""
+    following = _following(tokens, i)
+    if tokens[i].lower() not in _SETTING_PREP or following in ("", *_BREAKS):
+        return None
+    ahead = _lookup(tokens, i + 1)
+    if ahead and ahead[1] == "place":
+        return None
+    end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for", "with", "as")))
+    said.front.append(said.take(_render(tokens[i + 1 : end], drop)))
+    return end
+
+
+def _function_word(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """Words that carry no topic (the, can, really …), and "and"/"or" between words of it."""
+    low = tokens[i].lower()
+    if low in _STOP or low in _PLACE_PREP or low in _DETERMINERS or low in _MODALS or low in _QUALIFIERS:
+        return i + 1
+    if low in _JOIN:
+        if said.words:
+            said.words.append(_JOIN[low])
+        return i + 1
+    return None
+
+
+_RULES = (
+    _break, _lasting, _known, _for_as, _near, _means, _with, _before_after, _english_place, _setting,
+    _function_word,
+)
+
+
+def _word(said: _Said, tokens: list[str], i: int, drop: bool, top: bool, asked: bool) -> int:
+    """A word no rule knows: kept as written — unless it is dropped, or it is an -ing word (or the verb
+    after "how to") that only opens a subject a known word names ("using a rice cooker")."""
+    token = tokens[i]
+    low = token.lower()
+    opening = top and not (said.words or said.front)
+    known_later = opening and any(_lookup(tokens, k) for k in range(i + 1, len(tokens)))
+    verb = (low.endswith("ing") and len(low) > 4) or (asked and i == 0 and low.isalpha())
+    if not (drop or (verb and known_later)):
+        said.words.append(_bare(token) if _possessive(token) else token)
+    return i + 1
 
 
 def _opens_doing(tokens: list[str], i: int) -> bool:
