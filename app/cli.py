@@ -28,7 +28,7 @@ cli = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-db_cli = typer.Typer(help="数据库迁移：升级、回退、查看当前版本。", no_args_is_help=True)
+db_cli = typer.Typer(help="数据库：迁移、回退、查看版本、复制到 PostgreSQL。", no_args_is_help=True)
 cli.add_typer(db_cli, name="db")
 console = Console(highlight=False)
 
@@ -82,6 +82,22 @@ def db_current(data_dir: DataDirOption = None) -> None:
 
     settings = fail_without(console, data_dir)
     console.print(migrate.current(settings.db_url) or "base（空数据库）")
+
+
+@db_cli.command("copy-to")
+def db_copy_to(
+    url: Annotated[
+        str, typer.Argument(metavar="URL", help="空的 PostgreSQL 数据库，例如 postgresql://用户:密码@主机:5432/库名")
+    ],
+    data_dir: DataDirOption = None,
+) -> None:
+    """把数据目录的数据库搬到空的 PostgreSQL 数据库。
+
+    复制作品、图片记录、运行事件、账号和暂停的任务；图片文件与知识库留在数据目录。
+    """
+    from app.db_copy import copy_to_command
+
+    copy_to_command(console, url, data_dir)
 
 
 @cli.command()
