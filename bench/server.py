@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
 import os
 import shutil
@@ -17,7 +18,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -30,6 +31,52 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _libc() -> Any:
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+_LIBC = _libc()  # loaded here, never in a forked child (no dynamic loading between fork and exec)
+
+
+def _die_with_parent() -> None:
+    """In a server's child process before it runs: SIGTERM it when the benchmark dies (Linux), so a killed
+    benchmark (a `timeout`) leaves no server behind."""
+    if _LIBC is not None and hasattr(_LIBC, "prctl"):
+        _LIBC.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """/proc/<pid>/stat after the command name (field 3 on), [] when the process is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """User + system CPU seconds the processes `pids` have used (all their threads)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = _stat_fields(pid)
+        if len(fields) > 12:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of `pid` and its living child processes."""
+    children = [
+        int(stat.parent.name)
+        for stat in Path("/proc").glob("[0-9]*/stat")
+        if (fields := _stat_fields(int(stat.parent.name))) and int(fields[1]) == pid
+    ]
+    return cpu_seconds([pid, *children])
 
 
 def wait_for_health(
@@ -61,11 +108,23 @@ def http_api_available() -> bool:
 class Server:
     """`python -m app serve` on `data_dir` (whose store is a copy of `knowledge`), with `env` settings."""
 
-    def __init__(self, data_dir: Path, knowledge: Path, env: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        knowledge: Path,
+        env: dict[str, Any],
+        *,
+        entry: Sequence[str] = ("app",),
+        name: str | None = None,
+    ) -> None:
+        """`entry`: the module to run and its arguments before `serve` (`python -m ENTRY… serve --host …`),
+        e.g. a wrapper that changes something in the server's process first. `name`: the log file's, for
+        several servers on one data dir."""
         self.data_dir = data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         if not (data_dir / "lancedb").exists():
             shutil.copytree(knowledge, data_dir / "lancedb")
+        self.entry = list(entry)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         base = {k: v for k, v in os.environ.items() if not k.startswith("STUDIO_")}
@@ -74,19 +133,24 @@ class Server:
         self.env = {
             **base, **unlimited, "STUDIO_DATA_DIR": str(data_dir), **{k: str(v) for k, v in env.items()}
         }
-        self.log_path = data_dir.parent / f"server-{data_dir.name}.log"
+        self.log_path = data_dir.parent / f"server-{name or data_dir.name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 180) -> float:
         """Spawn the server and wait for `/healthz`; the milliseconds that took."""
         started = time.perf_counter()
+        env = self.env
+        if self.entry[0] != "app":  # `bench` is no installed package: the child finds it from the checkout
+            root = str(Path(__file__).resolve().parents[1])
+            env = {**env, "PYTHONPATH": os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)}
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                env=self.env,
+                [sys.executable, "-m", *self.entry, "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                env=env,
                 cwd=self.data_dir.parent,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                preexec_fn=_die_with_parent,
             )
         wait_for_health(self.proc, self.url, timeout, self.log)
         return (time.perf_counter() - started) * 1000
@@ -117,6 +181,10 @@ class Server:
             if line.startswith(f"{field_name}:"):
                 return int(line.split()[1])
         return 0
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server and its child processes (render workers) have used so far."""
+        return tree_cpu_seconds(self.proc.pid) if self.proc is not None else 0.0
 
     def __enter__(self) -> Server:
         self.start()

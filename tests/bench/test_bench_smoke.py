@@ -96,13 +96,47 @@ async def test_concurrency_over_http(tmp_path: Path, knowledge_dir: Path) -> Non
         clients=(2,), llm_ms=5, image_ms=10, images=1, singles=1, knowledge=knowledge_dir, workdir=tmp_path
     )
     doc = written("concurrency", result, tmp_path / "results")
-    assert doc["singleRun"]["allCompleted"]
-    [wave] = doc["waves"]
+    [setup] = doc["setups"]
+    assert (setup["processes"], setup["database"]) == (1, "sqlite") and "recording" not in doc
+    assert setup["singleRun"]["allCompleted"]
+    [wave] = setup["waves"]
     assert wave["completed"] == 2 and wave["completionRate"] == 1.0, wave["failures"]
     assert wave["firstEventMs"]["n"] == 2 and wave["eventLagMs"]["n"] > 20
-    assert wave["wallVsSingle"] > 0 and doc["serverRssPeakMb"] > 0
-    assert set(doc["met"]) == {"completionRate", "firstEventP95Ms", "wallVsSingle"}
+    assert wave["wallVsSingle"] > 0 and setup["serverRssPeakMb"] > 0
+    assert len(wave["cpuSeconds"]["studioPerProcess"]) == 1 and wave["cpuSeconds"]["database"] is None
+    assert set(setup["met"]) == {"completionRate", "firstEventP95Ms", "wallVsSingle"}
     concurrency.report(result)
+
+
+async def test_concurrency_two_processes_remote_models(
+    tmp_path: Path, knowledge_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two server processes on one database (PostgreSQL where it is installed, else SQLite), models replayed
+    from a recording pass: every run completes, on both processes, and no model answer is composed."""
+    from bench.pg import unavailable
+
+    databases = ("sqlite",) if unavailable() else ("postgresql",)
+    result = await concurrency.measure(
+        clients=(4,), llm_ms=5, image_ms=10, images=1, singles=2, processes=(2,), databases=databases,
+        models="remote", knowledge=knowledge_dir, workdir=tmp_path,
+    )
+    doc = written("concurrency_remote", result, tmp_path / "results")
+    recording = doc["recording"]
+    assert recording["completed"] == recording["runs"] == 4, recording["failures"]
+    assert recording["answers"]["recorded"] > 0 and recording["answers"]["misses"] == 0
+    assert [(s["processes"], s["database"]) for s in doc["setups"]] == [(2, db) for db in databases]
+    for setup in doc["setups"]:
+        [wave] = setup["waves"]
+        assert wave["completed"] == 4, wave["failures"]
+        assert len(wave["serverRssPeakMbPerProcess"]) == 2 and min(wave["serverRssPeakMbPerProcess"]) > 0
+        assert all(cpu > 0 for cpu in wave["cpuSeconds"]["studioPerProcess"])  # both processes ran runs
+        assert (wave["cpuSeconds"]["database"] is None) == (setup["database"] == "sqlite")
+        # replayed: every model call of both processes was a recorded answer
+        answers = setup["answers"]
+        assert len(answers) == 2 and all(a["hits"] > 0 and a["misses"] == 0 for a in answers), answers
+        assert set(setup["met"]) == {"completionRate", "firstEventP95Ms", "wallVsSingle"}
+    concurrency.report(result)
+    assert f"2 processes, {databases[0]}, remote models" in capsys.readouterr().out
 
 
 async def test_resume_after_a_restart(tmp_path: Path, knowledge_dir: Path) -> None:
