@@ -87,3 +87,28 @@ def postgres() -> Iterator[PostgresCluster]:
 def postgres_url(postgres: PostgresCluster) -> str:
     """The `postgresql://` URL of a new, empty database on the session's cluster."""
     return postgres.create_database()
+
+
+# --- one backend or the other: the suites that run on both (the API, the restarts) ---
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database a test runs on: `sqlite` (the data dir's file) or `postgresql` (a new database on the
+    session's throwaway cluster; those cases carry the `postgres` mark)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def backend_settings(seeded_settings: Settings, backend: str, request: pytest.FixtureRequest) -> Settings:
+    """`seeded_settings` on the chosen backend: on SQLite `seeded_settings` itself; on PostgreSQL the same
+    data dir (assets, the seeded knowledge store) with the database on a new, empty PostgreSQL database.
+    Not migrated: the app (`asgi_client`) or the server (`studio serve`) does that. A real server takes the
+    database from `tests.serving.database_env(settings)`."""
+    if backend == "sqlite":
+        return seeded_settings
+    url = request.getfixturevalue("postgres").create_database()
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None, data_dir=seeded_settings.data_dir, render_workers=0, database_url=url
+    )

@@ -1,4 +1,5 @@
-"""The agent API through the ASGI app (httpx, lifespan included): SSE contract, confirms, replay, errors."""
+"""The agent API through the ASGI app (httpx, lifespan included): SSE contract, confirms, replay, errors —
+on each backend (`backend_settings`: the data dir's SQLite file, or a PostgreSQL database)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import base64
 import io
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -19,6 +21,13 @@ from app.settings import Settings
 from tests.serving import admin_token, asgi_client, bearer, events_of
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+
+
+@pytest.fixture
+async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    """tests/app/conftest.py's `api`, once per backend: a client of `create_app(backend_settings)`."""
+    async with asgi_client(backend_settings) as client:
+        yield client
 
 
 def png_data_url() -> str:
@@ -214,9 +223,9 @@ async def test_bad_confirms_are_clear_4xx_errors(api: httpx.AsyncClient) -> None
     assert after[-2]["context"]["kind"] == "image_plans"
 
 
-async def test_body_over_the_limit_is_413(seeded_settings: Settings) -> None:
-    seeded_settings.max_body_bytes = 1024
-    async with asgi_client(seeded_settings) as client:
+async def test_body_over_the_limit_is_413(backend_settings: Settings) -> None:
+    backend_settings.max_body_bytes = 1024
+    async with asgi_client(backend_settings) as client:
         response = await client.post("/api/agent/stream", json={"message": "露" * 2000})
     assert response.status_code == 413 and response.json()["error"]["code"] == "PAYLOAD_TOO_LARGE"
 
@@ -330,12 +339,12 @@ async def test_confirm_bodies_are_validated_strictly(api: httpx.AsyncClient) -> 
     assert done[-1]["type"] == "workflow_complete"
 
 
-async def test_no_run_starts_while_the_server_stops(seeded_settings: Settings) -> None:
-    await migrate.upgrade_async(seeded_settings.db_url)
-    app = create_app(seeded_settings)
+async def test_no_run_starts_while_the_server_stops(backend_settings: Settings) -> None:
+    await migrate.upgrade_async(backend_settings.db_url)
+    app = create_app(backend_settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        headers = bearer(admin_token(seeded_settings.data_dir))
+        headers = bearer(admin_token(backend_settings.data_dir))
         async with httpx.AsyncClient(
             transport=transport, base_url="http://localhost", headers=headers
         ) as client:

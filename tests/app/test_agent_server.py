@@ -1,4 +1,6 @@
-"""The agent API through a real `studio serve` process: kill -9 and restart, disconnects, resume."""
+"""The agent API through a real `studio serve` process: kill -9 and restart, disconnects, resume — on each
+backend (`backend_settings`: the data dir's SQLite file, or a PostgreSQL database the server is pointed at
+with `database_env`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 
 from agents.events import parse_event
 from app.settings import Settings
-from tests.serving import LiveServer, events_of
+from tests.serving import LiveServer, database_env, events_of
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 SLOW = {"STUDIO_OFFLINE_LATENCY_MS": "150", "STUDIO_OFFLINE_IMAGE_LATENCY_MS": "300"}
@@ -45,8 +47,19 @@ def approve(client: httpx.Client, thread_id: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def slow_server(seeded_settings: Settings) -> Iterator[LiveServer]:
-    server = LiveServer(seeded_settings.data_dir, env={**SLOW, "STUDIO_HITL_DEFAULT": "false"}).start()
+def live_server(backend_settings: Settings) -> Iterator[LiveServer]:
+    """tests/app/conftest.py's `live_server`, once per backend."""
+    server = LiveServer(backend_settings.data_dir, env=database_env(backend_settings)).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def slow_server(backend_settings: Settings) -> Iterator[LiveServer]:
+    env = {**database_env(backend_settings), **SLOW, "STUDIO_HITL_DEFAULT": "false"}
+    server = LiveServer(backend_settings.data_dir, env=env).start()
     try:
         yield server
     finally:
@@ -107,6 +120,10 @@ def test_run_killed_mid_flight_is_continued_by_the_next_start(slow_server: LiveS
         assert again.status_code == 409
 
 
+# The two disconnect tests run on SQLite only: what they check is the on-disconnect policy of the process
+# that runs the run, the same whatever the database; the replay and cancel they lean on run on PostgreSQL in
+# test_agent_api.py and test_two_processes.py. (On PostgreSQL they pass too, for ~30 s more.)
+@pytest.mark.parametrize("backend", ["sqlite"])
 def test_disconnecting_client_does_not_stop_the_run_by_default(slow_server: LiveServer) -> None:
     with slow_server.client() as client:
         body = {"message": REQUEST, "imageCount": 1}
@@ -123,10 +140,12 @@ def test_disconnecting_client_does_not_stop_the_run_by_default(slow_server: Live
         assert status_of(client, thread_id)["status"] == "completed"
 
 
-def test_disconnecting_client_aborts_the_run_with_the_abort_setting(seeded_settings: Settings) -> None:
+@pytest.mark.parametrize("backend", ["sqlite"])
+def test_disconnecting_client_aborts_the_run_with_the_abort_setting(backend_settings: Settings) -> None:
     server = LiveServer(
-        seeded_settings.data_dir,
-        env={**SLOW, "STUDIO_HITL_DEFAULT": "false", "STUDIO_ON_DISCONNECT": "abort"},
+        backend_settings.data_dir,
+        env={**database_env(backend_settings), **SLOW, "STUDIO_HITL_DEFAULT": "false",
+             "STUDIO_ON_DISCONNECT": "abort"},
     ).start()
     try:
         with server.client() as client:
