@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from agents.context import DIMENSION_KEYS, default_asset_url
 from app.errors import validation_failed
-from tools.database import Creative, CreativeStatus, ImageAsset
+from tools.database import ROW_ID_MAX, Creative, CreativeStatus, ImageAsset
 
 Sessions = async_sessionmaker[AsyncSession]
 Sort = Literal["-created", "created", "-updated", "updated", "-score", "score", "title", "-title"]
@@ -293,7 +293,7 @@ async def get_creative(
     sessions: Sessions, creative_id: int, *, asset_url: Callable[[int], str] = default_asset_url
 ) -> dict[str, Any] | None:
     """Everything about one creative (artifacts, review rounds, timings, usage, assets); None if unknown."""
-    if not 0 < creative_id <= MAX_ID:
+    if not 0 < creative_id <= ROW_ID_MAX:  # a larger id (the API takes up to MAX_ID) names no row
         return None
     async with sessions() as session:
         row = await session.get(Creative, creative_id)

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Row, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from tools.database import Base, ImageAsset
+from tools.database import ROW_ID_MAX, Base, ImageAsset
 
 T = TypeVar("T")
 
@@ -154,6 +154,8 @@ class AssetStore:
         return await self._insert(row)
 
     async def get(self, asset_id: int) -> AssetRecord | None:
+        if not 0 < asset_id <= ROW_ID_MAX:  # names no row (and would overflow PostgreSQL's integer)
+            return None
         async with self._sessions() as session:
             row = await session.get(ImageAsset, asset_id)
             return AssetRecord.model_validate(row) if row is not None else None

@@ -39,6 +39,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.pool import ConnectionPoolEntry
 
+ROW_ID_MAX = 2**31 - 1  # the largest id a row can have on every backend (PostgreSQL's integer is 32-bit)
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

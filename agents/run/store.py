@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, or_, select, update
+from sqlalchemy import BigInteger, Connection, and_, delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
@@ -179,7 +179,8 @@ class RunStore:
         async with self.sessions() as session:
             rows = await session.scalars(
                 select(RunEvent.payload)
-                .where(RunEvent.thread_id == thread_id, RunEvent.seq > after)
+                # a cursor past PostgreSQL's 32-bit integer is compared as a bigint, not cast to overflow
+                .where(RunEvent.thread_id == thread_id, RunEvent.seq > literal(after, BigInteger()))
                 .order_by(RunEvent.seq)
             )
             return list(rows.all())

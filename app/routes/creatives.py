@@ -28,7 +28,7 @@ from app.errors import NotFound
 from app.http import resources_of, settings_of
 from tools.accounts import Action, AuditEntry
 from tools.assets import EXTENSIONS
-from tools.database import Creative
+from tools.database import ROW_ID_MAX, Creative
 from tools.labels import label
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -43,7 +43,7 @@ def _filter(request: Request) -> CreativeFilter:
 
 async def _owner_of(request: Request, creative_id: int) -> tuple[bool, int | None]:
     """(whether the creative exists, its owner's user id)."""
-    if not 0 < creative_id <= MAX_ID:
+    if not 0 < creative_id <= ROW_ID_MAX:
         return False, None
     async with resources_of(request).sessions() as session:
         row = (await session.execute(select(Creative.owner_id).where(Creative.id == creative_id))).first()

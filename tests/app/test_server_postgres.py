@@ -81,3 +81,16 @@ async def test_a_paused_run_resumes_in_a_new_app_from_postgresql_checkpoints(pg_
         assert events[-1]["type"] == "workflow_complete", events[-3:]
         thread = (await api.get(f"/api/agent/threads/{thread_id}")).json()
     assert thread["status"] == "completed"
+
+
+async def test_ids_and_cursors_past_postgresqls_integer_are_unknown_not_errors(pg_settings: Settings) -> None:
+    """The API takes ids and cursors up to 2**63 - 1; PostgreSQL's integer columns end at 2**31 - 1. A
+    larger id names no row (404) and a larger cursor is past every event (an empty replay), never a 500."""
+    async with asgi_client(pg_settings) as client:
+        events = await post_events(client, "/api/agent/stream", {"message": REQUEST, "imageCount": 1})
+        thread_id = events[0]["threadId"]
+        for big in (2**31, 2**40, 2**63 - 1):
+            assert (await client.get(f"/api/creatives/{big}")).status_code == 404
+            assert (await client.get(f"/api/assets/{big}")).status_code == 404
+            replay = await client.get(f"/api/agent/threads/{thread_id}/events", params={"after": str(big)})
+            assert replay.status_code == 200 and events_of(replay.text) == []
