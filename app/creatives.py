@@ -27,7 +27,7 @@ from sqlalchemy import ColumnElement, Select, Text, cast, exists, func, or_, sel
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from agents.context import DIMENSION_KEYS, default_asset_url
-from app.errors import validation_failed
+from app.http.errors import validation_failed
 from tools.database import ROW_ID_MAX, Creative, CreativeStatus, ImageAsset
 
 Sessions = async_sessionmaker[AsyncSession]

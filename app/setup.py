@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from app import migrate
-from app.progress import Steps
+from app.cli.progress import Steps
 from app.settings import Settings
 
 
@@ -27,6 +27,6 @@ async def prepare_data(
                 migrate.upgrade, settings.db_url, applied=lambda _revision: step.advance()
             )
     log(f"数据库已就绪：{migrate.current(settings.db_url)}")
-    from app.notes_cli import seed_sample_data
+    from app.cli.notes import seed_sample_data
 
     await seed_sample_data(settings, log=log, steps=steps)

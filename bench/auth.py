@@ -3,11 +3,11 @@ web session, through a real `studio serve` process.
 
     .venv/bin/python -m bench.auth [--requests 1000] [--concurrency 16]
 
-Every request but `/healthz` passes `app.auth.Guard`: the Host check, then one indexed lookup of the token's
-(or session cookie's) SHA-256 and its user. `GET /healthz` (no authentication) is the baseline; `GET /api/me`
-with a Bearer token and with the `studio_session` cookie (logged in once through the login form) adds the
-lookup and a tiny route. Sequential latency (p50 / p95, one keep-alive connection) and the throughput of
-`concurrency` clients are reported per variant.
+Every request but `/healthz` passes `app.http.auth.Guard`: the Host check, then one indexed lookup of the
+token's (or session cookie's) SHA-256 and its user. `GET /healthz` (no authentication) is the baseline;
+`GET /api/me` with a Bearer token and with the `studio_session` cookie (logged in once through the login
+form) adds the lookup and a tiny route. Sequential latency (p50 / p95, one keep-alive connection) and the
+throughput of `concurrency` clients are reported per variant.
 """
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ def _cell(value: Any) -> str:
 async def sample_store(cache_dir: Path = CACHE_DIR) -> Path:
     """A LanceDB directory holding the shipped sample corpus and style library, built once and reused
     (embedding the corpus takes ~15 s); studios copy it, never write to it."""
-    from app.notes_cli import seed_store
+    from app.cli.notes import seed_store
     from tools.knowledge import KnowledgeStore
 
     path = cache_dir / "sample-lancedb"

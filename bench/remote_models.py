@@ -180,7 +180,7 @@ def serve(argv: Sequence[str]) -> None:
         # uvicorn stops on SIGTERM, then raises the signal again once the server is down: exit through
         # Python then, so the stats are written, rather than by the default handler
         signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
-    from app.cli import cli
+    from app.cli.main import cli
 
     cli([arg for arg in rest if arg != "--"] or ["serve"])
 

@@ -99,7 +99,7 @@ def wait_for_health(
 
 def http_api_available() -> bool:
     """Whether this checkout serves `POST /api/agent/stream` and `POST /api/agent/confirm`."""
-    from app.routes import agent
+    from app.http.routes import agent
 
     paths = {getattr(route, "path", None) for route in agent.routes}
     return {"/api/agent/stream", "/api/agent/confirm"} <= paths

@@ -97,7 +97,7 @@ def serve(argv: Sequence[str]) -> None:
     # the settings' names, for when the studio reads them itself (then the gateway passes them on)
     pace = (str(args.first_token_ms), str(args.chars_per_s))
     os.environ.update(dict(zip(PACE_SETTINGS, pace, strict=True)))
-    from app.cli import cli
+    from app.cli.main import cli
     from tools.offline import register_offline_provider
 
     register_offline_provider(first_token_ms=args.first_token_ms, chars_per_s=args.chars_per_s)

@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from app import migrate
-from app.auth import TOKEN_FILE, read_token_file
-from app.factory import create_app
+from app.http.auth import TOKEN_FILE, read_token_file
+from app.http.factory import create_app
 from app.settings import Settings
 from bench.server import free_port, wait_for_health
 from tools.database import is_postgresql

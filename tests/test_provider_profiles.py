@@ -354,7 +354,7 @@ def test_doctor_checks_every_role_of_a_profile(
 ) -> None:
     from typer.testing import CliRunner
 
-    from app.cli import cli
+    from app.cli.main import cli
 
     for key, value in localised(profiles()["openai"], provider_api).items():
         profile_env.setenv(key, value)

@@ -1,7 +1,7 @@
 """Accounts: users and their roles, passwords, API tokens, web sessions, the login throttle, the audit trail.
 
 The data layer of authentication (issue 15, part 1). Nothing here knows HTTP or reads the environment: the
-HTTP middleware, the login page and the CLI (`app/users_cli.py`) build on `Accounts`, which takes everything
+HTTP middleware, the login page and the CLI (`app/cli/users.py`) build on `Accounts`, which takes everything
 it needs — a session factory, the password hasher, the throttle, the session lifetime, a clock — as
 constructor arguments. Every row lives in the database (`tools/database.py`: `users`, `api_tokens`,
 `sessions`, `login_attempts`, `audit_records`), so several server processes share users, tokens, sessions

@@ -2,7 +2,7 @@
 
 It lives in `tools` so every layer may use it (`app → agents → tools`): the CLI (through `app.labels`),
 agent messages and the offline model's texts. The web studio keeps the same table in
-`app/static/js/labels.js` (`TABLES`); `tests/web` checks that the two agree, so a value added to one must
+`app/http/static/js/labels.js` (`TABLES`); `tests/web` checks that the two agree, so a value added to one must
 be added to the other. Keys are the wire values (enum members of
 `agents/artifacts.py`, event fields, tool and task names); `label(kind, value)` never fails: a value
 missing from its table renders as a neutral Chinese word ("其他类型", …), or as itself when it is already
@@ -141,7 +141,7 @@ TABLES: dict[str, dict[str, str]] = {
     },
     # tools/accounts.Role: a user's role (the `role` table above is an image's role)
     "accountRole": {"admin": "管理员", "creator": "创作者", "editor": "编辑", "analyst": "分析师"},
-    # an audit record's action (tools/accounts.AuditAction and the run actions of app/routes/agent.py)
+    # an audit record's action (tools/accounts.AuditAction and the run actions of app/http/routes/agent.py)
     "auditAction": {
         "start": "发起创作", "approve": "审核通过", "reject": "驳回重写", "modify": "修改后通过",
         "answer": "回答澄清", "cancel": "取消运行", "resume": "继续运行", "login": "登录",

@@ -165,8 +165,8 @@ class RunManager:
         """Graceful stop: stop taking runs; hand what is still running to a live peer (its lease expires
         now and the peer's sweeper continues it; this process's watchers get a `reconnect` event), or — with
         no peer — cancel it and record it as interrupted (resumable from its last checkpoint after the
-        restart), not as aborted. Called by the first stream that sees the server stopping (app.sse) and by
-        the lifespan's end; done once, whoever asks (a caller that is cancelled does not stop it)."""
+        restart), not as aborted. Called by the first stream that sees the server stopping (app.http.sse) and
+        by the lifespan's end; done once, whoever asks (a caller that is cancelled does not stop it)."""
         self._shutting_down = True
         if self._stopping is None:
             self._stopping = asyncio.create_task(self._stop_runs(), name="runs:shutdown")

@@ -16,7 +16,7 @@ from PIL import Image
 
 from agents.events import EVENT_TYPES, parse_event
 from app import migrate
-from app.factory import create_app
+from app.http.factory import create_app
 from app.settings import Settings
 from tests.serving import admin_token, asgi_client, bearer, events_of
 

@@ -18,7 +18,7 @@ import pytest
 from starlette.applications import Starlette
 
 import tools.accounts as accounts_module
-from app.auth import SESSION_COOKIE, TOKEN_FILE
+from app.http.auth import SESSION_COOKIE, TOKEN_FILE
 from app.settings import Settings
 from tests.serving import asgi_client, bearer, events_of
 from tools.accounts import Accounts
@@ -412,7 +412,7 @@ async def test_too_many_starts_a_minute_or_runs_at_once_are_a_429_with_retry_aft
     ],
 )
 def test_only_a_path_on_this_server_is_followed_after_login(target: str | None, expected: str) -> None:
-    from app.auth import safe_next
+    from app.http.auth import safe_next
 
     assert safe_next(target) == expected
 

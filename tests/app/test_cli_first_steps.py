@@ -19,9 +19,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-import app.notes_cli
-from app.cli import cli
-from app.progress import Steps
+import app.cli.notes
+from app.cli.main import cli
+from app.cli.progress import Steps
 from tools.knowledge import KnowledgeStore, Note
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,7 +135,7 @@ def test_seed_shows_counted_progress(
     style = {"name": "奶油风", "keywords": ["奶油色"], "prompt": "soft creamy", "palette": ["#F5E6D3"],
              "description": "低饱和的奶油色调"}
     write_jsonl(sample / "styles.jsonl", [style])
-    monkeypatch.setattr(app.notes_cli, "SAMPLE_DATA_DIR", sample)  # a small corpus: the same code path
+    monkeypatch.setattr(app.cli.notes, "SAMPLE_DATA_DIR", sample)  # a small corpus: the same code path
     result = studio("notes", "seed")
     assert result.exit_code == 0, result.output
     out = result.output

@@ -14,8 +14,8 @@ import typer
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from app.cli import cli
-from app.cli_help import PRODUCT_NAME
+from app.cli.help import PRODUCT_NAME
+from app.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from app import migrate
-from app.cli import cli
+from app.cli.main import cli
 from app.settings import Settings
 from tests.app.test_creatives_api import Catalog, insert_catalog
 

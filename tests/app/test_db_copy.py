@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from typer.testing import CliRunner, Result
 
 from app import migrate
-from app.cli import cli
+from app.cli.main import cli
 from app.settings import Settings
 from tests.serving import asgi_client, events_of
 from tools.database import metadata, sync_url

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from app.cli import cli
+from app.cli.main import cli
 
 
 @pytest.fixture

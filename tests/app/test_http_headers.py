@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from app.errors import EXCEPTION_HANDLERS
-from app.factory import Studio
+from app.http.errors import EXCEPTION_HANDLERS
+from app.http.factory import Studio
 from tests.serving import events_of
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"

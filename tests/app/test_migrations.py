@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from typer.testing import CliRunner
 
 from app import migrate
-from app.cli import cli
+from app.cli.main import cli
 from tools.database import metadata, sync_url
 
 WORK = {"creatives", "image_assets", "run_events"}

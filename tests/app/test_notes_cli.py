@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from app.notes_cli import SAMPLE_DATA_DIR, notes_cli, seed_sample_data
+from app.cli.notes import SAMPLE_DATA_DIR, notes_cli, seed_sample_data
 from app.settings import Settings
 from tools.knowledge import KnowledgeStore
 

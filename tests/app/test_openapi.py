@@ -12,9 +12,9 @@ import httpx
 from jsonschema import Draft202012Validator
 from PIL import Image
 
-from app.auth import SESSION_COOKIE
 from app.creatives import Sort
-from app.openapi import document
+from app.http.auth import SESSION_COOKIE
+from app.http.openapi import document
 from app.settings import Settings
 from tests.serving import asgi_client, bearer, events_of
 from tools.accounts import Action, Role

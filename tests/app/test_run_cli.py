@@ -19,8 +19,8 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner, Result
 
-from app.cli import cli
-from app.run_cli import answer_from_text, auto_decision, content_form, parse_content_form
+from app.cli.main import cli
+from app.cli.run import answer_from_text, auto_decision, content_form, parse_content_form
 from app.settings import Settings
 from app.setup import prepare_data
 

@@ -33,9 +33,9 @@ from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.python import asgi
 
 from app import migrate
-from app.factory import create_app
-from app.openapi import document
-from app.routes.agent import THREAD_ID
+from app.http.factory import create_app
+from app.http.openapi import document
+from app.http.routes.agent import THREAD_ID
 from app.settings import Settings
 from tests.serving import admin_token, bearer, events_of
 

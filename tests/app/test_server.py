@@ -59,7 +59,7 @@ def test_serving_freezes_the_start_up_heap_out_of_the_collector() -> None:
     # in a child process: the tuning is process-wide, and the test process keeps Python's defaults
     script = (
         "import gc\n"
-        "from app.factory import tune_gc_for_serving\n"
+        "from app.http.factory import tune_gc_for_serving\n"
         "before = gc.get_freeze_count()\n"
         "tune_gc_for_serving()\n"
         "print(before, gc.get_freeze_count() > 10_000, gc.get_threshold())\n"

@@ -19,7 +19,7 @@ import uvicorn
 from sqlalchemy import select
 
 from app import migrate
-from app.factory import create_app
+from app.http.factory import create_app
 from app.settings import Settings
 from bench.server import free_port
 from tests.serving import admin_token, bearer

@@ -14,8 +14,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from app.cli import cli
-from app.run_cli import LiveView
+from app.cli.main import cli
+from app.cli.run import LiveView
 from app.settings import Settings
 from app.setup import prepare_data
 from tools.offline import register_offline_provider

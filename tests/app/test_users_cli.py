@@ -19,8 +19,8 @@ import pytest
 from sqlalchemy import select
 from typer.testing import CliRunner, Result
 
-from app import users_cli
-from app.cli import cli
+from app.cli import users as users_cli
+from app.cli.main import cli
 from tools import accounts as accounts_module
 from tools.accounts import Accounts, LoginFailed, Role
 from tools.database import AuditRecord, create_engine, session_factory

@@ -1,11 +1,11 @@
 """The web studio: three pages (studio, editors' inbox, analysts' explorer) and their static files.
 
-Plain HTML, CSS and ES modules from `app/static` — no build step and nothing loaded from the internet.
+Plain HTML, CSS and ES modules from `app/http/static` — no build step and nothing loaded from the internet.
 Pages are revalidated on every load (`no-cache`) and static files carry an ETag/Last-Modified, so a
 browser never runs stale JavaScript after an upgrade but still gets cheap 304s. Mounted after the API
 routes, so `/api/...` always wins; unknown paths keep the JSON 404.
 
-The pages need a login (`app.auth.Guard` sends a browser without one to `/login?next=…`); each page reads
+The pages need a login (`app.http.auth.Guard` sends a browser without one to `/login?next=…`); each page reads
 `GET /api/me` to show who is logged in and only what that role may use, and sends the session's CSRF secret
 with every state-changing call (`static/js/api.js`). The static files are public.
 """

@@ -2,9 +2,9 @@
 
 The lifespan opens what every request shares — database, checkpointer (one per process), knowledge
 store, LLM gateway, image providers (`app.resources.open_resources`) — the accounts (a first start creates
-the local admin: `app.auth.bootstrap_local_admin`) and the run manager, which first settles runs a previous
-process left behind. Routes reach them through `app.http`. Every request passes `app.auth.Guard` (Host,
-who, Origin/CSRF/content type) before its route.
+the local admin: `app.http.auth.bootstrap_local_admin`) and the run manager, which first sweeps for runs
+nobody runs. Routes reach them through `app.http.request`. Every request passes `app.http.auth.Guard`
+(Host, who, Origin/CSRF/content type) before its route.
 
 `create_app(settings, tune_gc=True)` (what `studio serve` does) also tunes the garbage collector once
 everything is loaded — see `tune_gc_for_serving`.
@@ -26,12 +26,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from agents.run import RunManager
-from app import openapi, web
-from app.auth import Guard, allowed_hosts, bootstrap_local_admin
-from app.errors import EXCEPTION_HANDLERS
-from app.http import NoSniff
+from app.http import openapi, web
+from app.http.auth import Guard, allowed_hosts, bootstrap_local_admin
+from app.http.errors import EXCEPTION_HANDLERS
+from app.http.request import NoSniff
+from app.http.routes import agent, auth, creatives
 from app.resources import open_resources
-from app.routes import agent, auth, creatives
 from app.settings import Settings
 from tools.accounts import Accounts
 from tools.database import is_postgresql, libpq_url

@@ -18,12 +18,12 @@ from starlette.routing import BaseRoute, Route
 from agents.hitl import UserResponse
 from agents.run import Run, RunManager, RunRequest
 from app.audit import confirm_details
-from app.auth import accounts_of, client_address, principal_of, require, require_on
 from app.creatives import iso
-from app.errors import ValidationFailed
-from app.http import read_model, settings_of
-from app.limits import check_run_limits
-from app.sse import event_stream
+from app.http.auth import accounts_of, client_address, principal_of, require, require_on
+from app.http.errors import ValidationFailed
+from app.http.limits import check_run_limits
+from app.http.request import read_model, settings_of
+from app.http.sse import event_stream
 from tools.accounts import Action, AuditEntry, Principal
 from tools.database import Creative, CreativeStatus
 

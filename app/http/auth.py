@@ -12,7 +12,7 @@ In order, for every HTTP request (`Guard`, an ASGI wrapper inside the app's erro
    `STUDIO_CORS_ORIGINS` (403 `FORBIDDEN`); an API request with a body must be `application/json` (415
    `UNSUPPORTED_MEDIA_TYPE` — a cross-site form cannot send it); and a cookie-authenticated API request
    must carry the session's CSRF secret in `X-CSRF-Token` (403). Forms (`/login`, `/logout`,
-   `/account/password`) carry it as a `csrf` field, checked by their handlers (`app/routes/auth.py`).
+   `/account/password`) carry it as a `csrf` field, checked by their handlers (`app/http/routes/auth.py`).
 4. **Authenticated or public** — only `/healthz`, the login page and `/static/` answer without a principal;
    otherwise a page redirects to `/login?next=…` and anything else is a 401 `UNAUTHENTICATED` with
    `WWW-Authenticate: Bearer`.
@@ -41,7 +41,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.errors import ApiError, error_response
+from app.http.errors import ApiError, error_response
 from app.settings import Settings
 from tools.accounts import (
     Accounts,

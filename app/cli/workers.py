@@ -21,7 +21,7 @@ from types import FrameType
 
 from app.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -15,12 +15,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from app.cli_help import PRODUCT_NAME, localise
-from app.datadir import DataDirOption, fail_without, writable
-from app.progress import Steps
+from app.cli.datadir import DataDirOption, fail_without, writable
+from app.cli.help import PRODUCT_NAME, localise
+from app.cli.progress import Steps
 
 if TYPE_CHECKING:
-    from app.auth import Bootstrap
+    from app.http.auth import Bootstrap
     from app.settings import Settings
 
 cli = typer.Typer(
@@ -95,7 +95,7 @@ def db_copy_to(
 
     复制作品、图片记录、运行事件、账号和暂停的任务；图片文件与知识库留在数据目录。
     """
-    from app.db_copy import copy_to_command
+    from app.cli.db_copy import copy_to_command
 
     copy_to_command(console, url, data_dir)
 
@@ -120,7 +120,7 @@ def serve(
     quiet: Annotated[bool, typer.Option(hidden=True)] = False,  # a worker that does not announce itself
 ) -> None:
     """启动 HTTP 服务（网页工作台与 API）。"""
-    from app.datadir import settings_for
+    from app.cli.datadir import settings_for
     from app.ports import port_taken, taken_message
 
     started = time.perf_counter()
@@ -137,7 +137,7 @@ def serve(
 
         asyncio.run(prepare_data(settings, steps=steps))
     if workers > 1:
-        from app.workers import serve_workers
+        from app.cli.workers import serve_workers
 
         raise typer.Exit(serve_workers(settings, host, port, workers))
     _serve(settings, host, port, started, fd=fd, quiet=quiet)
@@ -150,8 +150,8 @@ def _serve(
     line says where, and where the data lives — unless `quiet` (a worker other than the first)."""
     import uvicorn
 
-    from app.api_cli import remove_server_file, write_server_file
-    from app.factory import create_app
+    from app.cli.api import remove_server_file, write_server_file
+    from app.http.factory import create_app
     from app.ports import local_url
 
     settings = settings.model_copy(update={"host": host, "port": port})
@@ -187,7 +187,7 @@ def _serve(
 
 def _announce_login(settings: Settings, boot: Bootstrap, url: str) -> None:
     """After the start line: the local admin made by a first start, and the one-time login URL."""
-    from app.auth import login_url, token_path
+    from app.http.auth import login_url, token_path
 
     if boot.created:
         console.print(
@@ -219,12 +219,12 @@ def _log_studio_to_stderr() -> None:
 
 
 def _mount_subcommands() -> None:
-    from app.api_cli import api
-    from app.creatives_cli import creatives_cli
-    from app.doctor import doctor
-    from app.notes_cli import notes_cli
-    from app.run_cli import register_run_commands
-    from app.users_cli import register_account_commands
+    from app.cli.api import api
+    from app.cli.creatives import creatives_cli
+    from app.cli.doctor import doctor
+    from app.cli.notes import notes_cli
+    from app.cli.run import register_run_commands
+    from app.cli.users import register_account_commands
 
     cli.add_typer(notes_cli, name="notes")
     cli.add_typer(creatives_cli, name="creatives")

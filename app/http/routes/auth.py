@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from app.auth import (
+from app.http.auth import (
     SESSION_COOKIE,
     accounts_of,
     client_address,
@@ -36,8 +36,8 @@ from app.auth import (
     safe_next,
     session_of,
 )
-from app.http import settings_of
-from app.web import PAGE_HEADERS
+from app.http.request import settings_of
+from app.http.web import PAGE_HEADERS
 from tools.accounts import (
     PASSWORD_MIN,
     Action,

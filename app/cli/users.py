@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from app.datadir import DataDirOption, fail_without, writable
+from app.cli.datadir import DataDirOption, fail_without, writable
 from app.labels import TABLES, key_of, label
 
 if TYPE_CHECKING:  # sqlalchemy, argon2 and alembic load when a command runs, not for --help

@@ -19,11 +19,11 @@ from starlette.responses import JSONResponse
 
 from agents.events import EPHEMERAL_MODELS, STORED_MODELS
 from agents.run import RunRequest
-from app.auth import SESSION_COOKIE
 from app.creatives import DAY as DAY_PATTERN
 from app.creatives import MAX_ID, Sort
-from app.routes.agent import CURSOR as CURSOR_RE
-from app.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, ThreadView
+from app.http.auth import SESSION_COOKIE
+from app.http.routes.agent import CURSOR as CURSOR_RE
+from app.http.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, ThreadView
 from tools.accounts import Action, Role
 from tools.database import CreativeStatus
 
@@ -60,7 +60,7 @@ ERROR_TEXT = {
     422: "Validation failed",
     503: "The server is stopping (graceful shutdown): SERVER_STOPPING",
 }
-# what `app.auth.Guard` (and the per-user run limits) answer; `_guard` adds them to the operations
+# what `app.http.auth.Guard` (and the per-user run limits) answer; `_guard` adds them to the operations
 GUARD_TEXT = {
     400: "HOST_NOT_ALLOWED: the `Host` header names no allowed host (STUDIO_ALLOWED_HOSTS)",
     401: "UNAUTHENTICATED: no, or an invalid, expired or revoked token / session",
@@ -374,8 +374,9 @@ class LastAction(_Wire):
 
 
 class InboxEntry(InboxItem):
-    """An inbox item (`app.routes.agent.InboxItem`), its dict fields spelled out (the route builds them as
-    dicts of exactly these shapes; narrowing a field's type is what mypy calls an incompatible override)."""
+    """An inbox item (`app.http.routes.agent.InboxItem`), its dict fields spelled out (the route builds them
+    as dicts of exactly these shapes; narrowing a field's type is what mypy calls an incompatible
+    override)."""
 
     waiting_for: WaitingFor  # type: ignore[assignment]
     last_action: LastAction | None  # type: ignore[assignment]

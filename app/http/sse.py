@@ -8,7 +8,7 @@ A graceful stop (SIGTERM, Ctrl-C) ends streams, it does not cut them: sse-starle
 stopping and sets the response's shutdown event, the stream then calls `on_shutdown` (the run manager
 stops its runs, recording each as INTERRUPTED and publishing that event), and the events it follows end
 with that `error` and `[DONE]` as usual. Only a stream still open `SHUTDOWN_GRACE_S` later is cut, before
-uvicorn's own limit (`timeout_graceful_shutdown`, app/cli.py) ends the process."""
+uvicorn's own limit (`timeout_graceful_shutdown`, app/cli/main.py) ends the process."""
 
 from __future__ import annotations
 

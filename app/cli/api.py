@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from app.datadir import DataDirOption, settings_for
+from app.cli.datadir import DataDirOption, settings_for
 from app.ports import local_url
 
 METHODS = ("GET", "POST")
@@ -33,7 +33,7 @@ def _err() -> Console:
 
 def token_for(token: str | None, data_dir: Path | None) -> str | None:
     """`--token`, else `$STUDIO_TOKEN`, else the data dir's `admin-token` file, else None."""
-    from app.auth import read_token_file, token_path
+    from app.http.auth import read_token_file, token_path
 
     return token or os.environ.get("STUDIO_TOKEN") or read_token_file(token_path(settings_for(data_dir)))
 

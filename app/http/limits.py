@@ -17,8 +17,8 @@ from math import ceil
 from sqlalchemy import func, select
 from starlette.requests import Request
 
-from app.errors import ApiError
-from app.http import resources_of, settings_of
+from app.http.errors import ApiError
+from app.http.request import resources_of, settings_of
 from tools.accounts import Principal
 from tools.database import Creative, CreativeStatus, utcnow
 

@@ -45,9 +45,9 @@ from rich.text import Text
 
 from agents.artifacts import IMAGE_DIMENSIONS
 from agents.errors import InvalidConfirmation, NotPaused, RunError, ThreadNotFound
-from app.datadir import DataDirOption, existing, writable
+from app.cli.datadir import DataDirOption, existing, writable
+from app.cli.progress import Steps
 from app.labels import TABLES, agent_label, key_of, label
-from app.progress import Steps
 from app.settings import Settings
 from tools.errors import ImageInputError, StudioError
 
@@ -651,7 +651,7 @@ class Studio:
     async def _audit(self, handle: RunHandle, payload: Event, pending: Event) -> None:
         """Record the decision as the local admin (`cli:<os user>`), as the server records a confirm."""
         from app.audit import confirm_details
-        from app.users_cli import local_actor
+        from app.cli.users import local_actor
         from tools.accounts import Accounts
 
         action, details = confirm_details(payload, pending)
@@ -739,7 +739,7 @@ def run(
         with Studio(settings, view, auto_approve=auto_approve, hint_suffix=suffix) as studio:
             # the first run in a new data dir migrates and loads the sample corpus: show those steps
             studio.open(seed=True, steps=Steps(view.console) if isinstance(view, LiveView) else None)
-            from app.users_cli import local_actor
+            from app.cli.users import local_actor
 
             handle = studio.loop.run(studio.runner.prepare_start(request_model, started_by=local_actor()))
             if isinstance(view, LiveView):

@@ -16,9 +16,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from app.datadir import DataDirOption, fail_without, writable
+from app.cli.datadir import DataDirOption, fail_without, writable
+from app.cli.progress import Steps
 from app.labels import key_of, label
-from app.progress import Steps
 from app.settings import Settings
 from tools.errors import ImportRowsError, KnowledgeError
 from tools.knowledge import (

@@ -36,8 +36,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from app.datadir import fail_without
-from app.progress import Steps
+from app.cli.datadir import fail_without
+from app.cli.progress import Steps
 from app.settings import Settings
 from tools.errors import StudioError
 

@@ -7,9 +7,9 @@ StudioError (tools.errors)
     ├── NotFound            404       unknown creative / asset / page
     ├── PayloadTooLarge     413       body over `STUDIO_MAX_BODY_BYTES`
     ├── ValidationFailed    422       a well-formed body that breaks the rules
-    ├── Unauthenticated     401       no or a bad token / session (app.auth)
-    ├── Forbidden           403       the role may not do this, or not to someone else's run (app.auth)
-    └── RateLimited         429       a per-user run limit (app.limits; with Retry-After)
+    ├── Unauthenticated     401       no or a bad token / session (app.http.auth)
+    ├── Forbidden           403       the role may not do this, or not to someone else's run (app.http.auth)
+    └── RateLimited         429       a per-user run limit (app.http.limits; with Retry-After)
 
 Anything else a route raises is a bug: it is logged and answered 500 with code INTERNAL_ERROR.
 """

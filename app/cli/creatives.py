@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from app.datadir import DataDirOption, fail_without
+from app.cli.datadir import DataDirOption, fail_without
 from app.labels import TABLES, agent_label, label, model_label
 
 if TYPE_CHECKING:  # sqlalchemy, alembic and the API's models load when a command runs, not for --help
@@ -79,7 +79,7 @@ def _filter(console: Console, status: list[str] | None, **values: str | None) ->
     pairs = [("status", s) for s in status or []]
     pairs += [(names.get(key, key), value) for key, value in values.items() if value is not None]
     from app.creatives import CreativeFilter
-    from app.errors import ValidationFailed
+    from app.http.errors import ValidationFailed
 
     try:
         return CreativeFilter.from_query(pairs)

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agents.run import Resources
-from app.errors import BadRequest, PayloadTooLarge, validation_failed
+from app.http.errors import BadRequest, PayloadTooLarge, validation_failed
 from app.settings import Settings
 
 M = TypeVar("M", bound=BaseModel)

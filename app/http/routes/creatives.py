@@ -14,7 +14,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from app.auth import accounts_of, may_read_all, principal_of, require, require_on
 from app.creatives import (
     MAX_ID,
     CreativeFilter,
@@ -24,8 +23,9 @@ from app.creatives import (
     iso,
     list_creatives,
 )
-from app.errors import NotFound
-from app.http import resources_of, settings_of
+from app.http.auth import accounts_of, may_read_all, principal_of, require, require_on
+from app.http.errors import NotFound
+from app.http.request import resources_of, settings_of
 from tools.accounts import Action, AuditEntry
 from tools.assets import EXTENSIONS
 from tools.database import ROW_ID_MAX, Creative
