@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from app import migrate
 from app.http.auth import TOKEN_FILE, read_token_file
@@ -59,15 +58,6 @@ async def asgi_client(
             transport=transport, base_url="http://localhost", timeout=60, headers=headers
         ) as client:
             yield client
-
-
-def xfail_on_postgresql(reason: str) -> pytest.MarkDecorator:
-    """For a test on both backends (the `backend` fixture of tests/conftest.py) that fails on PostgreSQL
-    only, for a known bug (`reason`): its PostgreSQL case is `xfail(strict=True)`, so the fix shows."""
-    postgresql = pytest.param(
-        "postgresql", marks=[pytest.mark.postgres, pytest.mark.xfail(strict=True, reason=reason)]
-    )
-    return pytest.mark.parametrize("backend", ["sqlite", postgresql])
 
 
 class LiveServer:
