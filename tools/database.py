@@ -16,6 +16,7 @@ LangGraph checkpointer uses there too). `database_url` gives any URL its driver.
 from __future__ import annotations
 
 import enum
+import os
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -189,6 +190,18 @@ class RunWorker(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     stopping_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id exists on this host (a `run_workers` row's; another user's counts as
+    alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class User(Base):

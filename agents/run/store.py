@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from agents.errors import NotPaused, ThreadBusy, ThreadNotFound
 from agents.run.recorder import FINISHED, log_row, status_values
 from agents.run.writer import BatchWriter
-from tools.database import Base, Creative, CreativeStatus, RunEvent, RunLease, RunWorker, User
+from tools.database import Base, Creative, CreativeStatus, RunEvent, RunLease, RunWorker, User, pid_alive
 
 Event = dict[str, Any]
 
@@ -384,7 +384,7 @@ class RunStore:
                     )
                 )
             ).all()
-        return [worker_id for worker_id, pid in rows if not _alive(pid)]
+        return [worker_id for worker_id, pid in rows if not pid_alive(pid)]
 
     async def _sync(self, fn: Any) -> Any:
         """Run a small synchronous statement function in the writer's next commit."""
@@ -398,13 +398,3 @@ class RunStore:
 def _seen(conn: Connection, worker: Worker, now: datetime) -> None:
     conn.execute(update(RunWorker).where(RunWorker.id == worker.id).values(seen_at=now))
 
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this id exists on this host (another user's counts as alive)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -22,7 +22,6 @@ the checkpoints already written are harmless, and a retry writes them again (the
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 from collections import Counter
 from collections.abc import Iterator
@@ -205,7 +204,7 @@ async def refuse_live_workers(source: AsyncEngine, lease_s: float) -> None:
     its process exists."""
     from sqlalchemy import select
 
-    from tools.database import RunWorker
+    from tools.database import RunWorker, pid_alive
 
     since = datetime.now(UTC) - timedelta(seconds=lease_s)
     async with source.connect() as conn:
@@ -219,7 +218,7 @@ async def refuse_live_workers(source: AsyncEngine, lease_s: float) -> None:
             )
         ).all()
     here = socket.gethostname()
-    live = [f"{host} 上的进程 {pid}" for host, pid in rows if host != here or _alive(pid)]
+    live = [f"{host} 上的进程 {pid}" for host, pid in rows if host != here or pid_alive(pid)]
     if live:
         raise CopyError(
             f"数据目录正在被使用（{'、'.join(live)}：服务或 studio run）：先停止它们再复制；"
@@ -374,17 +373,6 @@ async def _has_table(conn: AsyncConnection, name: str) -> bool:
     from sqlalchemy import inspect
 
     return bool(await conn.run_sync(lambda sync: inspect(sync).has_table(name)))
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this id exists here (another user's counts as alive)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
 
 
 @contextmanager
