@@ -295,6 +295,7 @@ async def measure(
     databases: Sequence[str] = ("sqlite",),
     models: str = "offline",
     answers: Path | None = None,
+    max_runs: int | None = None,
     knowledge: Path | None = None,
     workdir: Path | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
@@ -314,6 +315,8 @@ async def measure(
         "STUDIO_OFFLINE_IMAGE_LATENCY_MS": image_ms,
         "STUDIO_HITL_DEFAULT": "false",
     }
+    if max_runs is not None:
+        env["STUDIO_MAX_RUNS_PER_PROCESS"] = max_runs
     if remote:
         env["STUDIO_RENDER_WORKERS"] = 0  # nothing is drawn: no worker processes to keep idle
     server_kind = "`python -m bench.remote_models serve … -- serve`" if remote else "`studio serve`"
@@ -326,6 +329,7 @@ async def measure(
             "hitl": False,
             "models": models,
             "processes": list(processes),
+            "maxRunsPerProcess": max_runs,
             "databases": list(databases),
             "server": f"{server_kind} processes (uvicorn, 1 worker each) on one data dir and database, "
             "clients round-robin over them from one asyncio process on the same machine",
@@ -487,6 +491,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--database", nargs="+", choices=["sqlite", "postgresql"], default=["sqlite"])
     parser.add_argument("--models", choices=["offline", "remote"], default="offline")
     parser.add_argument("--answers", type=Path, default=None, help="remote models: the recorded answers")
+    parser.add_argument(
+        "--max-runs", type=int, default=None, help="STUDIO_MAX_RUNS_PER_PROCESS (default: the studio's)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     parser.add_argument("--name", default=None, help="results file name (default: concurrency[_remote])")
     args = parser.parse_args(argv)
@@ -513,6 +520,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         databases=args.database,
         models=args.models,
         answers=args.answers,
+        max_runs=args.max_runs,
         progress=progress,
     )
 

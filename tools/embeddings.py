@@ -9,6 +9,11 @@ Unlimited, numpy's OpenBLAS uses every core and its idle workers spin after each
 saved ~0.3 ms on a query and burned ~0.5 ms spinning, and under load the spinning took a quarter of the
 server's CPU (docs/benchmarks.md §3).
 
+Vectors of short texts are kept (`CACHE_TEXTS`, least recently used out): the critic's checks embed a draft's
+paragraphs in the writer and again in the review, each redo re-checks the paragraphs it kept, and the notes
+a run reads are the corpus's — about a quarter of a run's CPU went to embedding the same texts again
+(docs/benchmarks.md §10).
+
 `USEEmbeddings` is the same model as a LanceDB embedding function (registry name `"usem3"`), so a
 table created with it records the function in its schema metadata and `table.search("文本")` works
 without callers embedding anything themselves.
@@ -17,6 +22,7 @@ without callers embedding anything themselves.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -32,10 +38,15 @@ EMBEDDING_NAME = "usem3"
 NDIMS = 512
 BATCH_SIZE = 32
 DEFAULT_THREADS = 2
+CACHE_TEXTS = 4096  # vectors kept (2 KB each: 8 MB)
+CACHE_MAX_CHARS = 2000  # longer texts are not kept
+CACHE_CALL_TEXTS = 128  # calls with more texts (imports) neither read nor fill the cache
 
 # The model is lazily loaded by its first `encode`; concurrent first calls would each load it, and
 # threadpoolctl's BLAS limits are process-wide, so encodes are serialised (they are CPU-bound anyway).
+# The lock also guards the cache.
 _encode_lock = threading.Lock()
+_cache: OrderedDict[str, np.ndarray] = OrderedDict()
 
 
 @cache
@@ -68,10 +79,31 @@ def embed(
     items = [text if text.strip() else " " for text in texts]
     if not items:
         return np.zeros((0, NDIMS), dtype=np.float32)
+    if len(items) > CACHE_CALL_TEXTS:  # a corpus being imported: nothing to find, nothing worth keeping
+        with _encode_lock:
+            return _encode(items, threads, progress)
+    with _encode_lock:
+        found = {text: vector for text in items if (vector := _cache.get(text)) is not None}
+        todo = list(dict.fromkeys(text for text in items if text not in found))
+        if todo:
+            found.update(zip(todo, _encode(todo, threads, None), strict=True))
+        for text, vector in found.items():
+            if len(text) <= CACHE_MAX_CHARS:
+                _cache[text] = vector
+                _cache.move_to_end(text)
+        while len(_cache) > CACHE_TEXTS:
+            _cache.popitem(last=False)
+    if progress is not None:
+        progress(len(items))
+    return np.vstack([found[text] for text in items])
+
+
+def _encode(items: list[str], threads: int, progress: Callable[[int], object] | None) -> np.ndarray:
+    """Encode `items` (the caller holds `_encode_lock`) in batches of `BATCH_SIZE`."""
     encoder = get_encoder()
     chunks: list[np.ndarray] = []
     threads = threads if len(items) >= BATCH_SIZE else 1
-    with _encode_lock, _blas_limits().limit(limits=threads, user_api="blas"):
+    with _blas_limits().limit(limits=threads, user_api="blas"):
         for start in range(0, len(items), BATCH_SIZE):
             chunks.append(np.asarray(encoder.encode(items[start : start + BATCH_SIZE]), dtype=np.float32))
             if progress is not None:

@@ -490,14 +490,17 @@ def _elsewhere_paragraphs(body: str, scope: Scope) -> list[str]:
     from tools.embeddings import embed  # the encoder loads on first use, not when the critic is imported
 
     names, centroids = _theme_centroids()
-    rests = ["\n".join(p for j, p in enumerate(paras) if j != i) for i in middle]
-    vectors = embed([paras[i] for i in middle] + rests)
+    vectors = embed([paras[i] for i in middle])
     out: list[str] = []
     for k, i in enumerate(middle):
         by_theme = dict(zip(names, (centroids @ vectors[k]).tolist(), strict=True))
         own = max(by_theme.get(t, -1.0) for t in scope.themes)
         other = max((v for t, v in by_theme.items() if t not in scope.near), default=-1.0)
-        if other - own >= THEME_MARGIN and float(vectors[k] @ vectors[len(middle) + k]) < REST_SIMILAR:
+        if other - own < THEME_MARGIN:
+            continue
+        # only now the rest of the post (long, so the dearest text to embed)
+        rest = embed(["\n".join(p for j, p in enumerate(paras) if j != i)])[0]
+        if float(vectors[k] @ rest) < REST_SIMILAR:
             out.extend(s for s in sentences(paras[i]) if cjk_len(s) >= 6)
     return out
 
