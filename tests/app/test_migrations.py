@@ -208,3 +208,20 @@ def test_0005_adds_owners_and_login_links_and_its_downgrade_keeps_the_creatives(
             assert conn.execute(sa.text("SELECT thread_id FROM creatives")).scalars().all() == ["old"]
     finally:
         engine.dispose()
+
+
+def test_processes_that_upgrade_one_database_at_once_take_turns(url: str) -> None:
+    """Servers started together on a blank database (`serve --workers N`) each run the upgrade: one migrates,
+    the others wait for it and find nothing left to do."""
+    import subprocess
+    import sys
+
+    code = "import sys; from app import migrate; migrate.upgrade(sys.argv[1])"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    errors = [proc.communicate(timeout=120)[1] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0, 0], errors
+    assert migrate.pending(url) == []
+    assert tables(url) == set(metadata.tables)
