@@ -5,6 +5,7 @@ file, what each role may do, ownership, the audit trail, and the per-user run li
 
 from __future__ import annotations
 
+import asyncio
 import re
 import stat
 from collections.abc import AsyncIterator
@@ -448,3 +449,20 @@ async def test_configured_cors_origins_get_preflights_without_a_login(seeded_set
             # and a state change from that origin passes the Origin check (the token still decides)
             refused = await anna.post("/api/agent/stream", json={"message": REQUEST})
             assert refused.status_code == 403 and refused.json()["error"]["details"]["role"] == "analyst"
+
+
+async def test_a_burst_of_starts_by_one_user_lets_exactly_the_limit_through(
+    seeded_settings: Settings,
+) -> None:
+    """Six starts at once by one user with room for three: three run and three get a 429 — the check of each
+    counts the starts let through before it that are still being stored."""
+    seeded_settings.max_concurrent_runs_per_user = 3
+    seeded_settings.offline_image_latency_ms = 2000  # the three stay running while the others are checked
+    async for site in make_site(seeded_settings):
+        async with site.client("alice") as alice:
+            body = {"message": REQUEST, "imageCount": 1, "enableHITL": False}
+            responses = await asyncio.gather(*(alice.post("/api/agent/stream", json=body) for _ in range(6)))
+    codes = sorted(response.status_code for response in responses)
+    assert codes == [200, 200, 200, 429, 429, 429]
+    refused = [r.json()["error"]["details"] for r in responses if r.status_code == 429]
+    assert all(details["kind"] == "concurrent" for details in refused)

@@ -7,6 +7,7 @@ error; once the SSE stream has started, failures arrive as `error` events follow
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -106,8 +107,10 @@ async def start_run(request: Request) -> Response:
     body = await read_model(request, RunRequest)
     if body.model and not (principal.can(Action.MODEL_OVERRIDE) or settings_of(request).allow_model_override):
         require(request, Action.MODEL_OVERRIDE)
+    thread_id = body.thread_id or uuid.uuid4().hex  # named now: the limits hold its place by name
+    body = body.model_copy(update={"thread_id": thread_id})
     manager = manager_of(request)
-    async with check_run_limits(request, principal):
+    async with check_run_limits(request, principal, thread_id):
         run = await manager.start(body, owner_id=principal.user_id, started_by=principal.actor)
     await _audit(request, principal, "start", run.thread_id, run.creative_id, {
         "imageCount": body.image_count, **({"model": body.model} if body.model else {}),
@@ -217,8 +220,9 @@ async def resume_thread(request: Request) -> Response:
     """POST /api/agent/threads/{threadId}/resume — continue a run cut off by a restart (SSE)."""
     creative = await _thread(request, "cancel")
     principal = principal_of(request)
-    async with check_run_limits(request, principal, starting=False):
-        run = await manager_of(request).resume_interrupted(request.path_params["thread_id"])
+    thread_id = request.path_params["thread_id"]
+    async with check_run_limits(request, principal, thread_id, starting=False):
+        run = await manager_of(request).resume_interrupted(thread_id)
     await _audit(request, principal, "resume", run.thread_id, creative.id)
     return _stream(request, run, owner=True)
 
