@@ -76,7 +76,7 @@ _IMAGE_STRONG = rules(
      rf"(?:给我|帮我|帮忙|替我|(?<![邀申聘宴])请你?|(?<![原后出起本未将从看带])来){_DRAW}"),
     ("image.generate_picture", rf"生成{C}{{0,8}}?(?:图|画|照片|相片|海报|壁纸|头像|表情包)"),
     ("image.make_picture", rf"(?:制作|创作){C}{{0,8}}?(?:图|画|像)"),
-    ("image.make_one", rf"做(?:一|两|几|\d+)[张幅]{C}{{0,10}}?(?:图|海报|壁纸|头像|封面)"),
+    ("image.make_one", rf"(?:做|来|要)(?:一|两|几|\d+)[张幅]{C}{{0,10}}?(?:图|画|海报|壁纸|头像|封面|照片)"),
 )
 # Rule 5 reads 生成 as a command: at the start of a clause, after optional 请/帮我/我想 … — so
 # "如何生成随机数" and "生成式AI" are not requests. Rule 6 (the polite form) keeps the text-type exclusion.

@@ -49,12 +49,19 @@ def check(split: str, decide: Callable[[str], str]) -> None:
     assert accuracy >= 0.98, f"{split}: {accuracy:.1%}\n{matrix(pairs)}\nwrong: {wrong}"
 
 
+FIRST_SET = 154  # rows written before the rules were tuned
+
+
 def test_the_set_is_big_enough_and_split_before_tuning() -> None:
     assert len(ROWS) >= 150
     assert sum(r["kind"] == "trap" for r in ROWS) >= 30
     assert {r["intent"] for r in ROWS} == set(INTENTS)
-    holdout = [r for r in ROWS if r["split"] == "holdout"]
-    assert len(holdout) >= len(ROWS) // 3 and {r["intent"] for r in holdout} == set(INTENTS)
+    # a third of the set as first written was held out before the rules were tuned; the rows added later
+    # (a probe of other phrasings, data/routing/README.md) were seen while fixing, so all are train rows
+    first = ROWS[:FIRST_SET]
+    holdout = [r for r in first if r["split"] == "holdout"]
+    assert len(holdout) >= len(first) // 3 and {r["intent"] for r in holdout} == set(INTENTS)
+    assert all(r["split"] == "train" for r in ROWS[FIRST_SET:])
     assert len({r["text"] for r in ROWS}) == len(ROWS)
 
 
