@@ -55,8 +55,8 @@ _CONNECTIVES = frozenset(
 )
 _OPEN_END = "，、,（(「“‘《【—"
 # One-character words a sentence cannot end on: a negation, modal, preposition or adverb waits for its verb
-# or object ("带够水、别").
-_DANGLING_WORDS = frozenset("别不没要把在被给让对从向往就也都还很最更太再才")
+# or object ("带够水、别"), an ordinal's 第 for its number ("约了下个月的第").
+_DANGLING_WORDS = frozenset("别不没要把在被给让对从向往就也都还很最更太再才第")
 # A count with its measure word and nothing after it ("、一把"): the thing counted was cut off.
 _MEASURE_END = re.compile(
     r"[、，,和](?:[一二两三四五六七八九十几\d]+)(?:把|个|件|双|条|瓶|包|盒|张|只|支|套|副|顶|块)$"
@@ -322,7 +322,8 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         # their sentences: cut mid-sentence (错题拍照存进). Not the closing line, which may end bare.
         # (a line that ends on a colon introduces the next: 我做了三件事：)
         opens = line.rstrip().endswith(("：", ":"))
-        cut = i < len(body_lines) - 1 and not _END.search(line) and not opens
+        chosen = bool(_TIME_CHOSEN.search(strip_emoji(line).strip()))  # 避开周末中午的时候 is whole
+        cut = i < len(body_lines) - 1 and not _END.search(line) and not opens and not chosen
         if cut and len(ended) >= max(2, len(prose) - 1):
             tail = strip_emoji(line).strip()
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
@@ -338,13 +339,17 @@ _END = re.compile(
 
 
 def _is_prose(line: str) -> bool:
-    """A paragraph line of running text: several clauses, not a list item or a heading."""
+    """A paragraph line of running text: several clauses, not a heading, nor a list item unless it tells
+    whole sentences (an item with a sentence ended inside it ends its last one too)."""
     return (
         not is_heading(line)
-        and not LIST_ITEM.match(line)
+        and (not LIST_ITEM.match(line) or bool(_ENDED_INSIDE.search(line)))
         and cjk_count(line) >= 12
         and bool(re.search(r"[，,。；;]", line))
     )
+
+
+_ENDED_INSIDE = re.compile(r"[。！？!?](?=.*[\u4e00-\u9fff]{4})")
 
 
 def cjk_count(text: str) -> int:

@@ -1345,3 +1345,33 @@ def test_a_story_closing_fits_a_brief_that_made_the_post_a_story() -> None:
     brief = {**STORY_BRIEF, "keywords": ["领导"]}
     assert "cta_mismatch" not in checks("周会上被领导点名", told, brief=brief)  # no story word, a story brief
     assert "cta_mismatch" in checks("周会上被领导点名", told, brief={**brief, "contentType": "guide"})
+
+
+# --- round 15 of the quality set (data/quality/drafts.jsonl F148–F161): what its tuning added -------------
+_QUALITY_DRAFTS = {
+    row["id"]: row
+    for row in (
+        json.loads(line)
+        for line in (Path(__file__).parents[2] / "data" / "quality" / "drafts.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        if line.strip()
+    )
+}
+ROUND_15_CAUGHT = {
+    "draft-f153-1": "cta_mismatch",  # a food review that closes on "this week's outfits … 同款链接"
+    "draft-f156-2": "cta_mismatch",  # a work story that closes on a route to save before setting out
+    "draft-f160-2": "cta_mismatch",  # a swimming diary that closes on a restaurant's signature dish
+    "draft-f155-2": "stock_phrase",  # 心灵的港湾 … 藏在这些细节之中
+    "draft-f161-2": "stock_phrase",  # 独一无二的小宇宙 … 陪伴就是最好的礼物 … 愿每一个小朋友都能
+    "draft-f154-2": "cut_off",  # the closing line stops on 的第
+    "draft-f158-2": "cut_off",  # a list item's last sentence stops at 不占
+}
+
+
+@pytest.mark.parametrize(("row_id", "check"), ROUND_15_CAUGHT.items())
+def test_round_15_flaws_are_caught_by_their_check(row_id: str, check: str) -> None:
+    row = _QUALITY_DRAFTS[row_id]
+    good = _QUALITY_DRAFTS[f"{row_id.rsplit('-', 1)[0]}-good"]
+    assert check in checks(row["request"], row["draft"], brief=row["brief"])
+    assert findings(good["request"], good["draft"], brief=good["brief"]) == []
