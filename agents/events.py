@@ -217,6 +217,8 @@ class WorkflowComplete(Event):
     quality_scores: dict[str, Any] | None
     # extension (docs/protocol.md): a direct answer's offer of a post on the same topic
     suggested_request: str | None = None
+    # extension (docs/protocol.md): the number of the creative's version the run made (set when stored)
+    version: int | None = None
 
 
 class ErrorEvent(Event):

@@ -324,7 +324,7 @@ async def get_creative(
         "timings": row.timings or {}, "error": row.error, "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at), "completedAt": iso(row.completed_at),
         "durationMs": duration_ms(row.created_at, row.completed_at),
-        "startedBy": row.started_by, "ownerId": row.owner_id,
+        "startedBy": row.started_by, "ownerId": row.owner_id, "currentVersion": row.current_version or None,
         "assets": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is None],
         "assetHistory": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is not None],
     }

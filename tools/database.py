@@ -109,6 +109,8 @@ class Creative(Base):
     started_by: Mapped[str | None] = mapped_column(String(128))
     # the thread's last event seq: the database allocates every event's seq from it (migration 0006)
     last_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # the number of the version the row shows (0: none yet); versions are allocated from it (migration 0007)
+    current_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     assets: Mapped[list[ImageAsset]] = relationship(back_populates="creative", order_by="ImageAsset.id")
 
@@ -159,6 +161,39 @@ class RunEvent(Base):
     seq: Mapped[int] = mapped_column(Integer)
     type: Mapped[str] = mapped_column(String(48))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class VersionSource(enum.StrEnum):
+    """What made a version of a creative."""
+
+    RUN = "run"  # a run that completed (the first, or a revision of the thread)
+    RESTORE = "restore"  # an earlier version made current again
+
+
+class CreativeVersion(Base):
+    """One version of a creative: what a completed run, an edit or a restore left — title, body, tags, the
+    image set (asset ids), the plans and the review — with what made it and who. Numbered from 1 per
+    creative (`creatives.current_version` is the last one's number, and the creative row shows its
+    content); never changed or deleted."""
+
+    __tablename__ = "creative_versions"
+    __table_args__ = (UniqueConstraint("creative_id", "number", name="uq_creative_versions_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    creative_id: Mapped[int] = mapped_column(ForeignKey("creatives.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str | None] = mapped_column(Text)
+    body: Mapped[str | None] = mapped_column(Text)
+    tags: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    asset_ids: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    image_plans: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    overlay_plan: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the quality scores it ended with
+    source: Mapped[str] = mapped_column(String(32))  # VersionSource
+    actor: Mapped[str | None] = mapped_column(String(128))  # user:<name>, cli:<os user>
+    based_on: Mapped[int | None] = mapped_column(Integer)  # the version it was made from
+    restored_from: Mapped[int | None] = mapped_column(Integer)  # a restore: the version it copies
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -8,6 +8,7 @@
     runner.py    `WorkflowRunner`: prepare (validate, claim, lease) and stream one run segment
     bus.py       `LogWatcher`: waking followers of runs another process runs
     manager.py   `RunManager`: runs as background tasks, followers, cancels, the sweeper, graceful stop
+    versions.py  `Versions`: a creative's versions (one per completed run or restore), diffs, restores
 
 Routes and the CLI use what this package exports, nothing below it.
 """
@@ -18,6 +19,14 @@ from agents.run.recorder import ABORTED, INTERRUPTED
 from agents.run.request import ReferenceImageInput, RunRequest, reference_from_path
 from agents.run.runner import Resources, RunHandle, WorkflowRunner
 from agents.run.store import PausedThread, RunStore, Worker
+from agents.run.versions import (
+    VersionConflict,
+    VersionNotFound,
+    Versions,
+    char_diff,
+    version_diff,
+    version_wire,
+)
 from agents.run.writer import BatchWriter
 
 __all__ = [
@@ -33,8 +42,14 @@ __all__ = [
     "RunManager",
     "RunRequest",
     "RunStore",
+    "VersionConflict",
+    "VersionNotFound",
+    "Versions",
     "Worker",
     "WorkflowRunner",
+    "char_diff",
     "reconnect",
     "reference_from_path",
+    "version_diff",
+    "version_wire",
 ]

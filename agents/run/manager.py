@@ -37,6 +37,7 @@ from agents.run.recorder import ABORTED, stamp
 from agents.run.request import RunRequest
 from agents.run.runner import SHUTDOWN, Resources, RunHandle, WorkflowRunner
 from agents.run.store import PausedThread, Worker
+from agents.run.versions import Versions
 from tools.database import Creative, CreativeStatus
 from tools.labels import label
 
@@ -112,6 +113,7 @@ class RunManager:
         self.store = resources.store
         self.worker = worker or Worker(takes_runs=True)
         self.runner = WorkflowRunner(resources, self.worker)
+        self.versions = Versions(self.store, resources.assets)
         self.on_disconnect = on_disconnect
         self.watcher = LogWatcher(self.store, poll_s=poll_s, listen_url=listen_url)
         self.cancel_wait_s = cancel_wait_s

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agents.events import WorkflowProgress, now_ms, parse_event
-from tools.database import Creative, CreativeStatus
+from tools.database import Creative, CreativeStatus, VersionSource
 from tools.llm import UsageMeter, add_costs
 
 FINISHED = {CreativeStatus.COMPLETED, CreativeStatus.FAILED, CreativeStatus.ABORTED}
@@ -88,6 +88,8 @@ class CreativeRecorder:
         self._usage: dict[str, dict[str, Any]] = {t: dict(row) for t, row in (creative.usage or {}).items()}
         self._tokens = (creative.prompt_tokens, creative.completion_tokens, creative.cost_usd)
         self._plans: list[Any] = list(creative.image_plans or [])
+        self._overlay: list[Any] = list(creative.overlay_plan or [])
+        self._actor = creative.started_by
 
     def plan_indexes(self, update_: dict[str, Any]) -> list[int] | None:
         """The task indexes of the image plans in force with this update (its own, else the latest), in
@@ -101,6 +103,8 @@ class CreativeRecorder:
         values = {column: update_[key] for key, column in _COLUMNS.items() if key in update_}
         if "imagePlans" in update_:
             self._plans = list(update_["imagePlans"] or [])
+        if "textOverlayPlan" in update_:
+            self._overlay = list(update_["textOverlayPlan"] or [])
         draft = update_.get("generatedContent")
         if isinstance(draft, dict):
             values.update(title=draft.get("title"), body=draft.get("body"), tags=draft.get("tags") or [])
@@ -120,6 +124,24 @@ class CreativeRecorder:
             self._timings = {**self._timings, event["agent"]: row}
             return {"timings": self._timings}
         return status_values(event)
+
+    def version_values(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The version a completed run leaves (None for any other event): the post, its image set, the
+        plans in force and the scores it ended with; the run's starter made it."""
+        if event["type"] != "workflow_complete":
+            return None
+        return {
+            "title": event["title"] or None,
+            "body": event["body"] or None,
+            "tags": list(event["tags"]),
+            "asset_ids": list(event.get("imageAssetIds") or []),
+            "image_plans": self._plans,
+            "overlay_plan": self._overlay,
+            "review": event.get("qualityScores"),
+            "source": VersionSource.RUN.value,
+            "actor": self._actor,
+            "created_at": datetime.now(UTC),
+        }
 
     def usage_values(self, meter: UsageMeter, model: str) -> dict[str, Any]:
         if not meter.records:

@@ -352,7 +352,10 @@ class WorkflowRunner:
         async def publish(event: dict[str, Any], **values: Any) -> dict[str, Any]:
             """Store the event and what it (and `values`) change in the creative row in one commit."""
             stamped = stamp(thread_id, event)
-            await self.store.append([stamped], creative_id, **values, **recorder.event_values(stamped))
+            await self.store.append(
+                [stamped], creative_id, version=recorder.version_values(stamped), **values,
+                **recorder.event_values(stamped),
+            )
             return stamped
 
         mode: str

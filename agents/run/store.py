@@ -154,10 +154,14 @@ class RunStore:
             raise NotPaused(taken, details={"threadId": thread_id})
         return last
 
-    async def append(self, events: list[Event], creative_id: int | None, **values: Any) -> None:
+    async def append(
+        self, events: list[Event], creative_id: int | None, *, version: dict[str, Any] | None = None,
+        **values: Any,
+    ) -> None:
         """Store stamped events (the database numbers them: each payload gets its `seq`) and set columns of
-        the creative row, in one commit."""
-        await self.writer.write([log_row(event) for event in events], creative_id, **values)
+        the creative row — with `version`, also the creative's next version (numbered by the database; a
+        `workflow_complete` among the events gets its `version`) —, in one commit."""
+        await self.writer.write([log_row(event) for event in events], creative_id, version=version, **values)
 
     async def update(self, creative_id: int, **values: Any) -> None:
         await self.writer.write(creative_id=creative_id, **values)

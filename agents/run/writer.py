@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Row, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tools.database import Base, Creative, RunEvent, blocking_twin
+from tools.database import Base, Creative, CreativeVersion, RunEvent, blocking_twin
 
 log = logging.getLogger("studio.writer")
 CHANNEL = "studio_run_events"  # PostgreSQL: `NOTIFY <thread id>:<last seq>` with every commit of events
@@ -53,6 +53,7 @@ class _Write:
     op: Operation | None = None  # any other statements, on the batch's connection
     insert: tuple[type[Base], dict[str, Any]] | None = None  # a new row, returned with defaults and id
     also: list[tuple[type[Base], dict[str, Any]]] = field(default_factory=list)  # rows inserted with it
+    version: dict[str, Any] | None = None  # a new version of the creative (its content columns)
     done: asyncio.Future[Any] | None = None
 
 
@@ -76,13 +77,18 @@ class BatchWriter:
         self,
         events: list[dict[str, Any]] | None = None,
         creative_id: int | None = None,
+        *,
+        version: dict[str, Any] | None = None,
         **values: Any,
     ) -> None:
         """Store `run_events` rows (thread_id, type, payload; the seq is allocated in the commit and set in
-        the row and its payload) and set columns of one creative row; returns once they are committed
-        (raises if they could not be)."""
-        if events or (creative_id is not None and values):
-            await self._submit(_Write(events=list(events or []), creative_id=creative_id, values=values))
+        the row and its payload) and set columns of one creative row — with `version`, also store it as
+        the creative's next version (its number allocated in the commit, like a seq, and set as `version`
+        in the payload of a `workflow_complete` among the events); returns once they are committed (raises
+        if they could not be)."""
+        if events or (creative_id is not None and (values or version)):
+            write = _Write(events=list(events or []), creative_id=creative_id, values=values, version=version)
+            await self._submit(write)
 
     async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         """Execute `op(connection)` inside the next batch's transaction; its result once committed."""
@@ -195,6 +201,9 @@ def _store(conn: Connection, batch: list[_Write]) -> list[Any]:
     for write in batch:
         for model, values in write.also:
             conn.execute(insert(model), values)
+    for write in batch:
+        if write.version is not None and write.creative_id is not None:
+            _new_version(conn, write)
     rows = [row for write in batch for row in write.events]
     if rows:
         _number(conn, rows)
@@ -206,6 +215,24 @@ def _store(conn: Connection, batch: list[_Write]) -> list[Any]:
     for creative_id, values in merged.items():
         conn.execute(update(Creative).where(Creative.id == creative_id).values(**values))
     return results
+
+
+def _new_version(conn: Connection, write: _Write) -> None:
+    """Store `write.version` as its creative's next version: the number is allocated by the database from
+    `creatives.current_version` (one `UPDATE … RETURNING`, as the seqs), and set in the payload of the
+    write's `workflow_complete` event."""
+    assert write.version is not None and write.creative_id is not None
+    number = conn.execute(
+        update(Creative)
+        .where(Creative.id == write.creative_id)
+        .values(current_version=Creative.current_version + 1)
+        .returning(Creative.current_version)
+    ).scalar_one()
+    values = {"based_on": number - 1 or None, **write.version}
+    conn.execute(insert(CreativeVersion).values(**values, creative_id=write.creative_id, number=number))
+    for row in write.events:
+        if row["type"] == "workflow_complete":
+            row["payload"]["version"] = number
 
 
 def _number(conn: Connection, rows: list[dict[str, Any]]) -> None:

@@ -57,6 +57,7 @@ TABLE_NAMES = {  # what each table holds, as the progress says it
     "creatives": "作品",
     "image_assets": "图片记录",
     "run_events": "运行事件",
+    "creative_versions": "作品版本",
 }
 
 

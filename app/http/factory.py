@@ -30,7 +30,7 @@ from app.http import openapi, web
 from app.http.auth import Guard, allowed_hosts, bootstrap_local_admin
 from app.http.errors import EXCEPTION_HANDLERS
 from app.http.request import NoSniff
-from app.http.routes import agent, auth, creatives
+from app.http.routes import agent, auth, creatives, versions
 from app.resources import open_resources
 from app.settings import Settings
 from tools.accounts import Accounts
@@ -83,6 +83,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         *auth.routes,
         *agent.routes,
         *creatives.routes,
+        *versions.routes,
         Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
         *web.routes,
     ]

@@ -24,6 +24,7 @@ from app.creatives import MAX_ID, Sort
 from app.http.auth import SESSION_COOKIE
 from app.http.routes.agent import CURSOR as CURSOR_RE
 from app.http.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, ThreadView
+from app.http.routes.versions import MAX_VERSION, RestoreBody
 from tools.accounts import Action, Role
 from tools.database import CreativeStatus
 
@@ -149,6 +150,15 @@ ID = [
         "required": True,
         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
         "description": "A positive id (any other, or an unknown one, is a 404)",
+    }
+]
+VERSION = [
+    {
+        "name": "n",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+        "description": "A version number, from 1 (an unknown one is a 404)",
     }
 ]
 DAY = {"type": "string", "format": "date", "pattern": f"^{DAY_PATTERN.pattern}$"}
@@ -344,6 +354,32 @@ def _paths() -> dict[str, Any]:
                 "responses": {**_json("AuditTrail"), **_errors(404)},
             }
         },
+        "/api/creatives/{id}/versions": {
+            "get": {
+                "summary": "The creative's versions, oldest first (one per completed run or restore), "
+                "with the URLs of their pictures",
+                "parameters": ID,
+                "responses": {**_json("VersionList"), **_errors(404)},
+            }
+        },
+        "/api/creatives/{id}/versions/{n}": {
+            "get": {
+                "summary": "One version and what it changed against the one before it, character by "
+                "character",
+                "parameters": [*ID, *VERSION],
+                "responses": {**_json("VersionDetail"), **_errors(404)},
+            }
+        },
+        "/api/creatives/{id}/versions/{n}/restore": {
+            "post": {
+                "summary": "Make version n current again, as a new version (nothing is deleted). `basedOn` "
+                "is the version the client saw as current: a stale one is a 409 VERSION_CONFLICT; a "
+                "creative with a run going or paused is a 409 THREAD_BUSY",
+                "parameters": [*ID, *VERSION],
+                "requestBody": _body("RestoreBody"),
+                "responses": {**_json("Restored"), **_errors(404, 409, 422)},
+            }
+        },
         "/api/assets/{id}": {
             "get": {
                 "summary": "Image bytes with their content type",
@@ -498,8 +534,67 @@ class CreativeDetail(_Wire):
     duration_ms: int | None
     started_by: str | None
     owner_id: int | None  # the user who owns the run (None: started before accounts, or the user was removed)
+    current_version: int | None  # the version the creative shows (None: no run has completed yet)
     assets: list[Asset]
     asset_history: list[Asset]
+
+
+class VersionSummary(_Wire):
+    number: int
+    title: str | None
+    body: str | None
+    tags: list[str]
+    image_asset_ids: list[int | None]
+    image_urls: list[str | None]  # the pictures' URLs (the thumbnails of the list)
+    review: dict[str, Any] | None  # the quality scores it ended with
+    source: str  # `run` (a completed run), `restore` (an earlier version made current again)
+    source_label: str
+    actor: str | None  # who made it: `user:<name>`, `cli:<os user>`
+    based_on: int | None  # the version it was made from
+    restored_from: int | None  # a restore: the version it copies
+    created_at: str | None
+
+
+class VersionList(_Wire):
+    creative_id: int
+    current: int  # the creative's current version (0: none yet)
+    items: list[VersionSummary]
+
+
+class Version(VersionSummary):
+    image_plans: list[Any]
+    text_overlay_plan: list[Any]
+
+
+class DiffRun(_Wire):
+    op: Literal["equal", "insert", "delete"]
+    text: str
+
+
+class TagChanges(_Wire):
+    added: list[str]
+    removed: list[str]
+
+
+class VersionDiff(_Wire):
+    against: int | None  # the version compared with (the one before; None for version 1)
+    title: list[DiffRun]
+    body: list[DiffRun]
+    tags: TagChanges
+    images_changed: list[int]  # positions of the image set whose picture differs
+
+
+class VersionDetail(_Wire):
+    creative_id: int
+    current: int
+    version: Version
+    diff: VersionDiff
+
+
+class Restored(_Wire):
+    creative_id: int
+    version: int  # the new version's number
+    restored_from: int
 
 
 # The confirm body's rules across its fields (agents.hitl.Confirmation, checked once the thread is found):
@@ -531,16 +626,16 @@ CONFIRM_RULES: dict[str, Any] = {
 
 
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
-    ThreadView, Inbox, Me, AuditTrail, CreativeList, CreativeDetail
+    ThreadView, Inbox, Me, AuditTrail, CreativeList, CreativeDetail, VersionList, VersionDetail, Restored
 )
 
 
 @cache
 def document() -> dict[str, Any]:
     models: list[type[BaseModel]] = [
-        RunRequest, ConfirmRequest, *RESPONSE_MODELS, *STORED_MODELS, *EPHEMERAL_MODELS
+        RunRequest, ConfirmRequest, RestoreBody, *RESPONSE_MODELS, *STORED_MODELS, *EPHEMERAL_MODELS
     ]
-    bodies = (RunRequest, ConfirmRequest)
+    bodies = (RunRequest, ConfirmRequest, RestoreBody)
     _, schemas = models_json_schema(
         [(model, "validation" if model in bodies else "serialization") for model in models],
         by_alias=True,

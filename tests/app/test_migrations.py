@@ -225,3 +225,44 @@ def test_processes_that_upgrade_one_database_at_once_take_turns(url: str) -> Non
     assert [proc.returncode for proc in procs] == [0, 0, 0], errors
     assert migrate.pending(url) == []
     assert tables(url) == set(metadata.tables)
+
+
+def test_0007_gives_each_completed_creative_its_version_1_and_its_downgrade_drops_them(url: str) -> None:
+    migrate.upgrade(url, "0006")
+    engine = blocking_engine(url)
+    try:
+        with engine.begin() as conn:  # a run completed twice (its last event counts) and a paused one
+            for thread in ("done", "paused"):
+                conn.execute(INSERT_CREATIVE, {"t": thread})
+            conn.execute(sa.text(
+                "UPDATE creatives SET status = 'paused' WHERE thread_id = 'paused'"
+            ))
+            conn.execute(sa.text(
+                "UPDATE creatives SET title = '露营', body = '正文', tags = '[\"露营\"]', "
+                "started_by = 'user:amy', image_plans = '[{\"index\": 1}]' WHERE thread_id = 'done'"
+            ))
+            for seq, payload in enumerate(({"imageAssetIds": [3]}, {"imageAssetIds": [5], "qualityScores": {
+                "overall": 0.9}}), start=1):
+                conn.execute(sa.text(
+                    "INSERT INTO run_events (thread_id, seq, type, payload, created_at) "
+                    "VALUES ('done', :s, 'workflow_complete', :p, '2026-06-01 09:09:00')"
+                ), {"s": seq, "p": json.dumps(payload)})
+        migrate.upgrade(url, "0007")
+        with engine.connect() as conn:
+            current = dict(conn.execute(sa.text("SELECT thread_id, current_version FROM creatives")).all())
+            assert current == {"done": 1, "paused": 0}
+            version = conn.execute(sa.text(
+                "SELECT number, title, body, tags, asset_ids, image_plans, review, source, actor "
+                "FROM creative_versions"
+            )).one()
+        loads = [json.loads(v) if isinstance(v, str) and k in (3, 4, 5, 6) else v
+                 for k, v in enumerate(version)]
+        assert loads == [
+            1, "露营", "正文", ["露营"], [5], [{"index": 1}], {"overall": 0.9}, "run", "user:amy"
+        ]
+        engine.dispose()
+        migrate.downgrade(url, "0006")
+        assert "creative_versions" not in all_tables(url)
+        assert "current_version" not in {c["name"] for c in sa.inspect(engine).get_columns("creatives")}
+    finally:
+        engine.dispose()

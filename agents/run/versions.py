@@ -1,0 +1,169 @@
+"""Versions of a creative: every completed run (and every restore) leaves one, numbered from 1.
+
+A run's version is stored by the writer in the commit of its `workflow_complete` (`agents.run.writer`:
+the number comes from `creatives.current_version`, like an event's seq from `last_seq`). This module reads
+them, compares one with the one before it — character by character, since Chinese has no spaces between
+words — and restores an earlier one: a restore is a new version with the old one's content, and the
+creative row, its current image set included, shows it. Nothing is ever deleted. A restore names the
+version it was based on; if another version has been made since, it is refused (409 `VERSION_CONFLICT`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from agents.errors import RunError, ThreadBusy
+from tools.database import Creative, CreativeStatus, CreativeVersion, VersionSource
+
+if TYPE_CHECKING:
+    from agents.run.store import RunStore
+    from tools.assets import AssetStore
+
+_CONTENT = ("title", "body", "tags", "asset_ids", "image_plans", "overlay_plan", "review")
+
+
+class VersionNotFound(RunError):
+    code = "VERSION_NOT_FOUND"
+    status = 404
+
+
+class VersionConflict(RunError):
+    code = "VERSION_CONFLICT"
+    status = 409
+
+
+def char_diff(before: str, after: str) -> list[dict[str, str]]:
+    """`after` against `before` as runs of characters: `{"op": "equal" | "insert" | "delete", "text"}`
+    (a replacement is a delete then an insert)."""
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    out: list[dict[str, str]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("equal", "delete", "replace") and i2 > i1:
+            out.append({"op": "equal" if tag == "equal" else "delete", "text": before[i1:i2]})
+        if tag in ("insert", "replace") and j2 > j1:
+            out.append({"op": "insert", "text": after[j1:j2]})
+    return out
+
+
+def version_wire(version: CreativeVersion, asset_url: Any) -> dict[str, Any]:
+    """A version as the API shows it (camelCase), with the URLs of its pictures."""
+    return {
+        "number": version.number,
+        "title": version.title,
+        "body": version.body,
+        "tags": list(version.tags or []),
+        "imageAssetIds": list(version.asset_ids or []),
+        "imageUrls": [asset_url(i) for i in version.asset_ids or [] if isinstance(i, int)],
+        "imagePlans": list(version.image_plans or []),
+        "textOverlayPlan": list(version.overlay_plan or []),
+        "review": version.review,
+        "source": version.source,
+        "actor": version.actor,
+        "basedOn": version.based_on,
+        "restoredFrom": version.restored_from,
+        "createdAt": _iso(version.created_at),
+    }
+
+
+def version_diff(before: CreativeVersion | None, after: CreativeVersion) -> dict[str, Any]:
+    """What `after` changed against `before` (the version before it; None for version 1)."""
+    old_tags = list(before.tags or []) if before is not None else []
+    new_tags = list(after.tags or [])
+    old_images = list(before.asset_ids or []) if before is not None else []
+    return {
+        "against": before.number if before is not None else None,
+        "title": char_diff(before.title or "" if before is not None else "", after.title or ""),
+        "body": char_diff(before.body or "" if before is not None else "", after.body or ""),
+        "tags": {
+            "added": [t for t in new_tags if t not in old_tags],
+            "removed": [t for t in old_tags if t not in new_tags],
+        },
+        "imagesChanged": [
+            k for k in range(max(len(old_images), len(after.asset_ids or [])))
+            if (old_images[k:k + 1] or [None]) != (list(after.asset_ids or [])[k:k + 1] or [None])
+        ],
+    }
+
+
+class Versions:
+    """The versions of creatives, on the run store's database (reads) and writer (restores)."""
+
+    def __init__(self, store: RunStore, assets: AssetStore) -> None:
+        self.store = store
+        self.assets = assets
+
+    async def list(self, creative_id: int) -> Sequence[CreativeVersion]:
+        async with self.store.sessions() as session:
+            rows = await session.scalars(
+                select(CreativeVersion)
+                .where(CreativeVersion.creative_id == creative_id)
+                .order_by(CreativeVersion.number)
+            )
+            return list(rows)
+
+    async def get(self, creative_id: int, number: int) -> tuple[CreativeVersion, CreativeVersion | None]:
+        """Version `number` and the one before it (None for version 1); VersionNotFound (404)."""
+        async with self.store.sessions() as session:
+            rows = list(await session.scalars(
+                select(CreativeVersion).where(
+                    CreativeVersion.creative_id == creative_id,
+                    CreativeVersion.number.in_([number - 1, number]),
+                )
+            ))
+        found = {row.number: row for row in rows}
+        if number not in found:
+            raise VersionNotFound(f"创作 #{creative_id} 没有第 {number} 版", details={"version": number})
+        return found[number], found.get(number - 1)
+
+    async def restore(self, creative_id: int, number: int, *, based_on: int, actor: str | None) -> int:
+        """Make version `number` current again as a new version, if the creative is still at `based_on`
+        and no run is going or paused on it; the new version's number."""
+        version, _ = await self.get(creative_id, number)
+
+        async def apply(conn: AsyncConnection) -> int:
+            row = (await conn.execute(
+                select(Creative.status, Creative.current_version).where(Creative.id == creative_id)
+            )).one()
+            if row.status in (CreativeStatus.RUNNING.value, CreativeStatus.PAUSED.value):
+                raise ThreadBusy("这个创作正在运行或等待审核，结束后才能恢复版本",
+                                 details={"creativeId": creative_id, "status": row.status})
+            if row.current_version != based_on:
+                raise VersionConflict(
+                    f"当前已是第 {row.current_version} 版，不是第 {based_on} 版：请刷新后再恢复",
+                    details={"current": row.current_version, "basedOn": based_on},
+                )
+            new = (await conn.execute(
+                update(Creative)
+                .where(Creative.id == creative_id, Creative.current_version == based_on)
+                .values(
+                    current_version=Creative.current_version + 1, title=version.title, body=version.body,
+                    tags=version.tags, image_plans=version.image_plans, overlay_plan=version.overlay_plan,
+                    score=(version.review or {}).get("overall"), updated_at=datetime.now(UTC),
+                )
+                .returning(Creative.current_version)
+            )).scalar_one()
+            content = {key: getattr(version, key) for key in _CONTENT}
+            await conn.execute(insert(CreativeVersion).values(
+                **content, creative_id=creative_id, number=new, source=VersionSource.RESTORE.value,
+                actor=actor, based_on=based_on, restored_from=number, created_at=datetime.now(UTC),
+            ))
+            return int(new)
+
+        new_number: int = await self.store.writer.run(apply)
+        ids = [i if isinstance(i, int) else None for i in version.asset_ids or []]
+        indexes = [p.get("index") for p in version.image_plans or [] if isinstance(p, dict)]
+        known = [i for i in indexes if isinstance(i, int)]
+        await self.assets.set_current(creative_id, ids, known if len(known) == len(ids) else None)
+        return new_number
+
+
+def _iso(at: datetime | None) -> str | None:
+    if at is None:
+        return None
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).isoformat().replace("+00:00", "Z")
