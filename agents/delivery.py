@@ -43,7 +43,7 @@ def friendly_message(error: dict[str, Any]) -> str:
 async def finalize(state: StudioState, runtime: Runtime[StudioContext]) -> dict[str, Any]:
     ctx = runtime.context
     error = state.get("lastError")
-    history = state.get("qualityHistory") or []
+    history = (state.get("qualityHistory") or [])[state.get("revisionFrom", 0):]  # this revision's rounds
     intent = (state.get("intent") or {}).get("intent")
 
     if error:

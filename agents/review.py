@@ -211,7 +211,7 @@ def package_findings(state: StudioState) -> tuple[list[Finding], list[str]]:
     plans: list[Mapping[str, Any]] = [*(state.get("imagePlans") or [])]
     overlays: list[Mapping[str, Any]] = [*(state.get("textOverlayPlan") or [])]
     cards = card_findings(draft=draft, plans=plans, overlays=overlays, layout=state.get("layoutSpec") or None)
-    if state.get("plansEdited"):
+    if state.get("plansEdited") or state.get("imagesKept"):  # the editor's cards, or kept by a revision
         warnings.extend(f.reason for f in cards)
     else:
         findings.extend(cards)
@@ -256,7 +256,9 @@ async def review_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
         fail_reasons=report.fail_reasons, round=round_, checks=report.checks,
     ))
     if warnings:
-        emit(Message(agent=NAME, content="编辑修改过的文案有几处没通过自动检查，仅作提醒、不会重写：\n"
+        edited = state.get("editorEdited") or state.get("plansEdited")
+        why = "编辑修改过的内容" if edited else "这次修改保留了原来的配图，图文"
+        emit(Message(agent=NAME, content=f"{why}有几处没通过自动检查，仅作提醒、不会重做：\n"
                      + "\n".join(f"- {w}" for w in warnings)))
     verdict = "通过" if report.passed else "未通过"
     detail = "；".join(report.fail_reasons[:3]) if not report.passed else "各项均达到阈值"

@@ -85,6 +85,11 @@ class StudioState(TypedDict, total=False):
     qualityHistory: Annotated[list[dict[str, Any]], operator.add]  # every review round with its package
     answer: str | None  # direct answer for question / time intents
 
+    # --- revisions (agents/revision.py) ------------------------------------------------------------
+    revisionFrom: int  # review rounds before the current revision began (0: the thread's first run)
+    revisions: list[dict[str, Any]]  # the revision requests so far, oldest first: {message, scope}
+    imagesKept: bool  # a text revision keeps the pictures: card checks against the new draft only warn
+
     # --- outcome ---------------------------------------------------------------------------------
     finalRound: int | None  # the review round delivered (best round when none passed)
     done: bool

@@ -98,7 +98,7 @@ def _intent(state: StudioState) -> str | None:
 def _review_gate(state: StudioState, options: RunOptions) -> Decision:
     """After a review: deliver, send back to the owner of the weakest dimension, or stop at the limit."""
     report = state.get("qualityScores") or {}
-    rounds = len(state.get("qualityHistory") or [])
+    rounds = len(state.get("qualityHistory") or []) - state.get("revisionFrom", 0)  # this revision's
     if report.get("passed"):
         return _finish(f"第{rounds}轮审核通过（综合 {report.get('overall', 0):.2f}），交付结果")
     if rounds >= options.max_review_rounds:

@@ -196,7 +196,8 @@ class RunManager:
     async def start(
         self, request: RunRequest, *, owner_id: int | None = None, started_by: str | None = None
     ) -> Run:
-        """Validate and launch a new run; 409 if the thread exists or is starting."""
+        """Validate and launch a new run — or, with the `threadId` of a finished thread, a revision run on it
+        (`agents.revision`); 409 if the thread is running, paused or starting."""
         self._refuse_while_stopping()
         wanted = request.thread_id
         if wanted and (wanted in self.active or wanted in self._starting):
@@ -205,6 +206,9 @@ class RunManager:
             self._starting.add(wanted)
         queued = self.max_runs is not None and len(self.active) >= self.max_runs
         try:
+            if wanted and await self.runner.find(wanted) is not None:  # a new message on an existing thread
+                handle = await self.runner.prepare_revise(request)
+                return await self._launch(handle)
             handle = await self.runner.prepare_start(
                 request, owner_id=owner_id, started_by=started_by, queued=queued
             )
@@ -399,6 +403,10 @@ class RunManager:
     async def thread(self, thread_id: str) -> Creative:
         """The thread's creative; ThreadNotFound (404) when there is none."""
         return await self.store.require(thread_id)
+
+    async def find(self, thread_id: str) -> Creative | None:
+        """The thread's creative, or None when there is no such thread."""
+        return await self.store.find(thread_id)
 
     async def pending(self, thread_id: str) -> Event | None:
         """The open `ask_user` of a paused thread (with its `interruptId`), or None."""

@@ -24,6 +24,15 @@ def accepted() -> WorkflowProgress:
     return WorkflowProgress(phase="启动工作流", progress=0.0, current_agent="supervisor")
 
 
+_REVISING = {"text": "修改文案", "images": "重做配图", "full": "整篇重做"}
+
+
+def revising(scope: str) -> WorkflowProgress:
+    """The first event of a revision run: what it redoes."""
+    phase = f"修订：{_REVISING.get(scope, '修改')}"
+    return WorkflowProgress(phase=phase, progress=0.0, current_agent="supervisor")
+
+
 def stamp(thread_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """The event as it goes on the wire: the thread id, a timestamp, the contract's shape. A stored event's
     `seq` is filled in when it is committed; an ephemeral one never has one."""

@@ -29,12 +29,14 @@ from langgraph.types import Command
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from agents.context import RunOptions, StudioContext, default_asset_url
-from agents.errors import InvalidConfirmation, NotPaused, StaleInterrupt
+from agents.errors import InvalidConfirmation, NotPaused, StaleInterrupt, ThreadBusy
 from agents.events import ErrorEvent, Event, StateUpdate, WorkflowPaused, is_ephemeral
 from agents.hitl import ConfirmationError, parse_confirmation
 from agents.node import announce_retry
+from agents.revision import revision_input
+from agents.revision import scope as revision_scope
 from agents.run.leases import HANDED_ON, LeaseKeeper
-from agents.run.recorder import INTERRUPTED, CreativeRecorder, accepted, stamp
+from agents.run.recorder import FINISHED, INTERRUPTED, CreativeRecorder, accepted, revising, stamp
 from agents.run.request import RunRequest
 from agents.run.store import RunStore, Worker
 from agents.run.writer import BatchWriter
@@ -246,6 +248,34 @@ class WorkflowRunner:
             resume=confirmation.model_dump(mode="json", by_alias=True, exclude_none=True)
         )
         return RunHandle(creative, last, command, context, meter)
+
+    async def prepare_revise(self, request: RunRequest) -> RunHandle:
+        """A new message on a finished thread (completed, failed or aborted): claim it, lease it and start a
+        revision run of what the message asks (`agents.revision`) from the thread's last state. A thread
+        that is running or paused is busy (409), as is one another request claims first."""
+        thread_id = request.thread_id or ""
+        creative = await self.require(thread_id)
+        status = CreativeStatus(creative.status)
+        if status not in FINISHED:
+            raise ThreadBusy(
+                f"会话 {thread_id} 正在运行或等待审核，结束后才能继续修改（状态：{label('status', status)}）",
+                details={"threadId": thread_id, "status": status.value},
+            )
+        snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
+        if snapshot.created_at is None:
+            raise ThreadBusy(f"会话 {thread_id} 没有可以修改的结果", details={"threadId": thread_id})
+        try:
+            await self.store.claim(thread_id, status, "这个会话已经有一个请求正在处理", owner=self.worker)
+        except NotPaused as exc:
+            raise ThreadBusy(str(exc), details={"threadId": thread_id}) from exc
+        chosen = revision_scope(request.message)
+        update: StudioState = revision_input(snapshot.values, request.message, chosen)  # type: ignore[assignment]
+        if request.enable_hitl is not None:
+            update["enableHITL"] = request.enable_hitl
+        first = stamp(thread_id, revising(chosen).wire())
+        await self.store.append([first], creative.id, error=None)
+        context, meter = self._context(creative.id, creative.options or {})
+        return RunHandle(creative, int(first["seq"]), update, context, meter, stored=[first])
 
     async def resumable(self, thread_id: str) -> bool:
         """Whether the thread's last checkpoint has steps left to run. `next` is empty when the steps that

@@ -102,14 +102,18 @@ def _stream(request: Request, run: Run, *, owner: bool) -> Response:
 
 async def start_run(request: Request) -> Response:
     """POST /api/agent/stream — start a run and stream its events (creators and admins; a per-request
-    `model` only for admins unless `STUDIO_ALLOW_MODEL_OVERRIDE`; per-user limits: 429)."""
+    `model` only for admins unless `STUDIO_ALLOW_MODEL_OVERRIDE`; per-user limits: 429). With the `threadId`
+    of a finished thread, a revision run on it (its owner or an editor)."""
     principal = require(request, Action.START_RUN)
     body = await read_model(request, RunRequest)
     if body.model and not (principal.can(Action.MODEL_OVERRIDE) or settings_of(request).allow_model_override):
         require(request, Action.MODEL_OVERRIDE)
-    thread_id = body.thread_id or uuid.uuid4().hex  # named now: the limits hold its place by name
+    given = body.thread_id
+    thread_id = given or uuid.uuid4().hex  # named now: the limits hold its place by name
     body = body.model_copy(update={"thread_id": thread_id})
     manager = manager_of(request)
+    if given and (existing := await manager.find(given)) is not None:
+        require_on(request, "confirm", existing.owner_id)  # a revision: the owner's or an editor's
     async with check_run_limits(request, principal, thread_id):
         run = await manager.start(body, owner_id=principal.user_id, started_by=principal.actor)
     await _audit(request, principal, "start", run.thread_id, run.creative_id, {

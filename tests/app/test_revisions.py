@@ -1,0 +1,101 @@
+"""Multi-turn revision through the ASGI app, on each backend: a new message on a finished thread runs only
+what it asks for — a title change runs the writer and the review and keeps the pictures; a change to a
+picture redoes the image plans and pictures and keeps the text — and each ends with a new version. A
+message to a paused thread is a 409."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from agents.revision import revision_input, scope
+from app.settings import Settings
+from tests.serving import asgi_client, events_of
+
+REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
+
+
+@pytest.fixture
+async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    async with asgi_client(backend_settings) as client:
+        yield client
+
+
+async def stream(api: httpx.AsyncClient, body: dict[str, Any]) -> list[dict[str, Any]]:
+    response = await api.post("/api/agent/stream", json=body)
+    assert response.status_code == 200, response.text
+    return events_of(response.text)
+
+
+def agents_of(events: list[dict[str, Any]]) -> set[str]:
+    return {e["agent"] for e in events if e["type"] == "agent_start"}
+
+
+async def test_a_revision_runs_only_what_the_message_asks(api: httpx.AsyncClient) -> None:
+    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    thread_id, done = first[0]["threadId"], first[-1]
+    assert done["type"] == "workflow_complete" and done["version"] == 1
+
+    titled = await stream(api, {"threadId": thread_id, "message": "标题里加上「新手必看」"})
+    assert titled[0]["type"] == "workflow_progress" and titled[0]["phase"] == "修订：修改文案"
+    assert agents_of(titled) == {"supervisor", "writer_agent", "review_agent"}
+    second = titled[-1]
+    assert second["type"] == "workflow_complete" and second["version"] == 2
+    assert "新手必看" in second["title"] and second["title"] != done["title"]
+    assert second["imageAssetIds"] == done["imageAssetIds"]  # the picture is kept
+    assert second["creativeId"] == done["creativeId"]
+
+    recoloured = await stream(api, {"threadId": thread_id, "message": "第1张图换成蓝色调"})
+    assert recoloured[0]["phase"] == "修订：重做配图"
+    assert {"image_planner_agent", "image_agent", "review_agent"} <= agents_of(recoloured)
+    assert "writer_agent" not in agents_of(recoloured)
+    third = recoloured[-1]
+    assert third["type"] == "workflow_complete" and third["version"] == 3
+    assert third["title"] == second["title"] and third["imageAssetIds"] != second["imageAssetIds"]
+
+    versions = (await api.get(f"/api/creatives/{done['creativeId']}/versions")).json()
+    assert [(v["number"], v["source"], v["basedOn"]) for v in versions["items"]] == [
+        (1, "run", None), (2, "run", 1), (3, "run", 2)
+    ]
+    thread = (await api.get(f"/api/agent/threads/{thread_id}")).json()
+    assert thread["status"] == "completed"
+
+
+async def test_a_message_to_a_paused_thread_is_busy(api: httpx.AsyncClient) -> None:
+    paused = await stream(api, {"message": REQUEST, "imageCount": 1})
+    assert paused[-1]["type"] == "workflow_paused"
+    body = {"threadId": paused[0]["threadId"], "message": "标题短一点"}
+    busy = await api.post("/api/agent/stream", json=body)
+    assert busy.status_code == 409 and busy.json()["error"]["code"] == "THREAD_BUSY"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("标题里加上「新手必看」", "text"),
+        ("正文短一点，语气活泼些", "text"),
+        ("换成写给大学生", "text"),
+        ("第2张图换成蓝色", "images"),
+        ("封面配色太暗了", "images"),
+        ("第2张图重做一下", "images"),
+        ("重写一篇，换成秋天露营", "full"),
+        ("换个主题，写城市骑行", "full"),
+    ],
+)
+def test_the_scope_of_a_revision(message: str, expected: str) -> None:
+    assert scope(message) == expected
+
+
+def test_a_text_revision_keeps_the_pictures_and_counts_its_own_review_rounds() -> None:
+    values = {"qualityHistory": [{"round": 1}, {"round": 2}], "writerNotes": ["短一点"], "iterationCount": 17}
+    update = revision_input(values, "标题里加上「新手必看」", "text")
+    assert update["contentComplete"] is False and update["reviewComplete"] is False
+    assert "imagesComplete" not in update and update["imagesKept"] is True
+    assert update["userFeedback"] == {"writer_agent": "标题里加上「新手必看」"}
+    assert update["writerNotes"] == ["短一点", "标题里加上「新手必看」"]
+    assert update["revisionFrom"] == 2 and update["iterationCount"] == 0 and update["done"] is False
+    full = revision_input(values, "重写一篇，换成秋天露营", "full")
+    assert full["userFeedback"]["writer_agent"] == "换成秋天露营" and full["briefComplete"] is False
