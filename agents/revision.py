@@ -96,3 +96,25 @@ def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> di
         "agentAttempts": {stage.name: 0 for stage in STAGES},
         "pendingConfirmation": None,
     }
+
+
+# One-click rewrites of the draft (issue 17): each is a text revision with the instruction the writer — any
+# model's, and the offline one's feedback operations (`tools.feedback`) — acts on.
+QUICK_ACTIONS: dict[str, str] = {
+    "shorter": "正文短一点",
+    "longer": "正文再长一点",
+    "livelier": "语气更活泼一些",
+    "formal": "写得更正式一些",
+    "more_emoji": "多加一些emoji",
+    "fewer_emoji": "少用一点emoji",
+    "new_title": "换个标题",
+    "audience": "换成写给{audience}",
+}
+QuickAction = Literal[
+    "shorter", "longer", "livelier", "formal", "more_emoji", "fewer_emoji", "new_title", "audience"
+]
+
+
+def quick_message(action: str, audience: str | None = None) -> str:
+    """The instruction of a one-click rewrite (`audience`: who the post is for now, for `audience`)."""
+    return QUICK_ACTIONS[action].format(audience=audience or "")

@@ -168,6 +168,7 @@ class VersionSource(enum.StrEnum):
     """What made a version of a creative."""
 
     RUN = "run"  # a run that completed (the first, or a revision of the thread)
+    QUICK_ACTION = "quick_action"  # a one-click rewrite (shorter, livelier, another title …)
     RESTORE = "restore"  # an earlier version made current again
 
 

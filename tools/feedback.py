@@ -50,6 +50,7 @@ class Feedback:
     tags_remove: list[str] = field(default_factory=list)
     tags_refresh: bool = False
     closing_refresh: bool = False  # another call to action at the end
+    title_refresh: bool = False  # another title (not a given one)
     unparsed: list[str] = field(default_factory=list)
 
     @property
@@ -59,6 +60,7 @@ class Feedback:
             or self.audience or self.emoji or self.tags_set or self.tags_add or self.tags_remove
             or self.tags_refresh
             or self.closing_refresh
+            or self.title_refresh
         )
 
 
@@ -70,6 +72,8 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:结尾|互动引导|行动号召|收尾)(?:的)?(?:话|句子)?.{0,4}(?:换|改|重写|不对|不符)|(?:换|改)(?:个|一个|一句)?(?:结尾|互动引导)"),
      "closing_refresh"),
     (re.compile(r"标题(?:改成|换成|改为|就叫|用)[「“\"]?(?P<x>[^」”\"]+)"), "title_set"),
+    (re.compile(r"^(?:换|改|重新起|重起|再起)(?:个|一个)?标题$|^标题(?:换一个|换个|换一下|重新起一个|再想一个|不够吸引人)$"),
+     "title_refresh"),
     (re.compile(r"标题(?:里|中|上)?(?:要|需要|得)?(?:加上|加入|加|带上|带|放上|放进|包含|出现|体现|突出)了?(?P<x>.+)"),
      "title_add"),
     (re.compile(r"(?:在)?标题(?:里|中)?(?:要)?有(?P<x>.+)"), "title_add"),
@@ -98,7 +102,9 @@ _TONES: tuple[tuple[Tone, re.Pattern[str]], ...] = (
 )
 _EMOJI_NONE = re.compile(r"(?:不要用?|别用|不用|去掉|删掉)(?:任何)?(?:emoji|表情|表情符号)", re.I)
 _EMOJI_FEWER = re.compile(
-    r"(?:少用|少一?点|少些|减少)(?:emoji|表情)|(?:emoji|表情)(?:符号)?(?:太多|少一?[点些]|少些|减少)", re.I
+    r"(?:少用|少一?点|少些|减少)(?:一?点|一些)?(?:emoji|表情)"
+    r"|(?:emoji|表情)(?:符号)?(?:太多|少一?[点些]|少些|减少)",
+    re.I,
 )
 _EMOJI_MORE = re.compile(
     r"(?:多用|多加|多一?点|加点|多些|加一些)(?:emoji|表情)|(?:emoji|表情)(?:符号)?(?:多一?[点些]|太少)", re.I
@@ -180,6 +186,8 @@ def _clause(clause: str, feedback: Feedback) -> bool:
             feedback.tags_refresh = True
         elif kind == "closing_refresh":
             feedback.closing_refresh = True
+        elif kind == "title_refresh":
+            feedback.title_refresh = True
         elif kind == "avoid":
             items = [i for i in _items(re.sub(r"^(?:正文|文中|标题|标签)(?:里|中)?的?", "", value)) if i]
             if not items:
@@ -231,6 +239,8 @@ def unmet(feedback: Feedback, draft: Mapping[str, Any], previous: Mapping[str, A
             misses.append("emoji 没有变少")
         if feedback.tags_refresh and set(tags) == {str(t) for t in previous.get("tags") or []}:
             misses.append("标签没有更换")
+        if feedback.title_refresh and title == str(previous.get("title") or ""):
+            misses.append("标题没有更换")
     if feedback.emoji == "none" and emoji_count(body + title):
         misses.append("仍然有 emoji")
     return misses

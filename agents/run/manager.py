@@ -38,7 +38,7 @@ from agents.run.request import RunRequest
 from agents.run.runner import SHUTDOWN, Resources, RunHandle, WorkflowRunner
 from agents.run.store import PausedThread, Worker
 from agents.run.versions import Versions
-from tools.database import Creative, CreativeStatus
+from tools.database import Creative, CreativeStatus, VersionSource
 from tools.labels import label
 
 log = logging.getLogger("studio.runs")
@@ -220,6 +220,22 @@ class RunManager:
         await self.runner.record(handle.thread_id, handle.creative_id, waiting)
         log.info("run %s queued: %d run(s) going here", handle.thread_id, len(self.active))
         return Run(handle.thread_id, handle.creative_id)  # to follow: whichever process has room runs it
+
+    async def rewrite(self, request: RunRequest) -> Run:
+        """A one-click rewrite of a finished thread's draft (`request.message` is its instruction): a text
+        revision whose version says it was a quick action."""
+        self._refuse_while_stopping()
+        thread_id = request.thread_id or ""
+        if thread_id in self.active or thread_id in self._starting:
+            raise ThreadBusy(f"会话 {thread_id} 正在运行", details={"threadId": thread_id})
+        self._starting.add(thread_id)
+        try:
+            handle = await self.runner.prepare_revise(
+                request, scope="text", source=VersionSource.QUICK_ACTION.value
+            )
+        finally:
+            self._starting.discard(thread_id)
+        return await self._launch(handle)
 
     async def _settled(self, thread_id: str) -> Run | None:
         """The thread's live run here — none once a run that has paused has finished its segment (a

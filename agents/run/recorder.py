@@ -90,8 +90,9 @@ class CreativeRecorder:
     at a time per thread), so no update needs a read first. The caller writes the values — together with
     the event they belong to, in one group commit."""
 
-    def __init__(self, creative: Creative) -> None:
+    def __init__(self, creative: Creative, *, source: str = VersionSource.RUN.value) -> None:
         self.creative_id = creative.id
+        self._source = source
         self._timings: dict[str, Any] = dict(creative.timings or {})
         self._rounds: list[dict[str, Any]] = list(creative.review_rounds or [])
         self._usage: dict[str, dict[str, Any]] = {t: dict(row) for t, row in (creative.usage or {}).items()}
@@ -147,7 +148,7 @@ class CreativeRecorder:
             "image_plans": self._plans,
             "overlay_plan": self._overlay,
             "review": event.get("qualityScores"),
-            "source": VersionSource.RUN.value,
+            "source": self._source,
             "actor": self._actor,
             "created_at": datetime.now(UTC),
         }

@@ -64,6 +64,8 @@ class RunRequest(BaseModel):
     enable_hitl: bool | None = Field(None, alias="enableHITL")
     image_provider: str | None = Field(None, max_length=200)
     model: str | None = Field(None, max_length=200)
+    # a revision of a finished thread: the version the client saw as current (stale → 409 VERSION_CONFLICT)
+    based_on: int | None = Field(None, ge=1, le=1_000_000)
 
     @field_validator("message", mode="before")
     @classmethod

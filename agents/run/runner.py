@@ -33,16 +33,17 @@ from agents.errors import InvalidConfirmation, NotPaused, StaleInterrupt, Thread
 from agents.events import ErrorEvent, Event, StateUpdate, WorkflowPaused, is_ephemeral
 from agents.hitl import ConfirmationError, parse_confirmation
 from agents.node import announce_retry
-from agents.revision import revision_input
+from agents.revision import Scope, revision_input
 from agents.revision import scope as revision_scope
 from agents.run.leases import HANDED_ON, LeaseKeeper
 from agents.run.recorder import FINISHED, INTERRUPTED, CreativeRecorder, accepted, revising, stamp
 from agents.run.request import RunRequest
 from agents.run.store import RunStore, Worker
+from agents.run.versions import VersionConflict
 from agents.run.writer import BatchWriter
 from agents.state import StudioState
 from tools.assets import AssetStore
-from tools.database import Creative, CreativeStatus
+from tools.database import Creative, CreativeStatus, VersionSource
 from tools.image_input import normalize_image_input
 from tools.images import ImageProvider
 from tools.knowledge import KnowledgeStore
@@ -88,6 +89,7 @@ class RunHandle:
     context: StudioContext
     meter: UsageMeter
     stored: list[dict[str, Any]] = field(default_factory=list)  # events stored while preparing, to send
+    source: str = VersionSource.RUN.value  # what the version this segment may end with is made by
 
     @property
     def thread_id(self) -> str:
@@ -249,10 +251,13 @@ class WorkflowRunner:
         )
         return RunHandle(creative, last, command, context, meter)
 
-    async def prepare_revise(self, request: RunRequest) -> RunHandle:
+    async def prepare_revise(
+        self, request: RunRequest, *, scope: Scope | None = None, source: str = VersionSource.RUN.value
+    ) -> RunHandle:
         """A new message on a finished thread (completed, failed or aborted): claim it, lease it and start a
-        revision run of what the message asks (`agents.revision`) from the thread's last state. A thread
-        that is running or paused is busy (409), as is one another request claims first."""
+        revision run of what the message asks (`agents.revision`; `scope` decides instead) from the thread's
+        last state. A thread that is running or paused is busy (409), as is one another request claims
+        first; a `basedOn` that is not the current version is a 409 too."""
         thread_id = request.thread_id or ""
         creative = await self.require(thread_id)
         status = CreativeStatus(creative.status)
@@ -261,6 +266,11 @@ class WorkflowRunner:
                 f"会话 {thread_id} 正在运行或等待审核，结束后才能继续修改（状态：{label('status', status)}）",
                 details={"threadId": thread_id, "status": status.value},
             )
+        if request.based_on is not None and request.based_on != creative.current_version:
+            raise VersionConflict(
+                f"当前已是第 {creative.current_version} 版，不是第 {request.based_on} 版：请刷新后再修改",
+                details={"current": creative.current_version, "basedOn": request.based_on},
+            )
         snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
         if snapshot.created_at is None:
             raise ThreadBusy(f"会话 {thread_id} 没有可以修改的结果", details={"threadId": thread_id})
@@ -268,14 +278,14 @@ class WorkflowRunner:
             await self.store.claim(thread_id, status, "这个会话已经有一个请求正在处理", owner=self.worker)
         except NotPaused as exc:
             raise ThreadBusy(str(exc), details={"threadId": thread_id}) from exc
-        chosen = revision_scope(request.message)
+        chosen = scope or revision_scope(request.message)
         update: StudioState = revision_input(snapshot.values, request.message, chosen)  # type: ignore[assignment]
         if request.enable_hitl is not None:
             update["enableHITL"] = request.enable_hitl
         first = stamp(thread_id, revising(chosen).wire())
         await self.store.append([first], creative.id, error=None)
         context, meter = self._context(creative.id, creative.options or {})
-        return RunHandle(creative, int(first["seq"]), update, context, meter, stored=[first])
+        return RunHandle(creative, int(first["seq"]), update, context, meter, stored=[first], source=source)
 
     async def resumable(self, thread_id: str) -> bool:
         """Whether the thread's last checkpoint has steps left to run. `next` is empty when the steps that
@@ -374,7 +384,7 @@ class WorkflowRunner:
         stopping (the run stays `running` for the manager to settle) or a peer has taken it over."""
         # preparing stored the creative as running (created or claimed) with this worker's lease
         thread_id, creative_id = handle.thread_id, handle.creative_id
-        recorder = CreativeRecorder(handle.creative)
+        recorder = CreativeRecorder(handle.creative, source=handle.source)
         config: RunnableConfig = {"configurable": {"thread_id": thread_id}, "recursion_limit": 500}
         self.keeper.hold(thread_id, asyncio.current_task())
         release = True

@@ -23,7 +23,7 @@ from app.creatives import DAY as DAY_PATTERN
 from app.creatives import MAX_ID, Sort
 from app.http.auth import SESSION_COOKIE
 from app.http.routes.agent import CURSOR as CURSOR_RE
-from app.http.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, ThreadView
+from app.http.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, RewriteRequest, ThreadView
 from app.http.routes.versions import MAX_VERSION, RestoreBody
 from tools.accounts import Action, Role
 from tools.database import CreativeStatus
@@ -309,6 +309,17 @@ def _paths() -> dict[str, Any]:
                 "summary": "Continue a run cut off by a restart from its last checkpoint (SSE)",
                 "parameters": THREAD,
                 "responses": {**SSE, **_errors(404, 409, 429, 503)},
+            }
+        },
+        "/api/agent/threads/{threadId}/rewrite": {
+            "post": {
+                "summary": "A one-click rewrite of a finished thread's draft — shorter, longer, livelier, "
+                "more formal, more or fewer emoji, another title, another audience: a text revision run that "
+                "ends with a new version (SSE). `basedOn` is the version the client saw as current: stale "
+                "→ 409 VERSION_CONFLICT; a running or paused thread → 409 THREAD_BUSY",
+                "parameters": THREAD,
+                "requestBody": _body("RewriteRequest"),
+                "responses": {**SSE, **_errors(404, 409, 422, 429, 503)},
             }
         },
         "/api/creatives": {
@@ -633,9 +644,10 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
 @cache
 def document() -> dict[str, Any]:
     models: list[type[BaseModel]] = [
-        RunRequest, ConfirmRequest, RestoreBody, *RESPONSE_MODELS, *STORED_MODELS, *EPHEMERAL_MODELS
+        RunRequest, ConfirmRequest, RestoreBody, RewriteRequest, *RESPONSE_MODELS, *STORED_MODELS,
+        *EPHEMERAL_MODELS,
     ]
-    bodies = (RunRequest, ConfirmRequest, RestoreBody)
+    bodies = (RunRequest, ConfirmRequest, RestoreBody, RewriteRequest)
     _, schemas = models_json_schema(
         [(model, "validation" if model in bodies else "serialization") for model in models],
         by_alias=True,

@@ -99,3 +99,33 @@ def test_a_text_revision_keeps_the_pictures_and_counts_its_own_review_rounds() -
     assert update["revisionFrom"] == 2 and update["iterationCount"] == 0 and update["done"] is False
     full = revision_input(values, "重写一篇，换成秋天露营", "full")
     assert full["userFeedback"]["writer_agent"] == "换成秋天露营" and full["briefComplete"] is False
+
+
+async def test_one_click_rewrites_make_versions_that_say_so(api: httpx.AsyncClient) -> None:
+    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    thread_id, done = first[0]["threadId"], first[-1]
+    path = f"/api/agent/threads/{thread_id}/rewrite"
+
+    shorter = await api.post(path, json={"action": "shorter", "basedOn": 1})
+    assert shorter.status_code == 200, shorter.text
+    events = events_of(shorter.text)
+    assert agents_of(events) == {"supervisor", "writer_agent", "review_agent"}
+    second = events[-1]
+    assert second["version"] == 2 and len(second["body"]) < len(done["body"])
+    assert second["imageAssetIds"] == done["imageAssetIds"]
+
+    retitled = events_of((await api.post(path, json={"action": "new_title", "basedOn": 2})).text)[-1]
+    assert retitled["version"] == 3 and retitled["title"] != second["title"]
+    assert retitled["body"]  # the draft is rewritten around the new title, not dropped
+
+    stale = await api.post(path, json={"action": "livelier", "basedOn": 2})
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "VERSION_CONFLICT"
+    no_audience = await api.post(path, json={"action": "audience", "basedOn": 3})
+    assert no_audience.status_code == 422
+    unknown = await api.post(path, json={"action": "rhyme", "basedOn": 3})
+    assert unknown.status_code == 422
+
+    versions = (await api.get(f"/api/creatives/{done['creativeId']}/versions")).json()["items"]
+    assert [(v["source"], v["sourceLabel"]) for v in versions] == [
+        ("run", "创作运行"), ("quick_action", "一键改写"), ("quick_action", "一键改写")
+    ]

@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from agents.hitl import UserResponse
+from agents.revision import QuickAction, quick_message
 from agents.run import Run, RunManager, RunRequest
 from app.audit import confirm_details
 from app.creatives import iso
@@ -231,6 +232,48 @@ async def resume_thread(request: Request) -> Response:
     return _stream(request, run, owner=True)
 
 
+class RewriteRequest(BaseModel):
+    """The body of `POST /api/agent/threads/{threadId}/rewrite`: a one-click rewrite of the finished draft.
+    `audience` is required (a string) with the action `audience`."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "if": {"required": ["action"], "properties": {"action": {"const": "audience"}}},
+            "then": {"required": ["audience"], "properties": {"audience": {"type": "string"}}},
+        },
+    )
+
+    action: QuickAction
+    audience: str | None = Field(None, min_length=1, max_length=20, pattern=r"\S")  # for `audience`
+    based_on: int = Field(ge=1, le=1_000_000)  # the version the client saw as current
+    enable_hitl: bool | None = Field(None, alias="enableHITL")
+
+
+async def rewrite_thread(request: Request) -> Response:
+    """POST /api/agent/threads/{threadId}/rewrite — a one-click rewrite of a finished thread's draft
+    (shorter, longer, livelier, more formal, more or fewer emoji, another title, another audience): a text
+    revision run that ends with a new version (SSE)."""
+    creative = await _thread(request, "confirm")
+    principal = principal_of(request)
+    thread_id = request.path_params["thread_id"]
+    body = await read_model(request, RewriteRequest)
+    if body.action == "audience" and not body.audience:
+        raise ValidationFailed("换受众需要写明新的受众", details=[{"field": "audience", "error": "required"}])
+    message = quick_message(body.action, body.audience)
+    run_request = RunRequest(
+        message=message, thread_id=thread_id, based_on=body.based_on, enable_hitl=body.enable_hitl
+    )
+    async with check_run_limits(request, principal, thread_id):
+        run = await manager_of(request).rewrite(run_request)
+    details = {"action": body.action, "message": message}
+    await _audit(request, principal, "rewrite", thread_id, creative.id, details)
+    return _stream(request, run, owner=True)
+
+
 async def inbox(request: Request) -> Response:
     """GET /api/agent/inbox — paused threads awaiting an editor, newest first, with who started each,
     who may act on it and the last action taken on it."""
@@ -273,4 +316,5 @@ routes: list[BaseRoute] = [
     Route("/api/agent/threads/{thread_id:str}/events", thread_events, methods=["GET"]),
     Route("/api/agent/threads/{thread_id:str}/cancel", cancel_thread, methods=["POST"]),
     Route("/api/agent/threads/{thread_id:str}/resume", resume_thread, methods=["POST"]),
+    Route("/api/agent/threads/{thread_id:str}/rewrite", rewrite_thread, methods=["POST"]),
 ]

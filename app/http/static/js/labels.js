@@ -174,6 +174,14 @@ export const TABLES = {
     password_change: "修改密码",
     token_create: "创建令牌",
     token_revoke: "吊销令牌",
+    restore: "恢复版本",
+    rewrite: "一键改写",
+  },
+  // what made a version of a creative (tools/labels.py `versionSource`)
+  versionSource: {
+    run: "创作运行",
+    quick_action: "一键改写",
+    restore: "恢复旧版",
   },
 };
 
@@ -199,6 +207,7 @@ export const FALLBACK = {
   agent: "其他环节",
   accountRole: "其他角色",
   auditAction: "其他操作",
+  versionSource: "其他来源",
 };
 
 const CJK = /[\u3400-\u9fff]/;
