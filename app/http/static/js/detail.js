@@ -1,13 +1,15 @@
-// One creative in full: the post, its images, who did what to it (审核记录), brief, evidence, the quality
-// review's rounds, per-agent timings, usage.
+// One creative in full: the post, its images, its versions (版本记录, versions.js), who did what to it
+// (审核记录), brief, evidence, the quality review's rounds, per-agent timings, usage.
 
 import { actorName, can, mayAct } from "./account.js";
+import { getAudit, getCreative, itemsOf } from "./api.js";
 import { auditList } from "./audit.js";
 import { EvidenceCard, renderBrief, renderLayout } from "./cards.js";
 import { card, chip, clamp01, clear, fmtDateTime, fmtDuration, fmtScore, h, paragraphs, replace, safeUrl } from "./dom.js";
 import { scoreBlock } from "./images.js";
 import { agentLabel, label, modelLabel } from "./labels.js";
 import { previewCard } from "./preview.js";
+import { getVersions, versionsCard } from "./versions.js";
 
 /** The post on a phone, as readers will see it: only for a post (a direct answer has no title). */
 function phoneCard(c) {
@@ -134,8 +136,28 @@ function usageCard(c) {
   return node;
 }
 
-export function renderDetail(container, c, { listUrl = "/creatives", audit = [], me = null } = {}) {
+/**
+ * Load the creative again (after a restore made a new version current) and render the page in place, the
+ * versions card showing `selected` with `notice` above it.
+ */
+async function reloadDetail(container, id, options, { selected = null, notice = null } = {}) {
+  const [creative, audit, versions] = await Promise.all([
+    getCreative(id), getAudit(id).catch(() => null), getVersions(id).catch(() => null)]);
+  renderDetail(container, creative, { ...options, audit: audit ? itemsOf(audit) : null, versions, selected, notice });
+  document.title = `${creative.title || `作品 #${creative.id}`} · 内容工坊`;
+  const section = container.querySelector("#detail-versions");
+  section?.scrollIntoView({ block: "nearest" });
+  section?.querySelector(".version-notice")?.focus({ preventScroll: true });
+}
+
+export function renderDetail(container, c, { listUrl = "/creatives", audit = [], me = null, versions = null, selected = null, notice = null } = {}) {
   clear(container);
+  const versionsNode = versionsCard(c, {
+    // restoring is answering for the creative's content: its owner, or an editor (as confirming its runs)
+    mayRestore: mayAct(me, "confirm", c.startedBy),
+    reload: (next) => reloadDetail(container, c.id, { listUrl, me }, next),
+    preloaded: versions, selected, notice,
+  });
   const actions = [h("a", { class: "btn", href: `/?thread=${encodeURIComponent(c.threadId)}` },
     c.status === "paused" && mayAct(me, "confirm", c.startedBy) ? "在工作台继续" : "在工作台打开")];
   if (c.status === "paused" && can(me, "inbox")) {
@@ -160,6 +182,6 @@ export function renderDetail(container, c, { listUrl = "/creatives", audit = [],
       ...actions),
     c.error ? h("div", { class: "alert error", role: "alert" }, h("strong", {}, "运行出错："), c.error.message || "未知错误") : null,
     h("div", { class: "detail-grid" },
-      h("div", { class: "run-col" }, postCard(c), imagesCard(c), auditCard(audit), reviewCard(c), layout.node),
+      h("div", { class: "run-col" }, postCard(c), imagesCard(c), versionsNode, auditCard(audit), reviewCard(c), layout.node),
       h("div", { class: "run-col" }, phoneCard(c), requestCard(c), brief.node, evidence.node, timingsCard(c), usageCard(c))));
 }
