@@ -466,3 +466,25 @@ async def test_a_burst_of_starts_by_one_user_lets_exactly_the_limit_through(
     assert codes == [200, 200, 200, 429, 429, 429]
     refused = [r.json()["error"]["details"] for r in responses if r.status_code == 429]
     assert all(details["kind"] == "concurrent" for details in refused)
+
+
+async def test_who_may_revise_a_finished_thread(site: Site) -> None:
+    """Its owner and an editor may send a finished thread a new message; another creator and an analyst may
+    not, and an editor still may not start a thread of their own."""
+    async with (
+        site.client("alice") as alice, site.client("carol") as carol, site.client("eddie") as eddie,
+        site.client("anna") as anna,
+    ):
+        thread_id, creative_id = await ids(alice, await start(alice, enableHITL=False))
+        revision = {"threadId": thread_id, "message": "正文短一点"}
+        for outsider in (carol, anna):
+            refused = await outsider.post("/api/agent/stream", json=revision)
+            assert refused.status_code == 403 and refused.json()["error"]["code"] == "FORBIDDEN"
+        by_editor = await eddie.post("/api/agent/stream", json=revision)
+        assert by_editor.status_code == 200 and events_of(by_editor.text)[-1]["version"] == 2
+        own = await eddie.post("/api/agent/stream", json={"message": REQUEST})
+        assert own.status_code == 403
+        trail = (await alice.get(f"/api/creatives/{creative_id}/audit")).json()["items"]
+        assert [(e["action"], e["actionLabel"], e["actor"]) for e in trail if e["action"] == "revise"] == [
+            ("revise", "修改作品", "user:eddie")
+        ]

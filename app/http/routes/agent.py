@@ -105,7 +105,9 @@ async def start_run(request: Request) -> Response:
     """POST /api/agent/stream — start a run and stream its events (creators and admins; a per-request
     `model` only for admins unless `STUDIO_ALLOW_MODEL_OVERRIDE`; per-user limits: 429). With the `threadId`
     of a finished thread, a revision run on it (its owner or an editor)."""
-    principal = require(request, Action.START_RUN)
+    principal = principal_of(request)
+    if not principal.can(Action.CONFIRM_ANY):  # an editor may only revise: checked once the thread is known
+        require(request, Action.START_RUN)
     body = await read_model(request, RunRequest)
     if body.model and not (principal.can(Action.MODEL_OVERRIDE) or settings_of(request).allow_model_override):
         require(request, Action.MODEL_OVERRIDE)
@@ -113,13 +115,19 @@ async def start_run(request: Request) -> Response:
     thread_id = given or uuid.uuid4().hex  # named now: the limits hold its place by name
     body = body.model_copy(update={"thread_id": thread_id})
     manager = manager_of(request)
-    if given and (existing := await manager.find(given)) is not None:
+    existing = await manager.find(given) if given else None
+    if existing is not None:
         require_on(request, "confirm", existing.owner_id)  # a revision: the owner's or an editor's
+    else:
+        require(request, Action.START_RUN)
     async with check_run_limits(request, principal, thread_id):
         run = await manager.start(body, owner_id=principal.user_id, started_by=principal.actor)
-    await _audit(request, principal, "start", run.thread_id, run.creative_id, {
-        "imageCount": body.image_count, **({"model": body.model} if body.model else {}),
-    })
+    if given and existing is not None:  # a revision keeps the thread's settings: what it asked is the message
+        await _audit(request, principal, "revise", run.thread_id, run.creative_id, {"message": body.message})
+    else:
+        await _audit(request, principal, "start", run.thread_id, run.creative_id, {
+            "imageCount": body.image_count, **({"model": body.model} if body.model else {}),
+        })
     return _stream(request, run, owner=True)
 
 

@@ -176,6 +176,7 @@ export const TABLES = {
     token_revoke: "吊销令牌",
     restore: "恢复版本",
     rewrite: "一键改写",
+    revise: "修改作品",
   },
   // what made a version of a creative (tools/labels.py `versionSource`)
   versionSource: {
