@@ -1,5 +1,7 @@
 // The live view of one run: status and progress, the checkpoint panel, the draft, images, scores,
 // brief/evidence/layout cards and the agent timeline. Events are applied once each (deduped by seq).
+// A thread's log may hold several runs: a revision of a finished thread (issue 17) starts with a
+// `workflow_progress` whose phase is `修订：…`, and each completed run carries its version number.
 
 import { describeError } from "./api.js";
 import { DraftCard, EvidenceCard, renderBrief, renderLayout } from "./cards.js";
@@ -23,11 +25,12 @@ export class RunView {
     this.pill = h("span", { class: "status-pill", dataset: { status: "idle" } }, STATUS_TEXT.idle);
     this.phase = h("span", { class: "phase" }, "");
     this.links = h("span", { class: "run-links" });
+    this.versionBadge = h("span", { class: "chip run-version", hidden: true });
     this.conn = h("div", { class: "conn-note", role: "status", hidden: true });
     this.alert = h("div", { class: "alert error run-error", role: "alert", hidden: true });
     this.checkpointSlot = h("div", { class: "checkpoint-slot" });
     this.statusCard = h("section", { class: "card run-status", "aria-label": "运行状态" },
-      h("div", { class: "run-status-row" }, this.pill, this.phase, this.links), this.bar.node, this.conn);
+      h("div", { class: "run-status-row" }, this.pill, this.versionBadge, this.phase, this.links), this.bar.node, this.conn);
 
     const draft = card("文案", { id: "draft-card", cls: "draft-card" });
     const images = card("配图", { id: "images-card" });
@@ -52,10 +55,12 @@ export class RunView {
     this.compact = compact;
     this.draftCard = draft.node;
 
+    // the result's column: a page may add what follows the result under it (`addAfterResult`)
+    this.resultCol = h("div", { class: "run-col" }, draft.node, images.node, scores.node);
     this.root = h("div", { class: ["run-view", compact && "compact"] },
       this.statusCard, this.alert, this.checkpointSlot,
       h("div", { class: "run-grid" },
-        h("div", { class: "run-col" }, draft.node, images.node, scores.node),
+        this.resultCol,
         h("div", { class: "run-col artifacts" }, preview.node, brief.node, evidence.node, layout.node)));
     main.append(this.root);
     this.timeline = new Timeline(timelineRoot);
@@ -72,6 +77,8 @@ export class RunView {
     this.alignment = null;
     this.imageOnly = false;
     this.answerOnly = false;
+    this.version = null; // the last completed run's version (workflow_complete.version)
+    this.revising = false; // the run on screen is a revision of the thread's earlier result
     this.timeline.reset();
     this.images.reset();
     this.preview.reset();
@@ -98,6 +105,12 @@ export class RunView {
     this.status = status;
     this.pill.dataset.status = status;
     this.pill.textContent = STATUS_TEXT[status] || label("status", status);
+    this.versionBadge.hidden = status !== "completed" || !this.version;
+  }
+
+  /** Put `node` under the result (the draft, images and scores), in the same column. */
+  addAfterResult(node) {
+    this.resultCol.append(node);
   }
 
   setCreative(id) {
@@ -152,6 +165,7 @@ export class RunView {
         this.phase.textContent = `${agentLabel(event.agent)} 工作中…`;
         break;
       case "workflow_progress":
+        if (String(event.phase || "").startsWith("修订")) this.beginRevision(event);
         this.bar.set(event.progress, event.phase);
         this.phase.textContent = `${event.phase || ""} · ${agentLabel(event.currentAgent)}`;
         break;
@@ -276,10 +290,28 @@ export class RunView {
     this.phase.textContent = "已提交，继续运行…";
   }
 
+  /** A revision run of this finished thread begins (its first event): the earlier result stays on screen
+   * until the redone parts replace it, the review rounds start over, and the timeline marks the start. */
+  beginRevision(event) {
+    this.revising = true;
+    this.hideError();
+    this.scores.reset();
+    this.scores.only = this.imageOnly ? IMAGE_DIMENSION_KEYS : null;
+    const tl = this.timeline;
+    const nearBottom = tl.root.scrollHeight - tl.root.scrollTop - tl.root.clientHeight < 80;
+    tl.list.append(tl.entry(event, "revision", "↻", h("strong", {}, event.phase),
+      h("div", { class: "tl-reason" }, this.version ? `在第 ${this.version} 版的基础上修改` : "在上次的结果上修改")));
+    tl.empty.hidden = true;
+    if (nearBottom) tl.root.scrollTop = tl.root.scrollHeight;
+  }
+
   complete(event) {
+    const version = Number(event.version);
+    this.version = Number.isInteger(version) && version > 0 ? version : null;
+    this.versionBadge.textContent = this.version ? `第 ${this.version} 版` : "";
     this.setStatus("completed");
     this.bar.set(1, "完成");
-    this.phase.textContent = "创作完成";
+    this.phase.textContent = this.revising ? "修改完成" : "创作完成";
     this.clearPending();
     this.setDraft(event);
     this.offerPost(event.suggestedRequest);

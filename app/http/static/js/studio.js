@@ -1,4 +1,5 @@
 // The creators' studio (`/`): the request form, then the live run. `/?thread=<id>` reopens a run.
+// Under a finished run's result, 继续修改 sends a new message on the same thread: a revision (revise.js).
 // Accounts that may not start runs (editors, analysts) get a note pointing at what they can do instead,
 // and see a run's checkpoints without the buttons when they may not answer them.
 
@@ -8,6 +9,7 @@ import { $, chip, clear, h, replace, toast } from "./dom.js";
 import { label } from "./labels.js";
 import { initNav, refreshInboxBadge } from "./nav.js";
 import { ReferencePicker } from "./references.js";
+import { ReviseBox } from "./revise.js";
 import { RunView } from "./runview.js";
 import { RunSession } from "./session.js";
 
@@ -39,6 +41,9 @@ function suggest(request) {
   form.requestSubmit();
 }
 const session = new RunSession(view, { onChange: updateButtons });
+// a revision needs an account that may start runs and act on this one (its owner, or an editor)
+const revise = new ReviseBox({ view, session, hitl: $("#hitl"), allowed: () => canStart && mayAct(me, "confirm", startedBy) });
+view.addAfterResult(revise.node);
 
 const refs = new ReferencePicker({
   dropzone: $("#dropzone"),
@@ -90,6 +95,7 @@ function updateButtons() {
   summary.hidden = idle;
   hero.hidden = !idle;
   document.body.dataset.run = view.status;
+  revise.refresh();
   if (!session.streaming) refreshInboxBadge();
 }
 
@@ -178,6 +184,8 @@ async function reopen(threadId) {
           enableHITL: o.enableHITL, refCount: o.referenceCount || 0 });
         message.value = c?.request || "";
         $("#message-count").textContent = String(message.value.length);
+        if (typeof o.enableHITL === "boolean") revise.setHitl(o.enableHITL); // the run's own, for a revision
+        updateButtons();
       }).catch(() => {});
     }
   } catch (err) {
