@@ -148,7 +148,8 @@ TABLES: dict[str, dict[str, str]] = {
         "answer": "回答澄清", "cancel": "取消运行", "resume": "继续运行", "login": "登录",
         "logout": "退出登录", "login_link": "生成登录链接", "user_add": "添加用户",
         "user_disable": "停用用户", "user_enable": "启用用户", "password_change": "修改密码",
-        "token_create": "创建令牌", "token_revoke": "吊销令牌", "restore": "恢复版本", "rewrite": "一键改写", "revise": "修改作品",
+        "token_create": "创建令牌", "token_revoke": "吊销令牌", "restore": "恢复版本", "rewrite": "一键改写",
+        "revise": "修改作品",
     },
 }
 
