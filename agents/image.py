@@ -106,6 +106,16 @@ def build_tasks(state: StudioState) -> list[Task]:
     return tasks
 
 
+def kept_pictures(state: StudioState, count: int) -> dict[int, Outcome]:
+    """The pictures a revision of some of them keeps (`redrawOnly`: the 1-based positions to draw again),
+    by position, as outcomes of their own; none unless the thread has a picture for every position."""
+    only = state.get("redrawOnly") or []
+    previous = list(state.get("generatedImageAssetIds") or [])
+    if not only or len(previous) != count:
+        return {}
+    return {k: Outcome(asset_id) for k, asset_id in enumerate(previous) if k + 1 not in only and asset_id}
+
+
 def _retryable(exc: Exception) -> bool:
     return exc.retryable if isinstance(exc, StudioError) else True
 
@@ -284,10 +294,13 @@ async def image_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
     tasks = build_tasks(state)
     if not tasks:
         raise StudioError("没有可生成的图片规划", code="NO_IMAGE_PLANS")
-    for task in tasks:
+    kept = kept_pictures(state, len(tasks))
+    todo = [task for k, task in enumerate(tasks) if k not in kept]
+    for task in todo:
         emit(ImageProgress(task_id=task.plan.index, status="queued", progress=0.0))
     slots = asyncio.Semaphore(ctx.options.effective_image_concurrency)
-    outcomes = await asyncio.gather(*(generate_one(task, ctx, slots) for task in tasks))
+    drawn = iter(await asyncio.gather(*(generate_one(task, ctx, slots) for task in todo)))
+    outcomes = [kept[k] if k in kept else next(drawn) for k in range(len(tasks))]
     asset_ids = [outcome.asset_id for outcome in outcomes]
     done = sum(asset_id is not None for asset_id in asset_ids)
     if done == 0:
@@ -296,5 +309,9 @@ async def image_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
         return {"generatedImageAssetIds": asset_ids, "imagesComplete": False, "lastError": error}
     failed = len(tasks) - done
     note = f"，{failed} 张失败（可在审核后重试）" if failed else ""
-    emit(Message(agent=NAME, content=f"已生成 {done}/{len(tasks)} 张图片{note}"))
+    if kept:
+        redrawn = "、".join(f"第{k + 1}张" for k in range(len(tasks)) if k not in kept)
+        emit(Message(agent=NAME, content=f"重新生成了{redrawn}图片，其余 {len(kept)} 张保留原图{note}"))
+    else:
+        emit(Message(agent=NAME, content=f"已生成 {done}/{len(tasks)} 张图片{note}"))
     return {"generatedImageAssetIds": asset_ids, "imagesComplete": True}

@@ -311,6 +311,30 @@ def apply_style(
     return out
 
 
+# Palettes for a colour an editor names in feedback (第2张图换成蓝色调, 封面用绿色): background, panel,
+# accent, text — dark enough for the cards' light text, in the studio's card conventions. Hand-written.
+_COLOURS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("蓝", ("#0E1B33", "#1B3560", "#4DA3FF", "#EAF3FF")),
+    ("绿", ("#0E2419", "#1C4431", "#4CCB82", "#EAF8EF")),
+    ("红", ("#2A0E10", "#4E1A1E", "#FF5A5F", "#FFEDEE")),
+    ("粉", ("#2E1420", "#55253B", "#FF8FB8", "#FFF0F5")),
+    ("紫", ("#1C1230", "#36235C", "#A98BFF", "#F3EEFF")),
+    ("橙", ("#2B1608", "#4F2A12", "#FF9A3D", "#FFF1E4")),
+    ("黄", ("#2A2208", "#4D3F12", "#FFD23F", "#FFF9E3")),
+    ("灰", ("#1A1B1E", "#33353A", "#B8BCC6", "#F2F3F5")),
+)
+_COLOUR_NAMES = {palette[2]: f"{name}色" for name, palette in _COLOURS}
+_ASKED_COLOUR = re.compile(r"(?:换成|改成|改为|用|要|变成|来点|偏)?([蓝绿红粉紫橙黄灰])色")
+
+
+def asked_palette(feedback: str) -> list[str] | None:
+    """The palette of the colour a feedback names (蓝色调, 改成绿色), or None."""
+    match = _ASKED_COLOUR.search(feedback)
+    if match is None:
+        return None
+    return next((list(p) for name, p in _COLOURS if name == match.group(1)), None)
+
+
 def fit_mood(
     plans: list[ImagePlan], head: str, body: str, key: str, ref_palette: list[str], *, styled: bool
 ) -> list[ImagePlan]:
@@ -420,6 +444,11 @@ async def image_planner_agent(state: StudioState, ctx: StudioContext) -> dict[st
     styled = hit is not None and hit.matches(threshold)
     key = draft.title if draft else topic
     plans = fit_mood(plans, head, "\n".join(paragraphs), key, ref_palette, styled=styled)
+    if feedback and (asked := asked_palette(feedback)):  # the editor named a colour: it wins
+        only = state.get("redrawOnly") or []
+        plans = [p.model_copy(update={"palette": asked}) if not only or k + 1 in only else p
+                 for k, p in enumerate(plans)]
+        emit(Message(agent=NAME, content=f"按修改意见换成{_COLOUR_NAMES[asked[2]]}配色"))
     if hit is not None and hit.matches(threshold):
         how = "名称命中" if hit.mentioned else f"相似度 {hit.similarity:.2f}，阈值 {threshold:.2f}"
         emit(
@@ -442,13 +471,21 @@ async def image_planner_agent(state: StudioState, ctx: StudioContext) -> dict[st
 
     bindings = [b.model_dump(mode="json", by_alias=True) for b in planned.bindings]
     overlays = [o.model_dump(mode="json", by_alias=True) for o in planned.overlays]
+    wired = [p.model_dump(mode="json", by_alias=True) for p in plans]
+    previous = list(state.get("imagePlans") or [])
+    only = state.get("redrawOnly") or []
+    if only and len(previous) == len(wired):  # a revision of some pictures: the others keep their plans
+        pairs = enumerate(zip(wired, previous, strict=True))
+        wired = [new if k + 1 in only else old for k, (new, old) in pairs]
+        bindings = list(state.get("paragraphImageBindings") or bindings)
+        overlays = list(state.get("textOverlayPlan") or overlays)
     emit(
         AlignmentMapReady(
             paragraph_image_bindings=bindings, text_overlay_plan=overlays, body_blocks=paragraphs
         )
     )
     return {
-        "imagePlans": [p.model_dump(mode="json", by_alias=True) for p in plans],
+        "imagePlans": wired,
         "paragraphImageBindings": bindings,
         "textOverlayPlan": overlays,
         "imagePlansComplete": True,

@@ -5,7 +5,8 @@ on the last result).
 `scope(message)` reads what the message asks for:
 
 - `images` — the pictures: a message about 图 / 图片 / 配图 / 封面 / 配色 / 第N张 (the image planner redoes
-  the plans with the message as its feedback, then the pictures are drawn again and reviewed);
+  the plans with the message as its feedback, then the pictures are drawn again and reviewed — only those
+  it names by position, 第2张, when it names some: the others keep their plans and pictures, `redrawOnly`);
 - `full` — the whole post again: 重写 / 重新写 / 重做 / 全部重来 / 换个主题 (everything from the brief);
 - `text` — anything else: title, body, tags, tone, audience, length (the writer redoes the draft with the
   message as its feedback and standing instruction; the pictures stay as they are, the cover's headline
@@ -60,12 +61,28 @@ def scope(message: str) -> Scope:
     return "images" if pictures else "text"
 
 
+_NAMED_PICTURE = re.compile(r"第\s*([一二三四五六七八九十\d]+)\s*张")
+_NUMERALS = {c: i for i, c in enumerate("零一二三四五六七八九十")}
+
+
+def pictures_named(message: str) -> list[int]:
+    """The 1-based positions of the pictures a message names (第2张 / 第二张图 …), in order; [] for none."""
+    found: list[int] = []
+    for match in _NAMED_PICTURE.finditer(message):
+        token = match.group(1)
+        number = int(token) if token.isdigit() else _NUMERALS.get(token, 0) if len(token) == 1 else 0
+        if number and number not in found:
+            found.append(number)
+    return found
+
+
 def _reset(*names: str) -> dict[str, Any]:
     return {STAGE[name].done: False for name in names}
 
 
 def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> dict[str, Any]:
     """The state update that starts a revision run of `chosen` scope with `message` (see the docstring)."""
+    only: list[int] = []
     if chosen == "full":
         flags = dict(INVALIDATES[BRIEF])
         rest = _FULL.sub("", message).strip(" ，,。.！!；;：:") or message  # what the new post should be
@@ -73,6 +90,7 @@ def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> di
     elif chosen == "images":
         flags = _reset(PLANNER, PLANS_CHECKPOINT, IMAGE, REVIEW)
         feedback = {PLANNER: message}
+        only = pictures_named(message)
     else:  # the draft only: the pictures, their plans and the layout stay
         flags = _reset(WRITER, CONTENT_CHECKPOINT, REVIEW)
         feedback = {WRITER: message}
@@ -89,6 +107,7 @@ def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> di
         "editorEdited": False,
         "plansEdited": False,
         "imagesKept": chosen == "text",
+        "redrawOnly": only or None,
         "lastError": None,
         "done": False,
         "finalRound": None,

@@ -89,6 +89,7 @@ class StudioState(TypedDict, total=False):
     revisionFrom: int  # review rounds before the current revision began (0: the thread's first run)
     revisions: list[dict[str, Any]]  # the revision requests so far, oldest first: {message, scope}
     imagesKept: bool  # a text revision keeps the pictures: card checks against the new draft only warn
+    redrawOnly: list[int] | None  # a revision of some pictures: their 1-based positions (None: all)
 
     # --- outcome ---------------------------------------------------------------------------------
     finalRound: int | None  # the review round delivered (best round when none passed)

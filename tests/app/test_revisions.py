@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from agents.revision import revision_input, scope
+from agents.image_planner import asked_palette
+from agents.revision import pictures_named, revision_input, scope
 from app.settings import Settings
 from tests.serving import asgi_client, events_of
 
@@ -35,7 +36,7 @@ def agents_of(events: list[dict[str, Any]]) -> set[str]:
 
 
 async def test_a_revision_runs_only_what_the_message_asks(api: httpx.AsyncClient) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    first = await stream(api, {"message": REQUEST, "imageCount": 2, "enableHITL": False})
     thread_id, done = first[0]["threadId"], first[-1]
     assert done["type"] == "workflow_complete" and done["version"] == 1
 
@@ -48,13 +49,19 @@ async def test_a_revision_runs_only_what_the_message_asks(api: httpx.AsyncClient
     assert second["imageAssetIds"] == done["imageAssetIds"]  # the picture is kept
     assert second["creativeId"] == done["creativeId"]
 
-    recoloured = await stream(api, {"threadId": thread_id, "message": "第1张图换成蓝色调"})
+    recoloured = await stream(api, {"threadId": thread_id, "message": "第2张图换成蓝色调"})
     assert recoloured[0]["phase"] == "修订：重做配图"
     assert {"image_planner_agent", "image_agent", "review_agent"} <= agents_of(recoloured)
     assert "writer_agent" not in agents_of(recoloured)
     third = recoloured[-1]
     assert third["type"] == "workflow_complete" and third["version"] == 3
-    assert third["title"] == second["title"] and third["imageAssetIds"] != second["imageAssetIds"]
+    assert third["title"] == second["title"]
+    kept, redrawn = third["imageAssetIds"]  # only the picture it names is drawn again, in blue
+    assert kept == second["imageAssetIds"][0] and redrawn != second["imageAssetIds"][1]
+    versions = f"/api/creatives/{done['creativeId']}/versions"
+    plans = (await api.get(f"{versions}/3")).json()["version"]["imagePlans"]
+    before = (await api.get(f"{versions}/2")).json()["version"]["imagePlans"]
+    assert plans[0] == before[0] and plans[1]["palette"] == asked_palette("蓝色调") != before[1]["palette"]
 
     versions = (await api.get(f"/api/creatives/{done['creativeId']}/versions")).json()
     assert [(v["number"], v["source"], v["basedOn"]) for v in versions["items"]] == [
@@ -129,3 +136,12 @@ async def test_one_click_rewrites_make_versions_that_say_so(api: httpx.AsyncClie
     assert [(v["source"], v["sourceLabel"]) for v in versions] == [
         ("run", "创作运行"), ("quick_action", "一键改写"), ("quick_action", "一键改写")
     ]
+
+
+def test_the_pictures_a_revision_names() -> None:
+    assert pictures_named("第2张图换成蓝色") == [2]
+    assert pictures_named("第一张和第3张重画一下") == [1, 3]
+    assert pictures_named("封面配色太暗了") == []
+    update = revision_input({"qualityHistory": []}, "第2张图换成蓝色", "images")
+    assert update["redrawOnly"] == [2] and update["imagesComplete"] is False
+    assert revision_input({}, "封面换成绿色", "images")["redrawOnly"] is None
