@@ -477,8 +477,11 @@ async def image_planner_agent(state: StudioState, ctx: StudioContext) -> dict[st
     if only and len(previous) == len(wired):  # a revision of some pictures: the others keep their plans
         pairs = enumerate(zip(wired, previous, strict=True))
         wired = [new if k + 1 in only else old for k, (new, old) in pairs]
-        bindings = list(state.get("paragraphImageBindings") or bindings)
-        overlays = list(state.get("textOverlayPlan") or overlays)
+        # the redrawn pictures' overlays follow the post as it is now (its title may have changed since)
+        indexes = {p["index"] for k, p in enumerate(wired) if k + 1 not in only}
+        kept = [o for o in state.get("textOverlayPlan") or [] if o.get("imageIndex") in indexes]
+        overlays = [*kept, *(o for o in overlays if o.get("imageIndex") not in indexes)]
+        overlays.sort(key=lambda o: o.get("imageIndex") or 0)
     emit(
         AlignmentMapReady(
             paragraph_image_bindings=bindings, text_overlay_plan=overlays, body_blocks=paragraphs

@@ -137,7 +137,7 @@ def judge(
         suggestions = [*output.suggestions, *(f"可改进：{r}" for r in output.fail_reasons)]
     else:
         added = [
-            f"{DIMENSION_LABELS[d]}（{d}）得分 {scores[d]:.2f}，低于阈值 {thresholds.get(d, 0.0):.2f}"
+            f"{DIMENSION_LABELS[d]}得分 {scores[d]:.2f}，低于阈值 {thresholds.get(d, 0.0):.2f}"
             for d in below
             if not any(_mentions(r, d) for r in output.fail_reasons)
         ]

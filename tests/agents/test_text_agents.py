@@ -420,7 +420,7 @@ def test_judge_decides_by_the_thresholds_not_by_the_model() -> None:
     # the model found no problem, the thresholds do: a reason is added for the low dimension only
     failed = judge(output(0.75, [], readability=0.4), thresholds, 2)
     assert not failed.passed and failed.round == 2
-    assert failed.fail_reasons == ["可读性（readability）得分 0.40，低于阈值 0.60"]
+    assert failed.fail_reasons == ["可读性得分 0.40，低于阈值 0.60"]
 
     # a dimension the model already explained gets no second reason
     explained = judge(output(0.7, ["platformFit：标题超过20字"], platformFit=0.5), thresholds, 1)
@@ -439,7 +439,7 @@ def test_an_image_only_package_is_judged_on_the_image_dimensions() -> None:
     assert report.passed and report.overall == 0.8 and report.fail_reasons == []
     weak = judge(output(0.9, [], readability=0.3), thresholds, 1, IMAGE_DIMENSIONS)
     assert not weak.passed and weak.overall == round((0.8 + 0.8 + 0.3) / 3, 2)
-    assert weak.fail_reasons[0].startswith("可读性（readability）")
+    assert weak.fail_reasons[0].startswith("可读性得分")
 
 
 # --- answer -----------------------------------------------------------------------------------------
