@@ -155,3 +155,57 @@ def test_the_box_is_offered_on_a_reopened_finished_thread(studio: Studio) -> Non
     panel.locator("[data-action=approve]").click()
     wait_done(page, 2)
     expect(box.locator("#revise-note")).to_have_text("已按要求修改，生成第 2 版。")
+
+
+def test_one_click_rewrites_make_a_shorter_draft_then_a_new_title(studio: Studio) -> None:
+    studio.name = "revise-rewrite"
+    page = studio.goto("/")
+    start(page, REQUEST, images=1, hitl=False)
+    wait_done(page, 1)
+    box = page.locator("#revise-card")
+    rewrites = box.locator(".revise-rewrite")
+    expect(rewrites).to_have_text(
+        ["更短", "更长", "更活泼", "更正式", "多点表情", "少点表情", "换个标题", "换受众"]
+    )
+    first_title = page.locator("[data-testid=draft-title]").inner_text()
+    first_body = page.locator("[data-testid=draft-body]").inner_text()
+    first_image = image_src(page)
+
+    # 换受众 asks for the audience inline (no dialog); an empty one is explained, 取消 closes it
+    rewrites.filter(has_text="换受众").click()
+    expect(box.locator("#revise-audience")).to_be_visible()
+    expect(box.locator("#revise-audience")).to_be_focused()
+    box.locator("#revise-audience-ok").click()
+    expect(box.locator("#revise-error")).to_have_text("请先写下新的受众，比如：大学生。")
+    box.locator("#revise-audience-cancel").click()
+    expect(box.locator("#revise-audience")).to_be_hidden()
+    box_shot(studio, "1-box")
+
+    # 更短: a text revision based on version 1 — a shorter body, the same picture, version 2
+    rewrites.filter(has_text="更短").click()
+    expect(page.locator("#revise-btn")).to_be_disabled()
+    wait_done(page, 2)
+    second_body = page.locator("[data-testid=draft-body]").inner_text()
+    assert len(second_body) < len(first_body), (len(second_body), len(first_body))
+    assert image_src(page) == first_image, "a rewrite keeps the picture"
+    expect(box.locator("#revise-note")).to_have_text("已一键改写（更短），生成第 2 版。")
+    expect(box.locator("#revise-base")).to_have_text("基于第 2 版")
+
+    # 换个标题: version 3 with another title
+    second_title = page.locator("[data-testid=draft-title]").inner_text()
+    rewrites.filter(has_text="换个标题").click()
+    wait_done(page, 3)
+    third_title = page.locator("[data-testid=draft-title]").inner_text()
+    assert third_title not in (first_title, second_title), third_title
+    expect(box.locator("#revise-note")).to_have_text("已一键改写（换个标题），生成第 3 版。")
+    assert not raw_on_screen(page.locator("body")), raw_on_screen(page.locator("body"))
+    seqs = rendered_seqs(page)
+    assert len(seqs) == len(set(seqs)), "an event was rendered twice"
+    box_shot(studio, "2-box-done")
+
+    thread = page.evaluate("() => new URLSearchParams(location.search).get('thread')")
+    with studio.api() as client:
+        creative_id = client.get(f"/api/agent/threads/{thread}").json()["creativeId"]
+        versions = client.get(f"/api/creatives/{creative_id}/versions").json()["items"]
+    assert [v["number"] for v in versions] == [1, 2, 3]
+    assert [v.get("sourceLabel") for v in versions[1:]] == ["一键改写", "一键改写"], versions

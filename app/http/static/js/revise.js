@@ -3,13 +3,21 @@
 // the message asks (the text, the pictures or the whole post) and ends with a new version (docs/protocol.md,
 // issue 17). The revision's stream is followed by the page's RunSession exactly as a new run's: the same
 // view, the same reconnection, the events numbered on from the thread's log.
+// 一键改写: a row of buttons that post `POST /api/agent/threads/{threadId}/rewrite` with `basedOn` = the version
+// on screen (a text revision with the action's instruction) and follow the stream through the same path.
 
-import { describeError } from "./api.js";
+import { describeError, getCreative, getThread } from "./api.js";
 import { clear, h } from "./dom.js";
 import { postStream } from "./sse.js";
 
 /** One-click starts for a message (they fill the box; the creator can still edit before submitting). */
 export const SUGGESTIONS = ["标题更吸引人", "正文短一点", "语气更活泼", "换成写给大学生", "封面换个配色"];
+/** 一键改写: [action, button text] (docs/protocol.md, …/rewrite); `audience` asks for the audience inline. */
+export const REWRITES = [
+  ["shorter", "更短"], ["longer", "更长"], ["livelier", "更活泼"], ["formal", "更正式"],
+  ["more_emoji", "多点表情"], ["fewer_emoji", "少点表情"], ["new_title", "换个标题"], ["audience", "换受众"],
+];
+const AUDIENCE_MAX = 20;
 const FINISHED = new Set(["completed", "failed", "aborted"]);
 const MAX_LENGTH = 4000;
 
@@ -38,6 +46,33 @@ export class ReviseBox {
     this.hitlInput.addEventListener("change", () => {
       this.hitl.checked = this.hitlInput.checked;
     });
+    this.rewriteButtons = REWRITES.map(([action, text]) => h("button", {
+      type: "button", class: "chip revise-rewrite", dataset: { action },
+      onclick: () => (action === "audience" ? this.askAudience() : this.rewrite(action, text)),
+    }, text));
+    this.audienceInput = h("input", {
+      type: "text", id: "revise-audience", name: "audience", maxlength: AUDIENCE_MAX,
+      placeholder: "比如：大学生 / 新手妈妈", "aria-label": "新的受众",
+    });
+    this.audienceOk = h("button", { type: "button", class: "btn primary small", id: "revise-audience-ok" }, "确定");
+    this.audienceCancel = h("button", { type: "button", class: "btn small", id: "revise-audience-cancel" }, "取消");
+    this.audienceRow = h("div", { class: "revise-audience", id: "revise-audience-row", hidden: true },
+      h("label", { for: "revise-audience" }, "写给谁看："), this.audienceInput, this.audienceOk, this.audienceCancel);
+    this.audienceOk.addEventListener("click", () => this.confirmAudience());
+    this.audienceCancel.addEventListener("click", () => this.closeAudience());
+    this.audienceInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.confirmAudience();
+      } else if (event.key === "Escape") {
+        this.closeAudience();
+      }
+    });
+    this.audienceInput.addEventListener("input", () => this.audienceInput.removeAttribute("aria-invalid"));
+    this.rewriteRow = h("div", { class: "revise-rewrites", id: "revise-rewrites" },
+      h("span", { class: "muted", id: "revise-rewrites-label" }, "一键改写："),
+      h("div", { class: "chips", role: "group", "aria-labelledby": "revise-rewrites-label" }, this.rewriteButtons),
+      this.audienceRow);
     this.error = h("div", { class: "alert error", id: "revise-error", role: "alert", hidden: true });
     this.note = h("p", { class: "revise-note", id: "revise-note", role: "status" });
     this.button = h("button", { type: "submit", class: "btn primary", id: "revise-btn" }, "提交修改");
@@ -50,6 +85,7 @@ export class ReviseBox {
           h("div", { class: "chips revise-chips", role: "group", "aria-label": "修改建议（点一下填入）" }, this.chips)),
         h("div", { class: "field-hint", id: "revise-hint" },
           "只改文字（标题、正文、语气、读者）时配图保持不变；提到第几张图、封面或配色时只重做配图。")),
+      this.rewriteRow,
       // looks like the form's switch; not `.switch` itself, so `label.switch` stays the form's one
       h("label", { class: "revise-switch", for: "revise-hitl" }, this.hitlInput,
         h("span", { class: "switch-track", "aria-hidden": "true" }),
@@ -108,6 +144,7 @@ export class ReviseBox {
     if (!show) return;
     const ready = finished && !this.session.streaming && !this.busy;
     this.button.disabled = !ready;
+    for (const button of [...this.rewriteButtons, this.audienceOk]) button.disabled = !ready;
     this.button.textContent = this.busy ? "正在提交…" : "提交修改";
     this.base.textContent = finished && view.version ? `基于第 ${view.version} 版` : "";
     this.note.textContent = this.noteText(finished);
@@ -120,6 +157,10 @@ export class ReviseBox {
     if (view.status === "paused") return "修改已暂停，等待审核确认（见上方）。";
     if (!finished || this.session.streaming) return view.revising ? "正在按要求修改，完成后可以继续提出修改。" : "";
     if (!mine) return "";
+    if (view.status === "completed" && this.sent.rewrite) {
+      const done = `已一键改写（${this.sent.rewrite}）`;
+      return view.version ? `${done}，生成第 ${view.version} 版。` : `${done}。`;
+    }
     if (view.status === "completed") return view.version ? `已按要求修改，生成第 ${view.version} 版。` : "已按要求修改。";
     return "这次修改没有完成（原因见上方），可以调整要求后再提交。";
   }
@@ -135,16 +176,86 @@ export class ReviseBox {
     }
     const view = this.view;
     if (!view.threadId || this.busy) return;
-    const before = { status: view.status, phase: view.phase.textContent };
     const body = { threadId: view.threadId, message, enableHITL: this.hitlInput.checked };
+    const ok = await this.send("/api/agent/stream", body, "正在提交修改…", { message, threadId: body.threadId });
+    if (ok) this.textarea.value = "";
+    else this.textarea.focus();
+  }
+
+  /** 换受众: a small input in the row (no dialog); 确定 rewrites the draft for that audience. */
+  askAudience() {
+    this.hideError();
+    this.audienceRow.hidden = false;
+    this.audienceInput.focus();
+  }
+
+  closeAudience() {
+    this.audienceRow.hidden = true;
+    this.audienceInput.value = "";
+    this.audienceInput.removeAttribute("aria-invalid");
+  }
+
+  confirmAudience() {
+    const audience = this.audienceInput.value.trim();
+    this.hideError();
+    if (!audience) {
+      this.showError("请先写下新的受众，比如：大学生。");
+      this.audienceInput.setAttribute("aria-invalid", "true");
+      this.audienceInput.focus();
+      return;
+    }
+    this.rewrite("audience", `写给${audience}`, audience);
+  }
+
+  /** The version on screen: the last `workflow_complete.version`, else the creative's current version. */
+  async currentVersion(threadId) {
+    if (this.view.version) return this.view.version;
+    const thread = await getThread(threadId);
+    if (!thread?.creativeId) return null;
+    const creative = await getCreative(thread.creativeId);
+    const version = Number(creative?.currentVersion);
+    return Number.isInteger(version) && version > 0 ? version : null;
+  }
+
+  /** 一键改写: `POST …/rewrite` based on the version on screen, followed like a revision from the box. */
+  async rewrite(action, label, audience = null) {
+    const view = this.view;
+    if (!view.threadId || this.busy) return;
+    this.hideError();
+    const threadId = view.threadId;
+    let basedOn;
+    try {
+      basedOn = await this.currentVersion(threadId);
+    } catch (err) {
+      this.showError(describeError(err).title);
+      return;
+    }
+    if (!basedOn) {
+      this.showError("还没有可改写的版本，请先完成一次创作。");
+      return;
+    }
+    const body = { action, basedOn, enableHITL: this.hitlInput.checked };
+    if (audience) body.audience = audience;
+    const url = `/api/agent/threads/${encodeURIComponent(threadId)}/rewrite`;
+    const ok = await this.send(url, body, `正在一键改写（${label}）…`, { message: label, rewrite: label, threadId });
+    if (ok && action === "audience") this.closeAudience();
+  }
+
+  /**
+   * Post a revision (the box's message or a one-click rewrite) and follow its stream in the page's run view;
+   * true when the stream opened, false when it was refused (the error is shown in the box).
+   */
+  async send(url, body, phase, sent) {
+    const view = this.view;
+    const before = { status: view.status, phase: view.phase.textContent };
     this.busy = true;
     this.refresh();
     view.setStatus("connecting");
-    view.phase.textContent = "正在提交修改…";
+    view.phase.textContent = phase;
     try {
-      await this.session.stream((signal) => postStream("/api/agent/stream", body, signal));
-      this.sent = { message, threadId: body.threadId };
-      this.textarea.value = "";
+      await this.session.stream((signal) => postStream(url, body, signal));
+      this.sent = sent;
+      return true;
     } catch (err) {
       // refused before it started (409 while another run goes, 403, 422 …): the result stays as it was
       if (view.status === "connecting") {
@@ -155,7 +266,7 @@ export class ReviseBox {
       // details are identifiers and raw values: the thread id, a status)
       const d = describeError(err);
       this.showError(d.title, Array.isArray(err?.details) ? d.lines : []);
-      this.textarea.focus();
+      return false;
     } finally {
       this.busy = false;
       this.refresh();
