@@ -1347,12 +1347,12 @@ def test_a_story_closing_fits_a_brief_that_made_the_post_a_story() -> None:
     assert "cta_mismatch" in checks("周会上被领导点名", told, brief={**brief, "contentType": "guide"})
 
 
-# --- round 15 of the quality set (data/quality/drafts.jsonl F148–F161): what its tuning added -------------
+# --- round 15 of the quality drafts (data/quality/probe_drafts.jsonl F148–F161): what its tuning added ----
 _QUALITY_DRAFTS = {
     row["id"]: row
     for row in (
         json.loads(line)
-        for line in (Path(__file__).parents[2] / "data" / "quality" / "drafts.jsonl")
+        for line in (Path(__file__).parents[2] / "data" / "quality" / "probe_drafts.jsonl")
         .read_text(encoding="utf-8")
         .splitlines()
         if line.strip()
