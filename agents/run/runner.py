@@ -274,6 +274,11 @@ class WorkflowRunner:
         snapshot = await self.r.graph.aget_state({"configurable": {"thread_id": thread_id}})
         if snapshot.created_at is None:
             raise ThreadBusy(f"会话 {thread_id} 没有可以修改的结果", details={"threadId": thread_id})
+        if (creative.error or {}).get("code") == INTERRUPTED and (snapshot.next or snapshot.tasks):
+            raise ThreadBusy(  # its steps left are run by a resume, not replaced by a revision
+                "这个运行被中断了，请先继续运行，完成后再修改",
+                details={"threadId": thread_id, "resumable": True},
+            )
         try:
             await self.store.claim(thread_id, status, "这个会话已经有一个请求正在处理", owner=self.worker)
         except NotPaused as exc:
