@@ -79,7 +79,7 @@ def embed(
     items = [text if text.strip() else " " for text in texts]
     if not items:
         return np.zeros((0, NDIMS), dtype=np.float32)
-    if len(items) > CACHE_CALL_TEXTS:  # a corpus being imported: nothing to find, nothing worth keeping
+    if progress is not None or len(items) > CACHE_CALL_TEXTS:  # an import: nothing to find, nothing to keep
         with _encode_lock:
             return _encode(items, threads, progress)
     with _encode_lock:
@@ -93,8 +93,6 @@ def embed(
                 _cache.move_to_end(text)
         while len(_cache) > CACHE_TEXTS:
             _cache.popitem(last=False)
-    if progress is not None:
-        progress(len(items))
     return np.vstack([found[text] for text in items])
 
 

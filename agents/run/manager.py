@@ -122,6 +122,7 @@ class RunManager:
         self._sweeps: set[asyncio.Task[None]] = set()
         self._sweeping = asyncio.Lock()  # one sweep at a time: room is counted, then filled
         self._starting: set[str] = set()
+        self._admitted = 0  # starts let in to run here, not yet launched (they count against max_runs)
         self._shutting_down = False
         self._handing_on = False
         self._stopping: asyncio.Task[None] | None = None
@@ -140,7 +141,7 @@ class RunManager:
         first: queued ones start, a dead worker's continue from their last checkpoint (one with nothing
         left to run is settled: paused, or INTERRUPTED and resumable)."""
         async with self._sweeping:
-            room = 10 if self.max_runs is None else self.max_runs - len(self.active)
+            room = 10 if self.max_runs is None else self.max_runs - len(self.active) - self._admitted
             if self._shutting_down or room <= 0:
                 return []
             taken = await self.store.take_expired(self.worker, limit=room)
@@ -204,7 +205,9 @@ class RunManager:
             raise ThreadBusy(f"会话 {wanted} 正在运行", details={"threadId": wanted})
         if wanted:
             self._starting.add(wanted)
-        queued = self.max_runs is not None and len(self.active) >= self.max_runs
+        # room is taken when it is counted: starts that are still being stored count as running here
+        queued = self.max_runs is not None and len(self.active) + self._admitted >= self.max_runs
+        self._admitted += not queued
         try:
             if wanted and await self.runner.find(wanted) is not None:  # a new message on an existing thread
                 handle = await self.runner.prepare_revise(request)
@@ -212,10 +215,11 @@ class RunManager:
             handle = await self.runner.prepare_start(
                 request, owner_id=owner_id, started_by=started_by, queued=queued
             )
+            if not queued:
+                return await self._launch(handle)
         finally:
             self._starting.discard(wanted or "")
-        if not queued:
-            return await self._launch(handle)
+            self._admitted -= not queued
         waiting = WorkflowProgress(phase=QUEUED_PHASE, progress=0.0, current_agent="supervisor")
         await self.runner.record(handle.thread_id, handle.creative_id, waiting)
         log.info("run %s queued: %d run(s) going here", handle.thread_id, len(self.active))
