@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from agents.context import DIMENSION_KEYS, default_asset_url
 from app.http.errors import validation_failed
-from tools.database import ROW_ID_MAX, Creative, CreativeStatus, ImageAsset
+from tools.database import ROW_ID_MAX, Creative, CreativeStatus, ImageAsset, iso
 
 Sessions = async_sessionmaker[AsyncSession]
 Sort = Literal["-created", "created", "-updated", "updated", "-score", "score", "title", "-title"]
@@ -184,13 +184,6 @@ def _ordered(query: Select[Any], sort: str) -> Select[Any]:
 
 
 # --- wire helpers ------------------------------------------------------------------------------------------
-
-
-def iso(value: datetime | None) -> str | None:
-    """ISO 8601 in UTC; SQLite hands back naive datetimes, which are UTC by construction."""
-    if value is None:
-        return None
-    return (value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)).isoformat()
 
 
 def duration_ms(created: datetime | None, completed: datetime | None) -> int | None:

@@ -47,6 +47,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def iso(value: datetime | None) -> str | None:
+    """ISO 8601 in UTC; SQLite hands back naive datetimes, which are UTC by construction."""
+    if value is None:
+        return None
+    return (value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)).isoformat()
+
+
 class CreativeStatus(enum.StrEnum):
     """Lifecycle of a creative; follows its run."""
 

@@ -19,7 +19,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from agents.errors import RunError, ThreadBusy
-from tools.database import Creative, CreativeStatus, CreativeVersion, VersionSource
+from tools.database import Creative, CreativeStatus, CreativeVersion, VersionSource, iso
 
 if TYPE_CHECKING:
     from agents.run.store import RunStore
@@ -67,7 +67,7 @@ def version_wire(version: CreativeVersion, asset_url: Any) -> dict[str, Any]:
         "actor": version.actor,
         "basedOn": version.based_on,
         "restoredFrom": version.restored_from,
-        "createdAt": _iso(version.created_at),
+        "createdAt": iso(version.created_at),
     }
 
 
@@ -162,8 +162,3 @@ class Versions:
         await self.assets.set_current(creative_id, ids, known if len(known) == len(ids) else None)
         return new_number
 
-
-def _iso(at: datetime | None) -> str | None:
-    if at is None:
-        return None
-    return (at if at.tzinfo else at.replace(tzinfo=UTC)).isoformat().replace("+00:00", "Z")
