@@ -303,6 +303,8 @@ def test_keyboard_only_creator_can_start_a_run(studio: Studio) -> None:
     page = studio.goto("/")
     page.keyboard.press("Tab")
     expect(page.locator(".skip-link")).to_be_focused()
+    # the form shows once the page knows who is signed in; focus() alone would not wait for that
+    expect(page.locator("#message")).to_be_visible()
     page.locator("#message").focus()
     page.keyboard.type("帮我写一篇秋天城市骑行的笔记")
     page.keyboard.press("Tab")
