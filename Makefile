@@ -22,11 +22,13 @@ $(DEV): $(SERVE)
 
 # System packages the tests use: Debian's chromium for the browser tests (Playwright drives it; browsers
 # cannot be downloaded here, so never `playwright install`) and postgresql, whose initdb and pg_ctl start a
-# throwaway cluster for the PostgreSQL tests (tests/pg.py). Idempotent: apt runs only when one is missing.
+# throwaway cluster for the PostgreSQL tests (tests/pg.py), and libGL for OpenCV (OCR, mask inpainting).
+# Idempotent: apt runs only when one is missing.
 system-deps:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	{ command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	ls /usr/lib/*/libGL.so.1 /lib/*/libGL.so.1 >/dev/null 2>&1 || missing="$$missing libgl1 libglib2.0-0"; \
 	if [ -n "$$missing" ]; then \
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \

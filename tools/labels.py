@@ -142,7 +142,10 @@ TABLES: dict[str, dict[str, str]] = {
     # tools/accounts.Role: a user's role (the `role` table above is an image's role)
     "accountRole": {"admin": "管理员", "creator": "创作者", "editor": "编辑", "analyst": "分析师"},
     # an audit record's action (tools/accounts.AuditAction and the run actions of app/http/routes/agent.py)
-    "versionSource": {"run": "创作运行", "quick_action": "一键改写", "restore": "恢复旧版"},
+    "versionSource": {
+        "run": "创作运行", "quick_action": "一键改写", "restore": "恢复旧版", "manual_edit": "手动修改",
+        "image_edit": "图片编辑",
+    },
     "auditAction": {
         "start": "发起创作", "approve": "审核通过", "reject": "驳回重写", "modify": "修改后通过",
         "answer": "回答澄清", "cancel": "取消运行", "resume": "继续运行", "login": "登录",

@@ -183,6 +183,8 @@ export const TABLES = {
     run: "创作运行",
     quick_action: "一键改写",
     restore: "恢复旧版",
+    manual_edit: "手动修改",
+    image_edit: "图片编辑",
   },
 };
 
