@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import SkipJsonSchema
 
 ShortText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
@@ -196,6 +197,10 @@ class ImagePlan(Artifact):
     background: Literal["gradient", "solid", "split", "pattern"] = "gradient"
     layout: str | None = Field(None, max_length=20, description="Card layout (tools.art.LAYOUTS), e.g. band.")
     overlay: TextOverlay | None = Field(None, description="The editor's own overlay text for this image.")
+    # set by an edit of the picture's parameters (agents.image_edit), never by a planner: kept out of the
+    # models' schema
+    text_scale: SkipJsonSchema[float] = Field(1.0, ge=0.7, le=1.4)
+    badge: SkipJsonSchema[bool] = True
 
 
 class ImagePlanOutput(Artifact):

@@ -79,6 +79,8 @@ def build_request(
         index=plan.index,
         total=total,
         first_number=overlay.first_number if overlay else 1,
+        text_scale=plan.text_scale,
+        badge=plan.badge,
     )
 
 

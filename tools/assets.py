@@ -99,8 +99,11 @@ class AssetStore:
         prompt: str | None = None,
         creative_id: int | None = None,
         task_index: int | None = None,
+        history: bool = False,
     ) -> AssetRecord:
-        """Store `data` (once per content) and insert a `complete` row for it."""
+        """Store `data` (once per content) and insert a `complete` row for it. With `history` the row starts
+        outside the current set, replacing nothing: an edited picture, made current (`set_current`) only
+        once its version is committed."""
         ext = EXTENSIONS.get(mime)
         if ext is None:
             raise ValueError(f"unsupported asset mime type: {mime!r}")
@@ -109,7 +112,7 @@ class AssetStore:
         sha = hashlib.sha256(data).hexdigest()
         relative = f"{sha[:2]}/{sha}.{ext}"
         await asyncio.to_thread(self._write_once, self.root / relative, data)
-        row = dict(
+        row: dict[str, Any] = dict(
             creative_id=creative_id,
             task_index=task_index,
             role=role,
@@ -122,6 +125,8 @@ class AssetStore:
             sha256=sha,
             status="complete",
         )
+        if history:
+            row["superseded_at"] = datetime.now(UTC)
         return await self._insert(row)
 
     async def record_failure(
@@ -244,7 +249,8 @@ class AssetStore:
     # --- internals ----------------------------------------------------------------------------------------
     async def _insert(self, row: dict[str, Any]) -> AssetRecord:
         creative_id, task_index = row.get("creative_id"), row.get("task_index")
-        if creative_id is not None and task_index is not None:  # a task's picture: it replaces the last
+        if creative_id is not None and task_index is not None and row.get("superseded_at") is None:
+            # a task's picture: it replaces the last
             return await self._write(lambda conn: self._replace(conn, row, creative_id, task_index))
         if self._writer is not None:
             return AssetRecord.model_validate(await self._writer.insert(ImageAsset, row))

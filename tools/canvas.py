@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from io import BytesIO
 from typing import TYPE_CHECKING
 
@@ -43,12 +43,26 @@ EMPHASIS = re.compile(r"^([^：:，。]{1,8})[：:](?=\S)")
 
 @dataclass(frozen=True)
 class Density:
-    cover_head: int
+    cover_head: float
     cover_body: int  # body lines under the cover headline
-    sub: int
-    head: int
-    item: int
+    sub: float
+    head: float
+    item: float
     items: int  # body lines drawn on detail/result cards
+
+    def scaled(self, factor: float) -> Density:
+        """The text sizes times `factor` (the request's `text_scale`); the counts stay. Each size is the
+        largest its layout starts from: the layouts still shrink it (down to their own minimum) until the
+        text fits its box, and cut only at a phrase boundary."""
+        if factor == 1.0:
+            return self
+        return replace(
+            self,
+            cover_head=self.cover_head * factor,
+            sub=self.sub * factor,
+            head=self.head * factor,
+            item=self.item * factor,
+        )
 
 
 DENSITIES = {
@@ -76,7 +90,7 @@ class Canvas:
         self.m = self.px(84)
         self.rng = random.Random(request.stable_seed())
         self.theme = make_theme(request.palette)
-        self.density = DENSITIES[request.text_density]
+        self.density = DENSITIES[request.text_density].scaled(request.text_scale)
         self.photo = photo is not None
         self.image = photo.copy() if photo is not None else background(self)
         self.draw = ImageDraw.Draw(self.image, "RGBA")  # RGBA fills blend into the RGB image
@@ -417,8 +431,9 @@ def stack(c: Canvas, block_h: float, top: float, bottom: float, *, max_r: float)
 
 # --- furniture --------------------------------------------------------------------------------------------
 def badge_text(c: Canvas) -> str:
-    """The badge: on a cover, the first hashtag of the overlay's caption, whole; elsewhere nothing."""
-    if c.req.role != "cover":
+    """The badge: on a cover, the first hashtag of the overlay's caption, whole; elsewhere (or with the
+    request's `badge` off) nothing."""
+    if c.req.role != "cover" or not c.req.badge:
         return ""
     tags = re.findall(r"#([^\s#]+)", c.clean(c.req.caption))
     return tags[0] if tags else ""

@@ -28,9 +28,11 @@ def _cover_text(c: Canvas, width: float, room: float) -> tuple[int, list[str], i
         c.clean(req.headline) or c.clean(req.visual_focus) or (c.clean(req.body[0]) if req.body else "")
     )
     sub_size = c.px(d.sub)
-    sub_lines: list[str] = []
-    for line in req.body[: d.cover_body] if req.headline else req.body[1 : 1 + d.cover_body]:
-        sub_lines += fonts.truncate(fonts.wrap(c.clean(line), sub_size, width), 2, sub_size, width)
+    sub_lines = _subtitle(c, width, sub_size)
+    # scaled up (`text_scale`): back toward the unscaled size while the subtitle would be cut short
+    while req.text_scale > 1.0 and sub_size > c.px(d.sub / req.text_scale) and _cut(sub_lines):
+        sub_size -= 2
+        sub_lines = _subtitle(c, width, sub_size)
     sub_h = (len(sub_lines) - 1) * sub_size * 1.5 + sub_size + c.px(48) if sub_lines else 0.0
     best: tuple[int, list[str]] | None = None
     for option in _headline_options(headline or "…"):
@@ -42,6 +44,19 @@ def _cover_text(c: Canvas, width: float, room: float) -> tuple[int, list[str], i
             best = (size, lines)
     assert best is not None
     return best[0], best[1], sub_size, sub_lines
+
+
+def _subtitle(c: Canvas, width: float, size: int) -> list[str]:
+    """The cover's subtitle lines (body lines under the headline, two lines each at most) at `size`."""
+    req, fonts = c.req, c.fonts
+    lines: list[str] = []
+    for line in req.body[: c.density.cover_body] if req.headline else req.body[1 : 1 + c.density.cover_body]:
+        lines += fonts.truncate(fonts.wrap(c.clean(line), size, width), 2, size, width)
+    return lines
+
+
+def _cut(lines: list[str]) -> bool:
+    return any(line.endswith("…") for line in lines)
 
 
 def _headline_block(
@@ -184,7 +199,8 @@ def _cover_frame(c: Canvas) -> None:
 def _titled(c: Canvas, title: str, top: float, *, scale: float = 1.0) -> float:
     """A heading with an accent bar at its left; returns the y below it."""
     width = c.w - 2 * c.m - c.px(34)
-    size, lines = c.fonts.fit(title, width, 2, c.px(c.density.head * scale), c.px(54))
+    largest = c.px(c.density.head * scale)
+    size, lines = c.fonts.fit(title, width, 2, largest, min(largest, c.px(54)))
     head, dot, tail = title.partition("·")
     if len(lines) == 2 and dot and max(c.fonts.width(head + dot, size), c.fonts.width(tail, size)) <= width:
         lines = [head + dot, tail]  # 两岁宝宝· / 我的选择（续）: a heading breaks after the subject it names

@@ -419,3 +419,17 @@ def blocking_twin(engine: AsyncEngine) -> Engine | None:
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+class AssetAnalysisRow(Base):
+    """What an image shows — its recognised text and element boxes (`tools.image_analysis.AssetAnalysis`, as
+    its wire dict) — computed once per asset and kept (migration 0008). Identical bytes stored as another
+    asset reuse it (found through `image_assets.sha256`)."""
+
+    __tablename__ = "asset_analyses"
+
+    asset_id: Mapped[int] = mapped_column(
+        ForeignKey("image_assets.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,6 +9,8 @@
     ├── KnowledgeError               the knowledge store failed
     │   └── ImportRowsError          an import file had bad rows (nothing was imported)
     ├── ImageInputError              a reference image could not be accepted (bad data, too big, refused URL)
+    ├── OcrUnavailableError          text recognition cannot run here (OpenCV, libGL or OCR engine missing)
+    ├── ImageEditError               an image edit cannot be done as asked (INVALID_MASK, INVALID_EDIT)
     └── ImageGenerationError         an image provider failed to produce an image
 """
 
@@ -74,6 +76,21 @@ class ImageInputError(StudioError):
     code = "BAD_IMAGE_INPUT"
 
 
+class OcrUnavailableError(StudioError):
+    """The OCR engine cannot load in this process (OpenCV or a system library it needs, such as libGL, or the
+    engine's models). Not the image's fault, and not retryable until the installation is fixed."""
+
+    code = "OCR_UNAVAILABLE"
+
+
 class ImageGenerationError(StudioError):
     code = "IMAGE_GENERATION_FAILED"
     retryable = True
+
+
+class ImageEditError(StudioError):
+    """An image edit that cannot be carried out as asked: a bad mask (`INVALID_MASK`: not a PNG data URL, not
+    the image's size, nothing marked) or a bad edit (`INVALID_EDIT`: a box outside the image, no text, an
+    image that does not decode). A client error; `details` names the field at fault."""
+
+    code = "INVALID_EDIT"

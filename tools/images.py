@@ -9,7 +9,9 @@
   `response_format`), and for a picture without any text. The answer's base64 or URL goes through
   `tools.image_input` (the guards reference images get); then the card renderer draws the planned overlay —
   headline, subtitle, body lines, tags, badge, page number, in the plan's layout and palette — on the picture
-  at the requested size, exactly as it draws an offline card.
+  at the requested size, exactly as it draws an offline card. `edit` repaints where a mask says
+  (`litellm.aimage_edit`, OpenAI's mask convention); its caller keeps only the masked pixels
+  (`tools.image_edit`).
 
 Providers never retry: the image agent's per-image attempts are the one retry layer (the OpenAI SDK's own
 retries inside litellm are turned off with `max_retries=0`; litellm's `num_retries` does nothing for images).
@@ -95,6 +97,13 @@ class ImageRequest(BaseModel):
     total: int = Field(1, ge=1)
     first_number: int = Field(1, ge=1, description="Number of the first body line (a list continued).")
     seed: int | None = None
+    text_scale: float = Field(
+        1.0,
+        ge=0.7,
+        le=1.4,
+        description="Offline cards: scales headline, subtitle and body sizes (each still fitted to its box).",
+    )
+    badge: bool = Field(True, description="Offline cards: draw the cover's hashtag badge.")
 
     @field_validator("palette")
     @classmethod
@@ -238,7 +247,72 @@ class LiteLLMImageProvider:
                 response = await litellm.aimage_generation(**kwargs)
         except Exception as exc:
             raise _convert(exc, litellm, self.key_setting) from exc
+        picture = await self._picture(response)
+        data, mime, width, height = picture.data, picture.mime, picture.width, picture.height
+        if self._overlay:
+            if self._renderer is None:
+                self._renderer = CardRenderer()
+            data = await self._renderer.render(request, data)
+            mime, width, height = "image/png", request.width, request.height
+        elif self._fit and (width, height) != (request.width, request.height):
+            data = await asyncio.to_thread(_fit_png, data, request.width, request.height)
+            mime, width, height = "image/png", request.width, request.height
+        return GeneratedImage(
+            data=data,
+            mime=mime,
+            width=width,
+            height=height,
+            provider=self.name,
+            revised_prompt=picture.revised_prompt,
+        )
 
+    def edit_arguments(
+        self, image: bytes, mask_png: bytes, prompt: str, *, size: str | None = None
+    ) -> dict[str, Any]:
+        """What `litellm.aimage_edit` is called with (the API key left out): the picture and the mask (PNG
+        bytes, sent as multipart files), the prompt cut to the model's limit, the size (`size`, else the
+        provider's, else the model's closest to the picture's)."""
+        with Image.open(BytesIO(image)) as opened:
+            width, height = opened.size
+        model = litellm_model(self.name)
+        family = _family(self.name)
+        limit = _PROMPT_LIMITS[family] if family else 4000
+        kwargs: dict[str, Any] = {
+            "model": model,
+            "image": image,
+            "mask": mask_png,
+            "prompt": prompt.strip()[:limit],
+            "size": size or self._size or closest_size(self.name, width, height),
+            "n": 1,
+            "timeout": self._timeout_s,
+        }
+        if _asks_for_base64(model):  # dall-e-2 edits take `response_format`; gpt-image answers base64
+            kwargs["response_format"] = "b64_json"
+        if self._api_base:
+            kwargs["api_base"] = self._api_base
+        return kwargs
+
+    async def edit(
+        self, image: bytes, mask_png: bytes, prompt: str, *, size: str | None = None
+    ) -> GeneratedImage:
+        """The model's edit of `image` (PNG bytes) where `mask_png` is transparent (OpenAI's convention:
+        `tools.image_edit.provider_mask`), as `prompt` asks. The answer is the model's whole picture as it
+        came (through the `tools.image_input` guards), at the model's size: models repaint all of it, so the
+        caller keeps only the masked pixels (`tools.image_edit.paste_through`, or `edit_with_model`). No
+        overlay is drawn. Errors and retryability as `generate` (`ImageGenerationError`; no retries here)."""
+        litellm = _litellm()
+        kwargs = self.edit_arguments(image, mask_png, prompt, size=size)
+        if self._api_key:
+            kwargs["api_key"] = self._api_key
+        try:
+            async with asyncio.timeout(self._timeout_s + 5.0):
+                response = await litellm.aimage_edit(**kwargs)
+        except Exception as exc:
+            raise _convert(exc, litellm, self.key_setting) from exc
+        return await self._picture(response)
+
+    async def _picture(self, response: Any) -> GeneratedImage:
+        """The first picture of an Images API answer, through the `tools.image_input` guards, as it came."""
         items = getattr(response, "data", None) or []
         first = items[0] if items else None
         b64 = getattr(first, "b64_json", None)
@@ -258,20 +332,11 @@ class LiteLLMImageProvider:
             raise ImageGenerationError(
                 f"图片模型返回的图片不可用：{exc.message}", code="IMAGE_BAD_OUTPUT", details=exc.to_dict()
             ) from exc
-        data, mime, width, height = image.data, image.mime, image.width, image.height
-        if self._overlay:
-            if self._renderer is None:
-                self._renderer = CardRenderer()
-            data = await self._renderer.render(request, data)
-            mime, width, height = "image/png", request.width, request.height
-        elif self._fit and (width, height) != (request.width, request.height):
-            data = await asyncio.to_thread(_fit_png, data, request.width, request.height)
-            mime, width, height = "image/png", request.width, request.height
         return GeneratedImage(
-            data=data,
-            mime=mime,
-            width=width,
-            height=height,
+            data=image.data,
+            mime=image.mime,
+            width=image.width,
+            height=image.height,
             provider=self.name,
             revised_prompt=getattr(first, "revised_prompt", None),
         )

@@ -152,7 +152,7 @@ TABLES: dict[str, dict[str, str]] = {
         "logout": "退出登录", "login_link": "生成登录链接", "user_add": "添加用户",
         "user_disable": "停用用户", "user_enable": "启用用户", "password_change": "修改密码",
         "token_create": "创建令牌", "token_revoke": "吊销令牌", "restore": "恢复版本", "rewrite": "一键改写",
-        "revise": "修改作品",
+        "revise": "修改作品", "edit": "手动修改", "image_edit": "编辑图片",
     },
 }
 

@@ -129,7 +129,7 @@ _CELL_ZH: dict[Cell, str] = {
 
 def analyze_image(data: bytes) -> ImageAnalysis:
     """Analyse image bytes (any format Pillow reads). Raises `ImageInputError` if they do not decode."""
-    image = _load_rgb(data)
+    image = load_rgb(data)
     width, height = image.size
     colour = image.copy()
     colour.thumbnail((256, 256), Image.Resampling.BILINEAR)
@@ -160,7 +160,9 @@ def analyze_image(data: bytes) -> ImageAnalysis:
     )
 
 
-def _load_rgb(data: bytes) -> Image.Image:
+def load_rgb(data: bytes) -> Image.Image:
+    """The image upright (EXIF orientation applied) as RGB, transparency laid on white; `ImageInputError`
+    (IMAGE_DECODE_FAILED) when the bytes are not an image Pillow can read."""
     try:
         with Image.open(BytesIO(data)) as opened:
             image = ImageOps.exif_transpose(opened)
@@ -194,11 +196,7 @@ def _palette(image: Image.Image) -> list[PaletteColour]:
 
 
 def _composition(colour: Image.Image, grey: Image.Image) -> Composition:
-    # Visual weight: edge strength plus how far each pixel's colour is from the image's mean colour.
-    edges = _strip_border(grey.filter(ImageFilter.FIND_EDGES))
-    mean = tuple(round(v) for v in ImageStat.Stat(colour).mean)
-    distinct = ImageChops.difference(colour, Image.new("RGB", colour.size, mean)).convert("L")
-    weight = ImageChops.add(edges, distinct.point(lambda v: v // 2))
+    weight = visual_weight(colour, grey)
     cells = list(weight.resize((30, 30), Image.Resampling.BOX).tobytes())  # "L": one byte per pixel
     total = float(sum(cells)) or 1.0
     cx = sum((i % 30 + 0.5) * v for i, v in enumerate(cells)) / total / 30
@@ -221,6 +219,16 @@ def _composition(colour: Image.Image, grey: Image.Image) -> Composition:
         symmetry=round(symmetry, 4),
         symmetric=symmetry >= 0.8,
     )
+
+
+def visual_weight(colour: Image.Image, grey: Image.Image | None = None) -> Image.Image:
+    """The visual-weight map ("L", the size of `colour`): edge strength plus half of how far each pixel's
+    colour is from the image's mean colour. `grey` is `colour` in luminance, when the caller has it."""
+    grey = grey if grey is not None else colour.convert("L")
+    edges = _strip_border(grey.filter(ImageFilter.FIND_EDGES))
+    mean = tuple(round(v) for v in ImageStat.Stat(colour).mean)
+    distinct = ImageChops.difference(colour, Image.new("RGB", colour.size, mean)).convert("L")
+    return ImageChops.add(edges, distinct.point(lambda v: v // 2))
 
 
 def _mirror_similarity(grey: Image.Image) -> float:

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from agents.errors import NotPaused, Stopping, ThreadBusy
 from agents.events import ContentDelta, DraftSoFar, ErrorEvent, Reconnect, WorkflowProgress
+from agents.image_edit import ImageEdits
 from agents.run.bus import LogWatcher
 from agents.run.leases import HANDED_ON
 from agents.run.recorder import ABORTED, stamp
@@ -114,6 +115,9 @@ class RunManager:
         self.worker = worker or Worker(takes_runs=True)
         self.runner = WorkflowRunner(resources, self.worker)
         self.versions = Versions(self.store, resources.assets)
+        self.image_edits = ImageEdits(
+            self.versions, resources.assets, resources.image_provider, resources.asset_url
+        )
         self.on_disconnect = on_disconnect
         self.watcher = LogWatcher(self.store, poll_s=poll_s, listen_url=listen_url)
         self.cancel_wait_s = cancel_wait_s

@@ -39,7 +39,7 @@ from agents.run.leases import HANDED_ON, LeaseKeeper
 from agents.run.recorder import FINISHED, INTERRUPTED, CreativeRecorder, accepted, revising, stamp
 from agents.run.request import RunRequest
 from agents.run.store import RunStore, Worker
-from agents.run.versions import VersionConflict
+from agents.run.versions import VersionConflict, as_state, current_version
 from agents.run.writer import BatchWriter
 from agents.state import StudioState
 from tools.assets import AssetStore
@@ -103,6 +103,11 @@ class RunHandle:
     def start_seq(self) -> int:
         """The last seq a watcher of this segment has seen before it: the segment's own events follow."""
         return self.last_seq - len(self.stored)
+
+
+def _text_of(draft: Any) -> dict[str, Any]:
+    draft = draft or {}
+    return {"title": draft.get("title"), "body": draft.get("body"), "tags": list(draft.get("tags") or [])}
 
 
 class WorkflowRunner:
@@ -284,7 +289,13 @@ class WorkflowRunner:
         except NotPaused as exc:
             raise ThreadBusy(str(exc), details={"threadId": thread_id}) from exc
         chosen = scope or revision_scope(request.message)
-        update: StudioState = revision_input(snapshot.values, request.message, chosen)  # type: ignore[assignment]
+        version = await current_version(self.store, creative.id)
+        current = as_state(version) if version is not None else {}
+        values = {**snapshot.values, **current}
+        update: StudioState = {**current, **revision_input(values, request.message, chosen)}  # type: ignore[typeddict-item]
+        by_hand = current and current["generatedContent"] != _text_of(snapshot.values.get("generatedContent"))
+        if by_hand and chosen == "images":  # text a person edited or restored: the critic warns, never redoes
+            update["editorEdited"] = True
         if request.enable_hitl is not None:
             update["enableHITL"] = request.enable_hitl
         first = stamp(thread_id, revising(chosen).wire())

@@ -3,13 +3,16 @@
 A run's version is stored by the writer in the commit of its `workflow_complete` (`agents.run.writer`:
 the number comes from `creatives.current_version`, like an event's seq from `last_seq`). This module reads
 them, compares one with the one before it — character by character, since Chinese has no spaces between
-words — and restores an earlier one: a restore is a new version with the old one's content, and the
-creative row, its current image set included, shows it. Nothing is ever deleted. A restore names the
-version it was based on; if another version has been made since, it is refused (409 `VERSION_CONFLICT`).
+words — and makes new ones outside a run: a restore (a new version with an old one's content), a manual
+edit of the text, an edited picture. The creative row, its current image set included, always shows the
+current version. Nothing is ever deleted. Each names the version it was based on; if another version has
+been made since, it is refused (409 `VERSION_CONFLICT`). A revision run starts from the current version
+(`as_state`), so what was restored or edited by hand is what it revises.
 """
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from agents.checks.text import text_findings
 from agents.errors import RunError, ThreadBusy
 from tools.database import Creative, CreativeStatus, CreativeVersion, VersionSource, iso
 
@@ -91,6 +95,29 @@ def version_diff(before: CreativeVersion | None, after: CreativeVersion) -> dict
     }
 
 
+async def current_version(store: RunStore, creative_id: int) -> CreativeVersion | None:
+    """The creative's current version (None before its first run completed)."""
+    async with store.sessions() as session:
+        return (await session.scalars(
+            select(CreativeVersion)
+            .join(Creative, Creative.id == CreativeVersion.creative_id)
+            .where(CreativeVersion.creative_id == creative_id,
+                   CreativeVersion.number == Creative.current_version)
+        )).first()
+
+
+def as_state(version: CreativeVersion) -> dict[str, Any]:
+    """A version's content as the graph state holds it: a revision starts from the creative's current
+    version — which a restore, a manual edit or an edited picture may have made after the thread's last
+    run — not from the run's last state."""
+    return {
+        "generatedContent": {"title": version.title, "body": version.body, "tags": list(version.tags or [])},
+        "imagePlans": list(version.image_plans or []),
+        "textOverlayPlan": list(version.overlay_plan or []),
+        "generatedImageAssetIds": list(version.asset_ids or []),
+    }
+
+
 class Versions:
     """The versions of creatives, on the run store's database (reads) and writer (restores)."""
 
@@ -125,40 +152,93 @@ class Versions:
         """Make version `number` current again as a new version, if the creative is still at `based_on`
         and no run is going or paused on it; the new version's number."""
         version, _ = await self.get(creative_id, number)
+        content = {key: getattr(version, key) for key in _CONTENT}
+        return await self.commit(
+            creative_id, content, based_on=based_on, source=VersionSource.RESTORE, actor=actor,
+            restored_from=number,
+        )
+
+    async def current(self, creative_id: int) -> CreativeVersion | None:
+        return await current_version(self.store, creative_id)
+
+    async def edit(
+        self, creative_id: int, changes: dict[str, Any], *, based_on: int, source: VersionSource,
+        actor: str | None,
+    ) -> int:
+        """A new version: the current one with `changes` (any of `_CONTENT`'s keys) applied — a manual edit
+        of the text, or an edited picture (its new asset id in `asset_ids`, its plan in `image_plans`)."""
+        unknown = set(changes) - set(_CONTENT)
+        if unknown:
+            raise ValueError(f"not version content: {sorted(unknown)}")
+        version = await self.current(creative_id)
+        if version is None:
+            raise VersionNotFound(
+                f"创作 #{creative_id} 还没有完成的版本，无法修改", details={"version": None}
+            )
+        content = {key: getattr(version, key) for key in _CONTENT} | changes
+        return await self.commit(creative_id, content, based_on=based_on, source=source, actor=actor)
+
+    async def edit_text(
+        self, creative_id: int, changes: dict[str, Any], *, based_on: int, actor: str | None
+    ) -> tuple[int, Sequence[dict[str, Any]]]:
+        """A manual edit of the title, body or tags (`changes`, already validated as a whole `Draft`): the
+        new version's number and the text checks the edited post fails. They are warnings, never a refusal
+        — the critic does not override a person's text."""
+        async with self.store.sessions() as session:
+            row = (await session.execute(
+                select(Creative.request, Creative.brief, Creative.evidence).where(Creative.id == creative_id)
+            )).one()
+        number = await self.edit(
+            creative_id, changes, based_on=based_on, source=VersionSource.MANUAL_EDIT, actor=actor
+        )
+        version, _ = await self.get(creative_id, number)
+        draft = {"title": version.title, "body": version.body, "tags": list(version.tags or [])}
+        findings = await asyncio.to_thread(
+            text_findings, request=row.request, brief=row.brief, draft=draft, evidence=row.evidence
+        )
+        return number, [f.wire() for f in findings]
+
+    async def commit(
+        self, creative_id: int, content: dict[str, Any], *, based_on: int, source: VersionSource,
+        actor: str | None, restored_from: int | None = None,
+    ) -> int:
+        """Store `content` (all of `_CONTENT`) as the creative's next version and show it on the creative
+        row and as its current image set — if the creative is still at `based_on` (else 409
+        `VERSION_CONFLICT`) and no run is going or paused on it (else 409 `THREAD_BUSY`), checked in the
+        same transaction. The new version's number."""
 
         async def apply(conn: AsyncConnection) -> int:
             row = (await conn.execute(
                 select(Creative.status, Creative.current_version).where(Creative.id == creative_id)
             )).one()
             if row.status in (CreativeStatus.RUNNING.value, CreativeStatus.PAUSED.value):
-                raise ThreadBusy("这个创作正在运行或等待审核，结束后才能恢复版本",
+                raise ThreadBusy("这个创作正在运行或等待审核，结束后才能修改或恢复版本",
                                  details={"creativeId": creative_id, "status": row.status})
             if row.current_version != based_on:
                 raise VersionConflict(
-                    f"当前已是第 {row.current_version} 版，不是第 {based_on} 版：请刷新后再恢复",
+                    f"当前已是第 {row.current_version} 版，不是第 {based_on} 版：请刷新后再试",
                     details={"current": row.current_version, "basedOn": based_on},
                 )
             new = (await conn.execute(
                 update(Creative)
                 .where(Creative.id == creative_id, Creative.current_version == based_on)
                 .values(
-                    current_version=Creative.current_version + 1, title=version.title, body=version.body,
-                    tags=version.tags, image_plans=version.image_plans, overlay_plan=version.overlay_plan,
-                    score=(version.review or {}).get("overall"), updated_at=datetime.now(UTC),
+                    current_version=Creative.current_version + 1, title=content["title"],
+                    body=content["body"], tags=content["tags"], image_plans=content["image_plans"],
+                    overlay_plan=content["overlay_plan"], score=(content["review"] or {}).get("overall"),
+                    updated_at=datetime.now(UTC),
                 )
                 .returning(Creative.current_version)
             )).scalar_one()
-            content = {key: getattr(version, key) for key in _CONTENT}
             await conn.execute(insert(CreativeVersion).values(
-                **content, creative_id=creative_id, number=new, source=VersionSource.RESTORE.value,
-                actor=actor, based_on=based_on, restored_from=number, created_at=datetime.now(UTC),
+                **content, creative_id=creative_id, number=new, source=VersionSource(source).value,
+                actor=actor, based_on=based_on, restored_from=restored_from, created_at=datetime.now(UTC),
             ))
             return int(new)
 
         new_number: int = await self.store.writer.run(apply)
-        ids = [i if isinstance(i, int) else None for i in version.asset_ids or []]
-        indexes = [p.get("index") for p in version.image_plans or [] if isinstance(p, dict)]
+        ids = [i if isinstance(i, int) else None for i in content["asset_ids"] or []]
+        indexes = [p.get("index") for p in content["image_plans"] or [] if isinstance(p, dict)]
         known = [i for i in indexes if isinstance(i, int)]
         await self.assets.set_current(creative_id, ids, known if len(known) == len(ids) else None)
         return new_number
-

@@ -225,10 +225,12 @@ def _mount_subcommands() -> None:
     from app.cli.notes import notes_cli
     from app.cli.run import register_run_commands
     from app.cli.users import register_account_commands
+    from app.cli.versions import register_version_commands
 
     cli.add_typer(notes_cli, name="notes")
     cli.add_typer(creatives_cli, name="creatives")
     register_run_commands(cli)
+    register_version_commands(cli)
     register_account_commands(cli)
     cli.command()(doctor)
     cli.command("api")(api)

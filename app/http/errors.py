@@ -2,6 +2,7 @@
 
 StudioError (tools.errors)
 ├── RunError (agents.errors)          carries its own `status` (404 / 409 / 422 / 503 SERVER_STOPPING)
+├── ImageInputError, ImageEditError   422 (a reference image, an image edit's mask / box / text)
 └── ApiError                          raised by routes
     ├── BadRequest          400       malformed body (not JSON, not an object)
     ├── NotFound            404       unknown creative / asset / page
@@ -24,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from tools.errors import ImageInputError, StudioError
+from tools.errors import ImageEditError, ImageInputError, StudioError
 
 log = logging.getLogger("studio.http")
 
@@ -80,7 +81,8 @@ def validation_failed(exc: ValidationError, message: str = "请求参数不合�
 
 async def studio_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StudioError)
-    status = int(getattr(exc, "status", 0)) or (422 if isinstance(exc, ImageInputError) else 400)
+    client_error = isinstance(exc, ImageInputError | ImageEditError)  # the request's image / edit: 422
+    status = int(getattr(exc, "status", 0)) or (422 if client_error else 400)
     return error_response(status, exc.code, exc.message, exc.details, headers=getattr(exc, "headers", None))
 
 

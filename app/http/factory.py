@@ -30,7 +30,7 @@ from app.http import openapi, web
 from app.http.auth import Guard, allowed_hosts, bootstrap_local_admin
 from app.http.errors import EXCEPTION_HANDLERS
 from app.http.request import NoSniff
-from app.http.routes import agent, auth, creatives, versions
+from app.http.routes import agent, analysis, auth, creatives, edits, export, versions
 from app.resources import open_resources
 from app.settings import Settings
 from tools.accounts import Accounts
@@ -83,7 +83,10 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         *auth.routes,
         *agent.routes,
         *creatives.routes,
+        *analysis.routes,
         *versions.routes,
+        *export.routes,
+        *edits.routes,
         Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
         *web.routes,
     ]

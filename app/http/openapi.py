@@ -18,13 +18,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from agents.events import EPHEMERAL_MODELS, STORED_MODELS
+from agents.image_edit import ImageEditRequest
 from agents.run import RunRequest
 from app.creatives import DAY as DAY_PATTERN
 from app.creatives import MAX_ID, Sort
 from app.http.auth import SESSION_COOKIE
 from app.http.routes.agent import CURSOR as CURSOR_RE
 from app.http.routes.agent import MAX_CURSOR, THREAD_ID, ConfirmRequest, InboxItem, RewriteRequest, ThreadView
-from app.http.routes.versions import MAX_VERSION, RestoreBody
+from app.http.routes.analysis import AnalysisView
+from app.http.routes.versions import MAX_VERSION, EditBody, RestoreBody
 from tools.accounts import Action, Role
 from tools.database import CreativeStatus
 
@@ -371,7 +373,21 @@ def _paths() -> dict[str, Any]:
                 "with the URLs of their pictures",
                 "parameters": ID,
                 "responses": {**_json("VersionList"), **_errors(404)},
-            }
+            },
+            "post": {
+                "summary": "Edit the current version's title, body or tags by hand: a new version (source "
+                "manual_edit) with the text checks it fails as `warnings` (never a refusal). `basedOn` is "
+                "the version the client saw as current: a stale one is a 409 VERSION_CONFLICT; a creative "
+                "with a run going or paused is a 409 THREAD_BUSY; content a post cannot have is a 422",
+                "parameters": ID,
+                "requestBody": _body("EditBody"),
+                "responses": {
+                    "201": {
+                        "description": "Created", "content": {"application/json": {"schema": _ref("Edited")}}
+                    },
+                    **_errors(404, 409, 422),
+                },
+            },
         },
         "/api/creatives/{id}/versions/{n}": {
             "get": {
@@ -391,11 +407,68 @@ def _paths() -> dict[str, Any]:
                 "responses": {**_json("Restored"), **_errors(404, 409, 422)},
             }
         },
+        "/api/creatives/{id}/package.zip": {
+            "get": {
+                "summary": "A version as a publishing package (zip): its pictures in order (01.png, "
+                "02.jpg …), post.txt (title, body, #tags) and manifest.json; readable by whoever may read "
+                "the creative. A creative without a version, or an unknown version, is a 404 "
+                "VERSION_NOT_FOUND",
+                "parameters": [*ID, {
+                    "name": "version",
+                    "in": "query",
+                    "required": False,
+                    "allowEmptyValue": True,
+                    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+                    "description": "The version, ASCII digits (empty or absent: the current one)",
+                }],
+                "responses": {
+                    "200": {
+                        "description": "The zip, as an attachment (`Content-Disposition` with an ASCII "
+                        "`filename` and the Chinese one as RFC 5987 `filename*`)",
+                        "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+                    },
+                    **_errors(404, 422),
+                },
+            }
+        },
         "/api/assets/{id}": {
             "get": {
                 "summary": "Image bytes with their content type",
                 "parameters": ID,
                 "responses": {"200": {"description": "image", "content": {"image/*": {}}}, **_errors(404)},
+            }
+        },
+        "/api/assets/{id}/edit": {
+            "post": {
+                "summary": "Edit one of a creative's pictures — a painted mask with an instruction, new "
+                "parameters, the text inside it — as a new asset and a new version (SSE)",
+                "description": "The picture must be in the creative's current version (else 409 "
+                "NOT_EDITABLE); `basedOn` is the version the client saw as current (stale → 409 "
+                "VERSION_CONFLICT); a creative with a run going or paused → 409 THREAD_BUSY; a mask that is "
+                "not a PNG data URL of the picture's size with something marked → 422 INVALID_MASK. The "
+                "stream: `image_progress` (generating, then complete with the new `assetId`), `message`s "
+                "saying what was and was not done, `workflow_complete` with the new `version` — or `error`.",
+                "parameters": ID,
+                "requestBody": _body("ImageEditRequest"),
+                "responses": {**SSE, **_errors(404, 409, 422)},
+            }
+        },
+        "/api/assets/{id}/analysis": {
+            "get": {
+                "summary": "What the image shows: recognised text (OCR) and element boxes",
+                "description": "The same access as the image bytes. Computed on first request (OCR, about a "
+                "second a card) and cached per asset (`cached`); `elements[].source` says whether a box is "
+                "exact (`layout`: an offline card's own layout), recognised (`ocr`) or estimated "
+                "(`heuristic`). Boxes are fractions of the image, origin top left.",
+                "parameters": ID,
+                "responses": {
+                    **_json("AnalysisView"),
+                    **_errors(404),
+                    "422": _error(422, "IMAGE_DECODE_FAILED / OCR_FAILED: the stored file is not a readable "
+                                  "image"),
+                    "503": _error(503, "OCR_UNAVAILABLE: text recognition cannot run on this server (OpenCV, "
+                                  "libGL or the OCR engine failed to load)"),
+                },
             }
         },
     }
@@ -602,6 +675,19 @@ class VersionDetail(_Wire):
     diff: VersionDiff
 
 
+class EditWarning(_Wire):
+    check: str  # the text check's id (foreign_place, title_length …)
+    dimension: str
+    owner: str
+    reason: str  # in Chinese, e.g. 标题超过 20 个字
+
+
+class Edited(_Wire):
+    creative_id: int
+    version: int  # the new version's number
+    warnings: list[EditWarning]
+
+
 class Restored(_Wire):
     creative_id: int
     version: int  # the new version's number
@@ -637,17 +723,16 @@ CONFIRM_RULES: dict[str, Any] = {
 
 
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
-    ThreadView, Inbox, Me, AuditTrail, CreativeList, CreativeDetail, VersionList, VersionDetail, Restored
+    AnalysisView,
+    ThreadView, Inbox, Me, AuditTrail, CreativeList, CreativeDetail, VersionList, VersionDetail, Restored,
+    Edited,
 )
 
 
 @cache
 def document() -> dict[str, Any]:
-    models: list[type[BaseModel]] = [
-        RunRequest, ConfirmRequest, RestoreBody, RewriteRequest, *RESPONSE_MODELS, *STORED_MODELS,
-        *EPHEMERAL_MODELS,
-    ]
-    bodies = (RunRequest, ConfirmRequest, RestoreBody, RewriteRequest)
+    bodies = (RunRequest, ConfirmRequest, RestoreBody, EditBody, RewriteRequest, ImageEditRequest)
+    models: list[type[BaseModel]] = [*bodies, *RESPONSE_MODELS, *STORED_MODELS, *EPHEMERAL_MODELS]
     _, schemas = models_json_schema(
         [(model, "validation" if model in bodies else "serialization") for model in models],
         by_alias=True,

@@ -105,3 +105,60 @@ def test_the_diff_is_by_character() -> None:
         {"op": "insert", "text": "边"},
     ]
     assert char_diff("", "") == []
+
+
+async def test_a_manual_edit_is_a_version_and_a_revision_starts_from_it(api: httpx.AsyncClient) -> None:
+    final = await completed(api)
+    creative_id, thread_id = final["creativeId"], final["threadId"]
+    added = "这一句是编辑手动加上的，之后的修改要保留它。"
+    body = f"{final['body']}\n\n{added}"
+    edited = await api.post(
+        f"/api/creatives/{creative_id}/versions",
+        json={"basedOn": 1, "title": REQUEST, "body": body, "tags": ["#露营", " 周末 "]},
+    )
+    assert edited.status_code == 201, edited.text
+    answer = edited.json()
+    assert answer["version"] == 2
+    # the request pasted back as the title fails text checks: reported as warnings, the edit is kept
+    assert {"title_length", "title_pasted"} <= {w["check"] for w in answer["warnings"]}
+    assert all(w["reason"] for w in answer["warnings"])
+    two = (await api.get(f"/api/creatives/{creative_id}/versions/2")).json()
+    assert two["version"]["source"] == "manual_edit" and two["version"]["sourceLabel"] == "手动修改"
+    assert two["version"]["tags"] == ["露营", "周末"] and two["version"]["title"] == REQUEST
+    assert two["diff"]["body"][-1] == {"op": "insert", "text": f"\n\n{added}"}
+    assert two["version"]["imageAssetIds"] == final["imageAssetIds"]  # the pictures are untouched
+    detail = (await api.get(f"/api/creatives/{creative_id}")).json()
+    assert detail["currentVersion"] == 2 and detail["body"] == body
+
+    # a revision of the pictures starts from the edited text, not from the run's last draft
+    revised = await api.post("/api/agent/stream", json={
+        "threadId": thread_id, "message": "第1张图换成蓝色", "basedOn": 2, "enableHITL": False,
+    })
+    done = events_of(revised.text)[-1]
+    assert done["type"] == "workflow_complete", revised.text[-500:]
+    assert done["version"] == 3 and done["body"] == body and done["title"] == REQUEST
+
+    audit = (await api.get(f"/api/creatives/{creative_id}/audit")).json()["items"]
+    assert [e["actionLabel"] for e in audit if e["action"] == "edit"] == ["手动修改"]
+
+
+async def test_bad_manual_edits_lose_nothing(api: httpx.AsyncClient) -> None:
+    final = await completed(api)
+    url = f"/api/creatives/{final['creativeId']}/versions"
+    for bad in (
+        {"basedOn": 1},  # nothing changed
+        {"basedOn": 1, "title": "好"},  # too short a title
+        {"basedOn": 1, "tags": []},  # a post keeps at least one tag
+        {"basedOn": 1, "body": "太短"},
+        {"basedOn": 1, "title": "周末露营", "colour": "red"},
+        {"title": "周末露营"},
+    ):
+        response = await api.post(url, json=bad)
+        assert response.status_code == 422, (bad, response.text)
+        assert response.json()["error"]["message"]
+    stale = await api.post(url, json={"basedOn": 2, "title": "周末露营清单"})
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "VERSION_CONFLICT"
+    assert (await api.get(url)).json()["current"] == 1
+    elsewhere = f"/api/creatives/{final['creativeId'] + 1000}/versions"
+    missing = await api.post(elsewhere, json={"basedOn": 1, "title": "周末露营"})
+    assert missing.status_code == 404

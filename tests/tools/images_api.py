@@ -16,6 +16,18 @@ https://platform.openai.com/docs/guides/error-codes):
   answer with a URL.
 - The picture is a text-free, photo-like landscape (`photo`) of the requested size.
 
+`POST /v1/images/edits` as the reference describes it (https://platform.openai.com/docs/api-reference/images/
+createEdit): a multipart form with `image` (or the array form `image[]`; several for gpt-image-1), `mask`,
+`prompt`, `model`, `n`, `size` (dall-e-2: 256x256 / 512x512 / 1024x1024 and `response_format`; gpt-image-1:
+1024x1024, 1536x1024, 1024x1536, auto, and background, input_fidelity, output_compression, output_format,
+quality).
+The mask must be a PNG with an alpha channel, of the (first) image's size, with some fully transparent pixels
+(where to edit), else 400 with `param: "mask"`; dall-e-2 takes a square PNG only. The answer is like
+gpt-image-1's (`data: [{b64_json}]`, with `size`, `output_format` and token `usage`; dall-e-2 a URL unless
+asked for b64_json): the image at the answered size, repainted as a model does — every pixel a little lighter
+(`EDIT_SHIFT`), the transparent area of the mask filled with `EDIT_FILL`. Recorded with the form's fields in
+`body` and the uploads in `files` (name → list of bytes).
+
 Faults are scripted: `api.fail(status, times=1, retry_after=None, code=None)` answers the next request(s)
 with that status and the API's error body for it (`times=None`: every request until `api.clear()`): 429 with
 `Retry-After`, 500 / 503 server errors, 400 with `code="content_policy_violation"` (the safety system's
@@ -31,7 +43,9 @@ import random
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import BytesIO
@@ -63,6 +77,27 @@ SIZES = {
     "gpt-image-1": {"1024x1024", "1024x1536", "1536x1024", "auto"},
     "some-image-model": {"1024x1024", "1024x1536", "1536x1024"},
 }
+EDIT_PARAMS = {
+    "gpt-image-1": {
+        "model",
+        "prompt",
+        "n",
+        "background",
+        "input_fidelity",
+        "output_compression",
+        "output_format",
+        "quality",
+        "size",
+        "user",
+    },
+    "dall-e-2": {"model", "prompt", "n", "response_format", "size", "user"},
+}
+EDIT_SIZES = {
+    "gpt-image-1": {"1024x1024", "1536x1024", "1024x1536", "auto"},
+    "dall-e-2": {"256x256", "512x512", "1024x1024"},
+}
+EDIT_FILL = (214, 52, 160)  # what the fake paints where the mask is transparent
+EDIT_SHIFT = 6  # and how much lighter it repaints every other pixel
 PROMPT_LIMITS = {"dall-e-3": 4000, "dall-e-2": 1000, "gpt-image-1": 32000, "some-image-model": 4000}
 ERRORS = {
     500: ("The server had an error while processing your request. Sorry about that!", "server_error", None),
@@ -127,6 +162,7 @@ class Recorded:
     key: str
     at: float  # time.monotonic() on arrival
     status: int = 0
+    files: dict[str, list[bytes]] = field(default_factory=dict)  # multipart uploads (edits)
 
 
 class ImagesAPI:
@@ -155,9 +191,14 @@ class ImagesAPI:
 
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                body = json.loads(raw or b"{}")
+                kind = self.headers.get("Content-Type", "")
+                body, files = (
+                    multipart(kind, raw) if kind.startswith("multipart/") else (json.loads(raw or b"{}"), {})
+                )
                 auth = self.headers.get("Authorization", "")
-                record = Recorded(self.path, body, auth.removeprefix("Bearer "), time.monotonic())
+                record = Recorded(
+                    self.path, body, auth.removeprefix("Bearer "), time.monotonic(), files=files
+                )
                 with api._lock:
                     api.requests.append(record)
                 status, payload, headers = api.answer(record)
@@ -212,6 +253,8 @@ class ImagesAPI:
             if retry_after is not None:
                 headers["Retry-After"] = f"{retry_after:g}"
             return status, payload, headers
+        if record.path.rstrip("/").endswith("/images/edits"):
+            return self.answer_edit(record)
         body = record.body
         model = str(body.get("model"))
         if model not in PARAMS:
@@ -237,6 +280,113 @@ class ImagesAPI:
         if model == "dall-e-3":
             item["revised_prompt"] = prompt
         return 200, {"created": int(time.time()), "data": [item]}, {}
+
+    def answer_edit(self, record: Recorded) -> tuple[int, dict[str, Any], dict[str, str]]:
+        body, files = record.body, record.files
+        model = str(body.get("model"))
+        if model not in EDIT_PARAMS:
+            return _error(404, f"The model `{model}` does not exist or you do not have access to it.")
+        for name in body:
+            if name not in EDIT_PARAMS[model]:
+                return _error(400, f"Unknown parameter: '{name}'.", param=name, code="unknown_parameter")
+        uploads = files.get("image", []) + files.get("image[]", [])  # `image[]`: the array form
+        if model == "dall-e-2" and len(uploads) > 1:
+            return _error(400, "dall-e-2 edits take one image.", param="image", code="invalid_value")
+        if not uploads:
+            return _error(
+                400, "Missing required parameter: 'image'.", param="image", code="missing_required_parameter"
+            )
+        prompt = str(body.get("prompt") or "")
+        if not prompt or len(prompt) > PROMPT_LIMITS[model]:
+            return _error(400, "Invalid 'prompt': empty or too long.", param="prompt", code="invalid_value")
+        size = str(body.get("size") or "1024x1024")
+        if size not in EDIT_SIZES[model]:
+            return _error(400, f"Invalid value: '{size}'.", param="size", code="invalid_value")
+        try:
+            image = Image.open(BytesIO(uploads[0]))
+            image.load()
+        except Exception:
+            return _error(
+                400, "Invalid image file or mode for image 1, please check your image file.", param="image"
+            )
+        if model == "dall-e-2" and (image.format != "PNG" or image.width != image.height):
+            return _error(400, "Invalid input image - image must be a square PNG.", param="image")
+        mask = None
+        if files.get("mask"):
+            data = files["mask"][0]
+            try:
+                mask = Image.open(BytesIO(data))
+                mask.load()
+            except Exception:
+                return _error(400, "Invalid mask image - must be a valid PNG file.", param="mask")
+            if mask.format != "PNG":
+                return _error(400, "Invalid mask image - must be a valid PNG file.", param="mask")
+            if mask.mode not in ("RGBA", "LA"):
+                return _error(
+                    400,
+                    f"Invalid mask image - format must be in ['RGBA', 'LA'], got {mask.mode}.",
+                    param="mask",
+                )
+            if mask.size != image.size:
+                return _error(
+                    400,
+                    "Invalid mask image - the mask and the image must have the same dimensions.",
+                    param="mask",
+                )
+            if mask.getchannel("A").getextrema()[0] != 0:
+                return _error(
+                    400, "Invalid mask image - it has no fully transparent area to edit.", param="mask"
+                )
+        width, height = image.size if size == "auto" else (int(v) for v in size.split("x"))
+        picture = image.convert("RGB").resize((width, height), Image.Resampling.BILINEAR)
+        picture = picture.point(lambda v: min(255, v + EDIT_SHIFT))
+        if mask is not None:
+            where = (
+                mask.getchannel("A")
+                .resize((width, height), Image.Resampling.NEAREST)
+                .point(lambda a: 255 if a == 0 else 0)
+            )
+            picture.paste(EDIT_FILL, (0, 0), where)
+        out = BytesIO()
+        picture.save(out, format="PNG", compress_level=1)
+        item: dict[str, Any] = {}
+        if model == "gpt-image-1" or body.get("response_format") == "b64_json":
+            item["b64_json"] = base64.b64encode(out.getvalue()).decode("ascii")
+        else:
+            name = uuid.uuid4().hex
+            self.files[name] = out.getvalue()
+            item["url"] = f"{self.origin}/files/{name}.png"
+        answer: dict[str, Any] = {"created": int(time.time()), "data": [item]}
+        if model == "gpt-image-1":
+            answer |= {
+                "size": f"{width}x{height}",
+                "output_format": "png",
+                "quality": "high",
+                "usage": {
+                    "input_tokens": 350,
+                    "input_tokens_details": {"image_tokens": 323, "text_tokens": 27},
+                    "output_tokens": 4160,
+                    "total_tokens": 4510,
+                },
+            }
+        return 200, answer, {}
+
+
+def multipart(content_type: str, raw: bytes) -> tuple[dict[str, Any], dict[str, list[bytes]]]:
+    """A multipart/form-data body as (text fields, uploads: name → the files' bytes)."""
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    fields: dict[str, Any] = {}
+    files: dict[str, list[bytes]] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        decoded = part.get_payload(decode=True)
+        payload = decoded if isinstance(decoded, bytes) else b""
+        if part.get_filename() is not None:
+            files.setdefault(str(name), []).append(payload)
+        else:
+            text = payload.decode("utf-8")
+            fields[str(name)] = int(text) if name == "n" and text.isdigit() else text
+    return fields, files
 
 
 def _error(

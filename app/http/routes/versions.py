@@ -8,17 +8,19 @@ and a creative with a run going or paused is a 409 `THREAD_BUSY`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.json_schema import SkipJsonSchema
 from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from agents.artifacts import Draft
 from agents.run import RunManager, version_diff, version_wire
 from app.http.auth import accounts_of, client_address, require_on
-from app.http.errors import NotFound
+from app.http.errors import NotFound, ValidationFailed, validation_failed
 from app.http.request import read_model, resources_of
 from tools.database import ROW_ID_MAX, Creative
 from tools.labels import label
@@ -116,8 +118,65 @@ async def restore_version(request: Request) -> JSONResponse:
     return JSONResponse({"creativeId": creative_id, "version": new, "restoredFrom": number})
 
 
+_Title = Annotated[str, Field(min_length=2, max_length=40, pattern=r"\S[\s\S]*\S")]
+_Body = Annotated[str, Field(min_length=20, max_length=3000, pattern=r"\S[\s\S]{18,}\S")]
+_Tag = Annotated[str, Field(min_length=1, max_length=24, pattern=r"[^\s#＃]")]
+
+
+class EditBody(BaseModel):
+    """`POST /api/creatives/{id}/versions`: a manual edit of the current version's text — any of title, body
+    and tags (each replaces the old one whole), on the version the client saw as current."""
+
+    based_on: int = Field(alias="basedOn", ge=1, le=MAX_VERSION)
+    # what a post may hold (agents.artifacts.Draft), after surrounding spaces and a tag's '#' are dropped
+    title: _Title | SkipJsonSchema[None] = None
+    body: _Body | SkipJsonSchema[None] = None
+    tags: Annotated[list[_Tag], Field(min_length=1, max_length=12)] | SkipJsonSchema[None] = None
+    model_config = ConfigDict(
+        extra="forbid", strict=True, populate_by_name=True,
+        json_schema_extra={"anyOf": [{"required": [name]} for name in ("title", "body", "tags")]},
+    )
+
+
+async def edit_version(request: Request) -> JSONResponse:
+    """`201 {"creativeId", "version", "warnings"}`: the edited text as a new version (source `manual_edit`),
+    with the text checks it fails as warnings (the critic never overrides a person's text)."""
+    creative_id, owner, _ = await _creative(request)
+    principal = require_on(request, "confirm", owner)
+    body = await read_model(request, EditBody)
+    changes = body.model_dump(include={"title", "body", "tags"}, exclude_none=True)
+    if not changes:
+        raise ValidationFailed(
+            "请至少修改标题、正文或标签中的一项", details=[{"field": "body", "error": "没有修改"}]
+        )
+    if "tags" in changes:
+        changes["tags"] = [t.strip().lstrip("#＃").strip() for t in changes["tags"]]
+    version = await _versions(request).current(creative_id)
+    if version is None:
+        raise NotFound(f"创作 #{creative_id} 还没有完成的版本，无法修改", details={"creativeId": creative_id})
+    merged = {"title": version.title, "body": version.body, "tags": list(version.tags or [])} | changes
+    try:
+        draft = Draft.model_validate(merged)
+    except ValidationError as exc:
+        raise validation_failed(exc, "修改后的内容不合法") from exc
+    new, warnings = await _versions(request).edit_text(
+        creative_id, {k: getattr(draft, k) for k in changes}, based_on=body.based_on, actor=principal.actor
+    )
+    await accounts_of(request).audit(
+        principal.actor, "edit", user_id=principal.user_id, creative_id=creative_id,
+        details={"version": new, "basedOn": body.based_on, "fields": sorted(changes)},
+        address=client_address(request),
+    )
+    return JSONResponse({"creativeId": creative_id, "version": new, "warnings": warnings}, status_code=201)
+
+
+async def versions_endpoint(request: Request) -> JSONResponse:
+    """One route for the path's two methods, so a 405 names both."""
+    return await (edit_version if request.method == "POST" else list_versions)(request)
+
+
 routes: list[BaseRoute] = [
-    Route("/api/creatives/{id:int}/versions", list_versions, methods=["GET"]),
+    Route("/api/creatives/{id:int}/versions", versions_endpoint, methods=["GET", "POST"]),
     Route("/api/creatives/{id:int}/versions/{n:int}", get_version, methods=["GET"]),
     Route("/api/creatives/{id:int}/versions/{n:int}/restore", restore_version, methods=["POST"]),
 ]

@@ -2,6 +2,7 @@
 // (审核记录), brief, evidence, the quality review's rounds, per-agent timings, usage.
 
 import { actorName, can, mayAct } from "./account.js";
+import { attachAnalysis } from "./analysis.js";
 import { getAudit, getCreative, itemsOf } from "./api.js";
 import { auditList } from "./audit.js";
 import { EvidenceCard, renderBrief, renderLayout } from "./cards.js";
@@ -42,11 +43,13 @@ function imagesCard(c) {
   const refs = (c.assets || []).filter((a) => a.role === "reference");
   const figure = (a, caption) => {
     const url = safeUrl(a.url);
-    return h("figure", { class: "image-slot" },
+    const node = h("figure", { class: "image-slot" },
       url ? h("a", { href: url, target: "_blank", rel: "noopener" }, h("img", { src: url, alt: caption }))
         : h("div", { class: "image-frame" }, h("span", { class: "image-placeholder" }, "✕")),
       h("figcaption", {}, h("span", { class: "image-caption" }, caption),
         a.status !== "complete" && a.error ? h("span", { class: "image-meta" }, `失败：${a.error}`) : null));
+    if (url && a.status === "complete") attachAnalysis(node, a, caption); // 识别文字: OCR and element boxes
+    return node;
   };
   if (!assets.length) body.append(h("p", { class: "muted empty-note" }, "没有生成的图片。"));
   else body.append(h("div", { class: "detail-images" }, assets.map((a) => figure(a, `图${a.taskIndex ?? ""} · ${label("role", a.role)}`))));
@@ -160,6 +163,10 @@ export function renderDetail(container, c, { listUrl = "/creatives", audit = [],
   });
   const actions = [h("a", { class: "btn", href: `/?thread=${encodeURIComponent(c.threadId)}` },
     c.status === "paused" && mayAct(me, "confirm", c.startedBy) ? "在工作台继续" : "在工作台打开")];
+  if (c.currentVersion) { // the current version as a zip: pictures in order, post.txt, manifest.json
+    const href = `/api/creatives/${encodeURIComponent(c.id)}/package.zip?version=${encodeURIComponent(c.currentVersion)}`;
+    actions.push(h("a", { class: "btn", href, download: true, dataset: { action: "download-package" } }, "下载发布包"));
+  }
   if (c.status === "paused" && can(me, "inbox")) {
     actions.push(h("a", { class: "btn primary", href: `/inbox#thread=${encodeURIComponent(c.threadId)}` }, "去审核"));
   }

@@ -177,6 +177,8 @@ export const TABLES = {
     restore: "恢复版本",
     rewrite: "一键改写",
     revise: "修改作品",
+    edit: "手动修改",
+    image_edit: "编辑图片",
   },
   // what made a version of a creative (tools/labels.py `versionSource`)
   versionSource: {
@@ -268,3 +270,11 @@ export const BRIEF_FIELDS = [
   ["tone", "语气"],
   ["callToAction", "行动号召"],
 ];
+
+// A card's layout (tools/art.py `LAYOUTS` and `LAYOUT_LABELS`): the layouts each picture role may use, by key,
+// with what an editor sees. Kept out of TABLES (which mirrors tools/labels.py): the image editor's 版式 select.
+export const CARD_LAYOUTS = {
+  cover: [["classic", "左对齐大标题"], ["centered", "居中海报"], ["band", "色块标题"], ["frame", "杂志边框"]],
+  detail: [["list", "编号清单"], ["steps", "步骤时间线"], ["tiles", "分栏卡片"]],
+  result: [["checklist", "打勾清单"], ["takeaway", "金句总结"]],
+};

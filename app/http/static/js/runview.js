@@ -54,9 +54,14 @@ export class RunView {
       draft: draft.node, images: images.node, preview: preview.node };
     this.compact = compact;
     this.draftCard = draft.node;
+    // functions called with every event after the view applied it (a page's editors follow their streams)
+    this.observers = new Set();
 
     // the result's column: a page may add what follows the result under it (`addAfterResult`)
-    this.resultCol = h("div", { class: "run-col" }, draft.node, images.node, scores.node);
+    // a completed run's version as a zip (pictures in order, post.txt, manifest.json)
+    this.download = h("a", { class: "btn", download: true, dataset: { action: "download-package" } }, "下载发布包");
+    this.downloadRow = h("div", { class: "card-actions result-download", hidden: true }, this.download);
+    this.resultCol = h("div", { class: "run-col" }, draft.node, images.node, scores.node, this.downloadRow);
     this.root = h("div", { class: ["run-view", compact && "compact"] },
       this.statusCard, this.alert, this.checkpointSlot,
       h("div", { class: "run-grid" },
@@ -88,6 +93,7 @@ export class RunView {
     clear(this.layoutBody);
     this.clearPending();
     clear(this.links);
+    this.download.removeAttribute("href");
     this.draftEmpty.hidden = false;
     for (const node of [...this.draft.target.children]) if (node !== this.draftEmpty) node.remove();
     this.draft.draft = null;
@@ -106,6 +112,7 @@ export class RunView {
     this.pill.dataset.status = status;
     this.pill.textContent = STATUS_TEXT[status] || label("status", status);
     this.versionBadge.hidden = status !== "completed" || !this.version;
+    this.downloadRow.hidden = status !== "completed" || this.answerOnly || !this.download.hasAttribute("href");
   }
 
   /** Put `node` under the result (the draft, images and scores), in the same column. */
@@ -227,6 +234,7 @@ export class RunView {
       default:
         break;
     }
+    for (const observer of this.observers) observer(event);
   }
 
   clearPending() {
@@ -309,6 +317,10 @@ export class RunView {
     const version = Number(event.version);
     this.version = Number.isInteger(version) && version > 0 ? version : null;
     this.versionBadge.textContent = this.version ? `第 ${this.version} 版` : "";
+    if (event.creativeId) {
+      const query = this.version ? `?version=${this.version}` : "";
+      this.download.setAttribute("href", `/api/creatives/${encodeURIComponent(event.creativeId)}/package.zip${query}`);
+    }
     this.setStatus("completed");
     this.bar.set(1, "完成");
     this.phase.textContent = this.revising ? "修改完成" : "创作完成";
