@@ -147,6 +147,12 @@ class Draft(Artifact):
         return [p.strip() for p in self.body.split("\n\n") if p.strip()]
 
 
+class SpanRewrite(Artifact):
+    """The new text of a passage of the body the creator selected ("" deletes it)."""
+
+    text: str = Field("", max_length=1500)
+
+
 # --- layout -----------------------------------------------------------------------------------------
 class LayoutItem(Artifact):
     index: int = Field(ge=1, description="1-based image position.")

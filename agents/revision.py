@@ -108,6 +108,7 @@ def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> di
         "plansEdited": False,
         "imagesKept": chosen == "text",
         "redrawOnly": only or None,
+        "spanEdit": None,
         "lastError": None,
         "done": False,
         "finalRound": None,

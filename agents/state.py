@@ -90,6 +90,7 @@ class StudioState(TypedDict, total=False):
     revisions: list[dict[str, Any]]  # the revision requests so far, oldest first: {message, scope}
     imagesKept: bool  # a text revision keeps the pictures: card checks against the new draft only warn
     redrawOnly: list[int] | None  # a revision of some pictures: their 1-based positions (None: all)
+    spanEdit: dict[str, Any] | None  # highlight-to-edit: {start, end, text, instruction} of the body
 
     # --- outcome ---------------------------------------------------------------------------------
     finalRound: int | None  # the review round delivered (best round when none passed)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agents.artifacts import Brief, Draft, EvidencePack
+from agents.artifacts import Brief, Draft, EvidencePack, SpanRewrite
 from agents.checks import Finding
 from agents.checks.form import TAGS_MIN, stray_tags
 from agents.checks.text import text_findings
@@ -221,9 +221,50 @@ class DraftStream:
             self.timer = None
 
 
+async def edit_span(state: StudioState, ctx: StudioContext, span: Mapping[str, Any]) -> dict[str, Any]:
+    """Highlight-to-edit: rewrite only the passage of the body the creator selected, as they asked; the
+    title, the tags and the rest of the body stay as they are. The result is the person's choice, so the
+    text checks on it warn (`editorEdited`) instead of sending the whole post back for a rewrite."""
+    previous = dict(state.get("generatedContent") or {})
+    body = str(previous.get("body") or "")
+    start, end = int(span["start"]), int(span["end"])
+    selected = body[start:end]
+    instruction = str(span.get("instruction") or "")
+    messages = prompt("span_edit").render(
+        request=state.get("request", ""), post=body, selection=selected, instruction=instruction
+    )
+    answer = await ctx.llm.complete_structured("span_edit", messages, SpanRewrite)
+    lead = selected[: len(selected) - len(selected.lstrip())]
+    trail = selected[len(selected.rstrip()):]
+    new_text = answer.text.strip()
+    spliced = body[:start] + (lead + new_text + trail if new_text else "") + body[end:]
+    new_body = re.sub(r"\n{3,}", "\n\n", spliced)
+    done = {"spanEdit": None, "userFeedback": {NAME: ""}}
+    if new_text == selected.strip() or len(new_body.strip()) < 20:
+        reason = "改完正文就太短了" if new_text != selected.strip() else "选中的文字没有变化"
+        emit(Message(agent=NAME, content=f"{reason}：没能按「{instruction}」改写，请换个说法再试"))
+        return {**done, "contentComplete": True, "contentApproved": False, "editorEdited": True}
+    draft = Draft.model_validate({**previous, "body": new_body.strip()})
+    wire = draft.model_dump(mode="json", by_alias=True)
+    shown = f"「{new_text}」" if new_text else "（删去）"
+    emit(Message(agent=NAME, content=f"按「{instruction}」改写了选中的文字：{shown}"))
+    emit(ContentUpdate(title=draft.title, body=draft.body, tags=draft.tags))
+    checks = await asyncio.to_thread(_draft_checks, state, wire)
+    if checks["findings"]:
+        reasons = [str(f["reason"]) for f in checks["findings"]]
+        emit(Message(agent=NAME, content="自动检查提示（不会自动重写）：" + "；".join(reasons)))
+    return {
+        **done, "generatedContent": wire, "contentComplete": True, "contentApproved": False,
+        "editorEdited": True, "draftChecks": checks,
+    }
+
+
 @agent(NAME)
 async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]:
     """Write (or rewrite) the post from the brief, the evidence and any feedback."""
+    span = state.get("spanEdit")
+    if span and state.get("generatedContent"):
+        return await edit_span(state, ctx, span)
     raw_brief = state.get("creativeBrief")
     brief = Brief.model_validate(raw_brief) if raw_brief else None
     feedback = (state.get("userFeedback") or {}).get(NAME) or None

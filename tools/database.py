@@ -177,7 +177,8 @@ class VersionSource(enum.StrEnum):
     RUN = "run"  # a run that completed (the first, or a revision of the thread)
     QUICK_ACTION = "quick_action"  # a one-click rewrite (shorter, livelier, another title …)
     RESTORE = "restore"  # an earlier version made current again
-    MANUAL_EDIT = "manual_edit"  # title, body or tags edited by hand, or a selected span rewritten
+    MANUAL_EDIT = "manual_edit"  # title, body or tags edited by hand
+    SELECTION_EDIT = "selection_edit"  # a passage of the body the creator selected, rewritten as they asked
     IMAGE_EDIT = "image_edit"  # one picture edited: a painted mask, new parameters or its text
 
 

@@ -144,7 +144,7 @@ TABLES: dict[str, dict[str, str]] = {
     # an audit record's action (tools/accounts.AuditAction and the run actions of app/http/routes/agent.py)
     "versionSource": {
         "run": "创作运行", "quick_action": "一键改写", "restore": "恢复旧版", "manual_edit": "手动修改",
-        "image_edit": "图片编辑",
+        "selection_edit": "选中改写", "image_edit": "图片编辑",
     },
     "auditAction": {
         "start": "发起创作", "approve": "审核通过", "reject": "驳回重写", "modify": "修改后通过",

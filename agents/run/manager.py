@@ -229,18 +229,18 @@ class RunManager:
         log.info("run %s queued: %d run(s) going here", handle.thread_id, len(self.active))
         return Run(handle.thread_id, handle.creative_id)  # to follow: whichever process has room runs it
 
-    async def rewrite(self, request: RunRequest) -> Run:
+    async def rewrite(self, request: RunRequest, span: dict[str, Any] | None = None) -> Run:
         """A one-click rewrite of a finished thread's draft (`request.message` is its instruction): a text
-        revision whose version says it was a quick action."""
+        revision whose version says it was a quick action — or, with `span` ({start, end, text,
+        instruction} of the current body), a rewrite of that passage only."""
         self._refuse_while_stopping()
         thread_id = request.thread_id or ""
         if thread_id in self.active or thread_id in self._starting:
             raise ThreadBusy(f"会话 {thread_id} 正在运行", details={"threadId": thread_id})
         self._starting.add(thread_id)
         try:
-            handle = await self.runner.prepare_revise(
-                request, scope="text", source=VersionSource.QUICK_ACTION.value
-            )
+            source = VersionSource.SELECTION_EDIT if span else VersionSource.QUICK_ACTION
+            handle = await self.runner.prepare_revise(request, scope="text", source=source.value, span=span)
         finally:
             self._starting.discard(thread_id)
         return await self._launch(handle)

@@ -257,7 +257,8 @@ class WorkflowRunner:
         return RunHandle(creative, last, command, context, meter)
 
     async def prepare_revise(
-        self, request: RunRequest, *, scope: Scope | None = None, source: str = VersionSource.RUN.value
+        self, request: RunRequest, *, scope: Scope | None = None, source: str = VersionSource.RUN.value,
+        span: dict[str, Any] | None = None,
     ) -> RunHandle:
         """A new message on a finished thread (completed, failed or aborted): claim it, lease it and start a
         revision run of what the message asks (`agents.revision`; `scope` decides instead) from the thread's
@@ -284,18 +285,27 @@ class WorkflowRunner:
                 "这个运行被中断了，请先继续运行，完成后再修改",
                 details={"threadId": thread_id, "resumable": True},
             )
+        version = await current_version(self.store, creative.id)
+        current = as_state(version) if version is not None else {}
+        if span is not None:  # the passage must be the current body's: else the client saw another one
+            body = str((current.get("generatedContent") or {}).get("body") or "")
+            if body[span["start"]:span["end"]] != span["text"]:
+                raise VersionConflict(
+                    "选中的文字和当前正文对不上：正文可能已经改过，请刷新后重新选择",
+                    details={"selection": {k: span[k] for k in ("start", "end")}},
+                )
         try:
             await self.store.claim(thread_id, status, "这个会话已经有一个请求正在处理", owner=self.worker)
         except NotPaused as exc:
             raise ThreadBusy(str(exc), details={"threadId": thread_id}) from exc
         chosen = scope or revision_scope(request.message)
-        version = await current_version(self.store, creative.id)
-        current = as_state(version) if version is not None else {}
         values = {**snapshot.values, **current}
         update: StudioState = {**current, **revision_input(values, request.message, chosen)}  # type: ignore[typeddict-item]
         by_hand = current and current["generatedContent"] != _text_of(snapshot.values.get("generatedContent"))
         if by_hand and chosen == "images":  # text a person edited or restored: the critic warns, never redoes
             update["editorEdited"] = True
+        if span is not None:
+            update["spanEdit"] = span
         if request.enable_hitl is not None:
             update["enableHITL"] = request.enable_hitl
         first = stamp(thread_id, revising(chosen).wire())

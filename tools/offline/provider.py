@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from tools.llm import OFFLINE_PROVIDER, litellm_module
-from tools.offline import briefing, drafting, planning, review, writing
+from tools.offline import briefing, drafting, planning, review, span, writing
 from tools.offline.context import Context
 from tools.offline.schema import conform, generate
 from tools.offline.text import keywords, rng_for
@@ -37,6 +37,7 @@ COMPOSERS: dict[str, Composer] = {
     "brief": briefing.compose_brief,
     "evidence": writing.compose_evidence,
     "writer": drafting.compose_draft,
+    "span_edit": span.compose_span_edit,
     "reference": planning.compose_reference,
     "layout": planning.compose_layout,
     "image_plan": planning.compose_image_plans,

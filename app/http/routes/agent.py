@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -240,6 +240,15 @@ async def resume_thread(request: Request) -> Response:
     return _stream(request, run, owner=True)
 
 
+class Selection(BaseModel):
+    """A passage of the current body: code-point offsets (`end` exclusive) and the text found there."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    start: int = Field(ge=0, le=20_000)
+    end: int = Field(ge=1, le=20_000)
+    text: str = Field(min_length=1, max_length=3000)
+
+
 class RewriteRequest(BaseModel):
     """The body of `POST /api/agent/threads/{threadId}/rewrite`: a one-click rewrite of the finished draft.
     `audience` is required (a string) with the action `audience`."""
@@ -249,16 +258,42 @@ class RewriteRequest(BaseModel):
         populate_by_name=True,
         extra="forbid",
         strict=True,
-        json_schema_extra={
-            "if": {"required": ["action"], "properties": {"action": {"const": "audience"}}},
-            "then": {"required": ["audience"], "properties": {"audience": {"type": "string"}}},
-        },
+        json_schema_extra={"allOf": [
+            {
+                "if": {"required": ["action"], "properties": {"action": {"const": "audience"}}},
+                "then": {"required": ["audience"], "properties": {"audience": {"type": "string"}}},
+            },
+            {
+                "if": {"required": ["action"], "properties": {"action": {"const": "selection"}}},
+                "then": {
+                    "required": ["selection", "instruction"],
+                    "properties": {"selection": {"type": "object"}, "instruction": {"type": "string"}},
+                },
+            },
+        ]},
     )
 
-    action: QuickAction
+    action: QuickAction | Literal["selection"]
     audience: str | None = Field(None, min_length=1, max_length=20, pattern=r"\S")  # for `audience`
+    # for `selection` (highlight-to-edit): the passage of the current body and what to do with it
+    selection: Selection | None = None
+    instruction: str | None = Field(None, min_length=1, max_length=200, pattern=r"\S")
     based_on: int = Field(ge=1, le=1_000_000)  # the version the client saw as current
     enable_hitl: bool | None = Field(None, alias="enableHITL")
+
+
+def _selection(body: RewriteRequest) -> dict[str, Any] | None:
+    """The passage of a `selection` rewrite with its instruction, checked; None for the other actions."""
+    if body.action != "selection":
+        return None
+    if body.selection is None or body.instruction is None:
+        raise ValidationFailed("改写选中文字需要选中的位置和修改要求",
+                               details=[{"field": "selection", "error": "required"}])
+    chosen = body.selection
+    if chosen.end <= chosen.start or chosen.end - chosen.start != len(chosen.text):
+        raise ValidationFailed("选中的位置和文字对不上（end − start 应等于文字的长度）",
+                               details=[{"field": "selection", "error": "mismatch"}])
+    return {"start": chosen.start, "end": chosen.end, "text": chosen.text, "instruction": body.instruction}
 
 
 async def rewrite_thread(request: Request) -> Response:
@@ -271,13 +306,14 @@ async def rewrite_thread(request: Request) -> Response:
     body = await read_model(request, RewriteRequest)
     if body.action == "audience" and not body.audience:
         raise ValidationFailed("换受众需要写明新的受众", details=[{"field": "audience", "error": "required"}])
-    message = quick_message(body.action, body.audience)
+    span = _selection(body)
+    message = body.instruction or "" if span else quick_message(body.action, body.audience)
     run_request = RunRequest(
         message=message, thread_id=thread_id, based_on=body.based_on, enable_hitl=body.enable_hitl
     )
     async with check_run_limits(request, principal, thread_id):
-        run = await manager_of(request).rewrite(run_request)
-    details = {"action": body.action, "message": message}
+        run = await manager_of(request).rewrite(run_request, span=span)
+    details = {"action": body.action, "message": message, **({"selection": span["text"]} if span else {})}
     await _audit(request, principal, "rewrite", thread_id, creative.id, details)
     return _stream(request, run, owner=True)
 

@@ -186,6 +186,7 @@ export const TABLES = {
     quick_action: "一键改写",
     restore: "恢复旧版",
     manual_edit: "手动修改",
+    selection_edit: "选中改写",
     image_edit: "图片编辑",
   },
 };
