@@ -214,7 +214,7 @@ class RunManager:
         self._admitted += not queued
         try:
             if wanted and await self.runner.find(wanted) is not None:  # a new message on an existing thread
-                handle = await self.runner.prepare_revise(request)
+                handle = await self.runner.prepare_revise(request, actor=started_by)
                 return await self._launch(handle)
             handle = await self.runner.prepare_start(
                 request, owner_id=owner_id, started_by=started_by, queued=queued
@@ -229,7 +229,9 @@ class RunManager:
         log.info("run %s queued: %d run(s) going here", handle.thread_id, len(self.active))
         return Run(handle.thread_id, handle.creative_id)  # to follow: whichever process has room runs it
 
-    async def rewrite(self, request: RunRequest, span: dict[str, Any] | None = None) -> Run:
+    async def rewrite(
+        self, request: RunRequest, span: dict[str, Any] | None = None, *, actor: str | None = None
+    ) -> Run:
         """A one-click rewrite of a finished thread's draft (`request.message` is its instruction): a text
         revision whose version says it was a quick action — or, with `span` ({start, end, text,
         instruction} of the current body), a rewrite of that passage only."""
@@ -240,7 +242,9 @@ class RunManager:
         self._starting.add(thread_id)
         try:
             source = VersionSource.SELECTION_EDIT if span else VersionSource.QUICK_ACTION
-            handle = await self.runner.prepare_revise(request, scope="text", source=source.value, span=span)
+            handle = await self.runner.prepare_revise(
+                request, scope="text", source=source.value, span=span, actor=actor
+            )
         finally:
             self._starting.discard(thread_id)
         return await self._launch(handle)

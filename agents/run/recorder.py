@@ -90,16 +90,19 @@ class CreativeRecorder:
     at a time per thread), so no update needs a read first. The caller writes the values — together with
     the event they belong to, in one group commit."""
 
-    def __init__(self, creative: Creative, *, source: str = VersionSource.RUN.value) -> None:
+    def __init__(self, creative: Creative) -> None:
         self.creative_id = creative.id
-        self._source = source
+        # a revision says what made its version and who asked (`WorkflowRunner.prepare_revise`); a run's
+        # first segments, that it was a run, by whoever started it
+        revision = (creative.options or {}).get("revision") or {}
+        self._source = revision.get("source") or VersionSource.RUN.value
         self._timings: dict[str, Any] = dict(creative.timings or {})
         self._rounds: list[dict[str, Any]] = list(creative.review_rounds or [])
         self._usage: dict[str, dict[str, Any]] = {t: dict(row) for t, row in (creative.usage or {}).items()}
         self._tokens = (creative.prompt_tokens, creative.completion_tokens, creative.cost_usd)
         self._plans: list[Any] = list(creative.image_plans or [])
         self._overlay: list[Any] = list(creative.overlay_plan or [])
-        self._actor = creative.started_by
+        self._actor = revision.get("actor") or creative.started_by
 
     def plan_indexes(self, update_: dict[str, Any]) -> list[int] | None:
         """The task indexes of the image plans in force with this update (its own, else the latest), in

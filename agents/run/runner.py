@@ -89,7 +89,6 @@ class RunHandle:
     context: StudioContext
     meter: UsageMeter
     stored: list[dict[str, Any]] = field(default_factory=list)  # events stored while preparing, to send
-    source: str = VersionSource.RUN.value  # what the version this segment may end with is made by
 
     @property
     def thread_id(self) -> str:
@@ -258,7 +257,7 @@ class WorkflowRunner:
 
     async def prepare_revise(
         self, request: RunRequest, *, scope: Scope | None = None, source: str = VersionSource.RUN.value,
-        span: dict[str, Any] | None = None,
+        span: dict[str, Any] | None = None, actor: str | None = None,
     ) -> RunHandle:
         """A new message on a finished thread (completed, failed or aborted): claim it, lease it and start a
         revision run of what the message asks (`agents.revision`; `scope` decides instead) from the thread's
@@ -309,9 +308,14 @@ class WorkflowRunner:
         if request.enable_hitl is not None:
             update["enableHITL"] = request.enable_hitl
         first = stamp(thread_id, revising(chosen).wire())
-        await self.store.append([first], creative.id, error=None)
-        context, meter = self._context(creative.id, creative.options or {})
-        return RunHandle(creative, int(first["seq"]), update, context, meter, stored=[first], source=source)
+        # what the revision's version will say made it, and who asked — kept on the row, so a segment that
+        # resumes the revision after a checkpoint says the same
+        asked = {"source": source, "actor": actor or creative.started_by}
+        options = {**(creative.options or {}), "revision": asked}
+        await self.store.append([first], creative.id, error=None, options=options)
+        creative.options = options
+        context, meter = self._context(creative.id, options)
+        return RunHandle(creative, int(first["seq"]), update, context, meter, stored=[first])
 
     async def resumable(self, thread_id: str) -> bool:
         """Whether the thread's last checkpoint has steps left to run. `next` is empty when the steps that
@@ -410,7 +414,7 @@ class WorkflowRunner:
         stopping (the run stays `running` for the manager to settle) or a peer has taken it over."""
         # preparing stored the creative as running (created or claimed) with this worker's lease
         thread_id, creative_id = handle.thread_id, handle.creative_id
-        recorder = CreativeRecorder(handle.creative, source=handle.source)
+        recorder = CreativeRecorder(handle.creative)
         config: RunnableConfig = {"configurable": {"thread_id": thread_id}, "recursion_limit": 500}
         self.keeper.hold(thread_id, asyncio.current_task())
         release = True

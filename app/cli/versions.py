@@ -146,6 +146,7 @@ def revise(
     def body() -> int:
         from agents.errors import RunError, ThreadNotFound
         from agents.run import RunRequest
+        from app.cli.users import local_actor
 
         text = message.strip()
         if not text:
@@ -162,7 +163,7 @@ def revise(
             creative = studio.loop.run(studio.runner.find(thread_id))
             if creative is None:
                 raise unknown
-            handle = studio.loop.run(studio.runner.prepare_revise(request))
+            handle = studio.loop.run(studio.runner.prepare_revise(request, actor=local_actor()))
             studio.loop.run(_audit_revision(studio, handle.creative_id, thread_id, text))
             if isinstance(view, LiveView):
                 current = creative.current_version or 0

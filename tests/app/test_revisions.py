@@ -145,3 +145,24 @@ def test_the_pictures_a_revision_names() -> None:
     update = revision_input({"qualityHistory": []}, "第2张图换成蓝色", "images")
     assert update["redrawOnly"] == [2] and update["imagesComplete"] is False
     assert revision_input({}, "封面换成绿色", "images")["redrawOnly"] is None
+
+
+async def test_a_rewrite_that_waits_at_a_checkpoint_still_makes_a_quick_action_version(
+    api: httpx.AsyncClient,
+) -> None:
+    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    thread_id = first[0]["threadId"]
+    paused = events_of((await api.post(f"/api/agent/threads/{thread_id}/rewrite", json={
+        "action": "livelier", "basedOn": 1, "enableHITL": True,
+    })).text)
+    assert paused[-1]["type"] == "workflow_paused"
+    done = events_of((await api.post("/api/agent/confirm", json={
+        "threadId": thread_id, "action": "approve",
+    })).text)
+    while done[-1]["type"] == "workflow_paused":  # the image plans' checkpoint is kept: approve it too
+        done = events_of((await api.post("/api/agent/confirm", json={
+            "threadId": thread_id, "action": "approve",
+        })).text)
+    assert done[-1]["type"] == "workflow_complete" and done[-1]["version"] == 2
+    two = (await api.get(f"/api/creatives/{first[-1]['creativeId']}/versions/2")).json()["version"]
+    assert two["source"] == "quick_action" and two["actor"] == "user:admin"

@@ -312,7 +312,7 @@ async def rewrite_thread(request: Request) -> Response:
         message=message, thread_id=thread_id, based_on=body.based_on, enable_hitl=body.enable_hitl
     )
     async with check_run_limits(request, principal, thread_id):
-        run = await manager_of(request).rewrite(run_request, span=span)
+        run = await manager_of(request).rewrite(run_request, span=span, actor=principal.actor)
     details = {"action": body.action, "message": message, **({"selection": span["text"]} if span else {})}
     await _audit(request, principal, "rewrite", thread_id, creative.id, details)
     return _stream(request, run, owner=True)
