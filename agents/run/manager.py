@@ -316,9 +316,12 @@ class RunManager:
             log.exception("could not record how run %s stopped", run.thread_id)
 
     async def _record_abort(self, thread_id: str, creative_id: int, message: str) -> Event:
-        """End the thread's log with an `error` ABORTED event (which marks its creative aborted)."""
+        """End the thread's log with an `error` ABORTED event (which marks its creative aborted); a revision
+        given up leaves the creative showing its current version."""
         abort = ErrorEvent(code=ABORTED, message=message, agent=None, retryable=False)
-        return await self.runner.record(thread_id, creative_id, abort)
+        recorded = await self.runner.record(thread_id, creative_id, abort)
+        await self.versions.show_current(creative_id)
+        return recorded
 
     # --- cancelling ----------------------------------------------------------------------------------
     async def cancel(self, thread_id: str) -> str:

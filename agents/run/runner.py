@@ -39,7 +39,7 @@ from agents.run.leases import HANDED_ON, LeaseKeeper
 from agents.run.recorder import FINISHED, INTERRUPTED, CreativeRecorder, accepted, revising, stamp
 from agents.run.request import RunRequest
 from agents.run.store import RunStore, Worker
-from agents.run.versions import VersionConflict, as_state, current_version
+from agents.run.versions import VersionConflict, Versions, as_state, current_version
 from agents.run.writer import BatchWriter
 from agents.state import StudioState
 from tools.assets import AssetStore
@@ -317,6 +317,13 @@ class WorkflowRunner:
         context, meter = self._context(creative.id, options)
         return RunHandle(creative, int(first["seq"]), update, context, meter, stored=[first])
 
+    async def _after_revision(self, thread_id: str) -> None:
+        """A revision that ended failed or cancelled leaves the creative as its current version shows it,
+        not with the partial draft or pictures it had made (the run's events keep what happened)."""
+        creative = await self.store.find(thread_id)
+        if creative is not None and creative.status in (CreativeStatus.FAILED, CreativeStatus.ABORTED):
+            await Versions(self.store, self.r.assets).show_current(creative.id)
+
     async def resumable(self, thread_id: str) -> bool:
         """Whether the thread's last checkpoint has steps left to run. `next` is empty when the steps that
         were running had already saved their writes: those show as `tasks`, and continuing applies the
@@ -434,6 +441,7 @@ class WorkflowRunner:
         # confirm — in any process — finds the pause it answers): workflow_complete / error after finalize's
         # update, or the pause's ask_user and workflow_paused.
         terminal: list[dict[str, Any]] = []
+        revision = "revision" in (handle.creative.options or {})
         try:
             for event in handle.stored:
                 yield event
@@ -486,5 +494,7 @@ class WorkflowRunner:
             self.keeper.drop(thread_id)
             usage = recorder.usage_values(handle.meter, handle.context.llm.model)
             await self.store.update(creative_id, **usage)
+            if release and revision and not any(e.get("type") == "workflow_paused" for e in terminal):
+                await self._after_revision(thread_id)
             if release:
                 await self.store.release(self.worker, thread_id)

@@ -198,6 +198,32 @@ class Versions:
         )
         return number, [f.wire() for f in findings]
 
+    async def show_current(self, creative_id: int) -> bool:
+        """Show the current version on the creative row and as its current image set again — after a
+        revision that failed or was cancelled part-way, whose partial draft or pictures the row had taken
+        on. False when the creative has no version yet (its first run's partial work is all there is)."""
+        version = await self.current(creative_id)
+        if version is None:
+            return False
+        content = {key: getattr(version, key) for key in _CONTENT}
+
+        async def apply(conn: AsyncConnection) -> None:
+            await conn.execute(update(Creative).where(Creative.id == creative_id).values(
+                title=content["title"], body=content["body"], tags=content["tags"],
+                image_plans=content["image_plans"], overlay_plan=content["overlay_plan"],
+                score=(content["review"] or {}).get("overall"),
+            ))
+
+        await self.store.writer.run(apply)
+        await self._show_images(creative_id, content)
+        return True
+
+    async def _show_images(self, creative_id: int, content: dict[str, Any]) -> None:
+        ids = [i if isinstance(i, int) else None for i in content["asset_ids"] or []]
+        indexes = [p.get("index") for p in content["image_plans"] or [] if isinstance(p, dict)]
+        known = [i for i in indexes if isinstance(i, int)]
+        await self.assets.set_current(creative_id, ids, known if len(known) == len(ids) else None)
+
     async def commit(
         self, creative_id: int, content: dict[str, Any], *, based_on: int, source: VersionSource,
         actor: str | None, restored_from: int | None = None,
@@ -237,8 +263,5 @@ class Versions:
             return int(new)
 
         new_number: int = await self.store.writer.run(apply)
-        ids = [i if isinstance(i, int) else None for i in content["asset_ids"] or []]
-        indexes = [p.get("index") for p in content["image_plans"] or [] if isinstance(p, dict)]
-        known = [i for i in indexes if isinstance(i, int)]
-        await self.assets.set_current(creative_id, ids, known if len(known) == len(ids) else None)
+        await self._show_images(creative_id, content)
         return new_number

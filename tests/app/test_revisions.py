@@ -166,3 +166,22 @@ async def test_a_rewrite_that_waits_at_a_checkpoint_still_makes_a_quick_action_v
     assert done[-1]["type"] == "workflow_complete" and done[-1]["version"] == 2
     two = (await api.get(f"/api/creatives/{first[-1]['creativeId']}/versions/2")).json()["version"]
     assert two["source"] == "quick_action" and two["actor"] == "user:admin"
+
+
+async def test_a_revision_given_up_leaves_the_creative_as_its_current_version(api: httpx.AsyncClient) -> None:
+    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    thread_id, done = first[0]["threadId"], first[-1]
+    revision = {"threadId": thread_id, "message": "标题里加上「新手必看」", "enableHITL": True}
+    paused = await stream(api, revision)
+    assert paused[-1]["type"] == "workflow_paused"
+    draft = next(e for e in paused if e["type"] == "ask_user")["context"]["data"]
+    assert "新手必看" in draft["title"]  # the revised draft waits at the checkpoint…
+    waiting = (await api.get(f"/api/creatives/{done['creativeId']}")).json()
+    assert waiting["title"] == draft["title"]  # (while it waits, the creative shows the work in progress)
+    cancelled = await api.post(f"/api/agent/threads/{thread_id}/cancel")
+    assert cancelled.status_code == 200, cancelled.text
+    detail = (await api.get(f"/api/creatives/{done['creativeId']}")).json()
+    assert detail["status"] == "aborted" and detail["currentVersion"] == 1
+    assert (detail["title"], detail["body"]) == (done["title"], done["body"])  # …and is not what it shows
+    current = [a["id"] for a in detail["assets"] if a["taskIndex"] is not None]
+    assert current == done["imageAssetIds"]
