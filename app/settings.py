@@ -162,6 +162,11 @@ class Settings(BaseSettings):
         description="Runs one server process runs at once; more are queued and started by whichever "
         "process has room first (unset: no limit).",
     )
+    queue_revisions: bool = Field(
+        False,
+        description="A new message for a thread that is running or paused waits its turn — its stream says "
+        "so first, and it starts once the thread has finished — instead of a 409 THREAD_BUSY.",
+    )
     follow_poll_s: float = Field(
         0.2,
         gt=0,

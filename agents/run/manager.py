@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agents.errors import NotPaused, Stopping, ThreadBusy
-from agents.events import ContentDelta, DraftSoFar, ErrorEvent, Reconnect, WorkflowProgress
+from agents.events import ContentDelta, DraftSoFar, ErrorEvent, Message, Reconnect, WorkflowProgress
 from agents.image_edit import ImageEdits
 from agents.run.bus import LogWatcher
 from agents.run.leases import HANDED_ON
-from agents.run.recorder import ABORTED, stamp
+from agents.run.recorder import ABORTED, FINISHED, stamp
 from agents.run.request import RunRequest
 from agents.run.runner import SHUTDOWN, Resources, RunHandle, WorkflowRunner
 from agents.run.store import PausedThread, Worker
@@ -49,6 +49,7 @@ _END = None  # the sentinel a subscriber queue receives when the run is over
 OnDisconnect = Literal["continue", "abort"]
 DRAFT = ContentDelta.model_fields["type"].default  # the ephemeral events a follower joins mid-way
 QUEUED_PHASE = "排队等待：服务正忙，有空位时自动开始"
+WAITING_NOTE = "这条修改意见已排队：前面的请求完成（或审核结束）后自动开始"
 
 
 def reconnect(thread_id: str, last_seq: int) -> Event:
@@ -126,6 +127,7 @@ class RunManager:
         self._sweeps: set[asyncio.Task[None]] = set()
         self._sweeping = asyncio.Lock()  # one sweep at a time: room is counted, then filled
         self._starting: set[str] = set()
+        self._turns: dict[str, asyncio.Lock] = {}  # queued messages per thread, in the order they came
         self._admitted = 0  # starts let in to run here, not yet launched (they count against max_runs)
         self._shutting_down = False
         self._handing_on = False
@@ -228,6 +230,31 @@ class RunManager:
         await self.runner.record(handle.thread_id, handle.creative_id, waiting)
         log.info("run %s queued: %d run(s) going here", handle.thread_id, len(self.active))
         return Run(handle.thread_id, handle.creative_id)  # to follow: whichever process has room runs it
+
+    async def queued(self, request: RunRequest, *, started_by: str | None = None) -> AsyncIterator[Event]:
+        """A new message for a thread that is running or paused, when messages queue (`queue_revisions`):
+        the stream says first that it waits, then — once the thread has finished, and after the messages
+        queued before it here — it is a revision like any other (`start`), followed to its end. Its
+        `basedOn` was checked when it was sent; it runs on whatever version the earlier requests make.
+        Queued messages live in this process: a restart ends their streams, never a run."""
+        thread_id = request.thread_id or ""
+        creative = await self.runner.require(thread_id)
+        note = Message(agent="supervisor", content=WAITING_NOTE)
+        yield await self.runner.record(thread_id, creative.id, note)
+        request = request.model_copy(update={"based_on": None})
+        async with self._turns.setdefault(thread_id, asyncio.Lock()):  # FIFO: one queued message at a time
+            while True:
+                self._refuse_while_stopping()
+                progress = (await self.store.progress([thread_id]))[thread_id]
+                if progress.status in FINISHED and thread_id not in self.active:
+                    try:
+                        run = await self.start(request, started_by=started_by)
+                        break
+                    except ThreadBusy:  # another request (maybe in another process) took it first
+                        pass
+                await asyncio.sleep(self.watcher.poll_s)
+        async for event in self.follow(run.thread_id, run.start_seq):
+            yield event
 
     async def rewrite(
         self, request: RunRequest, span: dict[str, Any] | None = None, *, actor: str | None = None

@@ -5,6 +5,7 @@ message to a paused thread is a 409."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -185,3 +186,33 @@ async def test_a_revision_given_up_leaves_the_creative_as_its_current_version(ap
     assert (detail["title"], detail["body"]) == (done["title"], done["body"])  # …and is not what it shows
     current = [a["id"] for a in detail["assets"] if a["taskIndex"] is not None]
     assert current == done["imageAssetIds"]
+
+
+async def test_with_queueing_on_a_message_to_a_paused_thread_waits_its_turn(
+    backend_settings: Settings,
+) -> None:
+    settings = backend_settings.model_copy(update={"queue_revisions": True})
+    async with asgi_client(settings) as client:
+        paused = await stream(client, {"message": REQUEST, "imageCount": 1})
+        thread_id = paused[0]["threadId"]
+        assert paused[-1]["type"] == "workflow_paused"
+        waiting = asyncio.create_task(client.post("/api/agent/stream", json={
+            "threadId": thread_id, "message": "标题里加上「新手必看」", "enableHITL": False,
+        }))
+        for _ in range(100):  # the queued message says so in the thread's log before anything else happens
+            log = (await client.get(f"/api/agent/threads/{thread_id}/events?after={paused[-1]['seq']}")).text
+            if "已排队" in log:
+                break
+            await asyncio.sleep(0.05)
+        assert "已排队" in log and not waiting.done()
+        done = paused
+        while done[-1]["type"] == "workflow_paused":  # the editor answers the first run's checkpoints
+            approve = {"threadId": thread_id, "action": "approve"}
+            answer = await client.post("/api/agent/confirm", json=approve)
+            done = events_of(answer.text)
+        response = await waiting
+    assert response.status_code == 200, response.text
+    events = events_of(response.text)
+    assert events[0]["type"] == "message" and "已排队" in events[0]["content"]
+    assert events[-1]["type"] == "workflow_complete" and events[-1]["version"] == 2
+    assert "新手必看" in events[-1]["title"]

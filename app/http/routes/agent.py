@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from agents.errors import ThreadBusy
 from agents.hitl import UserResponse
 from agents.revision import QuickAction, quick_message
 from agents.run import Run, RunManager, RunRequest
@@ -121,7 +122,20 @@ async def start_run(request: Request) -> Response:
     else:
         require(request, Action.START_RUN)
     async with check_run_limits(request, principal, thread_id):
-        run = await manager.start(body, owner_id=principal.user_id, started_by=principal.actor)
+        try:
+            run = await manager.start(body, owner_id=principal.user_id, started_by=principal.actor)
+        except ThreadBusy as exc:  # a running or paused thread: 409, or the message waits its turn
+            if existing is None or not settings_of(request).queue_revisions or (exc.details or {}).get(
+                "resumable"
+            ):
+                raise
+            await _audit(request, principal, "revise", thread_id, existing.id, {
+                "message": body.message, "queued": True,
+            })
+            return event_stream(
+                manager.queued(body, started_by=principal.actor),
+                heartbeat_s=settings_of(request).heartbeat_s, on_shutdown=manager.shutdown,
+            )
     if given and existing is not None:  # a revision keeps the thread's settings: what it asked is the message
         await _audit(request, principal, "revise", run.thread_id, run.creative_id, {"message": body.message})
     else:
