@@ -444,7 +444,11 @@ async def image_planner_agent(state: StudioState, ctx: StudioContext) -> dict[st
     styled = hit is not None and hit.matches(threshold)
     key = draft.title if draft else topic
     plans = fit_mood(plans, head, "\n".join(paragraphs), key, ref_palette, styled=styled)
-    if feedback and (asked := asked_palette(feedback)):  # the editor named a colour: it wins
+    # the editor named a colour — now, or in the revision this run makes (whose message is consumed by the
+    # first plan, while the review may send the plans back for more rounds): it wins
+    revising = str((state.get("revisions") or [{}])[-1].get("message") or "")
+    asked = (asked_palette(feedback) if feedback else None) or (asked_palette(revising) if revising else None)
+    if asked:
         only = state.get("redrawOnly") or []
         plans = [p.model_copy(update={"palette": asked}) if not only or k + 1 in only else p
                  for k, p in enumerate(plans)]

@@ -210,9 +210,19 @@ def package_findings(state: StudioState) -> tuple[list[Finding], list[str]]:
             findings.extend(text)
     plans: list[Mapping[str, Any]] = [*(state.get("imagePlans") or [])]
     overlays: list[Mapping[str, Any]] = [*(state.get("textOverlayPlan") or [])]
-    cards = card_findings(draft=draft, plans=plans, overlays=overlays, layout=state.get("layoutSpec") or None)
+    layout = state.get("layoutSpec") or None
+    cards = card_findings(draft=draft, plans=plans, overlays=overlays, layout=layout)
+    only = state.get("redrawOnly") or []
     if state.get("plansEdited") or state.get("imagesKept"):  # the editor's cards, or kept by a revision
         warnings.extend(f.reason for f in cards)
+    elif only:  # a revision of some pictures: the cards it keeps as they were only warn
+        redrawn = [p for k, p in enumerate(plans) if k + 1 in only]
+        indexes = {p.get("index") for p in redrawn}
+        theirs = [o for o in overlays if (o.get("imageIndex") or o.get("image_index")) in indexes]
+        failing = card_findings(draft=draft, plans=redrawn, overlays=theirs, layout=layout)
+        reasons = {f.reason for f in failing}
+        findings.extend(failing)
+        warnings.extend(f.reason for f in cards if f.reason not in reasons)
     else:
         findings.extend(cards)
     return findings, warnings

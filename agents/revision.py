@@ -95,7 +95,9 @@ def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> di
         flags = _reset(WRITER, CONTENT_CHECKPOINT, REVIEW)
         feedback = {WRITER: message}
     notes = list(values.get("writerNotes") or [])
-    revisions = [*(values.get("revisions") or []), {"message": message, "scope": chosen}]
+    before = str((values.get("generatedContent") or {}).get("title") or "")
+    asked = {"message": message, "scope": chosen, "titleBefore": before}
+    revisions = [*(values.get("revisions") or []), asked]
     return {
         **flags,
         "userFeedback": feedback,

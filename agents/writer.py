@@ -101,6 +101,22 @@ def check_instructions(findings: list[Mapping[str, str]], request: str, brief: M
     return list(dict.fromkeys(out))
 
 
+HISTORY_KEPT = 6  # the latest revision requests the writer is shown
+HISTORY_CHARS = 200  # …each cut to this many characters
+
+
+def revision_history(state: StudioState) -> list[dict[str, str]] | None:
+    """The creator's revision requests on this thread, oldest first (the last is this one), each with the
+    title before it — bounded, so a long conversation never crowds the prompt. None on a first run."""
+    asked = (state.get("revisions") or [])[-HISTORY_KEPT:]
+    return [
+        {"request": str(r.get("message") or "")[:HISTORY_CHARS],
+         "titleBefore": str(r.get("titleBefore") or "")}
+        for r in asked
+        if isinstance(r, dict)
+    ] or None
+
+
 def _redo_text(state: StudioState) -> str | None:
     """The review feedback for the prompt, with the failed checks as instructions."""
     review = state.get("reviewFeedback") or None
@@ -278,6 +294,7 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
         feedback="\n".join(notes) or feedback,
         review_feedback=_redo_text(state),
         previous={k: previous.get(k) for k in ("title", "body", "tags")} if previous else None,
+        history=revision_history(state),
     )
     stream = DraftStream(NAME)
     try:

@@ -136,6 +136,7 @@ TABLES: dict[str, dict[str, str]] = {
         "image_agent": "图片生成器",
         "review_agent": "质量审核员",
         "answer_agent": "答疑助手",
+        "image_editor": "图片编辑",
         "finalize": "交付",
         "END": "结束",
     },

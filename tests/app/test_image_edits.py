@@ -105,6 +105,11 @@ async def test_a_mask_changes_only_its_pixels_and_makes_a_version(api: httpx.Asy
     assert after_revision["type"] == "workflow_complete", revised.text[-400:]
     assert after_revision["imageAssetIds"] == done["imageAssetIds"]
 
+    # new parameters draw the card again from its plan: what the mask drew is gone, and the creator is told
+    redraw = await edit(api, done["imageAssetIds"][0], {"params": {"badge": False}, "basedOn": 3})
+    notes = " ".join(e["content"] for e in redraw if e["type"] == "message")
+    assert redraw[-1]["version"] == 4 and "没有保留" in notes
+
 
 async def test_parameters_and_text_redraw_the_card_from_its_plan(api: httpx.AsyncClient) -> None:
     final = await completed(api)

@@ -216,3 +216,31 @@ async def test_with_queueing_on_a_message_to_a_paused_thread_waits_its_turn(
     assert events[0]["type"] == "message" and "已排队" in events[0]["content"]
     assert events[-1]["type"] == "workflow_complete" and events[-1]["version"] == 2
     assert "新手必看" in events[-1]["title"]
+
+
+async def test_the_writer_sees_the_revision_history_and_never_reuses_a_title(api: httpx.AsyncClient) -> None:
+    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    thread_id = first[0]["threadId"]
+    titles = [first[-1]["title"]]
+    for number in (2, 3, 4):
+        done = events_of((await api.post(f"/api/agent/threads/{thread_id}/rewrite", json={
+            "action": "new_title", "basedOn": number - 1,
+        })).text)[-1]
+        assert done["version"] == number
+        titles.append(done["title"])
+    assert len(set(titles)) == len(titles), titles  # each new title differs from every earlier one
+    snapshot = (await api.get(f"/api/agent/threads/{thread_id}")).json()
+    assert snapshot["status"] == "completed"
+
+
+def test_the_revision_history_the_writer_sees_is_bounded() -> None:
+    from agents.writer import HISTORY_CHARS, HISTORY_KEPT, revision_history
+
+    assert revision_history({}) is None
+    asked = [
+        {"message": f"第{k}次：" + "改" * 300, "scope": "text", "titleBefore": f"标题{k}"} for k in range(10)
+    ]
+    history = revision_history({"revisions": asked})
+    assert history is not None and len(history) == HISTORY_KEPT
+    assert history[0]["titleBefore"] == "标题4" and history[-1]["request"].startswith("第9次")
+    assert all(len(h["request"]) == HISTORY_CHARS for h in history)

@@ -531,7 +531,9 @@ def _emoji(ctx: Context, plain: bool) -> Any:
     return (lambda: "") if plain else (lambda: pick(ctx.rng, kept or ctx.theme.emoji))
 
 
-def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patterns: str, avoid: str) -> str:
+def _title(
+    ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patterns: str, avoid: set[str]
+) -> str:
     if fb.title_set:
         return fb.title_set[:TITLE_LIMIT]
     templates = list(voice.TITLES.get(kind, voice.TITLES["guide"]))
@@ -549,7 +551,7 @@ def _title(ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patter
     candidates = [t.format(**fields) for t in templates]
     for add in fb.title_add:  # the editor's words go first
         candidates = [c if add in c else f"{add}｜{c}" for c in candidates]
-    fitting = [c for c in candidates if len(c) <= TITLE_LIMIT and c != avoid]
+    fitting = [c for c in candidates if len(c) <= TITLE_LIMIT and c not in avoid]
     if fitting:
         return fitting[0]
     short = {**fields, "e": "", "a": fields["a"][:4]}
@@ -777,7 +779,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # a list of things has "{n}个…" titles; a trip to a place listed as tips does not (3个秋天去婺源看红叶)
     several = SEVERAL.search(f"{ctx.request} {subject}")
     title_kind = "guide" if kind == "list" and places(subject) and not several else kind
-    title = _title(ctx, title_kind, fields, fb, patterns, avoid=str(previous.get("title") or ""))
+    # a new title is not the last one, nor one the creator already revised away (the revision history)
+    used = {str(h.get("titleBefore") or "") for h in ctx.data("history") or [] if isinstance(h, dict)}
+    avoid = {str(previous.get("title") or ""), *used} - {""}
+    title = _title(ctx, title_kind, fields, fb, patterns, avoid=avoid)
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
     return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}

@@ -18,7 +18,8 @@ from tools.offline.context import Context
 from tools.offline.text import pick, strip_emoji
 from tools.offline.voice import LINE_ENDINGS
 
-_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*")
+# a sentence with its end mark and the line break after it (joined back, the passage keeps its lines)
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]*\n*")
 _QUOTED = re.compile(r"(?:改成|换成|改为|替换成|写成)[：:]?\s*[「『“\"](.+?)[」』”\"]")
 _DELETE = re.compile(
     r"^(?:把)?(?:这段|这句|这部分|选中的?(?:文字|内容|部分)?)?(?:删掉|删除|去掉|不要了?)(?:这段|这句|吧)?$"
@@ -70,13 +71,25 @@ def _sentences(text: str) -> list[str]:
 
 
 def _shorter(text: str) -> str:
-    """Fillers out; past two sentences, the first half of them (at least one) is kept."""
+    """Fillers out. A passage of several lines (a list) keeps every line, each cut to its first clause
+    when it is long; prose keeps the first half of its sentences (at least one)."""
     text = _FILLER.sub("", text)
+    if "\n" in text.strip():
+        return "\n".join(_first_clause(line) for line in text.split("\n"))
     sentences = _sentences(text)
     if len(sentences) >= 2:
         keep = max(1, len(sentences) // 2)
-        text = "".join(sentences[:keep])
+        text = "".join(sentences[:keep]).rstrip("\n")
     return text
+
+
+def _first_clause(line: str) -> str:
+    """A long line cut to the first half of its clauses (rounded up), with the line's end mark."""
+    core = line.rstrip("。！？!?；;")
+    clauses = core.split("，")
+    if len(core) <= 16 or len(clauses) < 2:
+        return line
+    return "，".join(clauses[: (len(clauses) + 1) // 2]) + (line[len(core):] or "。")
 
 
 def _formal(text: str) -> str:
@@ -94,11 +107,13 @@ def _livelier(text: str, tone: str, emoji: tuple[str, ...], rng: Any) -> str:
     endings = LINE_ENDINGS[tone]
     sentences = _sentences(text) or [text]
     out = []
-    for k, sentence in enumerate(sentences):
+    for k, piece in enumerate(sentences):
+        sentence = piece.rstrip("\n")
         core = sentence.rstrip("。！？!?；;")
-        if core and sentence[len(core):] in ("", "。", "；", ";"):
+        heading = sentence == core and "，" not in core  # a line with no clause and no end mark
+        if core and not heading and sentence[len(core):] in ("", "。", "；", ";"):
             sentence = core + (pick(rng, endings) if rng is not None else endings[k % len(endings)])
-        out.append(sentence)
+        out.append(sentence + piece[len(piece.rstrip("\n")):])
     text = "".join(out)
     if emoji and not any(mark in text for mark in emoji):
         text += pick(rng, emoji) if rng is not None else emoji[0]
@@ -108,7 +123,9 @@ def _livelier(text: str, tone: str, emoji: tuple[str, ...], rng: Any) -> str:
 def _with_emoji(text: str, emoji: tuple[str, ...], rng: Any) -> str:
     sentences = _sentences(text) or [text]
     marks = [pick(rng, emoji) if rng is not None else emoji[k % len(emoji)] for k in range(len(sentences))]
-    return "".join(f"{s}{m}" for s, m in zip(sentences, marks, strict=True))
+    return "".join(
+        f"{s.rstrip(chr(10))}{m}{s[len(s.rstrip(chr(10))):]}" for s, m in zip(sentences, marks, strict=True)
+    )
 
 
 def _longer(text: str, about: list[str]) -> str:

@@ -95,8 +95,12 @@ def keywords(text: str, limit: int = 6, *, extra: Iterable[str] = ()) -> list[st
     return ranked[:limit]
 
 
+_KEYCAP = re.compile("([0-9#*])\ufe0f?\u20e3")  # 1️⃣: a digit, the emoji variation selector, the keycap
+
+
 def strip_emoji(text: str) -> str:
-    return _EMOJI.sub("", text)
+    """`text` without emoji; a keycap number (1️⃣) becomes a plain one (1.)."""
+    return _EMOJI.sub("", _KEYCAP.sub(r"\1.", text))
 
 
 _ENUMERATION = re.compile(r"^(?:\d{1,2}\s*[.、)）:：]|[①-⑩]|[（(]\d{1,2}[)）]|[-·•])\s*")

@@ -146,6 +146,7 @@ export const TABLES = {
     image_agent: "图片生成器",
     review_agent: "质量审核员",
     answer_agent: "答疑助手",
+    image_editor: "图片编辑",
     finalize: "交付",
     END: "结束",
   },

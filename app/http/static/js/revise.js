@@ -5,9 +5,13 @@
 // view, the same reconnection, the events numbered on from the thread's log.
 // 一键改写: a row of buttons that post `POST /api/agent/threads/{threadId}/rewrite` with `basedOn` = the version
 // on screen (a text revision with the action's instruction) and follow the stream through the same path.
+// The box also owns the result's two editors, offered to the same accounts: 编辑图片 on each picture
+// (imageedit.js) and 改写选中文字 in the draft's body (selectedit.js).
 
 import { describeError, getCreative, getThread } from "./api.js";
 import { clear, h } from "./dom.js";
+import { ImageEditor } from "./imageedit.js";
+import { SelectionEditor } from "./selectedit.js";
 import { postStream } from "./sse.js";
 
 /** One-click starts for a message (they fill the box; the creator can still edit before submitting). */
@@ -100,6 +104,15 @@ export class ReviseBox {
       event.preventDefault();
       this.submit();
     });
+    const editorAllowed = () => this.allowed();
+    this.imageEditor = new ImageEditor({
+      view, session, allowed: editorAllowed,
+      basedOn: (threadId) => this.currentVersion(threadId),
+      onSent: (sent) => {
+        this.sent = sent;
+      },
+    });
+    this.selectionEditor = new SelectionEditor({ view, session, revise: this, allowed: editorAllowed });
     this.textarea.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) this.form.requestSubmit();
     });
@@ -135,6 +148,8 @@ export class ReviseBox {
 
   /** Show, enable and word the box for the run on screen (the page calls this whenever the run changes). */
   refresh() {
+    this.imageEditor.refresh();
+    this.selectionEditor.refresh();
     const view = this.view;
     const finished = FINISHED.has(view.status);
     const show = Boolean(view.threadId) && this.allowed() && !view.answerOnly
@@ -157,8 +172,8 @@ export class ReviseBox {
     if (view.status === "paused") return "修改已暂停，等待审核确认（见上方）。";
     if (!finished || this.session.streaming) return view.revising ? "正在按要求修改，完成后可以继续提出修改。" : "";
     if (!mine) return "";
-    if (view.status === "completed" && this.sent.rewrite) {
-      const done = `已一键改写（${this.sent.rewrite}）`;
+    if (view.status === "completed" && (this.sent.rewrite || this.sent.done)) {
+      const done = this.sent.done || `已一键改写（${this.sent.rewrite}）`;
       return view.version ? `${done}，生成第 ${view.version} 版。` : `${done}。`;
     }
     if (view.status === "completed") return view.version ? `已按要求修改，生成第 ${view.version} 版。` : "已按要求修改。";
@@ -242,10 +257,11 @@ export class ReviseBox {
   }
 
   /**
-   * Post a revision (the box's message or a one-click rewrite) and follow its stream in the page's run view;
-   * true when the stream opened, false when it was refused (the error is shown in the box).
+   * Post a revision (the box's message, a one-click rewrite or a selection's rewrite) and follow its stream in
+   * the page's run view; true when the stream opened, false when it was refused (the error is shown in the
+   * box, or by `showError`).
    */
-  async send(url, body, phase, sent) {
+  async send(url, body, phase, sent, { showError = (title, lines) => this.showError(title, lines) } = {}) {
     const view = this.view;
     const before = { status: view.status, phase: view.phase.textContent };
     this.busy = true;
@@ -265,7 +281,7 @@ export class ReviseBox {
       // the server's message says it in Chinese; only a validation error's field list goes with it (other
       // details are identifiers and raw values: the thread id, a status)
       const d = describeError(err);
-      this.showError(d.title, Array.isArray(err?.details) ? d.lines : []);
+      showError(d.title, Array.isArray(err?.details) ? d.lines : []);
       return false;
     } finally {
       this.busy = false;
