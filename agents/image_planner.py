@@ -422,7 +422,9 @@ async def image_planner_agent(state: StudioState, ctx: StudioContext) -> dict[st
         feedback=feedback,
         review_feedback=state.get("reviewFeedback") or None,
     )
-    answer = await ctx.llm.complete_structured("image_plan", messages, ImagePlanOutput)
+    # plans made again (feedback, a review's redo, a revision) are asked anew, never from the cache
+    redo = bool(state.get("imagePlans"))
+    answer = await ctx.llm.complete_structured("image_plan", messages, ImagePlanOutput, fresh=redo)
     content_type = brief.content_type if brief else "guide"
     style_words = " ".join(w for r in references for w in r.style_keywords[:2])
     planned = normalize_plans(

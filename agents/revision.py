@@ -86,7 +86,13 @@ def revision_input(values: Mapping[str, Any], message: str, chosen: Scope) -> di
     if chosen == "full":
         flags = dict(INVALIDATES[BRIEF])
         rest = _FULL.sub("", message).strip(" ，,。.！!；;：:") or message  # what the new post should be
-        feedback = {WRITER: rest, PLANNER: rest}
+        # a new subject or reader starts at the brief, which reads every full redo of the thread in order
+        # (换成秋天露营, then 写给大学生: autumn camping for students)
+        earlier = [
+            r for r in values.get("revisions") or [] if isinstance(r, dict) and r.get("scope") == "full"
+        ]
+        redos = [_FULL.sub("", r.get("message") or "").strip(" ，,。.！!；;：:") for r in earlier]
+        feedback = {BRIEF: "；".join([*(r for r in redos if r), rest]), WRITER: rest, PLANNER: rest}
     elif chosen == "images":
         flags = _reset(PLANNER, PLANS_CHECKPOINT, IMAGE, REVIEW)
         feedback = {PLANNER: message}

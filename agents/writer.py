@@ -101,6 +101,7 @@ def check_instructions(findings: list[Mapping[str, str]], request: str, brief: M
     return list(dict.fromkeys(out))
 
 
+_NEW_SUBJECT = re.compile(r"^(?:换个主题|主题改成|主题换成|换成|改成|改写成)[，,：:\s]*(?:写)?")
 HISTORY_KEPT = 6  # the latest revision requests the writer is shown
 HISTORY_CHARS = 200  # …each cut to this many characters
 
@@ -132,7 +133,9 @@ def _redo_text(state: StudioState) -> str | None:
     return text
 
 
-def _report_feedback(feedback: str | None, draft: dict[str, Any], previous: Mapping | None) -> None:
+def _report_feedback(
+    feedback: str | None, draft: dict[str, Any], previous: Mapping | None, topic: str = ""
+) -> None:
     """Say plainly what of the editor's feedback this redo did not do (never a silent reshuffle)."""
     if previous and all(draft.get(k) == previous.get(k) for k in ("title", "body", "tags")):
         emit(Message(agent=NAME, content="这一版和上一版完全相同：没能按意见改动，请换个说法再试"))
@@ -141,7 +144,10 @@ def _report_feedback(feedback: str | None, draft: dict[str, Any], previous: Mapp
         return
     wanted = editor_feedback.parse(feedback)
     misses = editor_feedback.unmet(wanted, draft, previous)
-    misses += [f"没能理解「{c}」" for c in wanted.unparsed]
+    # a new subject (换成秋天露营) is the brief's to act on: done when the brief's topic says it
+    subjects = {c: _NEW_SUBJECT.sub("", c) if _NEW_SUBJECT.match(c) else "" for c in wanted.unparsed}
+    unread = [c for c, said in subjects.items() if not (topic and said and said in topic)]
+    misses += [f"没能理解「{c}」" for c in unread]
     if misses:
         emit(Message(agent=NAME, content="这些修改意见没能完全落实：" + "；".join(misses)))
 
@@ -249,7 +255,7 @@ async def edit_span(state: StudioState, ctx: StudioContext, span: Mapping[str, A
     messages = prompt("span_edit").render(
         request=state.get("request", ""), post=body, selection=selected, instruction=instruction
     )
-    answer = await ctx.llm.complete_structured("span_edit", messages, SpanRewrite)
+    answer = await ctx.llm.complete_structured("span_edit", messages, SpanRewrite, fresh=True)  # asked for
     lead = selected[: len(selected) - len(selected.lstrip())]
     trail = selected[len(selected.rstrip()):]
     new_text = answer.text.strip()
@@ -298,7 +304,10 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
     )
     stream = DraftStream(NAME)
     try:
-        draft = await ctx.llm.stream_structured("writer", messages, Draft, on_partial=stream.partial)
+        # a rewrite (feedback, a review's redo, a revision) wants a new draft, never the cached one
+        draft = await ctx.llm.stream_structured(
+            "writer", messages, Draft, on_partial=stream.partial, fresh=previous is not None
+        )
     finally:
         stream.close()
     draft = draft.model_copy(update={"tags": clean_tags(draft.tags, brief.keywords if brief else [])})
@@ -306,7 +315,7 @@ async def writer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
     wire = draft.model_dump(mode="json", by_alias=True)
     emit(Message(agent=NAME, content=f"标题：{draft.title}\n\n正文：{draft.body}"))
     emit(ContentUpdate(title=draft.title, body=draft.body, tags=draft.tags))
-    _report_feedback(feedback, wire, previous)
+    _report_feedback(feedback, wire, previous, str((state.get("creativeBrief") or {}).get("topic") or ""))
     checks = await asyncio.to_thread(_draft_checks, state, wire)  # they embed sentences: off the loop
     if checks["findings"]:
         reasons = [str(f["reason"]) for f in checks["findings"]]

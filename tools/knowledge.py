@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import copy
 import csv
 import io
 import itertools
@@ -46,6 +47,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
+from tools.call_cache import CallCache
 from tools.errors import ImportRowsError, KnowledgeError
 
 if TYPE_CHECKING:
@@ -180,6 +182,7 @@ def style_text(style: Style) -> str:
 # ---------------------------------------------------------------------------------------------------------
 
 ModelT = TypeVar("ModelT", Note, Style)
+_Hit = TypeVar("_Hit")
 
 
 def split_list_cell(cell: str) -> list[str]:
@@ -378,6 +381,8 @@ class KnowledgeStore:
         self._notes: AsyncTable | None = None
         self._styles: AsyncTable | None = None
         self._write_lock = asyncio.Lock()
+        self._cache: CallCache | None = None  # a creative's view (`cached`): identical searches, one answer
+        self._on_hit: Callable[[str], None] | None = None
 
     # --- lifecycle -------------------------------------------------------------------------------------
 
@@ -494,6 +499,28 @@ class KnowledgeStore:
         table = await self.styles_table.query().select(list(Style.model_fields)).to_arrow()
         return [Style.model_validate(row) for row in table.to_pylist()]
 
+    def cached(self, cache: CallCache, on_hit: Callable[[str], None] | None = None) -> KnowledgeStore:
+        """This store as one creative sees it: a search asked again with the same arguments is answered from
+        `cache` (`on_hit(kind)` hears of each hit, for the run's usage). Same connection and tables."""
+        view = copy.copy(self)
+        view._cache, view._on_hit = cache, on_hit
+        return view
+
+    async def _remembered(
+        self, kind: str, key: tuple[Any, ...], search: Callable[[], Awaitable[list[_Hit]]]
+    ) -> list[_Hit]:
+        if self._cache is None:
+            return await search()
+        name = CallCache.key("retrieval", str(self.path), kind, *key)
+        found, value = self._cache.get(name)
+        if found:
+            if self._on_hit is not None:
+                self._on_hit(kind)
+            return list(value)
+        hits = await search()
+        self._cache.put(name, hits)
+        return hits
+
     async def search_notes(
         self,
         query: str,
@@ -505,6 +532,20 @@ class KnowledgeStore:
     ) -> list[NoteHit]:
         """Hybrid search (vector + BM25, RRF), best first; `theme` and the `since..until` publication dates
         (inclusive) filter before ranking."""
+        key = (query, limit, theme, since and since.isoformat(), until and until.isoformat())
+        return await self._remembered(
+            "search_notes", key, lambda: self._search_notes(query, limit, theme, since=since, until=until)
+        )
+
+    async def _search_notes(
+        self,
+        query: str,
+        limit: int,
+        theme: str | None,
+        *,
+        since: date | None,
+        until: date | None,
+    ) -> list[NoteHit]:
         from lancedb.rerankers import RRFReranker
 
         query = query.strip()
@@ -542,6 +583,11 @@ class KnowledgeStore:
 
     async def search_styles(self, query: str, limit: int = 3) -> list[StyleHit]:
         """Styles for a request: any style whose name occurs in `query` first, then by cosine similarity."""
+        return await self._remembered(
+            "search_styles", (query, limit), lambda: self._search_styles(query, limit)
+        )
+
+    async def _search_styles(self, query: str, limit: int) -> list[StyleHit]:
         query = query.strip()
         if not query or limit <= 0:
             return []

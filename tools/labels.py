@@ -119,6 +119,9 @@ TABLES: dict[str, dict[str, str]] = {
         "supervisor": "主管调度",
         "answer": "回答问题",
         "web_search": "联网搜索",
+        "span_edit": "改写选中文字",
+        "retrieval:search_notes": "检索笔记",
+        "retrieval:search_styles": "检索风格库",
     },
     # graph nodes as they appear in events (`agent`, `decision`, timings)
     "agent": {

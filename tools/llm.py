@@ -50,6 +50,7 @@ from tenacity import (
     wait_exponential_jitter,
 )
 
+from tools.call_cache import CallCache
 from tools.errors import LLMAuthError, LLMError, LLMOutputError, LLMTimeoutError, LLMUnavailableError
 from tools.providers import (
     KEYLESS_PROVIDERS,
@@ -104,6 +105,7 @@ class CallRecord:
     attempts: int
     ok: bool
     error_code: str | None = None
+    cached: bool = False  # answered from the call cache (tools.call_cache): no model was called
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,9 @@ class UsageMeter:
                     "latencyMs": 0.0,
                 },
             )
+            if r.cached:
+                row["cacheHits"] = row.get("cacheHits", 0) + 1
+                continue
             row["calls"] += 1
             row["attempts"] += r.attempts
             row["promptTokens"] += r.prompt_tokens
@@ -416,10 +421,12 @@ class LLMGateway:
         *,
         meter: UsageMeter | None = None,
         endpoint: Endpoint | None = None,
+        cache: CallCache | None = None,
     ) -> None:
         self.config = config or LLMConfig()
         self.meter = meter if meter is not None else UsageMeter()
         self.endpoint = endpoint or self.config.endpoint
+        self.cache = cache  # identical structured calls answered again from here (tools.call_cache)
 
     def litellm(self) -> ModuleType:
         """litellm, with the offline provider registered when this gateway talks to it. The first call in a
@@ -445,10 +452,18 @@ class LLMGateway:
         return litellm
 
     def _clone(self, *, meter: UsageMeter | None = None, endpoint: Endpoint | None = None) -> LLMGateway:
-        return LLMGateway(self.config, meter=meter or self.meter, endpoint=endpoint or self.endpoint)
+        return LLMGateway(
+            self.config, meter=meter or self.meter, endpoint=endpoint or self.endpoint, cache=self.cache
+        )
 
     def with_meter(self, meter: UsageMeter) -> LLMGateway:
         return self._clone(meter=meter)
+
+    def with_cache(self, cache: CallCache | None) -> LLMGateway:
+        """The same gateway answering identical structured calls from `cache` (a creative's)."""
+        clone = self._clone()
+        clone.cache = cache
+        return clone
 
     def with_model(self, model: str | None) -> LLMGateway:
         """The same gateway talking to another model (a per-request override), at that model's provider:
@@ -536,9 +551,14 @@ class LLMGateway:
         output: type[T],
         *,
         temperature: float | None = None,
+        fresh: bool = False,
     ) -> T:
-        """Ask for JSON matching `output`, validate it, re-ask with the errors if needed."""
-        return await self._structured(task, messages, output, temperature=temperature, on_partial=None)
+        """Ask for JSON matching `output`, validate it, re-ask with the errors if needed. An identical call
+        made before for the same creative is answered from the cache, unless `fresh` (a redo the user asked
+        for: a new answer is wanted)."""
+        return await self._cached(
+            task, messages, output, temperature=temperature, on_partial=None, fresh=fresh
+        )
 
     async def stream_structured(
         self,
@@ -548,10 +568,46 @@ class LLMGateway:
         *,
         on_partial: Callable[[dict[str, Any]], Awaitable[None] | None],
         temperature: float | None = None,
+        fresh: bool = False,
     ) -> T:
         """`complete_structured`, streamed: `on_partial(obj)` gets the partial JSON object each time it grows.
-        A re-ask (invalid or cut output) streams again from the start."""
-        return await self._structured(task, messages, output, temperature=temperature, on_partial=on_partial)
+        A re-ask (invalid or cut output) streams again from the start; a cached answer arrives whole."""
+        return await self._cached(
+            task, messages, output, temperature=temperature, on_partial=on_partial, fresh=fresh
+        )
+
+    async def _cached(
+        self,
+        task: str,
+        messages: Sequence[Message],
+        output: type[T],
+        *,
+        temperature: float | None,
+        on_partial: Callable[[dict[str, Any]], Awaitable[None] | None] | None,
+        fresh: bool,
+    ) -> T:
+        """`_structured` through the creative's call cache: the key is the whole request (model, task,
+        messages, output schema, temperature)."""
+        ask = partial(
+            self._structured, task, messages, output, temperature=temperature, on_partial=on_partial
+        )
+        if self.cache is None:
+            return await ask()
+        key = CallCache.key("structured", self.model, task, list(messages), _json_schema(output), temperature)
+        found, value = (False, None) if fresh else self.cache.get(key)
+        if found and isinstance(value, dict):
+            self.meter.add(CallRecord(
+                task=task, model=self.model, prompt_tokens=0, completion_tokens=0, cost_usd=0.0,
+                latency_ms=0.0, attempts=0, ok=True, cached=True,
+            ))
+            if on_partial is not None:
+                delivered = on_partial(value)
+                if inspect.isawaitable(delivered):
+                    await delivered
+            return output.model_validate(value)
+        answer = await ask()
+        self.cache.put(key, answer.model_dump(mode="json", by_alias=True))
+        return answer
 
     async def _structured(
         self,

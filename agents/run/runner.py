@@ -43,12 +43,13 @@ from agents.run.versions import VersionConflict, Versions, as_state, current_ver
 from agents.run.writer import BatchWriter
 from agents.state import StudioState
 from tools.assets import AssetStore
+from tools.call_cache import CallCaches
 from tools.database import Creative, CreativeStatus, VersionSource
 from tools.image_input import normalize_image_input
 from tools.images import ImageProvider
 from tools.knowledge import KnowledgeStore
 from tools.labels import label
-from tools.llm import LLMGateway, UsageMeter
+from tools.llm import CallRecord, LLMGateway, UsageMeter
 
 DEFERRED_TYPES = {"workflow_complete", "error"}  # sent last, after the final state_update
 SHUTDOWN = "shutdown"  # cancel a stream with this message to leave its run resumable, not aborted
@@ -73,6 +74,7 @@ class Resources:
     asset_url: Callable[[int], str] = default_asset_url
     lease_s: float = 30.0  # how long a run's lease lasts unrenewed (a dead worker's runs wait this long)
     tick_s: float = 1.0  # how often leases, cancels from other processes and expired runs are looked at
+    call_caches: CallCaches = field(default_factory=CallCaches)  # identical calls per creative (issue 17)
 
     @cached_property
     def store(self) -> RunStore:
@@ -121,10 +123,17 @@ class WorkflowRunner:
     # --- preparing ---------------------------------------------------------------------------------
     def _context(self, creative_id: int, options: dict[str, Any]) -> tuple[StudioContext, UsageMeter]:
         meter = UsageMeter(on_retry=announce_retry)
-        llm = self.r.llm.with_model(options.get("model")).with_meter(meter)
+        cache = self.r.call_caches.for_scope(creative_id)
+        llm = self.r.llm.with_model(options.get("model")).with_meter(meter).with_cache(cache)
+
+        def retrieval_hit(kind: str) -> None:
+            meter.add(CallRecord(task=f"retrieval:{kind}", model="knowledge", prompt_tokens=0,
+                                 completion_tokens=0, cost_usd=0.0, latency_ms=0.0, attempts=0, ok=True,
+                                 cached=True))
+
         context = StudioContext(
             llm=llm,
-            knowledge=self.r.knowledge,
+            knowledge=self.r.knowledge.cached(cache, retrieval_hit),
             images=self.r.image_provider(options.get("imageProvider")),
             assets=self.r.assets,
             sessions=self.r.sessions,

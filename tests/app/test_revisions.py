@@ -244,3 +244,28 @@ def test_the_revision_history_the_writer_sees_is_bounded() -> None:
     assert history is not None and len(history) == HISTORY_KEPT
     assert history[0]["titleBefore"] == "标题4" and history[-1]["request"].startswith("第9次")
     assert all(len(h["request"]) == HISTORY_CHARS for h in history)
+
+
+async def test_full_redos_build_on_each_other_and_identical_calls_come_from_the_cache(
+    api: httpx.AsyncClient,
+) -> None:
+    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    thread_id, creative_id = first[0]["threadId"], first[-1]["creativeId"]
+
+    def brief_of(events: list[dict[str, Any]]) -> dict[str, Any]:
+        brief: dict[str, Any] = next(e for e in events if e["type"] == "brief_ready")["brief"]
+        return brief
+
+    autumn = await stream(api, {"threadId": thread_id, "message": "重写一篇，换成秋天露营"})
+    assert brief_of(autumn)["topic"] == "秋天露营" and brief_of(autumn)["audience"] == "上班族"
+    assert "秋天露营" in autumn[-1]["title"] and autumn[-1]["version"] == 2
+    assert not any("没能理解" in e.get("content", "") for e in autumn if e["type"] == "message")
+    students = await stream(api, {"threadId": thread_id, "message": "重写一篇，写给大学生"})
+    assert brief_of(students)["topic"] == "秋天露营" and brief_of(students)["audience"] == "大学生"
+    assert "大学生" in students[-1]["body"]
+
+    # a revision of one picture asks the style library what the first run asked: answered from the cache
+    await stream(api, {"threadId": thread_id, "message": "第1张图换成蓝色调"})
+    usage = (await api.get(f"/api/creatives/{creative_id}")).json()["usage"]["byTask"]
+    assert usage["retrieval:search_styles"]["cacheHits"] >= 1
+    assert usage["retrieval:search_styles"]["calls"] == 0

@@ -129,3 +129,10 @@ async def test_the_offline_writer_applies_the_feedback(gateway: LLMGateway, feed
 async def test_feedback_it_cannot_read_still_changes_the_draft(gateway: LLMGateway) -> None:
     first, redo = await _draft_and_redo(gateway, "整体感觉不太对，再想想")
     assert redo.title != first.title
+
+
+def test_another_subject_is_not_another_reader() -> None:
+    assert parse("换成大学生").audience == "大学生"
+    assert parse("受众换成上班族").audience == "上班族"
+    assert parse("换成秋天露营").audience is None  # a new subject: the brief's to read (a full redo)
+    assert parse("改成正式一点").audience is None and parse("改成正式一点").tone == "formal"

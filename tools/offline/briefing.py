@@ -160,10 +160,44 @@ _ASK_WORD = re.compile(
 )
 
 
+# A whole post redone about something else (a revision's "重写一篇，换成秋天露营"): the new subject.
+_NEW_SUBJECT = re.compile(
+    r"^(?:重写一篇|重新写一篇|重写|重来|推倒重来)?[，,：:\s]*"
+    r"(?:换个主题|换个题目|主题改成|主题换成|换成|改成|改写成)[，,：:\s]*(?:写)?(?P<subject>[^，,。！!？?；;]{2,30})"
+)
+_NOT_A_SUBJECT = re.compile(r"^(?:更|得|再|一点|一些|活泼|正式|口语|简洁|长|短)")
+
+
+def redo_direction(feedback: str) -> tuple[str | None, str | None]:
+    """(new subject, new reader) a full redo's message asks for; either may be None. A reader is said
+    with 写给 / 面向 / 给…看 (换成写给大学生); anything else after 换成 / 主题改成 is a new subject."""
+    text = feedback.strip()
+    reader = extract_audience(text) if text else None
+    if reader is None:
+        asked = re.search(r"(?:写给|面向|针对)(?P<who>[^，,。！!？?；;的]{2,12})", text)
+        reader = asked.group("who") if asked else None
+    subject = None
+    for part in re.split(r"[；;\n]", text):  # the latest of several redo messages wins
+        found = _NEW_SUBJECT.search(part.strip())
+        named = found.group("subject").strip() if found else None
+        if not named or (reader and reader in named) or _NOT_A_SUBJECT.match(named):
+            continue
+        if not re.match(r"(?:写给|面向|给|针对)", named):
+            subject = named
+    return subject, reader
+
+
 def compose_brief(ctx: Context) -> dict[str, Any]:
     """The brief from the request; a clarification fills structured fields (topic only when the request
-    had none, angle, audience, constraints) and is never pasted into the topic."""
+    had none, angle, audience, constraints) and is never pasted into the topic. A revision's feedback may
+    name a new subject or reader (`redo_direction`): the brief is then of the new subject, for the reader
+    named — or the request's own reader when it named one."""
     request = ctx.request
+    subject_asked, reader_asked = redo_direction(ctx.text("feedback"))
+    if subject_asked:
+        reader_before = extract_audience(request)
+        kept = reader_before and not reader_asked
+        request = f"{subject_asked}，面向{reader_before}" if kept else subject_asked
     direction, detail = parse_clarification(ctx.text("clarification"))
     vague = is_vague(request)
     local = localize(request)
@@ -183,7 +217,7 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     if theme is GENERIC and places(f"{local} {detail}"):
         theme = theme_by_key("travel")  # a trip somewhere named, with no other theme word
     scene = scene_of("" if theme is GENERIC else theme.key, f"{local} {direction} {detail}")
-    explicit = extract_audience(detail) if detail else None
+    explicit = (extract_audience(detail) if detail else None) or reader_asked
     audience = (
         explicit
         or extract_audience(local)

@@ -130,9 +130,10 @@ function usageCard(c) {
   const tasks = Object.entries(u.byTask || {});
   if (tasks.length) {
     body.append(h("div", { class: "table-wrap" }, h("table", { class: "data" },
-      h("thead", {}, h("tr", {}, ...["环节", "调用次数", "词元", "延迟"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ...["环节", "调用次数", "缓存命中", "词元", "延迟"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, tasks.map(([task, row]) => h("tr", {},
         h("td", {}, label("task", task)), h("td", {}, String(row.calls ?? "")),
+        h("td", {}, String(row.cacheHits ?? 0)),
         h("td", {}, String((row.promptTokens || 0) + (row.completionTokens || 0))),
         h("td", {}, fmtDuration(row.latencyMs))))))));
   }

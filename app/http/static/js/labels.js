@@ -130,6 +130,9 @@ export const TABLES = {
     supervisor: "主管调度",
     answer: "回答问题",
     web_search: "联网搜索",
+    span_edit: "改写选中文字",
+    "retrieval:search_notes": "检索笔记",
+    "retrieval:search_styles": "检索风格库",
   },
   agent: {
     supervisor: "主管",
