@@ -63,6 +63,16 @@ MAX_TEXT_EDITS = 20
 class _Wire(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nulls(cls, data: Any) -> Any:
+        """A field left out keeps its default; `null` is never a value here (the document says so)."""
+        if isinstance(data, dict):
+            nulls = sorted(str(k) for k, v in data.items() if v is None)
+            if nulls:
+                raise ValueError(f"不能为 null：{', '.join(nulls)}（不需要就不要发送这一项）")
+        return data
+
 
 class Box(_Wire):
     """A box as fractions of the picture's width and height; one reaching past an edge is cut at it."""

@@ -120,7 +120,7 @@ def _review_gate(state: StudioState, options: RunOptions) -> Decision:
         (owner,),
         f"第{rounds}轮审核未通过，最弱维度「{label('dimension', weakest)}」{scores.get(weakest, 0):.2f}，"
         f"回流给{agent_label(owner)}",
-        updates={**INVALIDATES[owner], "reviewFeedback": feedback},
+        updates={**_invalidated(owner, state), "reviewFeedback": feedback},
     )
 
 
@@ -152,6 +152,19 @@ def _check_owner(checks: list[dict[str, Any]]) -> str | None:
     return next((s.name for s in STAGES if s.name in owners), None)
 
 
+# the flags of the stages that make the pictures: a text revision keeps those (`imagesKept`)
+_PICTURE_FLAGS = frozenset({"layoutComplete", "imagePlansComplete", "imagePlansApproved", "imagesComplete"})
+
+
+def _invalidated(owner: str, state: StudioState) -> dict[str, bool]:
+    """What redoing `owner` makes stale: its stage and every one after it — except the pictures a text
+    revision keeps (its new draft is checked against them, and warned about, never redrawn)."""
+    flags = dict(INVALIDATES[owner])
+    if state.get("imagesKept"):
+        flags = {k: v for k, v in flags.items() if k not in _PICTURE_FLAGS}
+    return flags
+
+
 def draft_gate(state: StudioState) -> Decision | None:
     """A fresh draft that fails the text checks goes back before the editor sees it (bounded)."""
     checks = state.get("draftChecks") or {}
@@ -173,7 +186,7 @@ def draft_gate(state: StudioState) -> Decision | None:
         f"文案有{len(findings)}项没通过自动检查（{findings[0]['reason']}），"
         f"退回 {owner} 重做（第{redos + 1}次）",
         updates={
-            **INVALIDATES[owner],
+            **_invalidated(owner, state),
             "reviewFeedback": feedback,
             "draftChecks": {**checks, "redos": redos + 1},
         },

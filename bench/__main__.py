@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench import auth, concurrency, critical_path, overhead, quality, resume, retrieval, streaming
+from bench import auth, concurrency, critical_path, overhead, quality, resume, retrieval, revisions, streaming
 
 BENCHMARKS: dict[str, Callable[[Sequence[str] | None], dict[str, Any]]] = {
     "critical_path": critical_path.main,
@@ -26,6 +26,7 @@ BENCHMARKS: dict[str, Callable[[Sequence[str] | None], dict[str, Any]]] = {
     "auth": auth.main,
     "retrieval": retrieval.main,
     "quality": quality.main,
+    "revisions": revisions.main,
 }
 
 

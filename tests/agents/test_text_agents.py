@@ -52,18 +52,19 @@ class RecordingGateway(LLMGateway):
         self.calls: list[tuple[str, list[Message]]] = []
 
     async def complete_structured(
-        self, task: str, messages: Sequence[Message], output: type[T], *, temperature: float | None = None
+        self, task: str, messages: Sequence[Message], output: type[T], *, temperature: float | None = None,
+        fresh: bool = False,
     ) -> T:
         self.calls.append((task, list(messages)))
-        return await super().complete_structured(task, messages, output, temperature=temperature)
+        return await super().complete_structured(task, messages, output, temperature=temperature, fresh=fresh)
 
     async def stream_structured(
         self, task: str, messages: Sequence[Message], output: type[T], *, on_partial: Any,
-        temperature: float | None = None,
+        temperature: float | None = None, fresh: bool = False,
     ) -> T:
         self.calls.append((task, list(messages)))
         return await super().stream_structured(
-            task, messages, output, on_partial=on_partial, temperature=temperature
+            task, messages, output, on_partial=on_partial, temperature=temperature, fresh=fresh
         )
 
     def sections(self, task: str) -> list[dict[str, Any]]:

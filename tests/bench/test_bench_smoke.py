@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bench import auth, concurrency, critical_path, overhead, resume, retrieval, streaming
+from bench import auth, concurrency, critical_path, overhead, resume, retrieval, revisions, streaming
 from bench.common import percentile, write_result
 
 pytestmark = pytest.mark.slow
@@ -181,3 +181,17 @@ async def test_authentication_cost(tmp_path: Path, knowledge_dir: Path) -> None:
     for variant in doc["variants"].values():
         assert 0 < variant["p50Ms"] <= variant["p95Ms"] and variant["requestsPerS"] > 0
     auth.report(result)
+
+
+async def test_revision_cost(tmp_path: Path, knowledge_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = await revisions.measure(posts=1, images=2, knowledge=knowledge_dir, workdir=tmp_path)
+    document = written("revisions", result, tmp_path)
+    means = document["means"]
+    assert set(means) == {"完整创作", *(kind for kind, _ in revisions.REVISIONS)}
+    assert all(m["completed"] for m in means.values())
+    # a title-only revision runs the writer and the review, and draws nothing
+    assert means["标题"]["pictures"] == 0 and set(means["标题"]["tasks"]) <= {"writer", "review"}
+    assert means["一张图"]["pictures"] >= 1 and "writer" not in means["一张图"]["tasks"]
+    assert means["完整创作"]["modelCalls"] > means["标题"]["modelCalls"]
+    revisions.report(result)
+    assert "Revision cost" in capsys.readouterr().out

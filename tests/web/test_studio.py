@@ -337,6 +337,7 @@ def test_runs_started_elsewhere_can_be_reopened_in_the_studio(studio: Studio) ->
 def test_reference_images_can_be_dropped_and_are_checked(studio: Studio) -> None:
     studio.name = "drop"
     page = studio.goto("/")
+    expect(page.locator("#message")).to_be_visible()  # the form shows once the page knows who is signed in
     drop = """async ({ name, type, size, count }) => {
       const canvas = document.createElement('canvas');
       canvas.width = 60; canvas.height = 80;

@@ -653,9 +653,14 @@ def _focus(word: str) -> re.Pattern[str] | None:
     return next((facts for asks, facts in _FOCUS if asks.search(word)), None)
 
 
+KEPT_POINTS = 3  # a shortened post keeps at least this many list lines: shorter, never empty of points
+
+
 def _shorten_body(body: str, limit: int, keep: str = "") -> str:
     """Drop list lines from the end of the longest lists (never the opening, the closing, nor a section
-    holding `keep` — what the editor asked for more of) until the body is within `limit` characters."""
+    holding `keep` — what the editor asked for more of) until the body is within `limit` characters, and
+    never below `KEPT_POINTS` list lines (a redo of a shortened draft asks for shorter again: the floor keeps
+    the post's substance)."""
     paragraphs = body.split("\n\n")
     while len("\n\n".join(paragraphs)) > limit:
         middle = [
@@ -663,7 +668,8 @@ def _shorten_body(body: str, limit: int, keep: str = "") -> str:
             for i in range(1, len(paragraphs) - 1)
             if "\n" in paragraphs[i] and not (keep and keep in paragraphs[i])
         ]
-        if not middle:
+        points = sum(p.count("\n") for p in paragraphs[1:-1] if "\n" in p)
+        if not middle or points <= KEPT_POINTS:
             break
         i = max(middle, key=lambda k: paragraphs[k].count("\n"))
         lines = paragraphs[i].split("\n")
@@ -976,6 +982,6 @@ def _finished(
             body = first.group(0) + body
     for x in fb.avoid:  # whatever template or fact still said it
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
-    if length == "shorter" and previous.get("body"):
+    if length == "shorter" and previous.get("body"):  # a quarter off (never below KEPT_POINTS list lines)
         body = _shorten_body(body, int(0.75 * len(str(previous["body"]))), keep="再多说说")
     return body

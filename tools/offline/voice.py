@@ -183,7 +183,7 @@ ASIDES: dict[str, tuple[str, ...]] = {
 }
 LINE_ENDINGS: dict[str, tuple[str, ...]] = {
     "colloquial": ("，真的～", "哦", "，记住啦", "，亲测有用嘛", "呀"),
-    "lively": ("！", "，绝了！", "！超级实用", "，冲鸭！"),
+    "lively": ("！", "，绝了！", "，超级实用！", "，冲鸭！"),
 }
 
 # --- headings of the main list and the tips, by content type --------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.json_schema import SkipJsonSchema
 from sqlalchemy import select
 from starlette.requests import Request
@@ -136,6 +136,13 @@ class EditBody(BaseModel):
         extra="forbid", strict=True, populate_by_name=True,
         json_schema_extra={"anyOf": [{"required": [name]} for name in ("title", "body", "tags")]},
     )
+
+    @field_validator("title", "body", "tags", mode="before")
+    @classmethod
+    def _given(cls, value: Any) -> Any:
+        if value is None:  # left out means "unchanged"; null is no title, body or tags
+            raise ValueError("不能为 null：不修改就不要发送这一项")
+        return value
 
 
 async def edit_version(request: Request) -> JSONResponse:
