@@ -92,7 +92,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
      "audience"),
 ]
 # how the name of a group of readers ends (大学生, 上班族, 新手妈妈, 宝爸, 学生党, 打工人, 小白 …)
-_READERS = re.compile(r"(?:人|族|党|生|者|们|妈|爸|友|控|宝|员|户|群|客|手|白|孩|娃|工|姐|哥|辈|长|师|众)$")
+_READERS = re.compile("[人族党生者们妈爸友控宝员户群客手白孩娃工姐哥辈长师众庭侣]$")
 _SHORTER = re.compile(
     r"短一?些|短一?点|精简|简洁|太长|啰嗦|冗长|删减|压缩|少写|[一二三四五两\d]段(?:以内|之内|就好|就够)"
 )
@@ -203,7 +203,8 @@ def _clause(clause: str, feedback: Feedback) -> bool:
         elif kind == "audience":
             if _TONES[0][1].search(value) or _TONES[1][1].search(value) or _TONES[2][1].search(value):
                 continue  # "改成正式一点" is a tone, not an audience
-            if re.search(r"(?:改成|换成|改为)" + re.escape(value), clause) and not _READERS.search(value):
+            said = re.search(r"(?:改成|换成|改为)" + re.escape(value), clause)
+            if said and not re.match(r"(?:面向|写给|针对|给)", value) and not _READERS.search(value):
                 continue  # "换成秋天露营" names another subject; "换成大学生" a reader
             feedback.audience = re.sub(r"^(?:面向|写给|针对|给)", "", value).strip("的")
         return True

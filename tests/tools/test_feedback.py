@@ -136,3 +136,4 @@ def test_another_subject_is_not_another_reader() -> None:
     assert parse("受众换成上班族").audience == "上班族"
     assert parse("换成秋天露营").audience is None  # a new subject: the brief's to read (a full redo)
     assert parse("改成正式一点").audience is None and parse("改成正式一点").tone == "formal"
+    assert parse("换成写给带小孩的家庭").audience == "带小孩的家庭"  # 写给 says it is a reader
