@@ -432,3 +432,30 @@ def test_studio_fixture_is_an_admin(studio: Studio) -> None:
     page = studio.goto("/")
     expect(page.locator("#account .account-who")).to_have_text("chief · 管理员")
     expect(page.locator("nav a[href='/inbox']")).to_be_visible()
+
+
+def test_an_editor_revises_someone_elses_post_and_an_analyst_only_reads_it(
+    browsers: Browsers, accounts: Accounts
+) -> None:
+    alice = accounts.of("creator")
+    done = run_as(accounts, alice, "帮我写一篇周末去公园野餐的笔记", images=1)[-1]
+    assert done["type"] == "workflow_complete"
+
+    editor = browsers.login_as("editor", path=f"/?thread={done['threadId']}")
+    page = editor.page
+    expect(page.locator(".status-pill").first).to_have_text("已完成", timeout=30_000)
+    box = page.locator("#revise-card")
+    expect(box).to_be_visible()  # no start form for an editor, but someone else's post to revise
+    expect(page.locator("[data-action=edit-image]").first).to_be_visible()
+    box.locator("#revise-message").fill("标题里加上「周末」")
+    page.click("#revise-btn")
+    expect(page.locator(".run-version")).to_have_text("第 2 版", timeout=90_000)
+    with accounts.client(alice) as client:
+        versions = client.get(f"/api/creatives/{done['creativeId']}/versions").json()["items"]
+    assert versions[-1]["number"] == 2 and versions[-1]["actor"] == f"user:{accounts.of('editor').name}"
+
+    analyst = browsers.login_as("analyst", path=f"/?thread={done['threadId']}")
+    expect(analyst.page.locator(".status-pill").first).to_have_text("已完成", timeout=30_000)
+    expect(analyst.page.locator(".run-version")).to_have_text("第 2 版")
+    expect(analyst.page.locator("#revise-card")).to_be_hidden()
+    expect(analyst.page.locator("[data-action=edit-image]").first).to_be_hidden()

@@ -41,8 +41,8 @@ function suggest(request) {
   form.requestSubmit();
 }
 const session = new RunSession(view, { onChange: updateButtons });
-// a revision needs an account that may start runs and act on this one (its owner, or an editor)
-const revise = new ReviseBox({ view, session, hitl: $("#hitl"), allowed: () => canStart && mayAct(me, "confirm", startedBy) });
+// revising (and editing pictures, passages) is for whoever may act on this run: its owner, or an editor
+const revise = new ReviseBox({ view, session, hitl: $("#hitl"), allowed: () => mayAct(me, "confirm", startedBy) });
 view.addAfterResult(revise.node);
 
 const refs = new ReferencePicker({
