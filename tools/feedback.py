@@ -126,7 +126,12 @@ def parse(text: str | None) -> Feedback:
     elif _EMOJI_MORE.search(whole):
         feedback.emoji = "more"
     target = ""  # what the previous clause was about: 标题 or 标签
-    for clause in (c.strip() for c in _CLAUSES.split(whole)):
+    new_line = False
+    for raw in _CLAUSE_ENDS.split(whole):
+        if new_line:  # a new line is a new note (an editor's notes are joined by lines): nothing carries
+            target = ""
+        new_line = "\n" in raw
+        clause = raw.strip().rstrip("，,。；;！!？?").strip()
         if not clause:
             continue
         clause = re.sub(r"^(?:请|麻烦|能不能|可以|希望|最好|然后|另外|还有|再|并且|而且|也)+", "", clause)
@@ -143,6 +148,8 @@ def parse(text: str | None) -> Feedback:
     return feedback
 
 
+# clauses with what ends them kept in front of the next (so a line break is seen): split before each clause
+_CLAUSE_ENDS = re.compile(r"(?<=[，,。；;！!？?\n])(?=[^，,。；;！!？?\n])")
 _CONTINUES = re.compile(r"^(?:加上|加入|加|带上|带|换成|改成|换几个|换一批|换些|也要|还要)")
 
 

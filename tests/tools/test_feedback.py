@@ -137,3 +137,10 @@ def test_another_subject_is_not_another_reader() -> None:
     assert parse("换成秋天露营").audience is None  # a new subject: the brief's to read (a full redo)
     assert parse("改成正式一点").audience is None and parse("改成正式一点").tone == "formal"
     assert parse("换成写给带小孩的家庭").audience == "带小孩的家庭"  # 写给 says it is a reader
+
+
+def test_notes_on_separate_lines_do_not_carry_their_subject_over() -> None:
+    # the writer gets every note of the thread joined by lines: 标题 in one note is not the next note's
+    joined = parse("标题里加上「新手必看」\n换成写给大学生")
+    assert joined.title_add == ["新手必看"] and joined.title_set is None and joined.audience == "大学生"
+    assert parse("标题要有周末，再加上露营").title_add == ["周末", "露营"]  # within a note it does
