@@ -207,7 +207,7 @@ class ImagePlan(Artifact):
     # models' schema
     text_scale: SkipJsonSchema[float] = Field(1.0, ge=0.7, le=1.4)
     badge: SkipJsonSchema[bool] = True
-    painted: SkipJsonSchema[bool] = False  # its picture has pixels a mask or text edit drew over the render
+    painted: SkipJsonSchema[bool] = False  # painted over, its text redrawn or cropped after the render
 
 
 class ImagePlanOutput(Artifact):

@@ -327,7 +327,7 @@ class ImageEdits:
             overlay, loose_edits, written = _overlay_edits(overlay, params, loose_edits)
             if changes or written:
                 if plan.painted:
-                    unapplied.append("卡片按计划重新绘制，之前涂抹修改或改字的内容没有保留")
+                    unapplied.append("卡片按计划重新绘制，之前涂抹、改字或裁剪的效果没有保留")
                 plan = plan.model_copy(update={**changes, "overlay": overlay, "painted": False})
                 request = build_request(plan, None, edit.density, _total(edit.plans))  # type: ignore[arg-type]
                 provider = self.image_provider("offline")
@@ -343,7 +343,8 @@ class ImageEdits:
             data = result.data
             applied += result.applied
             unapplied += result.unapplied
-        if plan is not None and (edit.mask is not None or loose_edits):  # pixels the plan does not draw
+        cropped = params is not None and params.crop is not None
+        if plan is not None and (edit.mask is not None or loose_edits or cropped):  # not what the plan draws
             plan = plan.model_copy(update={"painted": True})
         if params is not None and params.crop is not None:
             data = await asyncio.to_thread(crop, data, params.crop.astuple())
