@@ -168,6 +168,7 @@ class PreparedEdit:
     thread_id: str
     based_on: int  # the current version when the edit was checked
     position: int  # 0-based, in the version's image set
+    asset_ids: list[int | None]  # the version's image set
     asset: AssetRecord
     data: bytes
     plans: list[dict[str, Any]]
@@ -247,7 +248,8 @@ class ImageEdits:
         )
         prepared = PreparedEdit(
             creative_id=creative.id, thread_id=creative.thread_id, based_on=version.number,
-            position=ids.index(record.id), asset=record, data=data, plans=plans, plan=plan, overlay=overlay,
+            position=ids.index(record.id), asset_ids=ids, asset=record, data=data, plans=plans, plan=plan,
+            overlay=overlay,
             density=density, body=body,
         )
         asked_layout = body.params.layout if body.params is not None else None
@@ -279,11 +281,9 @@ class ImageEdits:
                 provider=edit.asset.provider, prompt=edit.body.instruction or edit.asset.prompt,
                 creative_id=edit.creative_id, task_index=edit.asset.task_index, history=True,
             )
-            version = await self.versions.current(edit.creative_id)
-            assert version is not None
-            ids = list(version.asset_ids or [])
-            if edit.position < len(ids):
-                ids[edit.position] = stored.id
+            # the set the edit was checked against: the commit refuses it if another version came since
+            ids = list(edit.asset_ids)
+            ids[edit.position] = stored.id
             plans = [plan.model_dump(mode="json") if plan is not None and p.get("index") == plan.index else p
                      for p in edit.plans]
             number = await self.versions.edit(

@@ -33,6 +33,7 @@ from tools.typography import (
     mix,
     readable_on,
 )
+from tools.vision import on_white
 
 if TYPE_CHECKING:
     from tools.images import ImageRequest
@@ -279,13 +280,7 @@ def photo_layer(data: bytes, width: int, height: int) -> Image.Image:
     cropped around the centre, a little above it (subjects sit high more often than low); transparency is laid
     on white."""
     with Image.open(BytesIO(data)) as opened:
-        picture = ImageOps.exif_transpose(opened)
-        if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
-            rgba = picture.convert("RGBA")
-            picture = Image.new("RGB", rgba.size, (255, 255, 255))
-            picture.paste(rgba, mask=rgba.getchannel("A"))
-        else:
-            picture = picture.convert("RGB")
+        picture = on_white(ImageOps.exif_transpose(opened))
     return ImageOps.fit(picture, (width, height), Image.Resampling.LANCZOS, centering=(0.5, 0.45))
 
 

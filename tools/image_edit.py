@@ -38,11 +38,12 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageOps
+from PIL import Image, ImageDraw, ImageFilter
 
-from tools.errors import ImageEditError
+from tools.errors import ImageEditError, ImageInputError
 from tools.png import encode_png
 from tools.typography import RGB, FontBook, ensure_contrast, luminance, mix, readable_on
+from tools.vision import load_rgb
 
 if TYPE_CHECKING:
     from tools.images import GeneratedImage
@@ -203,15 +204,8 @@ def open_rgb(data: bytes) -> Image.Image:
     """Image bytes (PNG, JPEG, WebP …) as an RGB image, EXIF orientation applied, transparency laid on
     white; raises `ImageEditError` when they do not decode."""
     try:
-        with Image.open(BytesIO(data)) as opened:
-            picture = ImageOps.exif_transpose(opened)
-            if picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info:
-                rgba = picture.convert("RGBA")
-                flat = Image.new("RGB", rgba.size, (255, 255, 255))
-                flat.paste(rgba, mask=rgba.getchannel("A"))
-                return flat
-            return picture.convert("RGB")
-    except Exception:
+        return load_rgb(data)
+    except ImageInputError:
         raise ImageEditError("图片无法解码", details={"field": "image"}) from None
 
 

@@ -237,16 +237,19 @@ class LiteLLMImageProvider:
             kwargs["api_base"] = self._api_base
         return kwargs
 
-    async def generate(self, request: ImageRequest) -> GeneratedImage:
+    async def _call(self, method: str, kwargs: dict[str, Any]) -> Any:
+        """litellm's `method` with `kwargs` and this provider's key, bounded in time; its errors converted."""
         litellm = _litellm()
-        kwargs = self.call_arguments(request)
         if self._api_key:
             kwargs["api_key"] = self._api_key
         try:
             async with asyncio.timeout(self._timeout_s + 5.0):
-                response = await litellm.aimage_generation(**kwargs)
+                return await getattr(litellm, method)(**kwargs)
         except Exception as exc:
             raise _convert(exc, litellm, self.key_setting) from exc
+
+    async def generate(self, request: ImageRequest) -> GeneratedImage:
+        response = await self._call("aimage_generation", self.call_arguments(request))
         picture = await self._picture(response)
         data, mime, width, height = picture.data, picture.mime, picture.width, picture.height
         if self._overlay:
@@ -300,15 +303,7 @@ class LiteLLMImageProvider:
         came (through the `tools.image_input` guards), at the model's size: models repaint all of it, so the
         caller keeps only the masked pixels (`tools.image_edit.paste_through`, or `edit_with_model`). No
         overlay is drawn. Errors and retryability as `generate` (`ImageGenerationError`; no retries here)."""
-        litellm = _litellm()
-        kwargs = self.edit_arguments(image, mask_png, prompt, size=size)
-        if self._api_key:
-            kwargs["api_key"] = self._api_key
-        try:
-            async with asyncio.timeout(self._timeout_s + 5.0):
-                response = await litellm.aimage_edit(**kwargs)
-        except Exception as exc:
-            raise _convert(exc, litellm, self.key_setting) from exc
+        response = await self._call("aimage_edit", self.edit_arguments(image, mask_png, prompt, size=size))
         return await self._picture(response)
 
     async def _picture(self, response: Any) -> GeneratedImage:

@@ -171,7 +171,13 @@ def load_rgb(data: bytes) -> Image.Image:
         raise ImageInputError("内容不是可识别的图片", code="IMAGE_DECODE_FAILED") from exc
     except Exception as exc:  # Pillow raises many types on corrupt input
         raise ImageInputError("图片数据已损坏，无法分析", code="IMAGE_DECODE_FAILED") from exc
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+    return on_white(image)
+
+
+def on_white(image: Image.Image) -> Image.Image:
+    """`image` as RGB, whatever transparency it has (an alpha channel, a transparent palette entry or
+    colour) laid on white."""
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
         rgba = image.convert("RGBA")
         flattened = Image.new("RGB", rgba.size, (255, 255, 255))
         flattened.paste(rgba, mask=rgba.getchannel("A"))

@@ -167,6 +167,11 @@ class Versions:
     ) -> int:
         """A new version: the current one with `changes` (any of `_CONTENT`'s keys) applied — a manual edit
         of the text, or an edited picture (its new asset id in `asset_ids`, its plan in `image_plans`)."""
+        content = await self._changed(creative_id, changes)
+        return await self.commit(creative_id, content, based_on=based_on, source=source, actor=actor)
+
+    async def _changed(self, creative_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """The current version's content with `changes` applied."""
         unknown = set(changes) - set(_CONTENT)
         if unknown:
             raise ValueError(f"not version content: {sorted(unknown)}")
@@ -175,8 +180,7 @@ class Versions:
             raise VersionNotFound(
                 f"创作 #{creative_id} 还没有完成的版本，无法修改", details={"version": None}
             )
-        content = {key: getattr(version, key) for key in _CONTENT} | changes
-        return await self.commit(creative_id, content, based_on=based_on, source=source, actor=actor)
+        return {key: getattr(version, key) for key in _CONTENT} | changes
 
     async def edit_text(
         self, creative_id: int, changes: dict[str, Any], *, based_on: int, actor: str | None
@@ -188,11 +192,11 @@ class Versions:
             row = (await session.execute(
                 select(Creative.request, Creative.brief, Creative.evidence).where(Creative.id == creative_id)
             )).one()
-        number = await self.edit(
-            creative_id, changes, based_on=based_on, source=VersionSource.MANUAL_EDIT, actor=actor
+        content = await self._changed(creative_id, changes)
+        number = await self.commit(
+            creative_id, content, based_on=based_on, source=VersionSource.MANUAL_EDIT, actor=actor
         )
-        version, _ = await self.get(creative_id, number)
-        draft = {"title": version.title, "body": version.body, "tags": list(version.tags or [])}
+        draft = {"title": content["title"], "body": content["body"], "tags": list(content["tags"] or [])}
         findings = await asyncio.to_thread(
             text_findings, request=row.request, brief=row.brief, draft=draft, evidence=row.evidence
         )
