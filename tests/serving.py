@@ -144,6 +144,26 @@ def events_of(text: str) -> list[dict[str, Any]]:
     return [frame for frame in live_events_of(text) if "seq" in frame]
 
 
+async def post_events(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """POST `body` to an SSE endpoint and read the stream to its end: its stored events."""
+    response = await client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream"), response.headers
+    return events_of(response.text)
+
+
+async def stream_run(client: httpx.AsyncClient, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """`POST /api/agent/stream` (a run, or a revision with a `threadId`): its stored events."""
+    return await post_events(client, "/api/agent/stream", body)
+
+
+async def completed_run(client: httpx.AsyncClient, message: str, *, images: int = 1) -> dict[str, Any]:
+    """A run straight through (no checkpoints): its `workflow_complete` event."""
+    events = await stream_run(client, {"message": message, "imageCount": images, "enableHITL": False})
+    assert events[-1]["type"] == "workflow_complete", events[-1]
+    return events[-1]
+
+
 def live_events_of(text: str) -> list[dict[str, Any]]:
     """Every event of an SSE body as it was sent, ephemeral ones included, without the `[DONE]` frame."""
     return [frame for frame in parse_sse(text) if isinstance(frame, dict)]

@@ -18,7 +18,7 @@ from agents.events import EVENT_TYPES, parse_event
 from app import migrate
 from app.http.factory import create_app
 from app.settings import Settings
-from tests.serving import admin_token, asgi_client, bearer, events_of
+from tests.serving import admin_token, asgi_client, bearer, events_of, post_events
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -34,13 +34,6 @@ def png_data_url() -> str:
     buffer = io.BytesIO()
     Image.new("RGB", (320, 480), "#D9C6A5").save(buffer, "PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
-
-
-async def post_events(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
-    response = await client.post(path, json=body)
-    assert response.status_code == 200, response.text
-    assert response.headers["content-type"].startswith("text/event-stream")
-    return events_of(response.text)
 
 
 async def start_paused(client: httpx.AsyncClient, **extra: Any) -> list[dict[str, Any]]:

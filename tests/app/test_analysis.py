@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from app.settings import Settings
-from tests.serving import asgi_client, bearer, events_of
+from tests.serving import asgi_client, bearer, completed_run, events_of
 from tools import ocr
 from tools.assets import AssetStore
 from tools.database import AssetAnalysisRow, create_engine, session_factory
@@ -26,15 +26,6 @@ REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族
 async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     async with asgi_client(backend_settings) as client:
         yield client
-
-
-async def completed(api: httpx.AsyncClient) -> dict[str, Any]:
-    body = {"message": REQUEST, "imageCount": 1, "enableHITL": False}
-    response = await api.post("/api/agent/stream", json=body)
-    assert response.status_code == 200, response.text
-    final = events_of(response.text)[-1]
-    assert final["type"] == "workflow_complete"
-    return final
 
 
 async def stored_rows(settings: Settings) -> dict[int, dict[str, Any]]:
@@ -55,7 +46,7 @@ def flat(text: str) -> str:
 async def test_an_image_is_analysed_once_then_served_from_the_cache(
     api: httpx.AsyncClient, backend_settings: Settings
 ) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     [asset_id] = final["imageAssetIds"]
     assert await stored_rows(backend_settings) == {}
 

@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner, Result
@@ -23,7 +22,7 @@ from typer.testing import CliRunner, Result
 from app import migrate
 from app.cli.main import cli
 from app.settings import Settings
-from tests.serving import asgi_client, events_of
+from tests.serving import asgi_client, events_of, post_events
 from tools.database import metadata, sync_url
 
 runner = CliRunner()
@@ -44,12 +43,6 @@ class Source:
 
 def settings_for(data_dir: Path, database_url: str | None = None) -> Settings:
     return Settings(_env_file=None, data_dir=data_dir, render_workers=0, database_url=database_url)
-
-
-async def post_events(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
-    response = await client.post(path, json=body)
-    assert response.status_code == 200, response.text
-    return events_of(response.text)
 
 
 async def make_runs(settings: Settings) -> Source:

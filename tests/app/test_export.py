@@ -17,7 +17,7 @@ import pytest
 
 from app.package import package_filename, post_text
 from app.settings import Settings
-from tests.serving import asgi_client, bearer, events_of
+from tests.serving import asgi_client, bearer, stream_run
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -26,12 +26,6 @@ REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族
 async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     async with asgi_client(backend_settings) as client:
         yield client
-
-
-async def stream(api: httpx.AsyncClient, body: dict[str, Any]) -> dict[str, Any]:
-    response = await api.post("/api/agent/stream", json=body)
-    assert response.status_code == 200, response.text
-    return events_of(response.text)[-1]
 
 
 async def package(api: httpx.AsyncClient, creative_id: int, **params: Any) -> zipfile.ZipFile:
@@ -78,7 +72,7 @@ async def assert_holds(
 
 
 async def test_the_package_holds_the_version_and_an_older_one_its_own(api: httpx.AsyncClient) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 2, "enableHITL": False})
+    first = (await stream_run(api, {"message": REQUEST, "imageCount": 2, "enableHITL": False}))[-1]
     assert first["type"] == "workflow_complete" and first["version"] == 1
     creative_id = first["creativeId"]
 
@@ -95,9 +89,10 @@ async def test_the_package_holds_the_version_and_an_older_one_its_own(api: httpx
 
     # a revision of the second picture and the title: version 2; version 1 keeps its own content
     thread_id = (await api.get(f"/api/creatives/{creative_id}")).json()["threadId"]
-    redrawn = await stream(api, {"threadId": thread_id, "message": "第2张图换成蓝色调"})
+    redrawn = (await stream_run(api, {"threadId": thread_id, "message": "第2张图换成蓝色调"}))[-1]
     assert redrawn["type"] == "workflow_complete" and redrawn["version"] == 2
-    retitled = await stream(api, {"threadId": thread_id, "message": "标题里加上「新手必看」", "basedOn": 2})
+    asked = {"threadId": thread_id, "message": "标题里加上「新手必看」", "basedOn": 2}
+    retitled = (await stream_run(api, asked))[-1]
     assert retitled["version"] == 3 and "新手必看" in retitled["title"]
 
     current = await package(api, creative_id, version="")  # empty: the current one
@@ -113,14 +108,14 @@ async def test_the_package_holds_the_version_and_an_older_one_its_own(api: httpx
 
 
 async def test_unknown_creatives_and_versions_are_404s(api: httpx.AsyncClient) -> None:
-    paused = await stream(api, {"message": REQUEST, "imageCount": 1})  # no version yet
+    paused = (await stream_run(api, {"message": REQUEST, "imageCount": 1}))[-1]  # no version yet
     assert paused["type"] == "workflow_paused"
     creative_id = (await api.get(f"/api/agent/threads/{paused['threadId']}")).json()["creativeId"]
     none_yet = await api.get(f"/api/creatives/{creative_id}/package.zip")
     assert none_yet.status_code == 404 and none_yet.json()["error"]["code"] == "VERSION_NOT_FOUND"
     assert "还没有完成的版本" in none_yet.json()["error"]["message"]
 
-    done = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    done = (await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False}))[-1]
     unknown = await api.get(f"/api/creatives/{done['creativeId']}/package.zip", params={"version": "7"})
     assert unknown.status_code == 404
     assert unknown.json()["error"] == {
@@ -137,7 +132,7 @@ async def test_unknown_creatives_and_versions_are_404s(api: httpx.AsyncClient) -
 
 
 async def test_the_package_is_read_like_the_creative(api: httpx.AsyncClient) -> None:
-    done = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    done = (await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False}))[-1]
     accounts = api._transport.app.state.accounts  # type: ignore[attr-defined]
     tokens = {}
     for name, role in (("anna", "analyst"), ("alice", "creator")):

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from app.settings import Settings
-from tests.serving import asgi_client, events_of, live_events_of
+from tests.serving import asgi_client, completed_run, events_of, live_events_of
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -25,14 +25,6 @@ REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族
 async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     async with asgi_client(backend_settings) as client:
         yield client
-
-
-async def completed(api: httpx.AsyncClient) -> dict[str, Any]:
-    body = {"message": REQUEST, "imageCount": 2, "enableHITL": False}
-    response = await api.post("/api/agent/stream", json=body)
-    final = events_of(response.text)[-1]
-    assert final["type"] == "workflow_complete", response.text[-400:]
-    return final
 
 
 def mask_url(size: tuple[int, int], box: tuple[int, int, int, int] | None) -> str:
@@ -59,7 +51,7 @@ async def edit(api: httpx.AsyncClient, asset_id: int, body: dict[str, Any]) -> l
 
 
 async def test_a_mask_changes_only_its_pixels_and_makes_a_version(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST, images=2)
     cover, detail = final["imageAssetIds"]
     before = await pixels(api, cover)
     height, width = before.shape[:2]
@@ -112,7 +104,7 @@ async def test_a_mask_changes_only_its_pixels_and_makes_a_version(api: httpx.Asy
 
 
 async def test_parameters_and_text_redraw_the_card_from_its_plan(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST, images=2)
     cover = final["imageAssetIds"][0]
     before = await pixels(api, cover)
     events = await edit(api, cover, {
@@ -151,7 +143,7 @@ async def test_parameters_and_text_redraw_the_card_from_its_plan(api: httpx.Asyn
 
 
 async def test_edit_mistakes_are_clear_and_change_nothing(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST, images=2)
     cover = final["imageAssetIds"][0]
     image = await pixels(api, cover)
     height, width = image.shape[:2]

@@ -15,7 +15,7 @@ import pytest
 from agents.image_planner import asked_palette
 from agents.revision import pictures_named, revision_input, scope
 from app.settings import Settings
-from tests.serving import asgi_client, events_of
+from tests.serving import asgi_client, events_of, stream_run
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -26,22 +26,16 @@ async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def stream(api: httpx.AsyncClient, body: dict[str, Any]) -> list[dict[str, Any]]:
-    response = await api.post("/api/agent/stream", json=body)
-    assert response.status_code == 200, response.text
-    return events_of(response.text)
-
-
 def agents_of(events: list[dict[str, Any]]) -> set[str]:
     return {e["agent"] for e in events if e["type"] == "agent_start"}
 
 
 async def test_a_revision_runs_only_what_the_message_asks(api: httpx.AsyncClient) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 2, "enableHITL": False})
+    first = await stream_run(api, {"message": REQUEST, "imageCount": 2, "enableHITL": False})
     thread_id, done = first[0]["threadId"], first[-1]
     assert done["type"] == "workflow_complete" and done["version"] == 1
 
-    titled = await stream(api, {"threadId": thread_id, "message": "标题里加上「新手必看」"})
+    titled = await stream_run(api, {"threadId": thread_id, "message": "标题里加上「新手必看」"})
     assert titled[0]["type"] == "workflow_progress" and titled[0]["phase"] == "修订：修改文案"
     assert agents_of(titled) == {"supervisor", "writer_agent", "review_agent"}
     second = titled[-1]
@@ -50,7 +44,7 @@ async def test_a_revision_runs_only_what_the_message_asks(api: httpx.AsyncClient
     assert second["imageAssetIds"] == done["imageAssetIds"]  # the picture is kept
     assert second["creativeId"] == done["creativeId"]
 
-    recoloured = await stream(api, {"threadId": thread_id, "message": "第2张图换成蓝色调"})
+    recoloured = await stream_run(api, {"threadId": thread_id, "message": "第2张图换成蓝色调"})
     assert recoloured[0]["phase"] == "修订：重做配图"
     assert {"image_planner_agent", "image_agent", "review_agent"} <= agents_of(recoloured)
     assert "writer_agent" not in agents_of(recoloured)
@@ -73,7 +67,7 @@ async def test_a_revision_runs_only_what_the_message_asks(api: httpx.AsyncClient
 
 
 async def test_a_message_to_a_paused_thread_is_busy(api: httpx.AsyncClient) -> None:
-    paused = await stream(api, {"message": REQUEST, "imageCount": 1})
+    paused = await stream_run(api, {"message": REQUEST, "imageCount": 1})
     assert paused[-1]["type"] == "workflow_paused"
     body = {"threadId": paused[0]["threadId"], "message": "标题短一点"}
     busy = await api.post("/api/agent/stream", json=body)
@@ -110,7 +104,7 @@ def test_a_text_revision_keeps_the_pictures_and_counts_its_own_review_rounds() -
 
 
 async def test_one_click_rewrites_make_versions_that_say_so(api: httpx.AsyncClient) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    first = await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
     thread_id, done = first[0]["threadId"], first[-1]
     path = f"/api/agent/threads/{thread_id}/rewrite"
 
@@ -151,7 +145,7 @@ def test_the_pictures_a_revision_names() -> None:
 async def test_a_rewrite_that_waits_at_a_checkpoint_still_makes_a_quick_action_version(
     api: httpx.AsyncClient,
 ) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    first = await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
     thread_id = first[0]["threadId"]
     paused = events_of((await api.post(f"/api/agent/threads/{thread_id}/rewrite", json={
         "action": "livelier", "basedOn": 1, "enableHITL": True,
@@ -170,10 +164,10 @@ async def test_a_rewrite_that_waits_at_a_checkpoint_still_makes_a_quick_action_v
 
 
 async def test_a_revision_given_up_leaves_the_creative_as_its_current_version(api: httpx.AsyncClient) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    first = await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
     thread_id, done = first[0]["threadId"], first[-1]
     revision = {"threadId": thread_id, "message": "标题里加上「新手必看」", "enableHITL": True}
-    paused = await stream(api, revision)
+    paused = await stream_run(api, revision)
     assert paused[-1]["type"] == "workflow_paused"
     draft = next(e for e in paused if e["type"] == "ask_user")["context"]["data"]
     assert "新手必看" in draft["title"]  # the revised draft waits at the checkpoint…
@@ -193,7 +187,7 @@ async def test_with_queueing_on_a_message_to_a_paused_thread_waits_its_turn(
 ) -> None:
     settings = backend_settings.model_copy(update={"queue_revisions": True})
     async with asgi_client(settings) as client:
-        paused = await stream(client, {"message": REQUEST, "imageCount": 1})
+        paused = await stream_run(client, {"message": REQUEST, "imageCount": 1})
         thread_id = paused[0]["threadId"]
         assert paused[-1]["type"] == "workflow_paused"
         waiting = asyncio.create_task(client.post("/api/agent/stream", json={
@@ -219,7 +213,7 @@ async def test_with_queueing_on_a_message_to_a_paused_thread_waits_its_turn(
 
 
 async def test_the_writer_sees_the_revision_history_and_never_reuses_a_title(api: httpx.AsyncClient) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    first = await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
     thread_id = first[0]["threadId"]
     titles = [first[-1]["title"]]
     for number in (2, 3, 4):
@@ -249,23 +243,23 @@ def test_the_revision_history_the_writer_sees_is_bounded() -> None:
 async def test_full_redos_build_on_each_other_and_identical_calls_come_from_the_cache(
     api: httpx.AsyncClient,
 ) -> None:
-    first = await stream(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
+    first = await stream_run(api, {"message": REQUEST, "imageCount": 1, "enableHITL": False})
     thread_id, creative_id = first[0]["threadId"], first[-1]["creativeId"]
 
     def brief_of(events: list[dict[str, Any]]) -> dict[str, Any]:
         brief: dict[str, Any] = next(e for e in events if e["type"] == "brief_ready")["brief"]
         return brief
 
-    autumn = await stream(api, {"threadId": thread_id, "message": "重写一篇，换成秋天露营"})
+    autumn = await stream_run(api, {"threadId": thread_id, "message": "重写一篇，换成秋天露营"})
     assert brief_of(autumn)["topic"] == "秋天露营" and brief_of(autumn)["audience"] == "上班族"
     assert "秋天露营" in autumn[-1]["title"] and autumn[-1]["version"] == 2
     assert not any("没能理解" in e.get("content", "") for e in autumn if e["type"] == "message")
-    students = await stream(api, {"threadId": thread_id, "message": "重写一篇，写给大学生"})
+    students = await stream_run(api, {"threadId": thread_id, "message": "重写一篇，写给大学生"})
     assert brief_of(students)["topic"] == "秋天露营" and brief_of(students)["audience"] == "大学生"
     assert "大学生" in students[-1]["body"]
 
     # a revision of one picture asks the style library what the first run asked: answered from the cache
-    await stream(api, {"threadId": thread_id, "message": "第1张图换成蓝色调"})
+    await stream_run(api, {"threadId": thread_id, "message": "第1张图换成蓝色调"})
     usage = (await api.get(f"/api/creatives/{creative_id}")).json()["usage"]["byTask"]
     assert usage["retrieval:search_styles"]["cacheHits"] >= 1
     assert usage["retrieval:search_styles"]["calls"] == 0

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from app.settings import Settings
-from tests.serving import asgi_client, events_of
+from tests.serving import asgi_client, completed_run, events_of
 from tools.offline.span import rewrite
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
@@ -25,14 +25,6 @@ async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def completed(api: httpx.AsyncClient) -> dict[str, Any]:
-    body = {"message": REQUEST, "imageCount": 1, "enableHITL": False}
-    response = await api.post("/api/agent/stream", json=body)
-    final = events_of(response.text)[-1]
-    assert final["type"] == "workflow_complete", response.text[-400:]
-    return final
-
-
 def longest_paragraph(body: str) -> tuple[int, int]:
     paragraphs = body.split("\n\n")
     chosen = max(paragraphs[1:-1] or paragraphs, key=len)
@@ -41,7 +33,7 @@ def longest_paragraph(body: str) -> tuple[int, int]:
 
 
 async def test_a_selected_passage_is_rewritten_and_nothing_else(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     body = final["body"]
     start, end = longest_paragraph(body)
     passage = body[start:end]
@@ -78,7 +70,7 @@ async def test_a_selected_passage_is_rewritten_and_nothing_else(api: httpx.Async
 
 
 async def test_a_selection_that_is_not_the_current_body_is_refused(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     url = f"/api/agent/threads/{final['threadId']}/rewrite"
     body = final["body"]
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 import sqlalchemy as sa
 
 from app.settings import Settings
-from tests.serving import asgi_client, events_of
+from tests.serving import asgi_client, events_of, post_events
 from tools.database import sync_url
 
 pytestmark = pytest.mark.postgres
@@ -25,12 +24,6 @@ def pg_settings(seeded_settings: Settings, postgres_url: str) -> Settings:
     return Settings(  # type: ignore[call-arg]
         _env_file=None, data_dir=seeded_settings.data_dir, render_workers=0, database_url=postgres_url
     )
-
-
-async def post_events(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
-    response = await client.post(path, json=body)
-    assert response.status_code == 200, response.text
-    return events_of(response.text)
 
 
 def count(settings: Settings, query: str, **params: Any) -> int:

@@ -5,14 +5,13 @@ that the creative row shows, a stale restore (409) and unknown versions (404).""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 import pytest
 
 from agents.run import char_diff
 from app.settings import Settings
-from tests.serving import asgi_client, events_of
+from tests.serving import asgi_client, completed_run, events_of
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -23,17 +22,8 @@ async def api(backend_settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def completed(api: httpx.AsyncClient) -> dict[str, Any]:
-    body = {"message": REQUEST, "imageCount": 1, "enableHITL": False}
-    response = await api.post("/api/agent/stream", json=body)
-    assert response.status_code == 200, response.text
-    final = events_of(response.text)[-1]
-    assert final["type"] == "workflow_complete"
-    return final
-
-
 async def test_a_run_makes_version_1_and_a_restore_makes_the_next(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     creative_id = final["creativeId"]
     assert final["version"] == 1
 
@@ -75,7 +65,7 @@ async def test_a_run_makes_version_1_and_a_restore_makes_the_next(api: httpx.Asy
 
 
 async def test_unknown_versions_and_bad_bodies_are_clear_errors(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     creative_id = final["creativeId"]
     missing = await api.get(f"/api/creatives/{creative_id}/versions/7")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "VERSION_NOT_FOUND"
@@ -108,7 +98,7 @@ def test_the_diff_is_by_character() -> None:
 
 
 async def test_a_manual_edit_is_a_version_and_a_revision_starts_from_it(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     creative_id, thread_id = final["creativeId"], final["threadId"]
     added = "这一句是编辑手动加上的，之后的修改要保留它。"
     body = f"{final['body']}\n\n{added}"
@@ -143,7 +133,7 @@ async def test_a_manual_edit_is_a_version_and_a_revision_starts_from_it(api: htt
 
 
 async def test_bad_manual_edits_lose_nothing(api: httpx.AsyncClient) -> None:
-    final = await completed(api)
+    final = await completed_run(api, REQUEST)
     url = f"/api/creatives/{final['creativeId']}/versions"
     for bad in (
         {"basedOn": 1},  # nothing changed

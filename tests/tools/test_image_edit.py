@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import colorsys
-from collections.abc import Iterator
 from io import BytesIO
 from typing import Any
 
@@ -314,18 +313,6 @@ def test_badge_off_removes_only_the_badge(renderer: CardRenderer) -> None:
 
 
 # --- a real model's edit, through the local OpenAI Images API ---------------------------------------------
-@pytest.fixture(scope="module")
-def images_api() -> Iterator[ImagesAPI]:
-    with ImagesAPI() as api:
-        yield api
-
-
-@pytest.fixture
-def api(images_api: ImagesAPI) -> ImagesAPI:
-    images_api.clear()
-    return images_api
-
-
 async def test_a_model_edits_the_masked_region_only(api: ImagesAPI, card: bytes) -> None:
     provider = LiteLLMImageProvider("gpt-image-1", api_key=KEY, api_base=api.base, timeout_s=30)
     mask = rect(100, 200, 600, 700)

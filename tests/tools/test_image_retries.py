@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -58,18 +58,6 @@ OVERLAYS = [
     {"imageIndex": 2, "headline": "装备清单", "lines": ["帐篷：选速开款", "天幕+折叠桌椅"], "caption": None},
 ]
 STATE: StudioState = {"imagePlans": PLANS, "textOverlayPlan": OVERLAYS}  # type: ignore[typeddict-item]
-
-
-@pytest.fixture(scope="module")
-def images_api() -> Iterator[ImagesAPI]:
-    with ImagesAPI() as api:
-        yield api
-
-
-@pytest.fixture
-def api(images_api: ImagesAPI) -> ImagesAPI:
-    images_api.clear()
-    return images_api
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ provider's latency and seeded failures, and `LiteLLMImageProvider` against a rea
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from io import BytesIO
 from typing import Any
 
@@ -128,18 +127,6 @@ async def test_offline_failures_are_seeded_and_retries_can_succeed() -> None:
 
 
 # --- the litellm provider against a local OpenAI Images API (tests/tools/images_api.py) ------------------
-@pytest.fixture(scope="module")
-def images_api() -> Iterator[ImagesAPI]:
-    with ImagesAPI() as api:
-        yield api
-
-
-@pytest.fixture
-def api(images_api: ImagesAPI) -> ImagesAPI:
-    images_api.clear()
-    return images_api
-
-
 @pytest.fixture(scope="module")
 def renderer() -> CardRenderer:
     return CardRenderer()
