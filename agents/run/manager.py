@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -128,6 +130,7 @@ class RunManager:
         self._sweeping = asyncio.Lock()  # one sweep at a time: room is counted, then filled
         self._starting: set[str] = set()
         self._turns: dict[str, asyncio.Lock] = {}  # queued messages per thread, in the order they came
+        self._in_turn: Counter[str] = Counter()  # messages holding or waiting for a thread's turn
         self._admitted = 0  # starts let in to run here, not yet launched (they count against max_runs)
         self._shutting_down = False
         self._handing_on = False
@@ -242,7 +245,7 @@ class RunManager:
         note = Message(agent="supervisor", content=WAITING_NOTE)
         yield await self.runner.record(thread_id, creative.id, note)
         request = request.model_copy(update={"based_on": None})
-        async with self._turns.setdefault(thread_id, asyncio.Lock()):  # FIFO: one queued message at a time
+        async with self._turn(thread_id):
             while True:
                 self._refuse_while_stopping()
                 progress = (await self.store.progress([thread_id]))[thread_id]
@@ -255,6 +258,20 @@ class RunManager:
                 await asyncio.sleep(self.watcher.poll_s)
         async for event in self.follow(run.thread_id, run.start_seq):
             yield event
+
+    @asynccontextmanager
+    async def _turn(self, thread_id: str) -> AsyncIterator[None]:
+        """A queued message's turn on its thread: one at a time, in the order they came (asyncio's locks
+        are FIFO). The thread's lock is dropped once no message holds or waits for it."""
+        lock = self._turns.setdefault(thread_id, asyncio.Lock())
+        self._in_turn[thread_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._in_turn[thread_id] -= 1
+            if not self._in_turn[thread_id]:
+                del self._in_turn[thread_id], self._turns[thread_id]
 
     async def rewrite(
         self, request: RunRequest, span: dict[str, Any] | None = None, *, actor: str | None = None

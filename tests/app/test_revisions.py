@@ -205,6 +205,8 @@ async def test_with_queueing_on_a_message_to_a_paused_thread_waits_its_turn(
             answer = await client.post("/api/agent/confirm", json=approve)
             done = events_of(answer.text)
         response = await waiting
+        manager = client._transport.app.state.runs  # type: ignore[attr-defined]
+        assert not manager._turns  # the thread's turn is given up once no message waits for it
     assert response.status_code == 200, response.text
     events = events_of(response.text)
     assert events[0]["type"] == "message" and "已排队" in events[0]["content"]
