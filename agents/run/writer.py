@@ -217,19 +217,32 @@ def _store(conn: Connection, batch: list[_Write]) -> list[Any]:
     return results
 
 
+# what a version is made of, to the creator: a run that changes none of it leaves no new version
+_SHOWN = ("title", "body", "tags", "asset_ids", "image_plans", "overlay_plan")
+
+
 def _new_version(conn: Connection, write: _Write) -> None:
     """Store `write.version` as its creative's next version: the number is allocated by the database from
     `creatives.current_version` (one `UPDATE … RETURNING`, as the seqs), and set in the payload of the
-    write's `workflow_complete` event."""
+    write's `workflow_complete` event. A revision that changed nothing the creator sees (a rewrite that
+    found nothing to change) makes no version: the event carries the current one's number."""
     assert write.version is not None and write.creative_id is not None
-    number = conn.execute(
-        update(Creative)
-        .where(Creative.id == write.creative_id)
-        .values(current_version=Creative.current_version + 1)
-        .returning(Creative.current_version)
-    ).scalar_one()
-    values = {"based_on": number - 1 or None, **write.version}
-    conn.execute(insert(CreativeVersion).values(**values, creative_id=write.creative_id, number=number))
+    current = conn.execute(
+        select(CreativeVersion)
+        .join(Creative, Creative.id == CreativeVersion.creative_id)
+        .where(Creative.id == write.creative_id, CreativeVersion.number == Creative.current_version)
+    ).mappings().first()
+    if current is not None and all(current[key] == write.version.get(key) for key in _SHOWN):
+        number = int(current["number"])
+    else:
+        number = conn.execute(
+            update(Creative)
+            .where(Creative.id == write.creative_id)
+            .values(current_version=Creative.current_version + 1)
+            .returning(Creative.current_version)
+        ).scalar_one()
+        values = {"based_on": number - 1 or None, **write.version}
+        conn.execute(insert(CreativeVersion).values(**values, creative_id=write.creative_id, number=number))
     for row in write.events:
         if row["type"] == "workflow_complete":
             row["payload"]["version"] = number

@@ -69,6 +69,23 @@ async def test_a_selected_passage_is_rewritten_and_nothing_else(api: httpx.Async
     assert "\n\n\n" not in third["body"]
 
 
+async def test_a_rewrite_that_changes_nothing_makes_no_version(api: httpx.AsyncClient) -> None:
+    final = await completed_run(api, REQUEST)
+    body = final["body"]
+    start, end = longest_paragraph(body)
+    response = await api.post(f"/api/agent/threads/{final['threadId']}/rewrite", json={
+        "action": "selection", "selection": {"start": start, "end": end, "text": body[start:end]},
+        "instruction": "嗯嗯好的", "basedOn": 1,
+    })
+    events = events_of(response.text)
+    said = " ".join(e["content"] for e in events if e["type"] == "message")
+    assert "没有变化" in said and "嗯嗯好的" in said
+    assert events[-1]["type"] == "workflow_complete" and events[-1]["version"] == 1
+    assert events[-1]["body"] == body
+    versions = (await api.get(f"/api/creatives/{final['creativeId']}/versions")).json()
+    assert versions["current"] == 1 and [v["number"] for v in versions["items"]] == [1]
+
+
 async def test_a_selection_that_is_not_the_current_body_is_refused(api: httpx.AsyncClient) -> None:
     final = await completed_run(api, REQUEST)
     url = f"/api/agent/threads/{final['threadId']}/rewrite"
