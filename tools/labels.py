@@ -145,11 +145,20 @@ TABLES: dict[str, dict[str, str]] = {
     },
     # tools/accounts.Role: a user's role (the `role` table above is an image's role)
     "accountRole": {"admin": "管理员", "creator": "创作者", "editor": "编辑", "analyst": "分析师"},
-    # an audit record's action (tools/accounts.AuditAction and the run actions of app/http/routes/agent.py)
+    # what made a version of a creative (tools/database.VersionSource)
     "versionSource": {
         "run": "创作运行", "quick_action": "一键改写", "restore": "恢复旧版", "manual_edit": "手动修改",
         "selection_edit": "选中改写", "image_edit": "图片编辑",
     },
+    # an element of a picture's analysis (tools/image_analysis): its kind, where its box came from, and
+    # which part of a card's layout a text block is
+    "elementKind": {"subject": "主体", "panel": "面板", "badge": "角标", "text": "文字块"},
+    "elementSource": {"layout": "版式", "ocr": "识别", "heuristic": "估计"},
+    "textSlot": {
+        "headline": "标题", "subtitle": "副标题", "item": "要点", "caption": "话题标签", "page": "页码",
+        "badge": "角标", "motif": "主体名称", "scene": "场景词", "text": "文字",
+    },
+    # an audit record's action (tools/accounts.AuditAction and the run actions of app/http/routes/agent.py)
     "auditAction": {
         "start": "发起创作", "approve": "审核通过", "reject": "驳回重写", "modify": "修改后通过",
         "answer": "回答澄清", "cancel": "取消运行", "resume": "继续运行", "login": "登录",
@@ -182,6 +191,9 @@ FALLBACK: dict[str, str] = {
     "agent": "其他环节",
     "accountRole": "其他角色",
     "versionSource": "其他来源",
+    "elementKind": "元素",
+    "elementSource": "估计",
+    "textSlot": "文字",
     "auditAction": "其他操作",
 }
 

@@ -6,13 +6,8 @@
 
 import { describeError, request } from "./api.js";
 import { h, replace } from "./dom.js";
+import { label } from "./labels.js";
 
-const KIND = { subject: "主体", panel: "面板", badge: "角标", text: "文字块" };
-const SOURCE = { layout: "版式", ocr: "识别", heuristic: "估计" };
-const SLOT = {
-  headline: "标题", subtitle: "副标题", item: "要点", caption: "话题标签", page: "页码",
-  badge: "角标", motif: "主体名称", scene: "场景词", text: "文字",
-};
 const loaded = new Map(); // asset id → the analysis promise (one request per image per page)
 
 const percent = (value) => `${Math.round(Math.max(0, Math.min(1, Number(value) || 0)) * 100)}%`;
@@ -23,9 +18,8 @@ function place(box) {
 }
 
 function elementName(e) {
-  const kind = KIND[e.kind] || "元素";
-  const slot = e.kind === "text" && e.label ? `（${SLOT[e.label] || "文字"}）` : "";
-  return `${kind}${slot} · ${SOURCE[e.source] || "估计"}`;
+  const slot = e.kind === "text" && e.label ? `（${label("textSlot", e.label)}）` : "";
+  return `${label("elementKind", e.kind) || "元素"}${slot} · ${label("elementSource", e.source) || "估计"}`;
 }
 
 /** The boxes over the image: the subject, panels and badges first (under), then the recognised lines (text

@@ -193,6 +193,14 @@ export const TABLES = {
     selection_edit: "选中改写",
     image_edit: "图片编辑",
   },
+  // an element of a picture's analysis (tools/image_analysis): its kind, where its box came from, and
+  // which part of a card's layout a text block is
+  elementKind: { subject: "主体", panel: "面板", badge: "角标", text: "文字块" },
+  elementSource: { layout: "版式", ocr: "识别", heuristic: "估计" },
+  textSlot: {
+    headline: "标题", subtitle: "副标题", item: "要点", caption: "话题标签", page: "页码",
+    badge: "角标", motif: "主体名称", scene: "场景词", text: "文字",
+  },
 };
 
 export const FALLBACK = {
@@ -218,6 +226,9 @@ export const FALLBACK = {
   accountRole: "其他角色",
   auditAction: "其他操作",
   versionSource: "其他来源",
+  elementKind: "元素",
+  elementSource: "估计",
+  textSlot: "文字",
 };
 
 const CJK = /[\u3400-\u9fff]/;
