@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from agents.artifacts import Draft
 from agents.checks.text import text_findings
 from agents.errors import RunError, ThreadBusy
 from tools.database import Creative, CreativeStatus, CreativeVersion, VersionSource, iso
@@ -185,14 +186,19 @@ class Versions:
     async def edit_text(
         self, creative_id: int, changes: dict[str, Any], *, based_on: int, actor: str | None
     ) -> tuple[int, Sequence[dict[str, Any]]]:
-        """A manual edit of the title, body or tags (`changes`, already validated as a whole `Draft`): the
-        new version's number and the text checks the edited post fails. They are warnings, never a refusal
-        — the critic does not override a person's text."""
+        """A manual edit of the title, body or tags (`changes`): the new version's number and the text checks
+        the edited post fails. They are warnings, never a refusal — the critic does not override a person's
+        text. The post as edited must still be a `Draft` (pydantic's `ValidationError` else, nothing
+        stored); the values stored are the draft's (trimmed as it trims them)."""
         async with self.store.sessions() as session:
             row = (await session.execute(
                 select(Creative.request, Creative.brief, Creative.evidence).where(Creative.id == creative_id)
             )).one()
         content = await self._changed(creative_id, changes)
+        edited = Draft.model_validate(
+            {"title": content["title"], "body": content["body"], "tags": list(content["tags"] or [])}
+        )
+        content |= {key: getattr(edited, key) for key in changes}
         number = await self.commit(
             creative_id, content, based_on=based_on, source=VersionSource.MANUAL_EDIT, actor=actor
         )

@@ -17,7 +17,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from agents.artifacts import Draft
 from agents.run import RunManager, version_diff, version_wire
 from app.http.auth import accounts_of, client_address, require_on
 from app.http.errors import NotFound, ValidationFailed, validation_failed
@@ -158,17 +157,12 @@ async def edit_version(request: Request) -> JSONResponse:
         )
     if "tags" in changes:
         changes["tags"] = [t.strip().lstrip("#＃").strip() for t in changes["tags"]]
-    version = await _versions(request).current(creative_id)
-    if version is None:
-        raise NotFound(f"创作 #{creative_id} 还没有完成的版本，无法修改", details={"creativeId": creative_id})
-    merged = {"title": version.title, "body": version.body, "tags": list(version.tags or [])} | changes
     try:
-        draft = Draft.model_validate(merged)
+        new, warnings = await _versions(request).edit_text(
+            creative_id, changes, based_on=body.based_on, actor=principal.actor
+        )
     except ValidationError as exc:
         raise validation_failed(exc, "修改后的内容不合法") from exc
-    new, warnings = await _versions(request).edit_text(
-        creative_id, {k: getattr(draft, k) for k in changes}, based_on=body.based_on, actor=principal.actor
-    )
     await accounts_of(request).audit(
         principal.actor, "edit", user_id=principal.user_id, creative_id=creative_id,
         details={"version": new, "basedOn": body.based_on, "fields": sorted(changes)},
