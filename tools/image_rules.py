@@ -77,6 +77,10 @@ _IMAGE_STRONG = rules(
     ("image.generate_picture", rf"生成{C}{{0,8}}?(?:图|画|照片|相片|海报|壁纸|头像|表情包)"),
     ("image.make_picture", rf"(?:制作|创作){C}{{0,8}}?(?:图|画|像)"),
     ("image.make_one", rf"(?:做|来|要)(?:一|两|几|\d+)[张幅]{C}{{0,10}}?(?:图|画|海报|壁纸|头像|封面|照片)"),
+    # 做个封面图, 出张海报, 整一个头像: a picture's own noun (not 图文, a post) right after the verb
+    ("image.make_picture_noun",
+     rf"(?:^|[，。！？；,.!?;\s]|帮我|给我|请|想|要)(?:做|来|出|整|弄)(?:一|两|几|\d+)?[个张幅套组]?"
+     rf"{C}{{0,6}}?(?:封面图?|海报|壁纸|头像|插画|配图|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
 )
 # Rule 5 reads 生成 as a command: at the start of a clause, after optional 请/帮我/我想 … — so
 # "如何生成随机数" and "生成式AI" are not requests. Rule 6 (the polite form) keeps the text-type exclusion.
@@ -94,7 +98,7 @@ _DRAW_OBJECT = re.compile(
 )
 _IMAGE_ENGLISH = rules(
     ("image.english",
-     r"\b(?:draw|paint|sketch|generate|create|make|render|design)\b(?:\s+[\w'-]+){0,3}?\s+"
+     r"\b(?:draw|paint|sketch|generate|create|make|render|design|need|want)\b(?:\s+[\w'-]+){0,3}?\s+"
      r"(?:images?|pictures?|pics?|illustrations?|drawings?|paintings?|photos?|artworks?|posters?|wallpapers?)\b"),
     ("image.english", r"\b(?:draw|paint|sketch)\s+(?:me\s+)?(?:an?|the|some|two|three|\d+)\s+\w+"),
     flags=re.IGNORECASE,
@@ -124,7 +128,10 @@ def image_hit(text: str) -> Hit | None:
     negative = first_hit(_IMAGE_NEGATIVE, text)
     if negative:
         return negative
-    return first_hit(_IMAGE_STRONG, text) or _descriptive_hit(text) or first_hit(_IMAGE_ENGLISH, text)
+    strong = first_hit(_IMAGE_STRONG, text)
+    if strong is not None and _CHART.search(strong.keyword):  # 做个思维导图: a chart, not a picture
+        strong = None
+    return strong or _descriptive_hit(text) or first_hit(_IMAGE_ENGLISH, text)
 
 
 def detect_image_intent(text: str) -> bool:

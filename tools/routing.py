@@ -206,6 +206,8 @@ _NO_TEXT = re.compile(
     r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)"
     # …or already written (文字我已经写好了, 文案有了)
     r"|(?:文案|文字|正文|配文)(?:我|我们)?(?:已经|早就)?(?:写好|有了|准备好|弄好)"
+    # …in English (no text please, without a caption, just the image)
+    r"|\b(?:no|without(?:\s+any)?)\s+(?:text|caption|copy|words)\b|\b(?:just|only)\s+(?:the\s+|an?\s+)?(?:images?|pictures?)\b"
 )
 _PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
 # The asker's own decision put to the studio (我是不是该退卡, 我该买哪个): advice for them, whatever

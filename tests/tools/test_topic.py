@@ -294,3 +294,31 @@ def test_a_panda_is_no_cat() -> None:
     from tools.entities import readers
 
     assert readers("成都熊猫基地攻略") == set() and readers("养猫第一年") == {"cats"}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # how or why to write it is no subject
+        ("第一次一个人去海边看日落的心得，想写得温柔一点", "第一次一个人去海边看日落的心得"),
+        ("周末去古镇拍照的攻略，语气别太正式", "周末去古镇拍照的攻略"),
+        ("地铁通勤看书的习惯，别写成说明书", "地铁通勤看书的习惯"),
+        ("高铁上带娃的经验：孩子坐不住，想写篇笔记提醒大家多备零食", "高铁上带娃的经验"),
+        # the theme and the kind of post before a colon: the subject follows it
+        ("写一篇护肤干货：换季泛红期怎么精简步骤", "换季泛红期怎么精简步骤"),
+        # a title the request names in quotes is the subject
+        ("帮我写篇笔记，标题就叫《三十岁开始学游泳》，我学了两个月", "三十岁开始学游泳"),
+        # keywords between spaces are the subject together
+        ("露营 新手 帐篷 挑选 清单", "露营新手帐篷挑选清单"),
+    ],
+)
+def test_what_the_request_says_about_the_writing_is_not_its_subject(request_text: str, topic: str) -> None:
+    assert extract_topic(request_text) == topic
+
+
+def test_the_title_the_creator_names_is_the_post_s_title() -> None:
+    from tools.offline.topic import asked_title
+
+    assert asked_title("帮我写篇笔记，标题就叫《三十岁开始学游泳》，我学了两个月") == "三十岁开始学游泳"
+    assert asked_title("题目：「周末的面包店」") == "周末的面包店"
+    assert asked_title("写一篇面包店探店笔记") == ""

@@ -34,7 +34,7 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
-from tools.offline.topic import CLAUSE, particulars, things_in
+from tools.offline.topic import CLAUSE, asked_title, particulars, things_in
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -549,6 +549,8 @@ def _title(
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):
         templates = [t for t in templates if not t.startswith("第一次")] or templates
     candidates = [t.format(**fields) for t in templates]
+    if asked := asked_title(ctx.request):  # the creator's own title comes first, when it fits
+        candidates.insert(0, asked)
     for add in fb.title_add:  # the editor's words go first
         candidates = [c if add in c else f"{add}｜{c}" for c in candidates]
     fitting = [c for c in candidates if len(c) <= TITLE_LIMIT and c not in avoid]

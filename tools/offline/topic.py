@@ -23,8 +23,12 @@ CLAUSE = re.compile(
 )
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
-    r"(?:主题|题目|话题)(?:是|为|就是)\s*[「“\"『]?(?P<a>[^」”\"』，,。！!？?；;\n]{2,30})"
-    r"|以\s*[「“\"『]?(?P<b>[^」”\"』，,。]{2,30}?)[」”\"』]?\s*为(?:主题|题|话题)"
+    r"(?:主题|题目|标题|话题)(?:大概|大致|暂定|可以|就)?(?:是|为|叫)\s*[「“\"『《]?(?P<a>[^」”\"』》，,。！!？?；;\n]{2,30})"
+    r"|以\s*[「“\"『《]?(?P<b>[^」”\"』》，,。]{2,30}?)[」”\"』》]?\s*为(?:主题|题|话题)"
+)
+# 题目大概是《X》 / 标题就叫「X」: the title the creator wants, word for word
+_ASKED_TITLE = re.compile(
+    r"(?:题目|标题)(?:大概|大致|暂定|可以|就)?(?:是|为|叫|用)?[：:]?\s*[《「“\"『](?P<t>[^》」”\"』\n]{2,30})[》」”\"』]"
 )
 STYLE = re.compile(r"(?:用|以)[^，,。；;]{0,10}?(?:语气|口吻|风格|文风|方式|语言)")
 _POLITE = re.compile(
@@ -190,8 +194,8 @@ _GENERIC = frozenset(
 # Verbs of any subject (going, making, choosing, planning); any other verb of a topic is particular (刷酸)
 _GENERIC_VERBS = frozenset(
     """
-    分享 记录 准备 使用 选择 调整 恢复 排查 出行 拍摄 旅行 旅游 出游 入门 推荐 介绍 安排 规划 整理 总结
-    测评 对比 心得 攻略 打算 计划 开始 决定 觉得 希望 需要 可以 注意 提醒 适合 用过 试过 学会 知道
+    分享 记录 准备 使用 选择 选购 挑选 调整 恢复 排查 出行 拍摄 旅行 旅游 出游 入门 推荐 介绍 安排 规划
+    整理 总结 测评 对比 心得 攻略 打算 计划 开始 决定 觉得 希望 需要 可以 注意 提醒 适合 用过 试过 学会 知道
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 
@@ -262,7 +266,11 @@ def _theme_words(text: str) -> list[str]:
 # How or why the post is to be written, not what about: a manner (…的那种感觉就行) or a purpose for the
 # readers (提醒大家注意安全, 让更多人知道)
 _HOW_TO_WRITE = re.compile(
-    r"(?:就行|就好|即可|就可以)$|^(?:提醒|告诉|让|帮助|帮)(?:一下)?(?:大家|你们|新手|更多人)"
+    r"(?:就行|就好|即可|就可以)$|(?:^|[^\u4e00-\u9fff]|笔记|文章|帖子|攻略)(?:提醒|告诉|让|帮助|帮)(?:一下)?"
+    r"(?:大家|你们|新手|更多人)"
+    # a manner of writing (写得有点文艺, 语气别太官方, 接地气一点, 别写成流水账, 结构清楚一点)
+    r"|^(?:写|讲|说)[得的]|^(?:语气|口吻|文风|风格|语言|整体|结构|排版|篇幅|字数)"
+    r"|^(?:别|不要|不用|不想)(?:写|弄|搞)成|^(?:接地气|简洁|走心|真诚|幽默|活泼|文艺)(?:一点|一些|点)?$"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
 _FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气)$")
@@ -324,6 +332,13 @@ def peel(clause: str) -> str:
     return text.strip("的 ")
 
 
+def asked_title(request: str) -> str:
+    """The title the request names in quotes (帮我写一篇笔记，题目大概是《下班后什么时间练力量最不影响睡眠》),
+    or ''."""
+    found = _ASKED_TITLE.search(request)
+    return found.group("t").strip() if found else ""
+
+
 def extract_topic(request: str) -> str:
     """The subject of a request: '帮我写一篇周末城市露营的小红书笔记，面向上班族' → '周末城市露营'.
 
@@ -336,6 +351,8 @@ def extract_topic(request: str) -> str:
         if len(named) >= 2:
             return _clip(named, 24)
     clauses = [c.strip() for c in CLAUSE.split(request) if c.strip()]
+    if keywords := _keyword_list(request):  # 溯溪 新手 装备 安全 清单: the words are the subject
+        return _clip(keywords, 24)
     # (a clause of only the reader, or only the theme's word as a label: 穿搭｜…)
     candidates = [
         c for c in clauses if not _READER_ONLY.match(c) and not (len(clauses) > 1 and c in _theme_words(c))
@@ -345,6 +362,8 @@ def extract_topic(request: str) -> str:
     peeled = [(c, peel(c)) for c in candidates]
     framed = [(c, t) for c, t in peeled if len(t) >= 2 and t != STYLE.sub("", c).strip("的 ")]
     first, topic = next(iter(framed), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
+    if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
+        first, topic = after
     asked = _ASKED_TAIL.search(topic)
     later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
@@ -368,6 +387,43 @@ def extract_topic(request: str) -> str:
 
         topic = "".join(keywords(request, 3)[:2]) or request[:12]
     return _clip(topic, 24)
+
+
+_KEYWORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{1,8}")
+
+
+def _keyword_list(request: str) -> str:
+    """A request of only keywords between spaces (小个子155 冬季大衣 长度 选购笔记), joined without the
+    frame's words; '' for a request in sentences."""
+    words = request.split()
+    if len(words) < 3 or not all(_KEYWORD.fullmatch(w) for w in words):
+        return ""
+    kept = [peel(w) if len(peel(w)) >= 2 else w for w in words]
+    kept = [w for w in kept if not _LABEL_ONLY.match(w) and not _KIND_ONLY.fullmatch(w)] or kept
+    if _CONTENT_NOUN.fullmatch(words[-1]) and kept[-1] != words[-1]:
+        kept.append(words[-1])  # …装备 安全 清单: a list of them
+    return "".join(kept)
+
+
+# the kind of a post after its theme's word (职场干货, 穿搭笔记, 护肤分享)
+_KIND_AFTER_THEME = re.compile(r"(?:的)?(?:干货|知识|技巧|经验|心得|攻略|笔记|分享|清单|科普|建议|合集)$")
+
+
+def _after_label(request: str, first: str, topic: str) -> tuple[str, str] | None:
+    """A topic of only the theme and the kind of post, followed by a colon (写一篇职场干货：试用期…): the
+    subject is what the colon introduces — its first clause with a subject (the clause and its
+    topic); None for any other topic."""
+    at = request.find(first)
+    rest = request[at + len(first):] if at >= 0 and first else ""
+    if not rest.startswith(("：", ":")):
+        return None
+    bare = _KIND_AFTER_THEME.sub("", topic)
+    if bare and bare not in _theme_words(bare):
+        return None
+    for clause in (c.strip() for c in CLAUSE.split(rest[1:])):
+        if len(subject := peel(clause)) >= 2:
+            return clause, subject
+    return None
 
 
 def _clip(topic: str, limit: int) -> str:
