@@ -181,7 +181,7 @@ _SAYS_HOW = re.compile(r"不|没|也|都|能|会")
 
 # Nouns that name a part, a way or an outcome of something, not a thing: a topic of only these (这个过程和
 # 用过的辅助方法, 这几个月的落差和收获, 拍摄加出行攻略) is about what another clause names.
-_GENERIC = frozenset(
+GENERIC_WORDS = frozenset(
     """
     东西 过程 方法 办法 原因 地方 收获 落差 经验 心得 感受 感觉 变化 问题 事情 技巧 注意事项 准备 小时 时间
     经历 故事 攻略 清单 笔记 体验 细节 建议 步骤 流程 日常 记录 要点 重点 好处 坑 辅助 人 时候 样子 情况
@@ -210,14 +210,14 @@ def particulars(text: str) -> list[tuple[int, str]]:
     """(position, word) of the particular things `text` names: its places, its themes' words (遛狗), its
     nouns and its doings (刷酸, 存钱) — readers, times and the generic words above left out — and the set
     phrases jieba names as one (引体向上)."""
-    named = [w for w in _theme_words(text) if w not in _GENERIC and w not in _GENERIC_VERBS]
+    named = [w for w in _theme_words(text) if w not in GENERIC_WORDS and w not in _GENERIC_VERBS]
     found = [(text.find(w), w) for w in [*places(text), *named]]
     at = 0
     for word, flag in posseg(text):
         doing = flag in ("v", "vn") and word not in _GENERIC_VERBS
         when = flag == "t" and not _DATES.fullmatch(word)  # 睡前 of 睡前流程, not 周末 or 上周
         thing = flag[0] == "n" or (flag == "l" and len(word) >= 3) or doing or when
-        if len(word) >= 2 and thing and word not in _GENERIC and not _NOT_THINGS.search(word):
+        if len(word) >= 2 and thing and word not in GENERIC_WORDS and not _NOT_THINGS.search(word):
             found.append((text.find(word, at), word))
         at += len(word)
     return sorted(f for f in found if f[0] >= 0)
@@ -351,8 +351,8 @@ def extract_topic(request: str) -> str:
         if len(named) >= 2:
             return _clip(named, 24)
     clauses = [c.strip() for c in CLAUSE.split(request) if c.strip()]
-    if keywords := _keyword_list(request):  # 溯溪 新手 装备 安全 清单: the words are the subject
-        return _clip(keywords, 24)
+    if listed := _keyword_list(request):  # 溯溪 新手 装备 安全 清单: the words are the subject
+        return _clip(listed, 24)
     # (a clause of only the reader, or only the theme's word as a label: 穿搭｜…)
     candidates = [
         c for c in clauses if not _READER_ONLY.match(c) and not (len(clauses) > 1 and c in _theme_words(c))
