@@ -321,6 +321,29 @@ def test_a_count_is_no_part_of_the_subject_and_a_trip_is_no_list_of_things() -> 
     assert subject_of("一个人的旅行", "") == "一个人的旅行"  # 一个人 is who, not how many
 
 
+def test_a_long_subject_is_never_cut_through_the_middle() -> None:
+    """A title's subject is at most ten characters: a long one keeps its last thing and what kind of thing
+    it is, or drops when and what one meant first — never its end (七月打算去东极岛海边 lost the camping)."""
+    from tools.offline.drafting import subject_of
+
+    assert subject_of("八月打算去涠洲岛海边露营", "") == "涠洲岛海边露营"
+    assert subject_of("出租屋厨房不用工具也能变整洁的收纳", "") == "出租屋厨房收纳"
+    assert subject_of("一个人坐了二十几个小时硬座火车的回家路", "") == "硬座火车回家路"
+    assert subject_of("狗狗换粮怎么换才不拉稀", "") == "狗狗换粮"  # how (怎么换) is no thing
+
+
+def test_a_subject_never_ends_on_a_loose_word_or_half_an_english_phrase() -> None:
+    from tools.offline.drafting import _nominal, _tidy_end, subject_of
+
+    assert subject_of("卫生间花洒软管一直往外渗水", "") == "卫生间花洒软管"
+    assert subject_of("阳台推拉门轨道总是卡住", "") == "阳台推拉门轨道"
+    assert subject_of("坚持hiit训练三个月", "") == "hiit训练三个月"
+    assert _tidy_end("zone 2慢跑三个") == "zone 2慢跑" and _tidy_end("泉州古城两天一夜") == "泉州古城两天一夜"
+    assert subject_of("通勤smart casual穿搭：西装加直筒裤", "") == "通勤"  # not 通勤smart
+    # a state or an event is no thing: titles put it before ｜ or ，, never inside 把…安排明白了
+    assert not _nominal("纱窗发黄发脆") and _nominal("阳台晾衣架") and _nominal("东极岛海边露营")
+
+
 def test_a_heading_key_is_never_a_span_of_time() -> None:
     from tools.offline.drafting import _key
 

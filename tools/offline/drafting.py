@@ -34,7 +34,7 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
-from tools.offline.topic import CLAUSE, asked_title, particulars, things_in
+from tools.offline.topic import CLAUSE, GENERIC_WORDS, asked_title, particulars, things_in
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -149,7 +149,7 @@ def subject_of(topic: str, audience: str) -> str:
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
         if asked.group("where"):  # 去哪看银杏, 哪里的火锅好吃: where is asked, the thing is what it is about
             after = "".join(things_in(subject[asked.end() :]))
-        elif not _is_noun(after):  # 怎么回答, 怎么穿得暖: how, not what
+        elif len(after) < 2 or not _is_noun(after):  # 怎么回答, 怎么穿得暖, 怎么换: how, not what
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
@@ -163,7 +163,10 @@ def subject_of(topic: str, audience: str) -> str:
         noun = next((w for w in _nouns(_RELATIVE.sub("", before)) if len(w) >= 2), "")
         subject = noun + after if noun and len(noun + after) <= 8 else after
     elif len(before) >= 4 and 1 <= len(after) <= 2 and not _PREDICATE.search(after) and _concrete(after):
-        subject = before + after  # 油皮夏天控油的护肤 → 油皮夏天控油护肤 (a title reads "…控油护肤后")
+        # 油皮夏天控油的护肤 → 油皮夏天控油护肤 (a title reads "…控油护肤后"); too long, its thing and the
+        # kind (老房子卫生间不改造也能变干净的清洁 → 老房子卫生间清洁)
+        joined = before + after
+        subject = joined if len(joined) <= 10 else _thing_and_kind(subject, 10) or joined
     elif len(subject) > 10 and len(after) >= 3:  # 做一份不踩雷的周末亲子游 → 周末亲子游
         # …unless what follows is only what kind of post (杭州西湖边citywalk的一日路线 → 杭州西湖边citywalk)
         # (…or only how: 面试被问到期望薪资时的回答技巧 is about the question, not "answering tips")
@@ -171,7 +174,9 @@ def subject_of(topic: str, audience: str) -> str:
         generic = _GENERIC_HEAD.fullmatch(after) or (how and len(after) - len(how.group(0)) <= 2)
         # …where it is stays (屏南龙潭村的小众古村游记 → 屏南龙潭村小众古村游记)
         where = (before if len(before) <= 6 else "".join(places(before))) if places(before) else ""
-        subject = before if generic and len(before) >= 3 else (where + after if where else after)
+        # …and a thing before the words that say how (硬座火车的回家路) stays with it
+        own = "" if where else _thing_and_kind(subject, 10)
+        subject = before if generic and len(before) >= 3 else (where + after if where else own or after)
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
     # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
@@ -181,7 +186,7 @@ def subject_of(topic: str, audience: str) -> str:
             r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "", subject
         )
     subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
-    return _within(subject, 10).rstrip("的和与及、")
+    return _tidy_end(_within(subject, 10).rstrip("的和与及、"))
 
 
 # A count of the things a list holds, with its 必吃-style praise: 成都必吃的几家火锅 → 成都火锅
@@ -401,9 +406,34 @@ _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也
 
 
 _LEADING_WHEN = re.compile(
-    r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周|春天|夏天|秋天|冬天|秋冬|春夏)?(?:想|打算|准备|要)?"
+    r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周|春天|夏天|秋天|冬天|秋冬|春夏|暑假|寒假|国庆|五一"
+    r"|(?:[一二三四五六七八九十]|十[一二]|\d{1,2})月(?:份|底|初)?)?(?:想|打算|准备|计划|要)?"
     r"(?:在家|去(?=\S{4}))?"
 )
+# how long or how many, said before the thing (十几个小时绿皮卧铺): not part of what the thing is
+_MEASURE_HEAD = re.compile(r"^(?:小时|分钟|星期|个月|公里|块钱|元|天|周|年)")
+
+
+def _thing_and_kind(text: str, limit: int) -> str:
+    """A long phrase whose words before its last 的 say how or what happened (不改造也能变干净, 坐了十几个
+    小时) as its thing and what follows the 的: 老房子卫生间不改造也能变干净的清洁 → 老房子卫生间清洁,
+    一个人坐了十几个小时绿皮卧铺的慢旅行 → 绿皮卧铺慢旅行. '' for any other phrase (新人给领导交周报的模板:
+    the words say what the thing is for), a bare part or story word after the 的 (…的过程), or when the two
+    do not fit in `limit`."""
+    before, _, after = text.rpartition("的")
+    said = _HOW_SAID.search(before)
+    if len(after) < 2 or not said or after in GENERIC_WORDS:
+        return ""
+    groups = [
+        g for part in (before[: said.start()], before)
+        for g in (_MEASURE_HEAD.sub("", g) for g in things_in(part)) if len(g) >= 2
+    ]
+    joined = groups[0] + after if groups else ""
+    return joined if len(joined) <= limit else ""
+
+
+# words that say how it goes or what happened, not what the thing is
+_HOW_SAID = re.compile(r"不|没|也能|都能|了")
 
 
 def _within(text: str, limit: int) -> str:
@@ -424,15 +454,65 @@ def _within(text: str, limit: int) -> str:
     plain = re.sub(_LEADING_WHEN, "", timeless)
     if 2 <= len(plain) <= limit:
         return plain
+    if found := _thing_and_kind(plain, limit):  # its thing and its kind, not a cut through the middle
+        return found
+    # …or its first thing, when the words before it tell what happened (坐了十几个小时绿皮卧铺 → 绿皮卧铺)
+    things = [(g, _MEASURE_HEAD.sub("", g)) for g in things_in(plain)]
+    if things and 3 <= len(things[0][1]) <= limit and "了" in plain[: plain.find(things[0][0])]:
+        return things[0][1]
     words: list[str] = []
     for word in segmenter.cut(text):
         if sum(map(len, words)) + len(word) > limit:
             break
         words.append(word)
+    if len(words) < len(cut := segmenter.cut(text)) and _LATIN.match(cut[len(words)]):
+        while len(words) > 1 and _LATIN.match(words[-1]):  # never half an English phrase (通勤smart)
+            words.pop()
     while len(words) > 1 and _DANGLING.fullmatch(words[-1]):
         words.pop()
     out = "".join(words)
     return out if len(out) >= 2 else text[:limit]
+
+
+_LATIN = re.compile(r"^[\sA-Za-z0-9]+$")
+# Words a subject cannot end on: an adverb, a pronoun, a preposition, a conjunction or a particle
+# (老房子厨房水龙头一直, 不用管道疏通剂自己), a count without its noun (zone 2慢跑三个 of 三个月), a space
+# or a joining mark, a copula, 必 or 时 — not a span (两天一夜, 一个月) nor a closing bracket
+_LOOSE_FLAGS = frozenset({"d", "r", "p", "c", "y", "e"})
+_LOOSE_WORDS = frozenset({"是", "有", "被", "把", "到", "时", "必", "要", "会", "能"})
+_BARE_COUNT = re.compile(r"^[几一二两三四五六七八九十\d]+个$|^[\s，,、+/·-]+$")
+
+
+def _loose(word: str, flag: str) -> bool:
+    loose = flag in _LOOSE_FLAGS or flag.startswith("u") or word in _LOOSE_WORDS
+    return loose or bool(_BARE_COUNT.match(word))
+
+
+def _tidy_end(subject: str) -> str:
+    """`subject` without the loose words a cut left at its end (see above); as it was when little is left."""
+    words = list(segmenter.posseg(subject))
+    while len(words) > 1 and _loose(*words[-1]):
+        words.pop()
+    tidy = "".join(w for w, _ in words).strip()
+    return tidy if len(tidy) >= 2 else subject
+
+
+def _nominal(subject: str) -> bool:
+    """Does the subject end on a thing or an activity (刷酸流程, 东极岛海边露营), so a title may say 把…安排
+    明白了, 挑…, 关于… of it — not on a state or an event (长款羽绒服一穿就显矮, 玻璃胶发黑发霉)?"""
+    words = list(segmenter.posseg(subject))
+    if not words:
+        return False
+    word, flag = words[-1]
+    return flag.startswith(("n", "vn", "an", "l", "j", "eng")) or word in _activities()
+
+
+@cache
+def _activities() -> frozenset[str]:
+    """The themes' trigger words that are doings (露营, 遛狗, 刷酸): activities a title may name."""
+    from tools.offline.lexicon import THEMES  # (the lexicon reads the drafting rules' words)
+
+    return frozenset(w for theme in THEMES.values() for w in theme.triggers if len(w) >= 2)
 
 
 def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
@@ -548,6 +628,10 @@ def _title(
     # (第一次杭州不累的路线, 第一次不会翻车的番茄炒蛋), nor when the request never says it is a first time
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):
         templates = [t for t in templates if not t.startswith("第一次")] or templates
+    # a subject that ends on a state or an event (玻璃胶发黑发霉) stands on its own before ｜ or ，: no
+    # 把…安排明白了, 挑…, …的正确打开方式 of it
+    if not _nominal(fields["s"]):
+        templates = [t for t in templates if re.match(r"\{s\}[｜，]", t)] or templates
     candidates = [t.format(**fields) for t in templates]
     if asked := asked_title(ctx.request):  # the creator's own title comes first, when it fits
         candidates.insert(0, asked)
