@@ -4,13 +4,17 @@ Hangzhou" → "杭州徒步", so the brief's topic (and the post) is Chinese.
 A small word list kept as data (`data/routing/en_zh.tsv`: content nouns, activities, audiences and places
 of the ten themes) — no model, no network. `localize` replaces each run of English words in a text:
 
-- the request scaffolding goes ("write a post about", "share my", "recommend some", "how to" …);
+- the request scaffolding goes ("write a post about", "share my", "just a quick post:", "how to" …), and so
+  does how the post is to be written (the list's kind `tone`: "warm tone, not preachy", "keep it short",
+  "casual and fun", "gentle and warm") and how many ("my 3 favourite …");
 - places move to the front, as a Chinese topic puts them ("coffee shops in Shanghai" → 上海咖啡店);
-- "for <audience>" (or "aimed at", "as a …") names the reader ("，给新手"), "for <thing>" becomes a
-  modifier ("敏感肌护肤步骤"), and so does "in <a setting>" ("in a rental apartment" → 出租屋…);
+- "for <audience>" (or "aimed at", "as a …"; "for new moms on …", the subject after "on") names the reader
+  ("，给新手"), "for <thing>" becomes a modifier ("敏感肌护肤步骤"), and so does "in <a setting>" ("in a
+  rental apartment" → 出租屋…, "in a Guangzhou apartment" → 广州公寓…);
 - a doing names its object as Chinese says it: "choosing a sleeping bag" → 睡袋选购, "trimming a cat's
   claws at home" → 猫咪在家剪指甲 (the owner first, where before the doing), "making noodles in under 15
-  minutes" → 15分钟搞定面条;
+  minutes" → 15分钟搞定面条; what is kept some way is said with the way the list says it ("keeping a
+  senior dog comfortable" → 老年犬舒适, the list's "keeping comfortable");
 - what a doing is done with comes first with 用 ("how I fixed my squeaky door with a bit of soap" →
   用肥皂修好吱吱响的门; a garment worn with another is 搭配), what it is for as the list says it ("gua sha
   for a puffy face" → 消水肿的刮痧), and the first week or month of it after it ("my first week trying gua
@@ -18,6 +22,7 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 - a doing that goes on with "to" or "from" is said whole: "teaching my dog to sit" → 教狗狗坐下, "… to stop
   pulling on the leash" / "stopping my cat from scratching the sofa" → 纠正狗狗暴冲 / 纠正猫咪抓挠沙发,
   "introducing a puppy to my cat" → 小狗和猫咪的磨合, "switching from coffee to tea" → 咖啡换成茶饮;
+- whom one does it with comes before the doing: 带孩子徒步, but as equals 和朋友 ("with friends");
 - "near <a place>" says it first: 春熙路附近的奶茶店 (a place to go to), 杭州周边徒步 (a thing to do);
 - what only qualifies the subject goes ("… that isn't greasy", "… your boss will actually read",
   "without a fight"), and so do a later sentence that tells what happened ("… - we kept them apart for a
@@ -38,12 +43,14 @@ from pathlib import Path
 WORDS = Path(__file__).resolve().parent.parent / "data" / "routing" / "en_zh.tsv"
 _RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*(?:[\s,:&/]+[A-Za-z0-9][A-Za-z0-9'’\-]*)*")
 _SCAFFOLD = re.compile(
-    r"^(?:(?:please|pls|hey|hi)\s+)?(?:(?:can|could|would)\s+you\s+|help\s+me\s+|i\s+(?:want|need)\s+(?:to\s+)?|"
+    r"^(?:(?:please|pls|hey|hi|just)\s+)?(?:(?:can|could|would)\s+you\s+|help\s+me\s+|i\s+(?:want|need)\s+(?:to\s+)?|"
     r"let'?s\s+)?(?:write|create|make|draft|give\s+me|share|recommend|post|compose|put\s+together|plan)?\s*"
     r"(?:me\s+)?(?:a|an|some|my|the|your|our|a\s+few|few|\d+)?\s*"
     r"(?:(?:short|quick|long|xiaohongshu|rednote|little|nice|blog|social\s+media|casual|fun|friendly|simple|"
-    r"detailed|practical|cute|relaxed|lively)\s+)*"
-    r"(?:(?:post|note|article|caption|thread|piece|content)s?)?\s*(?:about|on|of|regarding)?\s+",
+    r"detailed|practical|cute|relaxed|lively|warm|gentle|encouraging|honest|sincere|heartfelt|funny|humorous|"
+    r"playful|upbeat|engaging|catchy|inspiring)[\s,]+)*"
+    r"(?:(?:post|note|article|caption|thread|piece|content)s?)?\s*"
+    r"(?:about|on|of|regarding|with\s+(?:some\s+|a\s+few\s+)?(?:tips|advice|ideas)\s+(?:for|on|about)|[:：])?\s+",
     re.IGNORECASE,
 )
 _HOW_TO = re.compile(r"^(?:how\s+to|tips\s+(?:for|on)|ideas\s+for)\s+", re.IGNORECASE)
@@ -91,6 +98,8 @@ _TEACH = {
     "getting": "让", "get": "让", "got": "让",
 }  # fmt: skip
 _STOPPING = frozenset("stop stopping stopped".split())  # noqa: SIM905
+# "keeping a dog warm": the list's "keeping warm" says the state ({}保暖) of the thing kept
+_KEEPING = frozenset("keep keeping kept".split())  # noqa: SIM905
 _INTRODUCING = frozenset("introducing introduce introduced".split())  # noqa: SIM905
 _SWITCHING = frozenset("switching switch switched".split())  # noqa: SIM905
 _TRYING = frozenset("trying try tried".split())  # noqa: SIM905
@@ -146,6 +155,7 @@ _COMPANIONS = frozenset(
     妈妈 爸爸 老公 老婆 男朋友 女朋友 另一半 室友 同事 儿子 女儿 新生儿 婴儿
     """.split()  # noqa: SIM905
 )
+_PEERS = frozenset("朋友 闺蜜 对象 情侣 老公 老婆 男朋友 女朋友 另一半 室友 同事".split())  # noqa: SIM905
 _UNITS = {
     "minute": "分钟", "min": "分钟", "hour": "小时", "hr": "小时", "day": "天", "night": "晚", "week": "周",
     "month": "个月", "year": "年",
@@ -349,7 +359,7 @@ def _object_end(tokens: list[str], i: int) -> int:
         found = _lookup(tokens, j)
         if low in _BREAKS or _duration(tokens, j):
             break
-        if found and (found[1] in ("setting", "mod") or (found[1] == "act" and low == "for")):
+        if found and (found[1] in ("setting", "mod", "tone") or (found[1] == "act" and low == "for")):
             break  # "for puffy face" (消水肿) is what the doing is for, not its object
         if (low in _PLACE_PREP or low in ("for", "as", "with") or low in _BEFORE_AFTER) and not (
             found and found[0] > 1
@@ -436,6 +446,12 @@ def _for_as(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     if low not in ("for", "as"):
         return None
     end = _segment_end(tokens, i + 1, frozenset(("with", "as")))
+    on = next((k for k in range(i + 2, end) if tokens[k].lower() in ("on", "about", "regarding")), end)
+    if low == "for" and on < end and (_lookup(tokens, on) or ("", ""))[1] not in ("setting", "mod"):
+        who = _render(tokens[i + 1 : on], drop)
+        if who.audiences and not who.topic(places=False):  # "for new moms on …": the reader, then the subject
+            said.audiences += who.audiences
+            return on + 1
     rest = _render(tokens[i + 1 : end], drop)
     said.near += rest.near
     if low == "for" and rest.audiences and not rest.topic(places=False):
@@ -485,7 +501,7 @@ def _with(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     """"with …": the reader ("people with oily skin"), a companion ("hiking with kids"), or how."""
     if tokens[i].lower() != "with":
         return None
-    end = _segment_end(tokens, i + 1)
+    end = _segment_end(tokens, i + 1, _SETTING_PREP)  # "with grandparents in winter": 冬季带老人
     rest = _render(tokens[i + 1 : end], drop)
     said.places += rest.places
     said.near += rest.near
@@ -494,7 +510,8 @@ def _with(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         said.words.pop()
         said.audiences.append(f"{taken}人群" if taken else "")
     elif taken and set(rest.words + rest.audiences) & _COMPANIONS:
-        said.front.append(f"带{taken}")  # hiking with kids: 带孩子徒步
+        # hiking with kids: 带孩子徒步, before the doing; with friends, as equals: 和朋友
+        said.settings.append(f"{'和' if set(rest.words + rest.audiences) <= _PEERS else '带'}{taken}")
     elif taken:
         said.front.append(taken)  # "with daily stretches": 每日拉伸改善圆肩
     return end
@@ -530,9 +547,9 @@ def _setting(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     if tokens[i].lower() not in _SETTING_PREP or following in ("", *_BREAKS):
         return None
     ahead = _lookup(tokens, i + 1)
-    if ahead and ahead[1] == "place":
-        return None
     end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for", "with", "as")))
+    if ahead and ahead[1] == "place" and i + 1 + ahead[0] >= end:  # "in Hangzhou"; but "in a Guangzhou flat"
+        return None
     said.front.append(said.take(_render(tokens[i + 1 : end], drop)))
     return end
 
@@ -542,6 +559,8 @@ def _function_word(said: _Said, tokens: list[str], i: int, drop: bool) -> int | 
     low = tokens[i].lower()
     if low in _STOP or low in _PLACE_PREP or low in _DETERMINERS or low in _MODALS or low in _QUALIFIERS:
         return i + 1
+    if re.fullmatch(r"\d{1,2}", low) and _following(tokens, i) not in ("", *_BREAKS):
+        return i + 1  # "my 3 favourite …": how many, which Chinese counts with a measure word
     if low in _JOIN:
         if said.words:
             said.words.append(_JOIN[low])
@@ -549,8 +568,65 @@ def _function_word(said: _Said, tokens: list[str], i: int, drop: bool) -> int | 
     return None
 
 
+# how the post is to be written, not what it is about ("warm tone, not preachy", "keep it short", "casual and
+# fun"): the list's kind `tone`, with what leads to it ("not too", "in a") and follows it ("tone", "voice")
+_MANNER_LEAD = frozenset(
+    "not no never too very so overly super quite less more and but yet or in with".split()  # noqa: SIM905
+)
+_MANNER_TAIL = frozenset("tone voice vibe vibes feel please pls".split())  # noqa: SIM905
+_MANNER_JOIN = frozenset("and but yet or".split())  # noqa: SIM905
+
+
+def _manner_end(tokens: list[str], i: int) -> int | None:
+    """Where a word of manner at tokens[i] ends: a `tone` word of the list, whatever follows "keep it" or
+    "make it" ("keep it short"), or a word before "tone" ("warm tone") — else None."""
+    j = i
+    while j < len(tokens) and tokens[j].lower() in _MANNER_LEAD:
+        j += 1
+    kept = j + 2 < len(tokens) and tokens[j].lower() in ("keep", "make") and tokens[j + 1].lower() == "it"
+    j += 2 * kept
+    if j >= len(tokens) or tokens[j] in _BREAKS:
+        return None
+    found = _lookup(tokens, j)
+    size = found[0] if found else 1
+    if (found and found[1] == "tone") or kept:
+        end = j + size
+    elif j + 1 < len(tokens) and tokens[j + 1].lower() in ("tone", "voice") and size == 1:
+        end = j + 1
+    else:
+        return None
+    while end < len(tokens) and tokens[end].lower() in _MANNER_TAIL:
+        end += 1
+    return end
+
+
+def _manner(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """How to write it ("warm tone, not preachy", "keep it short"), said as nothing; so is a word joined to
+    it where the part ends ("gentle and warm", "warm and relatable")."""
+
+    def closes(k: int) -> bool:  # the part ends there, or the subject follows ("… voice about …")
+        return k >= len(tokens) or tokens[k] in _BREAKS or tokens[k].lower() in ("about", "on")
+
+    end = _manner_end(tokens, i)
+    if end is None:
+        found = _lookup(tokens, i)
+        if (found and found[0] > 1) or _following(tokens, i).lower() not in _MANNER_JOIN:
+            return None
+        end = _manner_end(tokens, i + 2)
+        if end is None or not closes(end):
+            return None
+    while end + 1 < len(tokens) and tokens[end].lower() in _MANNER_JOIN:
+        more = _manner_end(tokens, end + 1)
+        if more is None and closes(end + 2) and (_lookup(tokens, end + 1) or (1,))[0] == 1:
+            more = end + 2  # "gentle and warm"
+        if more is None:
+            break
+        end = more
+    return end
+
+
 _RULES = (
-    _break, _lasting, _known, _for_as, _near, _means, _with, _before_after, _english_place, _setting,
+    _break, _lasting, _manner, _known, _for_as, _near, _means, _with, _before_after, _english_place, _setting,
     _function_word,
 )
 
@@ -606,6 +682,13 @@ def _doing(said: _Said, tokens: list[str], i: int, size: int, kind: str, chinese
     if 0 <= owner_at < len(taken) - 1:
         owner = said.take(_render([*taken[:owner_at], _bare(taken[owner_at])], drop))
         taken = taken[owner_at + 1 :]
+    verb = " ".join(t.lower() for t in tokens[i : i + size])
+    # "keeping a senior dog comfortable (through the winter)" → 老年犬舒适(过冬): the state it is kept in
+    words = lexicon().words
+    states = [(k, words.get(f"{verb} {t.lower()}")) for k, t in enumerate(taken) if verb in _KEEPING]
+    kept = next(((k, found[1]) for k, found in states if k and found and found[0] == "act"), None)
+    if kept:
+        end, taken, chinese = i + size + kept[0] + 1, taken[: kept[0]], kept[1]
     thing = _render(taken, drop)
     if thing.words or thing.doing is not None:
         what = said.take(_Said(**{**thing.__dict__, "spans": [], "front": [], "done_in": []}))
@@ -616,7 +699,6 @@ def _doing(said: _Said, tokens: list[str], i: int, size: int, kind: str, chinese
     said.done_in += thing.done_in
     if owner:
         said.words.append(owner)
-    verb = " ".join(t.lower() for t in tokens[i : i + size])
     pair = _pair(verb, taken)
     if verb in _TRYING and (said.after or "第一次" in said.settings):
         chinese = "{}"  # 刮痧第一周, 第一次冲浪: the first week or time already says it is tried
@@ -819,4 +901,5 @@ def localize(text: str) -> str:
         out = re.sub(r"\s+[-–—]+\s+", "，", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?!\w)", "。", out)  # "…, aimed at office workers." ends in Chinese
-    return re.sub(r"，\s*，", "，", out).strip(" ，")
+    out = re.sub(r"，\s*，", "，", out).strip(" ，")
+    return re.sub(r"\s*[?？]+$", "", out) if english else out  # "…? casual and fun": the asking goes too

@@ -155,3 +155,43 @@ def test_no_function_word_story_or_question_mark_is_left() -> None:
     assert localize("What should I pack for a camping trip?") == "露营准备"
     assert localize("Write a post about quitting sugar for a month") == "一个月戒糖"
     assert localize("Write a post about ordering takeout less often") == "点外卖"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # how the post is to be written goes ("warm tone, not preachy", "keep it short", "gentle and warm")
+        (
+            "Can you write a post about keeping a senior dog comfortable through the winter? warm tone, not "
+            "preachy",
+            "老年犬舒适过冬",
+        ),
+        (
+            "Draft a note for new moms on getting through the first month postpartum, keep it short",
+            "熬过产后第一个月，给新手妈妈",
+        ),
+        ("Can you write about cycling around Erhai in spring? casual and fun", "洱海春季骑行"),
+        ("How I got my rescue cat to trust me, gentle and warm", "让救助猫信任我"),
+        (
+            "Write a post about a peaceful morning routine for stay-at-home moms, warm and relatable",
+            "宁静晨间流程，给全职妈妈",
+        ),
+        (
+            "Draft a post about visiting the Summer Palace with grandparents in winter, keep it concise",
+            "冬季带老人逛颐和园",
+        ),
+        # readers, dishes, sights and the workplace by their Chinese names
+        (
+            "Tips for surviving the first week at a new job as a remote designer",
+            "远程设计师入职第一周生存指南",
+        ),
+        ("Write a short post with some advice on choosing a road bike", "公路车选购"),
+        ("How I make Cantonese claypot rice at home", "在家做广式煲仔饭"),
+        ("Just a quick post: my 3 favourite dumpling spots in the Muslim Quarter", "回民街私藏饺子店"),
+        ("Tips for fresh grads negotiating salary for their first offer", "第一个offer谈薪，给应届生"),
+        ("Share my hot pot night with friends in Chongqing, keep it lively", "重庆和朋友吃火锅"),
+        ("Write about rainy season mold prevention in a Guangzhou apartment", "广州公寓雨季防霉"),
+    ],
+)
+def test_a_request_of_the_ten_themes_reads_as_a_chinese_topic(request_text: str, topic: str) -> None:
+    assert localize(request_text) == topic
