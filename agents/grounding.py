@@ -40,7 +40,7 @@ from tools.entities import (
     readers,
     same_place,
 )
-from tools.offline.text import tokens
+from tools.offline.text import only_as_time, tokens
 from tools.offline.voice import activities, other_activity
 
 NoteFit = Literal["on_topic", "elsewhere", "off_topic"]
@@ -117,6 +117,7 @@ class Scope:
         words = [w for w in tokens(" ".join([topic, *keywords, request])) if w not in _GENERIC_WORDS]
         words += _single_nouns(f"{topic} {request}")  # 猫, 茶, 鞋: a one-character subject is a subject
         words = [w for w in words if not any(w in p or p in w for p in found)]
+        words = [w for w in words if not only_as_time(w, f"{request} {topic}")]  # 下班后练力量: when
         domains = set(advice_domains(about))
         if _HEALTH.search(about):
             domains.add("medical")

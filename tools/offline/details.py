@@ -31,6 +31,8 @@ _CLAUSES = re.compile(  # (a colon between digits is a clock time: 5:30 起床)
 _FRAME = re.compile(
     r"写|帮我|帮忙|麻烦|笔记|帖子|文案|小红书|分享(?:一下|下)?|记录(?:一下|下)|整理|讲讲|说说|聊聊|介绍一下|安利"
     r"|推荐|列出来|配图|语气|风格|口吻|参考|收藏|post|Post"
+    # what the post must leave out is an instruction, not something to say (不要提具体车次和城市)
+    r"|(?:不要|别|不|不用|避免)(?:提|说|涉及|出现|透露)"
 )
 _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"

@@ -29,6 +29,7 @@ from tools.offline.text import (
     extract_audience,
     is_concrete,
     keywords,
+    only_as_time,
     overlap,
     pick,
     shorten,
@@ -804,14 +805,15 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     brief = ctx.brief
     fb = parse(ctx.text("feedback"))
     critic = parse(ctx.text("review_feedback"))
-    fb.avoid += critic.avoid
+    asked = parse(ctx.request)  # what the request says to leave out and how to sound (不要提城市, 接地气)
+    fb.avoid += [*critic.avoid, *(a for a in asked.avoid if a not in fb.avoid)]
     replace_tags = fb.tags_refresh  # the editor's own ask; the critic's adds to the tags that fit
     fb.tags_refresh = fb.tags_refresh or critic.tags_refresh
     previous = ctx.data("previous") or {}
     kind = str(brief.get("contentType") or "guide")
     kind = kind if kind in voice.TITLES else "guide"
     asked_formal = re.search(r"正式|严谨|书面", f"{ctx.request} {brief.get('tone', '')}")
-    tone = fb.tone or ("formal" if asked_formal else None)
+    tone = fb.tone or asked.tone or ("formal" if asked_formal else None)
     plain = fb.emoji == "none" or tone == "formal"
     e = _emoji(ctx, plain)
     audience = _audience(ctx, fb)
@@ -820,6 +822,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     angle_words = keywords(angle, 4) if angle else []
     # the angle an editor's clarification chose weighs twice: its facts go first
     words = [*brief.get("keywords", []), *keywords(subject, 3), *fb.expand, *angle_words, *angle_words]
+    words = [w for w in words if not only_as_time(w, f"{ctx.request} {subject}")]  # 下班后练力量: when
     material = _material(ctx, fb, words)
 
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)

@@ -50,6 +50,17 @@ def tokens(text: str) -> list[str]:
     return list(_tokens(text))
 
 
+# what follows a word said as a time: 下班后, 睡前, 午休时, 下雨的时候
+_AS_TIME = re.compile(r"后|前|时|以后|之后|之前|以前|的时候")
+
+
+def only_as_time(word: str, text: str) -> bool:
+    """Is `word` said in `text` only as a time (下班后练力量, 出门前涂防晒)? Then it says when, not what the
+    text is about: a note on 下班 (after-work side jobs) is none of a post on training after work."""
+    ends = [m.end() for m in re.finditer(re.escape(word), text)] if len(word) >= 2 else []
+    return bool(ends) and all(_AS_TIME.match(text, end) for end in ends)
+
+
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[str, ...]:
     """Segmenting is the offline model's main cost, and the same notes are read by run after run."""
