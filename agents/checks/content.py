@@ -384,7 +384,8 @@ def _thread(body: str, scope: Scope) -> set[str]:
 
 # a step, a day or an hour of a timetable (✅ 19:30 关电视), after a bullet or an emoji if any
 _STEP = re.compile(
-    r"^\s*[^\w\s]{0,3}\s*(?:第[一二三四五六七八九十\d]+(?:步|天|周|阶段|站)|(?:Day|D|Step)\s*\d|\d+[.、)）]"
+    r"^\s*[^\w\s]{0,3}\s*(?:第[一二三四五六七八九十\d]+(?:\s*[-~～至到]\s*[一二三四五六七八九十\d]+)?(?:步|天|周|阶段|站)"
+    r"|(?:Day|D|Step)\s*\d|\d+[.、)）]"
     r"|\d{1,2}[:：]\d{2})",
     re.I,
 )

@@ -29,6 +29,7 @@ from agents.checks.textutil import (
     sentences,
     strip_emoji,
     theme_hits,
+    without_challenge,
     words,
 )
 from tools import segmenter
@@ -217,7 +218,7 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
     if len(paras) < 2:
         return []
     closing = strip_emoji(paras[-1])
-    context = scope.kind_text.lower()
+    context = without_challenge(scope.kind_text.lower())  # 30天打卡 is no visit to a place
     for key, family in sections("cta_families.txt").items():
         match = re.search(family["cta"], closing)
         if not match:
@@ -385,9 +386,11 @@ _TIME_CHOSEN = re.compile(
 )
 
 
-# a line that stops on an adverb of manner or a 别…着 that waits for its verb (用筷子快速, 别慌着)
+# a line that stops on an adverb of manner, a 别…着 or a modal that waits for its verb (用筷子快速, 别慌着,
+# 下雨只能)
 _WAITING = re.compile(
-    r"(?:快速|迅速|慢慢|轻轻|稍微|尽量|赶紧|立刻|马上|反复|均匀地?|别[\u4e00-\u9fff]{1,2}着)$"
+    r"(?:快速|迅速|慢慢|轻轻|稍微|尽量|赶紧|立刻|马上|反复|均匀地?|别[\u4e00-\u9fff]{1,2}着"
+    r"|只能|只好|必须|一定要|记得|不得不|总得)$"
 )
 
 

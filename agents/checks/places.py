@@ -151,6 +151,8 @@ class PlaceScope:
         for text in texts:
             names.extend(_request_places(text))
         names = list(dict.fromkeys(names))
+        # a name inside another is that one's (武功 of 武功山 is no 陕西 county here)
+        names = [n for n in names if not any(n != other and n in other for other in names)]
         resolved = [p for p in map(resolve, names) if p is not None]
         # a province named before its own city (云南建水) only says where the city is: the trip is the city's,
         # and another city of the province (大理) lies elsewhere — the name itself stays allowed
@@ -441,11 +443,12 @@ def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
 
 _SETTING_OUT = (
     r"(?:市区?|[东南西北]?站|机场|火车站|高铁站)?"  # 从昆明南站出发
-    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|高铁|动车|飞过来|过来|过去|到)"
+    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|高铁|动车|飞过来|过来|过去|到"
+    r"|毕业|搬来|搬到|搬过来|调来|调过来|辞职)"  # 从武汉毕业，八月到深圳报到: where the writer came from
 )
 
 
 def _only_origin(text: str, name: str) -> bool:
-    """Is every occurrence of `name` the start of the journey (从X出发, 从X开车)?"""
+    """Is every occurrence of `name` the start of the journey or of a move (从X出发, 从X开车, 从X毕业)?"""
     total = text.count(name)
     return total > 0 and len(re.findall(rf"从{re.escape(name)}{_SETTING_OUT}", text)) == total

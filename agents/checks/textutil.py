@@ -141,7 +141,7 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
         subject_parts[0] = request.replace(match.group("who"), "")
     subject_places = PlaceScope.of(subject_parts)
     place_scope = subject_places if subject_places.names else PlaceScope.of(parts)
-    themes = themes_of(text, str(brief.get("theme") or ""))
+    themes = themes_of(without_challenge(text), str(brief.get("theme") or ""))
     table = sections("theme_words.txt")
     # the themes related to the post's own (a trip talks food) — of the brief's theme when it has one: a 预算
     # line makes a renovation touch money, and money's talk of careers is still no part of a renovation post
@@ -159,6 +159,15 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
         places=place_scope,
         narrative=brief.get("contentType") in ("story", "diary"),
     )
+
+
+_CHALLENGE = re.compile(r"(?:\d+|[一二三四五六七八九十百]+)(?:天|周|个月)打卡|打卡(?:记录|日记|第|挑战)")
+
+
+def without_challenge(text: str) -> str:
+    """`text` without its 打卡 when it speaks of a check-in challenge (跳绳30天打卡, 打卡记录): then no
+    打卡 of it is a visit to a place (a trip's or a café's)."""
+    return text.replace("打卡", "") if _CHALLENGE.search(text) else text
 
 
 def themes_of(text: str, theme_key: str = "") -> tuple[str, ...]:

@@ -1375,3 +1375,72 @@ def test_round_15_flaws_are_caught_by_their_check(row_id: str, check: str) -> No
     good = _QUALITY_DRAFTS[f"{row_id.rsplit('-', 1)[0]}-good"]
     assert check in checks(row["request"], row["draft"], brief=row["brief"])
     assert findings(good["request"], good["draft"], brief=good["brief"]) == []
+
+
+def test_a_mountain_named_like_its_county_is_another_place() -> None:
+    request = "写一篇黄山两天一夜徒步攻略"
+    post = {
+        "title": "黄山两天一夜｜新手徒步路线",
+        "body": (
+            "第一次爬黄山，两天一夜走下来，把路线和住宿整理一下。\n\n"
+            "第一天从云谷寺坐索道上山，下午走西海大峡谷，晚上住光明顶附近的酒店。\n\n"
+            "要是觉得黄山太累，也可以改去庐山，山上住宿多，路也好走一些。\n\n"
+            "第二天早起看日出，再从玉屏索道下山。收藏起来，出发前再看一遍。"
+        ),
+        "tags": ["黄山", "徒步", "黄山旅行", "庐山"],
+    }
+    reasons = [f.reason for f in findings(request, post)]
+    assert "正文提到庐山，但需求是黄山" in reasons and any("#庐山" in r for r in reasons)
+
+
+def test_where_the_writer_came_from_is_no_other_place() -> None:
+    request = "刚到杭州工作的第一个月，租房和通勤的经验"
+    post = {
+        "title": "杭州工作第一个月｜租房和通勤",
+        "body": (
+            "六月从南京毕业，七月一号到杭州报到，第一个月把租房和通勤的坑都踩了一遍。\n\n"
+            "租房：找的是地铁站步行十分钟的小区，押一付三，签合同前看清楚水电是民用价还是商用价。\n\n"
+            "通勤：早高峰地铁很挤，提前二十分钟出门，换乘站走快一点能少等一班。\n\n"
+            "刚来杭州的朋友可以参考，有问题评论区问我。"
+        ),
+        "tags": ["杭州租房", "通勤", "职场新人", "毕业生"],
+    }
+    assert "foreign_place" not in checks(request, post)
+
+
+def test_a_diary_s_days_are_one_thread_whatever_each_day_says() -> None:
+    request = "宝宝长水痘的一周护理记录"
+    post = {
+        "title": "宝宝长水痘的一周｜护理记录",
+        "body": (
+            "上周二女儿开始发烧，第二天身上冒出小红点，医生确诊是水痘，写下这一周给同样着急的爸妈。\n\n"
+            "第1-2天：发烧\n体温在38度上下，按医生说的按体重给退烧药，多喝温水，饭换成粥和蒸蛋。\n\n"
+            "第3-4天：最难熬\n烧退了，但背上和肚子上的疱疹越来越多，晚上痒得睡不着。"
+            "我们给她剪短指甲，换上宽松的纯棉睡衣。\n\n"
+            "第5-7天：结痂\n疱疹慢慢结痂，胃口也回来了，复诊时医生说结痂后一周才能回幼儿园。\n\n"
+            "回头看，最要紧的是盯住体温和精神，不舒服就再去医院。"
+        ),
+        "tags": ["水痘", "宝宝护理", "育儿日记", "新手爸妈"],
+    }
+    assert "topic_drift" not in checks(request, post)
+
+
+def test_a_shop_s_closing_on_a_check_in_challenge_is_the_wrong_call_to_action() -> None:
+    request = "平板支撑21天打卡记录"
+    post = {
+        "title": "平板支撑21天｜打卡记录",
+        "body": (
+            "从30秒撑到2分钟，这21天每天晚上睡前在瑜伽垫上练一组。\n\n"
+            "第一周：30秒就抖，腰塌下去，后来对着镜子练，肩膀在手肘正上方。\n\n"
+            "第二周：加到1分钟，核心明显有力了，跑步时腰不那么酸。\n\n"
+            "这家健身房就在公司楼下，人均一次三十，环境超好，收藏起来周末去打卡吧！"
+        ),
+        "tags": ["平板支撑", "打卡", "核心训练", "居家健身"],
+    }
+    assert "cta_mismatch" in checks(request, post)
+
+
+def test_a_line_that_stops_on_a_modal_is_cut_off() -> None:
+    cut = XIAMEN["body"].replace("· 夏天紫外线很强，防晒霜和帽子一定带上。", "· 夏天紫外线很强，出门只能")
+    post = {**XIAMEN, "body": cut}
+    assert "cut_off" in checks(XIAMEN_REQUEST, post)
