@@ -438,7 +438,11 @@ def _major(word: str) -> bool:
 def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
     """The places `text` names that lie outside `scope`, except where the trip only set out from
     (从杭州开车一个半小时就到): the post says nothing about that place."""
-    return [name for name in mentioned(text) if not scope.allows(name) and not _only_origin(text, name)]
+    return [
+        name
+        for name in mentioned(text)
+        if not scope.allows(name) and not _only_origin(text, name, scope.names)
+    ]
 
 
 _SETTING_OUT = (
@@ -448,7 +452,22 @@ _SETTING_OUT = (
 )
 
 
-def _only_origin(text: str, name: str) -> bool:
-    """Is every occurrence of `name` the start of the journey or of a move (从X出发, 从X开车, 从X毕业)?"""
+_STATION = r"(?:市区?|[东南西北]?站|机场|火车站|高铁站)?"
+_TRAVEL = r"(?:坐|乘|搭)?(?:高铁|动车|火车|飞机|大巴|车|船)?(?:直飞|飞|到|去|过去|回)"
+
+
+def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
+    """Is every occurrence of `name` the start of the journey or of a move (从X出发, 从X开车, 从X毕业, X出发,
+    离开X) or the far end of the way to a requested place (昆明南站坐动车到建水, 北京—崇礼)?"""
     total = text.count(name)
-    return total > 0 and len(re.findall(rf"从{re.escape(name)}{_SETTING_OUT}", text)) == total
+    escaped = re.escape(name)
+    # (a requested 建水古城 is reached as 建水)
+    towns = [m.group(1) for a in asked if (m := _TOWN_SUFFIX.match(a))]
+    to_asked = "|".join(re.escape(a) for a in dict.fromkeys([*asked, *towns]) if a)
+    patterns = [rf"从{escaped}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
+    if to_asked:
+        patterns.append(rf"{escaped}{_STATION}[^，,。！!？?；;\n]{{0,4}}?{_TRAVEL}(?:{to_asked})")
+        patterns.append(rf"{escaped}\s*(?:—|-|→|到)\s*(?:{to_asked})")
+    starts = {m.start() for p in patterns for m in re.finditer(p, text)}
+    origins = sum(1 for m in re.finditer(escaped, text) if any(abs(m.start() - at) <= 2 for at in starts))
+    return total > 0 and origins >= total

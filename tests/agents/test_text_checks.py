@@ -1444,3 +1444,28 @@ def test_a_line_that_stops_on_a_modal_is_cut_off() -> None:
     cut = XIAMEN["body"].replace("· 夏天紫外线很强，防晒霜和帽子一定带上。", "· 夏天紫外线很强，出门只能")
     post = {**XIAMEN, "body": cut}
     assert "cut_off" in checks(XIAMEN_REQUEST, post)
+
+
+@pytest.mark.parametrize(
+    ("line", "foreign"),
+    [
+        ("周五下班从南京南站坐高铁到黄山北，两个半小时。", False),
+        ("南京南站坐高铁到黄山只要两个半小时。", False),
+        ("上海出发，周六一早就到了黄山。", False),
+        ("上海—黄山的大巴一天四班。", False),
+        ("下山以后顺路去南京逛了一天。", True),
+        ("南京的鸭血粉丝也很好吃。", True),
+    ],
+)
+def test_the_start_of_the_way_to_the_requested_place_is_no_other_place(line: str, foreign: bool) -> None:
+    request = "写一篇黄山两天一夜徒步攻略"
+    post = {
+        "title": "黄山两天一夜｜新手徒步路线",
+        "body": (
+            f"第一次爬黄山，两天一夜走下来，把路线整理一下。{line}\n\n"
+            "第一天从云谷寺坐索道上山，下午走西海大峡谷，晚上住光明顶附近。\n\n"
+            "第二天早起看日出，再从玉屏索道下山。收藏起来，出发前再看一遍。"
+        ),
+        "tags": ["黄山", "徒步", "黄山旅行"],
+    }
+    assert ("foreign_place" in checks(request, post)) is foreign
