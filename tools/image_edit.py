@@ -224,8 +224,9 @@ def _through(original: np.ndarray, edited: np.ndarray, mask: Mask) -> np.ndarray
 
 
 def inpaint(pixels: np.ndarray, mask: Mask) -> np.ndarray:
-    """The RGB array with the masked region filled from its surroundings (OpenCV Telea). Pixels outside the
-    mask are unchanged. Only a window around the mask is worked on; a large region is filled at a reduced
+    """The RGB array with the masked region filled from its surroundings (OpenCV Telea) — from their
+    background: text or lines crossing the region's edge are not smeared into it (`_strokes`). Pixels outside
+    the mask are unchanged. Only a window around the mask is worked on; a large region is filled at a reduced
     scale and scaled back (Telea's cost grows with the area); a mask over the whole image leaves nothing to
     fill from: the image's mean colour."""
     if mask.all():
@@ -246,6 +247,8 @@ def _inpaint_window(pixels: np.ndarray, mask: Mask) -> np.ndarray:
     grown = cv2.dilate(marked, np.ones((5, 5), np.uint8))
     if np.all(grown):
         grown = marked
+    # text or a line crossing the region's edge would be smeared into it: fill from the background only
+    grown = np.where(_strokes(pixels, grown), 255, grown).astype(np.uint8)
     height, width = mask.shape
     count = int(np.count_nonzero(grown))
     factor = math.sqrt(count / _INPAINT_PIXELS)
@@ -274,6 +277,29 @@ def _inpaint_window(pixels: np.ndarray, mask: Mask) -> np.ndarray:
     around = pixels[ring]
     filled = np.clip(filled, around.min(axis=0), around.max(axis=0))
     return _through(pixels, filled, mask)
+
+
+_STROKE_DISTANCE = 60.0  # RGB distance from the background's median that marks a stroke
+_STROKE_SHARE = 0.35  # more than this of the surroundings standing out: a busy picture, not strokes
+
+
+def _strokes(pixels: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """What stands out from the background around `region` and reaches its edge — the strokes of text or
+    lines that cross into it — as a boolean array over the window: every pixel far from the median colour
+    of a 6 px band around the region, in a blob that touches that band. None when the surroundings are busy
+    (more than a third of them stand out): a photo, not strokes on a background."""
+    outside = ~region.astype(bool)
+    band = cv2.dilate(region, np.ones((13, 13), np.uint8)).astype(bool) & outside
+    if np.count_nonzero(band) < 20:
+        return np.zeros(region.shape, bool)
+    median = np.median(pixels[band].astype(np.float32), axis=0)
+    far = (np.linalg.norm(pixels.astype(np.float32) - median, axis=2) > _STROKE_DISTANCE) & outside
+    _, labels = cv2.connectedComponents(far.astype(np.uint8), connectivity=8)
+    touching = np.unique(labels[band & far])
+    strokes = np.isin(labels, touching[touching > 0])
+    if np.count_nonzero(strokes) > _STROKE_SHARE * np.count_nonzero(outside):
+        return np.zeros(region.shape, bool)
+    return strokes
 
 
 # --- instructions -----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from tools.image_edit import (
     crop,
     decode_mask,
     edit_with_model,
+    inpaint,
     inpaint_offline,
     mask_data_url,
     parse_instruction,
@@ -355,3 +356,17 @@ async def test_a_model_edit_fails_like_a_generation(api: ImagesAPI, card: bytes)
     with pytest.raises(ImageGenerationError) as raised:
         await wrong_key.edit(card, provider_mask(rect(0, 0, 10, 10)), "画一个太阳")
     assert raised.value.code == "IMAGE_PROVIDER_AUTH"
+
+
+def test_text_crossing_the_edge_of_the_mask_is_not_smeared_into_it() -> None:
+    """A dark line of text runs out of the painted region: the fill is the background's, not streaks of the
+    text pulled in from the edge, and everything outside the mask stays as it was."""
+    pixels = np.full((120, 200, 3), (240, 232, 220), np.uint8)
+    pixels[50:62, 20:180] = (30, 30, 30)  # a line of text crossing the whole mask
+    mask = np.zeros((120, 200), bool)
+    mask[30:90, 60:140] = True
+    out = inpaint(pixels, mask)
+    inside = out[mask].astype(int)
+    background = np.array((240, 232, 220))
+    assert np.abs(inside - background).max() <= 12, "the text's ink was pulled into the fill"
+    assert np.array_equal(out[~mask], pixels[~mask])
