@@ -11,7 +11,8 @@ provider asked for (`Retry-After`, at most `MAX_WAIT_S`) or else a short jittere
 concurrency slot meanwhile; each retry is told as a `progress` event ("图片服务繁忙，3 秒后重试（第 2 次）").
 Authentication, missing-key, bad-request and content-policy errors are never retried. A success records its
 attempts on the `GeneratedImage`.
-Successes are saved with `AssetStore.save`, failures get a `failed` asset row. Some failures still complete
+Successes are saved with `AssetStore.save` (with an image model's picture as it came, before the overlay,
+so an edit can draw the card on it again), failures get a `failed` asset row. Some failures still complete
 the stage (their slots are `None` in `generatedImageAssetIds`); only when every image failed does the stage
 end with a `lastError` for the supervisor — with the failures' own code and message when they all share one,
 retryable (worth trying again later) only when some failure was, and marked `retried`: the supervisor does not
@@ -247,6 +248,7 @@ async def generate_one(task: Task, ctx: StudioContext, slots: asyncio.Semaphore)
                 prompt=request.prompt,
                 creative_id=ctx.creative_id,
                 task_index=plan.index,
+                picture=image.picture,
             )
         except Exception as exc:
             problem, error = _describe(exc), exc

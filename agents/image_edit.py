@@ -10,9 +10,13 @@ work and yields the protocol's events (`image_progress` generating → complete 
 
 What each part of an edit does, in this order:
 - **Parameters** (palette, layout, text size, the overlay's headline and lines, badge on/off) and **text
-  edits** that name text of the card's overlay: an offline card is rendered again from its plan with the
-  new values, which the new version's plan keeps (a later revision draws it the same way). A picture an
-  image model drew has no plan to render from: the parameters are reported as not applied.
+  edits** that name text of the card's overlay: the card is drawn again from its plan with the new values,
+  which the new version's plan keeps (a later revision draws it the same way) — an offline card by the
+  offline renderer, a card an image model's picture became by the same card renderer on that picture as
+  the model drew it (`AssetStore.picture`, kept when it was generated; no model is called). Either way a
+  redraw loses what an earlier mask, text edit or crop painted over the card (`painted`), and says so. A
+  model's picture made before pictures were kept has nothing to draw on: the parameters are reported as not
+  applied.
 - **Text edits** of other text (read by OCR, `GET /api/assets/{id}/analysis`): the text's box is inpainted
   and the new text drawn in it (`tools.image_edit.replace_text_in_box`).
 - **A mask**: the offline editor inpaints the region and redraws it as the instruction says
@@ -49,7 +53,8 @@ from tools.image_edit import (
     inpaint_offline,
     replace_text_in_box,
 )
-from tools.images import OFFLINE_NAMES, ImageProvider
+from tools.images import OFFLINE_NAMES, ImageProvider, ImageRequest, OfflineImageProvider
+from tools.renderer import CardRenderer
 
 if TYPE_CHECKING:
     from tools.assets import AssetRecord, AssetStore
@@ -177,6 +182,12 @@ class PreparedEdit:
     density: str | None
     body: ImageEditRequest
     mask: Any = None  # the decoded mask
+    picture: bytes | None = None  # an image model's picture the card was drawn on, as the model drew it
+
+    @property
+    def redrawable(self) -> bool:
+        """Whether the card can be drawn again from its plan: an offline card, or a model's picture kept."""
+        return self.plan is not None and (self.asset.provider in OFFLINE_NAMES or self.picture is not None)
 
 
 class ImageEdits:
@@ -250,7 +261,7 @@ class ImageEdits:
             creative_id=creative.id, thread_id=creative.thread_id, based_on=version.number,
             position=ids.index(record.id), asset_ids=ids, asset=record, data=data, plans=plans, plan=plan,
             overlay=overlay,
-            density=density, body=body,
+            density=density, body=body, picture=await self.assets.picture(record),
         )
         asked_layout = body.params.layout if body.params is not None else None
         if asked_layout is not None and plan is not None and layout_key(asked_layout, plan.role) is None:
@@ -280,6 +291,7 @@ class ImageEdits:
                 data, mime="image/png", width=width, height=height, role=edit.asset.role,
                 provider=edit.asset.provider, prompt=edit.body.instruction or edit.asset.prompt,
                 creative_id=edit.creative_id, task_index=edit.asset.task_index, history=True,
+                picture=edit.picture,  # the same model picture: a later edit draws on it again
             )
             # the set the edit was checked against: the commit refuses it if another version came since
             ids = list(edit.asset_ids)
@@ -314,25 +326,16 @@ class ImageEdits:
 
     async def _apply(self, edit: PreparedEdit) -> tuple[bytes, ImagePlan | None, list[str], list[str]]:
         """The edited picture, the plan it was drawn from (changed by the parameters) and, in Chinese, what
-        was applied and what not."""
+        was applied and what not. New parameters and overlay text draw the card again from its plan
+        (`_redraw`: an offline card, or an image model's card on its kept picture); a model's card without a
+        kept picture only says they were not applied. Then other text edits, the mask, and the crop."""
         body, data, plan = edit.body, edit.data, edit.plan
         applied: list[str] = []
         unapplied: list[str] = []
-        card = plan is not None and edit.asset.provider in OFFLINE_NAMES
         params = body.params
         loose_edits = list(body.text_edits or [])
-        if card and plan is not None:
-            overlay = edit.overlay.model_copy() if edit.overlay else TextOverlay(image_index=plan.index)
-            changes, done = _plan_changes(plan, params)
-            overlay, loose_edits, written = _overlay_edits(overlay, params, loose_edits)
-            if changes or written:
-                if plan.painted:
-                    unapplied.append("卡片按计划重新绘制，之前涂抹、改字或裁剪的效果没有保留")
-                plan = plan.model_copy(update={**changes, "overlay": overlay, "painted": False})
-                request = build_request(plan, None, edit.density, _total(edit.plans))  # type: ignore[arg-type]
-                provider = self.image_provider("offline")
-                data = (await provider.generate(request)).data
-                applied += done + written
+        if edit.redrawable and plan is not None:
+            data, plan, loose_edits, applied, unapplied = await self._redraw(edit, plan, loose_edits)
         elif params is not None and params.redraws():
             unapplied.append("这张图由图片模型生成，没有可以重新排版的卡片计划：配色、版式、字号、叠加文字和角标没有改")
         for text_edit in loose_edits:
@@ -350,6 +353,32 @@ class ImageEdits:
             data = await asyncio.to_thread(crop, data, params.crop.astuple())
             applied.append("裁剪了画面")
         return data, plan, applied, unapplied
+
+    async def _redraw(
+        self, edit: PreparedEdit, plan: ImagePlan, loose_edits: list[TextEdit]
+    ) -> tuple[bytes, ImagePlan, list[TextEdit], list[str], list[str]]:
+        """The card drawn again from its plan changed by the parameters and the text edits of its overlay:
+        the picture, the plan, the text edits left for other text, what was applied and what not. Nothing to
+        change: the picture and plan as they were."""
+        params = edit.body.params
+        overlay = edit.overlay.model_copy() if edit.overlay else TextOverlay(image_index=plan.index)
+        changes, done = _plan_changes(plan, params)
+        overlay, loose_edits, written = _overlay_edits(overlay, params, loose_edits)
+        if not changes and not written:
+            return edit.data, plan, loose_edits, [], []
+        unapplied = ["卡片按计划重新绘制，之前涂抹、改字或裁剪的效果没有保留"] if plan.painted else []
+        plan = plan.model_copy(update={**changes, "overlay": overlay, "painted": False})
+        request = build_request(plan, None, edit.density, _total(edit.plans))  # type: ignore[arg-type]
+        return await self._draw(request, edit.picture), plan, loose_edits, done + written, unapplied
+
+    async def _draw(self, request: ImageRequest, picture: bytes | None) -> bytes:
+        """The card of `request`: by the offline provider, or with its renderer on an image model's `picture`
+        (the overlay drawn as the model's card first was; no model call)."""
+        provider = self.image_provider("offline")
+        if picture is None:
+            return (await provider.generate(request)).data
+        renderer = provider.renderer if isinstance(provider, OfflineImageProvider) else CardRenderer()
+        return await renderer.render(request, picture)
 
     async def _masked(self, edit: PreparedEdit, data: bytes) -> Any:
         """The masked region edited: offline for the studio's own cards, by the image model for its own

@@ -8,6 +8,11 @@ image. Failed generations get a row with `status="failed"`, the error text and n
 `open_path` only ever returns a path inside `root`: the stored relative path is resolved (symlinks included)
 and must stay under the resolved root, so a tampered row cannot serve `/etc/passwd`.
 
+A card an image model's picture became also records that picture as the model drew it, before the overlay
+(`save(..., picture=)`, `picture_path`): stored the same way, content-addressed (its extension from its
+bytes), so every edit of the card shares one file; `picture(record)` reads it back, under the same
+containment rule, for drawing the card again with new parameters (`agents.image_edit`).
+
 A creative's *current set* is its rows with `superseded_at` null: one per task index, plus its uploads. A row
 saved for a task index (a complete image or a failure) replaces the current row of that task in the same
 transaction — the older one is kept as history, stamped with the time it left the set. `set_current` makes a
@@ -70,6 +75,7 @@ class AssetRecord(BaseModel):
     error: str | None
     created_at: datetime
     superseded_at: datetime | None = None  # None: in its creative's current set
+    picture_path: str | None = None  # relative: the image model's picture before the overlay; None: none
 
     @property
     def ok(self) -> bool:
@@ -100,18 +106,20 @@ class AssetStore:
         creative_id: int | None = None,
         task_index: int | None = None,
         history: bool = False,
+        picture: bytes | None = None,
     ) -> AssetRecord:
         """Store `data` (once per content) and insert a `complete` row for it. With `history` the row starts
         outside the current set, replacing nothing: an edited picture, made current (`set_current`) only
-        once its version is committed."""
+        once its version is committed. With `picture` (an image model's picture before the card overlay was
+        drawn on it) that picture is stored too, once per content, and the row records its path."""
         ext = EXTENSIONS.get(mime)
         if ext is None:
             raise ValueError(f"unsupported asset mime type: {mime!r}")
         if not data:
             raise ValueError("an asset needs at least one byte")
         sha = hashlib.sha256(data).hexdigest()
-        relative = f"{sha[:2]}/{sha}.{ext}"
-        await asyncio.to_thread(self._write_once, self.root / relative, data)
+        relative = await self._store(data, sha, ext)
+        picture_path = await self._store(picture, None, _extension(picture)) if picture else None
         row: dict[str, Any] = dict(
             creative_id=creative_id,
             task_index=task_index,
@@ -124,6 +132,7 @@ class AssetStore:
             height=height,
             sha256=sha,
             status="complete",
+            picture_path=picture_path,
         )
         if history:
             row["superseded_at"] = datetime.now(UTC)
@@ -172,6 +181,13 @@ class AssetStore:
             return None
         path = await asyncio.to_thread(self._contained, record.file_path)
         return (path, record.mime) if path is not None else None
+
+    async def picture(self, record: AssetRecord) -> bytes | None:
+        """The image model's picture `record`'s card was drawn on (`save(..., picture=)`), when the row names
+        one whose file exists inside the root; else None."""
+        if not record.picture_path:
+            return None
+        return await asyncio.to_thread(self._read_contained, record.picture_path)
 
     async def list_for_creative(self, creative_id: int) -> list[AssetRecord]:
         """The creative's assets (failed ones too), by task index, then insertion order."""
@@ -247,6 +263,13 @@ class AssetStore:
         return await self._write(link)
 
     # --- internals ----------------------------------------------------------------------------------------
+    async def _store(self, data: bytes, sha: str | None, ext: str) -> str:
+        """Write `data` at its content address (`sha`, computed when None); its path relative to the root."""
+        sha = sha or hashlib.sha256(data).hexdigest()
+        relative = f"{sha[:2]}/{sha}.{ext}"
+        await asyncio.to_thread(self._write_once, self.root / relative, data)
+        return relative
+
     async def _insert(self, row: dict[str, Any]) -> AssetRecord:
         creative_id, task_index = row.get("creative_id"), row.get("task_index")
         if creative_id is not None and task_index is not None and row.get("superseded_at") is None:
@@ -290,6 +313,10 @@ class AssetStore:
             return None
         return path
 
+    def _read_contained(self, relative: str) -> bytes | None:
+        path = self._contained(relative)
+        return path.read_bytes() if path is not None else None
+
     @staticmethod
     def _write_once(path: Path, data: bytes) -> None:
         """Write `data` to `path` atomically, unless a file of the same size (same sha) is already there."""
@@ -306,3 +333,17 @@ class AssetStore:
         except BaseException:
             Path(temp_name).unlink(missing_ok=True)
             raise
+
+
+def _extension(data: bytes) -> str:
+    """The file extension of image bytes by their signature (PNG, JPEG, WebP, GIF: what `tools.image_input`
+    lets through); `ValueError` for anything else."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpg"
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return "webp"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return "gif"
+    raise ValueError("unsupported picture format (PNG, JPEG, WebP or GIF expected)")

@@ -129,7 +129,9 @@ class ImageAsset(Base):
     has now — one row per task index (a complete image or the failure), plus its uploads. A redone picture
     replaces the row of its task index, which is kept as history with the time it left the set
     (`tools.assets.AssetStore`: `save` / `record_failure`, and `set_current` when a stage's or an earlier
-    round's pictures become the package)."""
+    round's pictures become the package). `picture_path` is set for a card an image model's picture became:
+    that picture as the model drew it, before the overlay, so the card can be drawn again with new parameters
+    (`agents.image_edit`; migration 0009)."""
 
     __tablename__ = "image_assets"
 
@@ -150,6 +152,7 @@ class ImageAsset(Base):
     error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     superseded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # None: current
+    picture_path: Mapped[str | None] = mapped_column(Text)  # the model's bare picture, relative; None: none
 
     creative: Mapped[Creative | None] = relationship(back_populates="assets")
 

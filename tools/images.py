@@ -9,8 +9,10 @@
   `response_format`), and for a picture without any text. The answer's base64 or URL goes through
   `tools.image_input` (the guards reference images get); then the card renderer draws the planned overlay —
   headline, subtitle, body lines, tags, badge, page number, in the plan's layout and palette — on the picture
-  at the requested size, exactly as it draws an offline card. `edit` repaints where a mask says
-  (`litellm.aimage_edit`, OpenAI's mask convention); its caller keeps only the masked pixels
+  at the requested size, exactly as it draws an offline card. The model's picture as it came, before the
+  overlay, is kept on the result (`GeneratedImage.picture`): the asset store keeps it, so new parameters can
+  be drawn on it again later (`OfflineImageProvider.renderer`, no model call). `edit` repaints where a mask
+  says (`litellm.aimage_edit`, OpenAI's mask convention); its caller keeps only the masked pixels
   (`tools.image_edit`).
 
 Providers never retry: the image agent's per-image attempts are the one retry layer (the OpenAI SDK's own
@@ -136,6 +138,8 @@ class GeneratedImage:
     provider: str
     revised_prompt: str | None = None
     attempts: int = 1  # provider calls it took, set by whoever retried (the image agent)
+    # an image model's picture as it came, before the card overlay was drawn on it (None: no overlay drawn)
+    picture: bytes | None = field(default=None, repr=False)
 
 
 @runtime_checkable
@@ -162,6 +166,12 @@ class OfflineImageProvider:
         self._renderer = renderer or CardRenderer()
         self._attempts: dict[str, int] = {}
 
+    @property
+    def renderer(self) -> CardRenderer:
+        """The card renderer this provider draws with: also what draws a card's overlay again on an image
+        model's stored picture (`renderer.render(request, picture)`), without calling any model."""
+        return self._renderer
+
     async def generate(self, request: ImageRequest) -> GeneratedImage:
         """Render the card; the call lasts at least `latency_ms` in all (the render happens inside it)."""
         started = time.perf_counter()
@@ -187,7 +197,8 @@ class OfflineImageProvider:
 class LiteLLMImageProvider:
     """Any litellm image model (`dall-e-3`, `gpt-image-1`, …). With `overlay` (default) the picture becomes
     the card: the renderer (`renderer`, worker processes in the server) draws the request's planned text on it
-    at the requested size. Without, it is cropped/scaled to that size when `fit`, or returned as it came."""
+    at the requested size, and the result keeps the model's picture as it came (`picture`). Without, it is
+    cropped/scaled to that size when `fit`, or returned as it came."""
 
     def __init__(
         self,
@@ -252,9 +263,11 @@ class LiteLLMImageProvider:
         response = await self._call("aimage_generation", self.call_arguments(request))
         picture = await self._picture(response)
         data, mime, width, height = picture.data, picture.mime, picture.width, picture.height
+        bare: bytes | None = None
         if self._overlay:
             if self._renderer is None:
                 self._renderer = CardRenderer()
+            bare = data
             data = await self._renderer.render(request, data)
             mime, width, height = "image/png", request.width, request.height
         elif self._fit and (width, height) != (request.width, request.height):
@@ -267,6 +280,7 @@ class LiteLLMImageProvider:
             height=height,
             provider=self.name,
             revised_prompt=picture.revised_prompt,
+            picture=bare,
         )
 
     def edit_arguments(

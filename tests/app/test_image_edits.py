@@ -1,12 +1,14 @@
 """Editing a creative's pictures through the ASGI app (`POST /api/assets/{id}/edit`), on each backend: a
 painted mask changes only the masked pixels, new parameters draw the card again from its plan, a text edit
 of the card's headline rewrites it — each a new asset and a new version, streamed like a run — and a later
-revision starts from the edited pictures. Mistakes are clear 4xx answers that change nothing."""
+revision starts from the edited pictures. A card an image model's picture became (gpt-image-1 on the local
+Images API) is drawn again on that picture without a model call, and its mask goes to the model. Mistakes
+are clear 4xx answers that change nothing."""
 
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from io import BytesIO
 from typing import Any
 
@@ -14,9 +16,13 @@ import httpx
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
+from sqlalchemy import update
 
 from app.settings import Settings
 from tests.serving import asgi_client, completed_run, events_of, live_events_of
+from tests.tools.images_api import EDIT_FILL, KEY, ImagesAPI, photo_png
+from tools.assets import AssetRecord, AssetStore
+from tools.database import ImageAsset, create_engine, session_factory
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"
 
@@ -173,3 +179,126 @@ async def test_edit_mistakes_are_clear_and_change_nothing(api: httpx.AsyncClient
     await edit(api, cover, {"params": {"badge": False}})
     old = await refused(cover, {"params": {"textScale": 0.8}})
     assert old["status"] == 409 and old["code"] == "NOT_EDITABLE"
+
+
+# --- pictures an image model drew: the local OpenAI Images API (tests/tools/images_api.py) ----------------
+@pytest.fixture(scope="module")
+def images() -> Iterator[ImagesAPI]:
+    """The local Images API, one per module like tests/tools/conftest.py's (whose fixtures the app tests do
+    not see); cleared for each test by `model_api`."""
+    with ImagesAPI() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def model_api(backend_settings: Settings, images: ImagesAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """The app with gpt-image-1 on the local Images API as its image model (the text model offline)."""
+    images.clear()
+    settings = backend_settings.model_copy(
+        update={"image_provider": "gpt-image-1", "image_api_base": images.base, "image_api_key": KEY}
+    )
+    async with asgi_client(settings) as client:
+        yield client
+
+
+async def stored_asset(settings: Settings, asset_id: int) -> tuple[AssetRecord, bytes | None]:
+    """The asset's row, read from the database, and the model's picture the store kept for it."""
+    engine = create_engine(settings.db_url)
+    try:
+        store = AssetStore(settings.assets_dir, session_factory(engine))
+        record = await store.get(asset_id)
+        assert record is not None
+        return record, await store.picture(record)
+    finally:
+        await engine.dispose()
+
+
+async def test_new_parameters_draw_a_models_card_again_on_its_own_picture(
+    model_api: httpx.AsyncClient, images: ImagesAPI, backend_settings: Settings
+) -> None:
+    final = await completed_run(model_api, REQUEST, images=1)
+    cover = final["imageAssetIds"][0]
+    generated = [r.path for r in images.requests]
+    assert generated == ["/v1/images/generations"]
+    record, picture = await stored_asset(backend_settings, cover)
+    assert record.provider == "gpt-image-1" and record.picture_path is not None
+    assert picture == photo_png(1024, 1536)  # the model's picture as it came, before the card's overlay
+    before = await pixels(model_api, cover)
+
+    events = await edit(model_api, cover, {
+        "params": {"palette": ["#1B2A4A", "#F2C14E"], "headline": "夜色里的城市露营"}, "basedOn": 1,
+    })
+    assert [r.path for r in images.requests] == generated  # drawn again without asking the model
+    progress = [e for e in events if e["type"] == "image_progress"]
+    assert [p["status"] for p in progress] == ["generating", "complete"]
+    new = progress[-1]["assetId"]
+    assert new != cover and events[-1]["type"] == "workflow_complete" and events[-1]["version"] == 2
+    assert events[-1]["imageAssetIds"] == [new]
+    messages = [e["content"] for e in events if e["type"] == "message"]
+    assert len(messages) == 1 and messages[0].startswith("已完成") and "配色" in messages[0], messages
+    assert not any("没能做到" in m for m in messages)
+    after = await pixels(model_api, new)
+    assert after.shape == before.shape and not np.array_equal(after, before)
+    new_record, _ = await stored_asset(backend_settings, new)
+    assert new_record.picture_path == record.picture_path and new_record.provider == "gpt-image-1"
+    two = (await model_api.get(f"/api/creatives/{final['creativeId']}/versions/2")).json()["version"]
+    plan = two["imagePlans"][0]
+    assert plan["palette"] == ["#1B2A4A", "#F2C14E"] and plan["overlay"]["headline"] == "夜色里的城市露营"
+    assert two["source"] == "image_edit"
+
+
+async def test_a_mask_on_a_models_picture_goes_to_the_model_and_changes_only_the_mask(
+    model_api: httpx.AsyncClient, images: ImagesAPI, backend_settings: Settings
+) -> None:
+    final = await completed_run(model_api, REQUEST, images=1)
+    cover = final["imageAssetIds"][0]
+    images.requests.clear()
+    before = await pixels(model_api, cover)
+    height, width = before.shape[:2]
+    box = (width // 4, height // 2, width * 3 // 4, height * 3 // 4)
+    events = await edit(model_api, cover, {
+        "instruction": "在草地上画一只小狗", "mask": mask_url((width, height), box), "basedOn": 1,
+    })
+    [call] = images.requests
+    assert call.path == "/v1/images/edits" and call.status == 200 and call.body["model"] == "gpt-image-1"
+    sent = np.asarray(Image.open(BytesIO(call.files["mask"][0])).getchannel("A")) == 0  # where to edit
+    inside = np.zeros(before.shape[:2], bool)
+    inside[box[1]:box[3] + 1, box[0]:box[2] + 1] = True
+    assert np.array_equal(sent, inside)
+    done = events[-1]
+    assert done["type"] == "workflow_complete" and done["version"] == 2, events
+    masked = done["imageAssetIds"][0]
+    after = await pixels(model_api, masked)
+    assert np.array_equal(after[~inside], before[~inside])  # outside the mask: the very same pixels
+    assert np.abs(after[inside].astype(int) - np.array(EDIT_FILL)).max(axis=1).mean() < 40  # the model's
+    messages = " ".join(e["content"] for e in events if e["type"] == "message")
+    assert "gpt-image-1" in messages
+    record, _ = await stored_asset(backend_settings, cover)
+    assert (await stored_asset(backend_settings, masked))[0].picture_path == record.picture_path
+
+    # new parameters then draw the card again on the model's picture: the masked paint goes, as it says
+    images.requests.clear()
+    redraw = await edit(model_api, masked, {"params": {"badge": False}, "basedOn": 2})
+    notes = " ".join(e["content"] for e in redraw if e["type"] == "message")
+    assert redraw[-1]["version"] == 3 and "没有保留" in notes and "去掉了角标" in notes
+    assert images.requests == []
+    redrawn = await pixels(model_api, redraw[-1]["imageAssetIds"][0])
+    assert np.abs(redrawn[inside].astype(int) - np.array(EDIT_FILL)).max(axis=1).mean() > 40
+
+
+async def test_a_models_card_from_before_pictures_were_kept_says_what_it_cannot_do(
+    model_api: httpx.AsyncClient, images: ImagesAPI, backend_settings: Settings
+) -> None:
+    final = await completed_run(model_api, REQUEST, images=1)
+    cover = final["imageAssetIds"][0]
+    engine = create_engine(backend_settings.db_url)
+    try:
+        async with session_factory(engine)() as session, session.begin():
+            await session.execute(update(ImageAsset).values(picture_path=None))
+    finally:
+        await engine.dispose()
+    images.requests.clear()
+    events = await edit(model_api, cover, {"params": {"palette": ["#1B2A4A", "#F2C14E"]}, "basedOn": 1})
+    messages = [e["content"] for e in events if e["type"] == "message"]
+    assert messages and messages[-1].startswith("没能做到") and "图片模型" in messages[-1]
+    assert images.requests == []

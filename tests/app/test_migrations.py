@@ -266,3 +266,32 @@ def test_0007_gives_each_completed_creative_its_version_1_and_its_downgrade_drop
         assert "current_version" not in {c["name"] for c in sa.inspect(engine).get_columns("creatives")}
     finally:
         engine.dispose()
+
+
+def test_0009_adds_the_model_pictures_path_and_its_downgrade_drops_only_the_column(url: str) -> None:
+    migrate.upgrade(url, "0008")
+    engine = blocking_engine(url)
+    insert_asset = sa.text(
+        "INSERT INTO image_assets (task_index, role, provider, file_path, mime, width, height, sha256, "
+        "status, created_at) VALUES (1, 'cover', 'gpt-image-1', 'a/b.png', 'image/png', 1, 1, 'x', "
+        "'complete', '2026-06-01 09:00:00')"
+    )
+    try:
+        with engine.begin() as conn:  # a model's card from before pictures were kept
+            conn.execute(insert_asset)
+        migrate.upgrade(url, "0009")
+        with engine.begin() as conn:
+            assert conn.execute(sa.text("SELECT picture_path FROM image_assets")).scalar_one() is None
+            conn.execute(sa.text("UPDATE image_assets SET picture_path = 'c/d.png'"))
+        engine.dispose()
+        migrate.downgrade(url, "0008")
+        assert "picture_path" not in {c["name"] for c in sa.inspect(engine).get_columns("image_assets")}
+        with engine.connect() as conn:
+            providers = conn.execute(sa.text("SELECT provider FROM image_assets")).scalars().all()
+            assert providers == ["gpt-image-1"]
+        engine.dispose()
+        migrate.upgrade(url)  # and up again
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT picture_path FROM image_assets")).scalar_one() is None
+    finally:
+        engine.dispose()

@@ -99,6 +99,36 @@ async def test_jpeg_gets_its_extension(store: AssetStore) -> None:
         await store.save(b"x", mime="text/plain", width=1, height=1, role="cover", provider="offline")
 
 
+async def test_a_model_card_keeps_its_bare_picture_once_per_content(
+    store: AssetStore, sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    out = BytesIO()
+    Image.new("RGB", (8, 12), (30, 90, 160)).save(out, format="JPEG")
+    photo = out.getvalue()  # what the image model drew, as it came (a JPEG here)
+    card = await store.save(RED, mime="image/png", width=12, height=16, role="cover", provider="dall-e-3",
+                            picture=photo)
+    sha = hashlib.sha256(photo).hexdigest()
+    assert card.picture_path == f"{sha[:2]}/{sha}.jpg"  # content-addressed like the card, by its own bytes
+    assert await store.get(card.id) == card and await store.picture(card) == photo
+    edited = await store.save(BLUE, mime="image/png", width=12, height=16, role="cover", provider="dall-e-3",
+                              picture=photo, history=True)
+    assert edited.picture_path == card.picture_path  # an edit of the card shares the one file
+    assert len(files_under(tmp_path / "assets")) == 3
+    plain = await store.save(RED, mime="image/png", width=12, height=16, role="cover", provider="offline")
+    assert plain.picture_path is None and await store.picture(plain) is None
+    with pytest.raises(ValueError):
+        await store.save(RED, mime="image/png", width=12, height=16, role="cover", provider="x", picture=b"?")
+    for tampered in ("../studio.db", "/etc/passwd", "."):  # read back only from inside the root
+        async with sessions() as session, session.begin():
+            await session.execute(
+                update(ImageAsset).where(ImageAsset.id == card.id).values(picture_path=tampered)
+            )
+        stored = await store.get(card.id)
+        assert stored is not None and await store.picture(stored) is None
+    (tmp_path / "assets" / str(edited.picture_path)).unlink()
+    assert await store.picture(edited) is None  # a missing file is no picture
+
+
 async def test_record_failure_has_no_file(store: AssetStore, tmp_path: Path) -> None:
     record = await store.record_failure(
         role="detail", provider="dall-e-3", error="超时", task_index=2, width=1080, height=1440

@@ -89,9 +89,13 @@ def test_closest_size() -> None:
 
 
 async def test_offline_provider_generates_png() -> None:
-    image = await OfflineImageProvider().generate(request("result"))
+    renderer = CardRenderer()
+    offline = OfflineImageProvider(renderer=renderer)
+    image = await offline.generate(request("result"))
     assert (image.mime, image.width, image.height, image.provider) == ("image/png", 1080, 1440, "offline")
     assert decode(image.data).size == (1080, 1440)
+    assert image.picture is None  # no model picture under an offline card
+    assert offline.renderer is renderer  # what an edit draws a model's card again with
 
 
 async def test_offline_latency() -> None:
@@ -172,6 +176,8 @@ async def test_dall_e_3_draws_a_portrait_picture_without_text_and_the_studio_set
     assert "no text" in NO_TEXT and "不要出现任何文字" in NO_TEXT
     assert (image.width, image.height, image.mime, image.attempts) == (1080, 1440, "image/png", 1)
     assert image.revised_prompt == call.body["prompt"]
+    assert image.picture == photo_png(1024, 1792)  # the model's picture as it came, before the overlay
+    assert "picture=" not in repr(image) and image.data != image.picture
 
     card = decode(image.data).convert("RGB")
     assert card.size == (1080, 1440)
@@ -200,6 +206,10 @@ async def test_gpt_image_1_gets_its_portrait_size_and_no_response_format(
     assert call.body["size"] == "1024x1536" and "response_format" not in call.body  # it would be a 400
     assert call.body["prompt"].endswith(NO_TEXT)
     assert decode(image.data).size == (1080, 1440) and image.attempts == 1
+    assert image.picture == photo_png(1024, 1536)
+    bare = LiteLLMImageProvider("gpt-image-1", api_key=KEY, api_base=api.base, overlay=False, fit=False)
+    as_it_came = await bare.generate(request("detail", index=2))
+    assert as_it_came.data == photo_png(1024, 1536) and as_it_came.picture is None  # no overlay: no card
 
 
 @pytest.mark.slow
