@@ -152,9 +152,19 @@ class Gazetteer:
         return allowed
 
     def foreign(self, text: str, request_places: Iterable[str]) -> list[str]:
-        """Places in `text` that are neither the request's places nor their parents or children."""
+        """Places in `text` that are neither the request's places nor their parents or children — nor only
+        where the writer set out from or goes home to (从昆明南坐动车, 从武汉毕业, 回北京): the post says
+        nothing about those."""
         allowed = self.related(request_places)
-        return [name for name in self.find(text) if name not in allowed]
+        return [name for name in self.find(text) if name not in allowed and not _only_way(text, name)]
+
+
+def _only_way(text: str, name: str) -> bool:
+    """Is every occurrence of `name` right after 从 or 回, or right before 出发?"""
+    spots = [m.start() for m in re.finditer(re.escape(name), text)]
+    return bool(spots) and all(
+        (i > 0 and text[i - 1] in "从回") or text.startswith("出发", i + len(name)) for i in spots
+    )
 
 
 def _inside(text: str, i: int, place: Place) -> bool:

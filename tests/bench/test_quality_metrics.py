@@ -195,9 +195,10 @@ def test_the_request_set() -> None:
     assert {r["split"] for r in rows} == set(SPLITS)
     # round 1 (req-001…) split before tuning; rounds 2–6 and 8 (req-201…req-640, req-901…) were measured
     # once as fresh, then tuned on; round 7 (req-701…800) is held out, and with round 1's third it is
-    # about a third of the set
+    # about a third of the set; round 10 (req-1001…) held a third of itself out as it was written
     _split_rule([r for r in rows if int(r["id"][4:]) < 200], "kind")
-    later = [(r, int(r["id"][4:])) for r in rows if int(r["id"][4:]) >= 200]
+    _split_rule([r for r in rows if int(r["id"][4:]) >= 1000], "kind")
+    later = [(r, int(r["id"][4:])) for r in rows if 200 <= int(r["id"][4:]) < 1000]
     assert all(r["split"] == ("holdout" if 700 <= n < 900 else "tune") for r, n in later)
     assert 0.25 <= sum(r["split"] == "holdout" for r in rows) / len(rows) <= 0.4
     assert {r["theme"] for r in rows if r["intent"] == "full_post"} == THEMES
@@ -223,11 +224,13 @@ def test_the_draft_set() -> None:
     assert len(good) >= 20 and len(flawed) >= 40 and len({r["id"] for r in rows}) == len(rows)
     round_1 = [r for r in rows if int(r["family"][1:]) <= 21]
     _split_rule(round_1, "family")
-    # rounds 2–6 (F22–F67), 8–10 (F78–F107) and 14 (F138–) were each measured as a holdout once, then tuned
-    # on; rounds 7 and 11–13 (F68–F77, F108–F137) are held out, with round 1's third about a third of the set
+    # rounds 2–6 (F22–F67), 8–10 (F78–F107) and 14 (F138–F147) were each measured as a holdout once, then
+    # tuned on; rounds 7 and 11–13 (F68–F77, F108–F137) are held out, with round 1's third about a third of
+    # the set; round 16 (F162–) held a third of its families out as it was written
+    _split_rule([r for r in rows if int(r["family"][1:]) >= 162], "family")
     families = [(r, int(r["family"][1:])) for r in rows]
     held = {f for _, f in families if 68 <= f <= 77 or 108 <= f <= 137}
-    assert all(r["split"] == ("holdout" if f in held else "tune") for r, f in families if f >= 22)
+    assert all(r["split"] == ("holdout" if f in held else "tune") for r, f in families if 22 <= f < 162)
     assert 0.3 <= sum(r["split"] == "holdout" for r in rows) / len(rows) <= 0.4
     kinds = Counter(k for r in flawed for k in r["flaws"])
     assert len(kinds) >= 12 and min(kinds.values()) >= 3
@@ -259,3 +262,10 @@ def test_the_feedback_set() -> None:
         check_expectation(substitute(row["expect"], "某物"), FIRST, FIRST)
         uses_subject = "{X}" in str(row["expect"]) or "{X}" in row["feedback"]
         assert uses_subject == ("pick" in row), row["id"]
+
+
+def test_where_the_writer_set_out_from_is_no_foreign_place() -> None:
+    places = gazetteer()
+    assert places.foreign("周五从昆明南坐动车到建水，周日回昆明。", ["建水"]) == []
+    assert places.foreign("昆明出发，一个半小时到建水。", ["建水"]) == []
+    assert places.foreign("从昆明出发，顺路在昆明吃了米线。", ["建水"]) == ["昆明"]

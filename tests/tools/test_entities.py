@@ -64,7 +64,8 @@ def test_mentioned_skips_dishes_streets_and_generic_words() -> None:
 def test_english_requests_name_their_places() -> None:
     scope = PlaceScope.of(["Write a post about hiking in Hong Kong"])
     assert "香港" in scope.names
-    assert foreign_mentions("香港麦理浩径，深圳出发", scope) == ["深圳"]
+    assert foreign_mentions("香港麦理浩径，回程顺路去深圳", scope) == ["深圳"]
+    assert foreign_mentions("香港麦理浩径，深圳出发", scope) == []  # where the trip set out from
 
 
 def test_every_landmark_city_resolves() -> None:

@@ -252,8 +252,8 @@ def test_model_output_that_looks_like_html_is_shown_as_text(studio: Studio) -> N
     panel = checkpoint(page, "content")
     # the offline model wrote the request's words, markup included, into the title and body
     title = panel.locator(".draft-title").inner_text()
-    assert "<img src=x" in title
-    expect(panel.locator(".draft-body")).to_contain_text("<img src=x")
+    assert "<img src=" in title  # (cut before the half English phrase: the title never ends on one)
+    expect(panel.locator(".draft-body")).to_contain_text("<img src=")
     expect(page.locator("#request-summary")).to_contain_text(XSS)
     # an editor puts the whole payload into the title; it comes back in content_update and the result
     panel.locator("[data-action=modify]").click()
