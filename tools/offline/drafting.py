@@ -462,11 +462,12 @@ def _within(text: str, limit: int) -> str:
     if things and 3 <= len(things[0][1]) <= limit and "了" in plain[: plain.find(things[0][0])]:
         return things[0][1]
     words: list[str] = []
-    for word in segmenter.cut(text):
+    cut = segmenter.cut(text)
+    for word in cut:
         if sum(map(len, words)) + len(word) > limit:
             break
         words.append(word)
-    if len(words) < len(cut := segmenter.cut(text)) and _LATIN.match(cut[len(words)]):
+    if len(words) < len(cut) and _LATIN.match(cut[len(words)]):
         while len(words) > 1 and _LATIN.match(words[-1]):  # never half an English phrase (通勤smart)
             words.pop()
     while len(words) > 1 and _DANGLING.fullmatch(words[-1]):
