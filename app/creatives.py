@@ -18,7 +18,7 @@ import math
 import re
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from agents.context import DIMENSION_KEYS, default_asset_url
 from app.http.errors import validation_failed
 from tools.database import ROW_ID_MAX, Creative, CreativeStatus, ImageAsset, iso
+from tools.images import OFFLINE_NAMES
 
 Sessions = async_sessionmaker[AsyncSession]
 Sort = Literal["-created", "created", "-updated", "updated", "-score", "score", "title", "-title"]
@@ -220,13 +221,34 @@ def round_scores(round_: dict[str, Any] | None) -> dict[str, float | None]:
     return values
 
 
-def asset_wire(row: ImageAsset, asset_url: Callable[[int], str]) -> dict[str, Any]:
+def planned_indexes(plans: list[Any] | None) -> frozenset[int]:
+    """The task indexes the creative's image plans are for."""
+    return frozenset(
+        p["index"] for p in plans or []
+        if isinstance(p, dict) and isinstance(p.get("index"), int) and not isinstance(p["index"], bool)
+    )
+
+
+def redrawable(row: ImageAsset, planned: Collection[int]) -> bool:
+    """Whether the studio can draw the picture's card again from its plan, so new parameters need no model
+    (`agents.image_edit`): a complete picture of a task that has a plan, and either the studio's own offline
+    card or a card an image model's picture became whose picture was kept (`picture_path`)."""
+    if row.status != "complete" or row.task_index is None or row.task_index not in planned:
+        return False
+    return row.provider in OFFLINE_NAMES or bool(row.picture_path)
+
+
+def asset_wire(
+    row: ImageAsset, asset_url: Callable[[int], str], planned: Collection[int] = frozenset()
+) -> dict[str, Any]:
+    """An asset as the API shows it; `planned`: the task indexes the creative has image plans for."""
     complete = row.status == "complete"
     return {
         "id": row.id, "taskIndex": row.task_index, "role": row.role, "status": row.status,
         "mime": row.mime or None, "width": row.width, "height": row.height,
         "url": asset_url(row.id) if complete else None, "provider": row.provider, "prompt": row.prompt,
         "error": row.error, "createdAt": iso(row.created_at), "supersededAt": iso(row.superseded_at),
+        "redrawable": redrawable(row, planned),
     }
 
 
@@ -300,6 +322,7 @@ async def get_creative(
             )
         ).all()
     chosen = chosen_round(row.review_rounds, row.score)
+    planned = planned_indexes(row.image_plans)
     return {
         "id": row.id, "threadId": row.thread_id, "status": row.status, "request": row.request,
         "options": row.options or {}, "title": row.title, "body": row.body, "tags": list(row.tags or []),
@@ -318,8 +341,10 @@ async def get_creative(
         "updatedAt": iso(row.updated_at), "completedAt": iso(row.completed_at),
         "durationMs": duration_ms(row.created_at, row.completed_at),
         "startedBy": row.started_by, "ownerId": row.owner_id, "currentVersion": row.current_version or None,
-        "assets": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is None],
-        "assetHistory": [asset_wire(asset, asset_url) for asset in assets if asset.superseded_at is not None],
+        "assets": [asset_wire(asset, asset_url, planned) for asset in assets if asset.superseded_at is None],
+        "assetHistory": [
+            asset_wire(asset, asset_url, planned) for asset in assets if asset.superseded_at is not None
+        ],
     }
 
 

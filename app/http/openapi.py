@@ -575,6 +575,7 @@ class Asset(_Wire):
     error: str | None
     created_at: str
     superseded_at: str | None  # set: replaced by a redo (in `assetHistory`)
+    redrawable: bool  # its card can be drawn again from its plan: new parameters need no image model
 
 
 class Usage(_Wire):

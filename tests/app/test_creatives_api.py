@@ -291,10 +291,12 @@ async def test_detail_has_everything(api: httpx.AsyncClient, catalog: Catalog) -
         "mime": "image/png", "width": 120, "height": 160, "url": f"/api/assets/{catalog.assets['cover']}",
         "provider": "offline",
         "prompt": "露营封面", "error": None, "createdAt": cover["createdAt"], "supersededAt": None,
+        "redrawable": False,  # an offline card, but this creative has no image plan to draw it from
     }
     assert c["assetHistory"] == []
     assert detail["taskIndex"] == 2 and detail["url"] == f"/api/assets/{catalog.assets['detail']}"
     assert failed["status"] == "failed" and failed["url"] is None and failed["error"] == "生成超时"
+    assert detail["redrawable"] is False and failed["redrawable"] is False
 
 
 async def test_detail_chosen_round_is_the_best_one(api: httpx.AsyncClient, catalog: Catalog) -> None:

@@ -56,6 +56,12 @@ async def edit(api: httpx.AsyncClient, asset_id: int, body: dict[str, Any]) -> l
     return live_events_of(response.text)
 
 
+async def redrawable(api: httpx.AsyncClient, creative_id: int) -> dict[int, bool]:
+    """Each asset's `redrawable` in `GET /api/creatives/{id}`, current ones and history alike."""
+    detail = (await api.get(f"/api/creatives/{creative_id}")).json()
+    return {a["id"]: a["redrawable"] for a in [*detail["assets"], *detail["assetHistory"]]}
+
+
 async def test_a_mask_changes_only_its_pixels_and_makes_a_version(api: httpx.AsyncClient) -> None:
     final = await completed_run(api, REQUEST, images=2)
     cover, detail = final["imageAssetIds"]
@@ -112,6 +118,9 @@ async def test_a_mask_changes_only_its_pixels_and_makes_a_version(api: httpx.Asy
 async def test_parameters_and_text_redraw_the_card_from_its_plan(api: httpx.AsyncClient) -> None:
     final = await completed_run(api, REQUEST, images=2)
     cover = final["imageAssetIds"][0]
+    # the studio's own cards: the asset says they can be drawn again
+    flags = await redrawable(api, final["creativeId"])
+    assert [flags[i] for i in final["imageAssetIds"]] == [True, True]
     before = await pixels(api, cover)
     events = await edit(api, cover, {
         "params": {"palette": ["#1B2A4A", "#F2C14E"], "textScale": 1.2, "badge": False}, "basedOn": 1,
@@ -119,6 +128,7 @@ async def test_parameters_and_text_redraw_the_card_from_its_plan(api: httpx.Asyn
     done = events[-1]
     assert done["type"] == "workflow_complete" and done["version"] == 2
     redrawn = done["imageAssetIds"][0]
+    assert (await redrawable(api, final["creativeId"]))[redrawn] is True  # the redrawn card too
     after = await pixels(api, redrawn)
     assert after.shape == before.shape and not np.array_equal(after, before)
     two = (await api.get(f"/api/creatives/{final['creativeId']}/versions/2")).json()["version"]
@@ -223,6 +233,9 @@ async def test_new_parameters_draw_a_models_card_again_on_its_own_picture(
     record, picture = await stored_asset(backend_settings, cover)
     assert record.provider == "gpt-image-1" and record.picture_path is not None
     assert picture == photo_png(1024, 1536)  # the model's picture as it came, before the card's overlay
+    detail = (await model_api.get(f"/api/creatives/{final['creativeId']}")).json()
+    [asset] = detail["assets"]
+    assert asset["id"] == cover and asset["provider"] == "gpt-image-1" and asset["redrawable"] is True
     before = await pixels(model_api, cover)
 
     events = await edit(model_api, cover, {
@@ -241,6 +254,7 @@ async def test_new_parameters_draw_a_models_card_again_on_its_own_picture(
     assert after.shape == before.shape and not np.array_equal(after, before)
     new_record, _ = await stored_asset(backend_settings, new)
     assert new_record.picture_path == record.picture_path and new_record.provider == "gpt-image-1"
+    assert await redrawable(model_api, final["creativeId"]) == {cover: True, new: True}
     two = (await model_api.get(f"/api/creatives/{final['creativeId']}/versions/2")).json()["version"]
     plan = two["imagePlans"][0]
     assert plan["palette"] == ["#1B2A4A", "#F2C14E"] and plan["overlay"]["headline"] == "夜色里的城市露营"
@@ -297,8 +311,12 @@ async def test_a_models_card_from_before_pictures_were_kept_says_what_it_cannot_
             await session.execute(update(ImageAsset).values(picture_path=None))
     finally:
         await engine.dispose()
+    # the asset says beforehand that new parameters cannot be applied
+    assert await redrawable(model_api, final["creativeId"]) == {cover: False}
     images.requests.clear()
     events = await edit(model_api, cover, {"params": {"palette": ["#1B2A4A", "#F2C14E"]}, "basedOn": 1})
     messages = [e["content"] for e in events if e["type"] == "message"]
     assert messages and messages[-1].startswith("没能做到") and "图片模型" in messages[-1]
     assert images.requests == []
+    # and after the edit, no picture of the creative has a model's picture to draw on
+    assert set((await redrawable(model_api, final["creativeId"])).values()) == {False}

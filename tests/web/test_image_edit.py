@@ -2,21 +2,38 @@
 opens the image editor — a mask painted with the mouse plus an instruction changes only the painted
 pixels, new parameters (a palette, the badge off) redraw the card, an edited text region rewrites the
 card's text — each a new picture in the result and a new version; a stale page is told to refresh. Also
-on a phone."""
+on a phone. A card an image model drew (gpt-image-1 on the local Images API) whose picture was kept has
+its parameters enabled and is drawn again without the model; one from before pictures were kept has them
+disabled, with a note saying why."""
 
 from __future__ import annotations
 
 import base64
 import json
 import re
+import shutil
+import sqlite3
+from collections.abc import Iterator
 from io import BytesIO
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from PIL import Image
-from playwright.sync_api import Locator, Page, Request, expect
+from playwright.sync_api import Browser, Locator, Page, Request, expect
 
-from tests.web.conftest import ARTIFACTS, PHONE, Studio, no_horizontal_overflow, run_workflow
+from tests.serving import LiveServer
+from tests.tools.images_api import KEY, ImagesAPI
+from tests.web.conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    Studio,
+    _studio,
+    no_horizontal_overflow,
+    run_workflow,
+)
 from tests.web.test_labels import raw_on_screen
 
 REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族，编辑图片用"
@@ -168,6 +185,7 @@ def test_a_painted_mask_changes_only_its_pixels_then_parameters_then_text(studio
     dialog.locator("#ie-tab-params").click()
     expect(dialog.locator("#ie-panel-params")).to_be_visible()
     expect(dialog.locator("#ie-panel-mask")).to_be_hidden()
+    expect(dialog.locator(".ie-params-note")).to_be_hidden()  # the studio's own card: nothing to explain
     expect(dialog.locator("#ie-badge")).to_be_checked()
     dialog.locator("#ie-send").click()
     expect(dialog.locator("#ie-error")).to_contain_text("参数没有改动")
@@ -275,5 +293,100 @@ def test_the_editor_fits_a_phone_and_paints_with_touch(phone: Studio) -> None:
     dialog.locator("#ie-tab-text").click()
     expect(dialog.locator("#ie-text-list input").first).to_be_visible(timeout=30_000)
     dialog_shot(phone, "3-text")
+    dialog.locator("#ie-cancel").click()
+    expect(dialog).to_be_hidden()
+
+
+# --- cards an image model drew: gpt-image-1 on the local OpenAI Images API (tests/tools/images_api.py) -----
+CARD_CONTROLS = ("#ie-layout", "#ie-scale", "#ie-headline", "#ie-lines", "#ie-badge")
+
+
+@pytest.fixture(scope="module")
+def model_server(
+    tmp_path_factory: pytest.TempPathFactory, knowledge_dir: Path
+) -> Iterator[tuple[LiveServer, ImagesAPI]]:
+    """A second real server whose image model is gpt-image-1 on the local Images API (the text model
+    offline), on its own data dir."""
+    with ImagesAPI() as images:
+        data_dir = tmp_path_factory.mktemp("web-image-model") / "data"
+        shutil.copytree(knowledge_dir, data_dir / "lancedb")
+        env = {"STUDIO_IMAGE_PROVIDER": "gpt-image-1", "STUDIO_IMAGE_API_BASE": images.base,
+               "STUDIO_IMAGE_API_KEY": KEY}
+        server = LiveServer(data_dir, env).start()
+        try:
+            yield server, images
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def on_model(
+    request: pytest.FixtureRequest, browser: Browser, model_server: tuple[LiveServer, ImagesAPI]
+) -> Iterator[Studio]:
+    yield from _studio(request, browser, model_server[0], DESKTOP)
+
+
+def forget_picture(server: LiveServer, asset: int) -> None:
+    """Make `asset` a model's card from before pictures were kept: no `picture_path` (migration 0009)."""
+    with sqlite3.connect(server.data_dir / "studio.db") as db:
+        assert db.execute("UPDATE image_assets SET picture_path = NULL WHERE id = ?", (asset,)).rowcount == 1
+
+
+def test_a_models_card_is_redrawn_when_its_picture_was_kept(
+    on_model: Studio, model_server: tuple[LiveServer, ImagesAPI]
+) -> None:
+    studio = on_model
+    studio.name = "image-edit-model"
+    server, images = model_server
+    images.clear()
+    done = finished_thread(studio, "帮我写一篇周末城市露营的小红书笔记，模型配图编辑用")
+    generated = [r.path for r in images.requests]
+    assert generated and set(generated) == {"/v1/images/generations"}
+    kept, old = done["imageAssetIds"]
+    forget_picture(server, old)
+    with studio.api() as client:
+        assets = client.get(f"/api/creatives/{done['creativeId']}").json()["assets"]
+    assert {a["id"]: (a["provider"], a["redrawable"]) for a in assets} == {
+        kept: ("gpt-image-1", True), old: ("gpt-image-1", False),
+    }
+    page = studio.goto(f"/?thread={done['threadId']}")
+    wait_version(page, 1)
+
+    # the kept picture: every parameter can change, and the note says no model is called
+    dialog = open_editor(page, 1)
+    dialog.locator("#ie-tab-params").click()
+    note = dialog.locator(".ie-params-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text("这张卡片会在图片模型原来生成的图片上重新排版，不会再次调用图片模型。")
+    for control in CARD_CONTROLS:
+        expect(dialog.locator(control)).to_be_enabled()
+    expect(dialog.locator(".ie-palette").first).to_be_enabled()
+    expect(dialog.locator(".ie-colors input").first).to_be_enabled()
+    assert not raw_on_screen(dialog), raw_on_screen(dialog)
+    dialog_shot(studio, "1-kept")
+    dialog.locator(".ie-palette", has_text="海盐蓝").click()
+    dialog.locator("#ie-send").click()
+    expect(dialog.locator("#ie-status")).to_have_text(re.compile("第 2 版"), timeout=DONE_TIMEOUT)
+    wait_version(page, 2)
+    expect(dialog.locator("#ie-messages")).to_contain_text("换了配色")
+    expect(dialog.locator("#ie-messages")).not_to_contain_text("没能做到")
+    assert [r.path for r in images.requests] == generated  # drawn again without asking the model
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
+    # the picture from before pictures were kept: only the crop, and today's note
+    dialog = open_editor(page, 2)
+    dialog.locator("#ie-tab-params").click()
+    expect(note).to_be_visible()
+    expect(note).to_have_text(
+        "这张图由图片模型生成，没有可重新排版的卡片：配色、版式、文字大小、卡片文字和角标改不了，可以裁剪。"
+    )
+    for control in CARD_CONTROLS:
+        expect(dialog.locator(control)).to_be_disabled()
+    expect(dialog.locator(".ie-palette").first).to_be_disabled()
+    expect(dialog.locator(".ie-colors input").first).to_be_disabled()
+    expect(dialog.locator("#ie-crop")).to_be_enabled()
+    assert not raw_on_screen(dialog), raw_on_screen(dialog)
+    dialog_shot(studio, "2-not-kept")
     dialog.locator("#ie-cancel").click()
     expect(dialog).to_be_hidden()

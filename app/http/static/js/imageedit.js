@@ -88,7 +88,7 @@ export class ImageEditor {
     this.onSent = onSent;
     this.busy = false; // the edit's request is on its way (until its stream opens or it is refused)
     this.watching = false; // the dialog follows the edit's events (until workflow_complete or error)
-    this.current = null; // {taskId, assetId, version, plan, overlay, provider, width, height, url}
+    this.current = null; // {taskId, assetId, version, plan, overlay, provider, redrawable, width, height, url}
     this.tab = "mask";
     this.opener = null;
     this.loadToken = 0;
@@ -357,6 +357,7 @@ export class ImageEditor {
       if (token !== this.loadToken) return;
       this.current = {
         taskId, assetId, version: number, plan, overlay, provider: asset.provider || null,
+        redrawable: typeof asset.redrawable === "boolean" ? asset.redrawable : null,
         width: picture.naturalWidth, height: picture.naturalHeight, url, role: plan?.role || asset.role || null,
       };
       this.analysis = null;
@@ -391,12 +392,19 @@ export class ImageEditor {
     this.clearMask();
     this.instruction.value = "";
 
-    // parameters: only the studio's own cards are drawn from a plan
+    // parameters: a card the studio can draw again from its plan (the asset's `redrawable`: its own offline
+    // card, or an image model's card whose picture was kept); an older server without the flag: offline only
     const plan = c.plan;
-    const card = Boolean(plan) && (!c.provider || OFFLINE.has(c.provider));
+    const offline = !c.provider || OFFLINE.has(c.provider);
+    const card = Boolean(plan) && (typeof c.redrawable === "boolean" ? c.redrawable : offline);
     this.card = card;
-    this.paramsNote.hidden = card;
-    this.paramsNote.textContent = card ? "" : "这张图由图片模型生成，没有可重新排版的卡片：配色、版式、文字大小、卡片文字和角标改不了，可以裁剪。";
+    let note = "";
+    if (!card && offline) note = "这张图没有配图规划，无法重新排版：配色、版式、文字大小、卡片文字和角标改不了，可以裁剪。";
+    else if (!card) note = "这张图由图片模型生成，没有可重新排版的卡片：配色、版式、文字大小、卡片文字和角标改不了，可以裁剪。";
+    else if (!offline) note = "这张卡片会在图片模型原来生成的图片上重新排版，不会再次调用图片模型。";
+    this.paramsNote.className = card ? "field-hint ie-params-note" : "alert warn ie-params-note";
+    this.paramsNote.textContent = note;
+    this.paramsNote.hidden = !note;
     for (const control of [...this.paletteButtons, this.layoutSelect, this.scaleInput, this.headlineInput, this.linesInput, this.badgeInput]) {
       control.disabled = !card;
     }
