@@ -77,7 +77,16 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tools.database import ApiToken, AuditRecord, LoginAttempt, LoginLink, User, WebSession, utcnow
+from tools.database import (
+    ApiToken,
+    AuditRecord,
+    LoginAttempt,
+    LoginLink,
+    RowWriter,
+    User,
+    WebSession,
+    utcnow,
+)
 from tools.errors import StudioError
 from tools.labels import label
 
@@ -450,6 +459,24 @@ def _audit_entry(row: AuditRecord) -> AuditEntry:
 # --- the accounts ----------------------------------------------------------------------------------------
 
 
+def _audit_row(
+    now: datetime,
+    actor: str,
+    action: str,
+    *,
+    user_id: int | None,
+    thread_id: str | None,
+    creative_id: int | None,
+    details: dict[str, Any] | None,
+    address: str | None,
+) -> dict[str, Any]:
+    """An `audit_records` row's values."""
+    return {
+        "at": now, "actor": actor, "user_id": user_id, "action": action, "thread_id": thread_id,
+        "creative_id": creative_id, "details": details or {}, "address": _address(address),
+    }
+
+
 class Accounts:
     """Users, passwords, tokens, sessions, the login throttle and the audit trail over one database.
 
@@ -465,8 +492,10 @@ class Accounts:
         throttle: LoginThrottle | None = None,
         session_ttl: timedelta = timedelta(days=7),
         clock: Callable[[], datetime] = utcnow,
+        writer: RowWriter | None = None,
     ) -> None:
         self._sessions = sessions
+        self._writer = writer
         self._hasher = hasher or password_hasher()
         self.throttle = throttle or LoginThrottle()
         self.session_ttl = session_ttl
@@ -504,10 +533,10 @@ class Accounts:
         details: dict[str, Any] | None = None,
         address: str | None = None,
     ) -> None:
-        session.add(AuditRecord(
-            at=now, actor=actor, user_id=user_id, action=action, thread_id=thread_id,
-            creative_id=creative_id, details=details or {}, address=_address(address),
-        ))
+        session.add(AuditRecord(**_audit_row(
+            now, actor, action, user_id=user_id, thread_id=thread_id, creative_id=creative_id,
+            details=details, address=address,
+        )))
 
     @staticmethod
     async def _user(session: AsyncSession, name: str) -> User:
@@ -932,7 +961,15 @@ class Accounts:
         details: dict[str, Any] | None = None,
         address: str | None = None,
     ) -> None:
-        """Record that `actor` did `action` (on a thread, a creative …) in a transaction of its own."""
+        """Record that `actor` did `action` (on a thread, a creative …): in the next group commit of the
+        writer given (the server's: a start's record so waits for no commit of its own), else in a
+        transaction of its own."""
+        if self._writer is not None:
+            await self._writer.insert(AuditRecord, _audit_row(
+                self._now(), actor, action, user_id=user_id, thread_id=thread_id, creative_id=creative_id,
+                details=details, address=address,
+            ))
+            return
         async with self._sessions.begin() as session:
             self._audit(session, self._now(), actor, action, user_id=user_id, thread_id=thread_id,
                         creative_id=creative_id, details=details, address=address)

@@ -28,24 +28,16 @@ import tempfile
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from tools.database import ROW_ID_MAX, Base, ImageAsset
+from tools.database import ROW_ID_MAX, ImageAsset, RowWriter
 
 T = TypeVar("T")
 
-
-class RowWriter(Protocol):
-    """A group-committing writer (the run store's `agents.run.writer.BatchWriter`): asset rows go through
-    the same commits as the run's events when the asset store is given one."""
-
-    async def insert(self, model: type[Base], values: dict[str, Any]) -> Row[Any]: ...
-
-    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T: ...
 
 EXTENSIONS: dict[str, str] = {
     "image/png": "png",

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import enum
 import os
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -28,6 +29,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    Row,
     String,
     Text,
     UniqueConstraint,
@@ -36,7 +38,13 @@ from sqlalchemy import (
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -419,6 +427,19 @@ def blocking_twin(engine: AsyncEngine) -> Engine | None:
     twin = create_sync_engine(url.set(drivername="sqlite"), echo=engine.echo)
     event.listen(twin, "connect", _sqlite_pragmas)
     return twin
+
+
+T = TypeVar("T")
+
+
+class RowWriter(Protocol):
+    """A group-committing writer (the run store's `agents.run.writer.BatchWriter`): the asset store's rows and
+    the audit trail's go through the same commits as the runs' events when they are given one — under load,
+    one commit for many, and on SQLite no second writer waiting for the write lock."""
+
+    async def insert(self, model: type[Base], values: dict[str, Any]) -> Row[Any]: ...
+
+    async def run(self, op: Callable[[AsyncConnection], Awaitable[T]]) -> T: ...
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -59,7 +59,10 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         app.state.allowed_hosts = allowed_hosts(settings)
         async with open_resources(settings, warm=True) as resources:
             app.state.resources = resources
-            accounts = Accounts(resources.sessions, session_ttl=timedelta(hours=settings.session_ttl_hours))
+            accounts = Accounts(
+                resources.sessions, session_ttl=timedelta(hours=settings.session_ttl_hours),
+                writer=resources.writer,
+            )
             app.state.accounts = accounts
             app.state.bootstrap = await bootstrap_local_admin(accounts, settings)
             manager = RunManager(

@@ -2,23 +2,23 @@
 and start per minute (`STUDIO_MAX_STARTS_PER_MINUTE`); past either, a 429 `RATE_LIMITED` with `Retry-After`.
 
 The counts come from the database (`creatives.owner_id`, `status`, `created_at`), so every server process
-on one database sees the same ones. Within a process, check-then-start is atomic without holding a lock
-across the start: under the user's lock the check counts the stored runs plus the starts this process has
-let through and not finished storing (their thread ids, left out of the stored counts so none counts
-twice), and reserves the new start's place. A burst of one user's starts (an integration's token) so waits
-for a count each, not for each other's commits. Two processes racing can let one run past the limit, never
-more.
+on one database sees the same ones. Within a process, check-then-start is exact without a lock: a check
+reads the user's running and recent threads by id (no lock held while it waits for the database), then, with
+no await until the new start's place is reserved, adds every start of this process that may have been
+stored after the read — those reserved before it and not yet done, and those reserved while it was under
+way (`_Ledger`). Counted by thread id, none counts twice. A burst of one user's starts (an integration's
+token) so waits neither for each other's counts nor for each other's commits. Two processes racing can let
+one run past the limit, never more.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from math import ceil
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from starlette.requests import Request
 
 from app.http.errors import ApiError
@@ -39,15 +39,35 @@ class RateLimited(ApiError):
         self.headers = {"Retry-After": str(retry_after)}
 
 
-_locks: dict[int, asyncio.Lock] = {}
-_starting: dict[int, set[str]] = {}  # per user: threads past the check, not yet started (this process)
+class _Ledger:
+    """One user's starts in this process that a database read may not show yet: `pending` are past the check
+    and not yet stored and started; `since` keeps, while a check is reading, every start reserved during a
+    read (by the reservation's tick), so a start stored and finished between a read and its decision still
+    counts."""
+
+    def __init__(self) -> None:
+        self.pending: set[str] = set()
+        self.since: dict[str, int] = {}
+        self.tick = 0
+        self.reading = 0
+
+    def overlapping(self, before: set[str], tick: int) -> set[str]:
+        """The starts that may have been stored after a read that began at `tick` with `before` pending."""
+        return before | {thread for thread, at in self.since.items() if at > tick}
+
+    def reserve(self, thread_id: str) -> None:
+        self.tick += 1
+        self.pending.add(thread_id)
+        if self.reading:
+            self.since[thread_id] = self.tick
+
+    def done_reading(self) -> None:
+        self.reading -= 1
+        if not self.reading:
+            self.since.clear()
 
 
-def _lock(user_id: int) -> asyncio.Lock:
-    lock = _locks.get(user_id)
-    if lock is None:
-        lock = _locks[user_id] = asyncio.Lock()
-    return lock
+_ledgers: dict[int, _Ledger] = {}
 
 
 @asynccontextmanager
@@ -59,36 +79,37 @@ async def check_run_limits(
     settings = settings_of(request)
     sessions = resources_of(request).sessions
     user = principal.user_id
-    async with _lock(user):
-        now = utcnow()
-        reserved = _starting.setdefault(user, set())
-        pending = set(reserved)  # as of the query: one that finishes meanwhile still counts once, here
-        stored = Creative.owner_id == user
-        if pending:
-            stored = stored & Creative.thread_id.not_in(pending)
+    ledger = _ledgers.setdefault(user, _Ledger())
+    now = utcnow()
+    before, tick = set(ledger.pending), ledger.tick
+    ledger.reading += 1
+    try:
+        mine, window = Creative.owner_id == user, Creative.created_at > now - WINDOW
         async with sessions() as session:
-            running = await session.scalar(
-                select(func.count()).select_from(Creative).where(
-                    stored, Creative.status == CreativeStatus.RUNNING.value
-                )
-            ) or 0
-            recent = (await session.scalars(
-                select(Creative.created_at)
-                .where(stored, Creative.created_at > now - WINDOW)
-                .order_by(Creative.created_at)
-            )).all() if starting else []
-        running += len(pending)
-        limit = settings.max_concurrent_runs_per_user
-        if running >= limit:
-            raise RateLimited(
-                f"你已有 {running} 个运行在进行（上限 {limit} 个），请等其中一个结束后再开始",
-                retry_after=BUSY_RETRY_S, details={"limit": limit, "running": running, "kind": "concurrent"},
-            )
-        per_minute = settings.max_starts_per_minute
-        if starting and len(recent) + len(pending) >= per_minute:
-            # the starts being stored are the newest: the oldest stored one frees the next place
-            stored_past = per_minute - len(pending)
-            oldest = recent[len(recent) - stored_past] if stored_past > 0 else now
+            running_ids = set((await session.scalars(
+                select(Creative.thread_id).where(mine, Creative.status == CreativeStatus.RUNNING.value)
+            )).all())
+            recent = {} if not starting else {thread: at for thread, at in (await session.execute(
+                select(Creative.thread_id, Creative.created_at).where(mine, window)
+            )).all()}
+        # from here to the reservation no await: the decision and the place it takes are one step
+        unseen = ledger.overlapping(before, tick)
+    finally:
+        ledger.done_reading()
+    running = len(running_ids | unseen)
+    limit = settings.max_concurrent_runs_per_user
+    if running >= limit:
+        raise RateLimited(
+            f"你已有 {running} 个运行在进行（上限 {limit} 个），请等其中一个结束后再开始",
+            retry_after=BUSY_RETRY_S, details={"limit": limit, "running": running, "kind": "concurrent"},
+        )
+    per_minute = settings.max_starts_per_minute
+    if starting:
+        # the starts not stored yet are the newest; the oldest stored one frees the next place
+        started = sorted(at for thread, at in recent.items() if thread not in unseen)
+        if len(started) + len(unseen) >= per_minute:
+            stored_past = per_minute - len(unseen)
+            oldest = started[len(started) - stored_past] if stored_past > 0 else now
             if oldest.tzinfo is None:
                 oldest = oldest.replace(tzinfo=now.tzinfo)
             wait = max(1, ceil((oldest + WINDOW - now).total_seconds()))
@@ -96,8 +117,8 @@ async def check_run_limits(
                 f"一分钟内最多开始 {per_minute} 次创作，请 {wait} 秒后再试",
                 retry_after=wait, details={"limit": per_minute, "kind": "per_minute"},
             )
-        reserved.add(thread_id)
+    ledger.reserve(thread_id)
     try:
         yield
     finally:
-        reserved.discard(thread_id)  # (the user's set stays: a check under way may hold it)
+        ledger.pending.discard(thread_id)

@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 
 import tools.accounts as accounts_module
 from app.http.auth import SESSION_COOKIE, TOKEN_FILE
+from app.http.limits import _Ledger
 from app.settings import Settings
 from tests.serving import asgi_client, bearer, events_of
 from tools.accounts import Accounts
@@ -466,6 +467,23 @@ async def test_a_burst_of_starts_by_one_user_lets_exactly_the_limit_through(
     assert codes == [200, 200, 200, 429, 429, 429]
     refused = [r.json()["error"]["details"] for r in responses if r.status_code == 429]
     assert all(details["kind"] == "concurrent" for details in refused)
+
+
+def test_a_start_stored_while_a_check_reads_still_counts_once() -> None:
+    """The check reads the database without a lock, so what it read may miss starts of this process: those
+    pending when it began, and those reserved while it read — even once they are stored and done."""
+    ledger = _Ledger()
+    ledger.reserve("a")  # no check reading: not kept once done, a later read sees its row
+    before, tick = set(ledger.pending), ledger.tick
+    ledger.reading += 1  # a check begins its read with "a" pending
+    ledger.reserve("b")  # a start checked meanwhile …
+    ledger.pending.discard("b")  # … stored and done before the read ends
+    ledger.pending.discard("a")
+    assert ledger.overlapping(before, tick) == {"a", "b"}  # by id: a row the read did see counts once
+    ledger.done_reading()
+    assert not ledger.since  # nothing kept once no check is reading
+    ledger.reserve("c")
+    assert ledger.overlapping(set(ledger.pending), ledger.tick) == {"c"}
 
 
 async def test_who_may_revise_a_finished_thread(site: Site) -> None:
