@@ -27,7 +27,7 @@ from agents.checks.textutil import (
     sentences,
     theme_hits,
 )
-from tools.entities import ADVICE_DOMAINS
+from tools.entities import ADVICE_DOMAINS, posseg_cut
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
@@ -225,7 +225,10 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
         (s, "on" if s in listed or (s in threaded and not thick(s)) else _stance(s, scope)) for s in content
     ]
     off = [s for s, stance in stances if stance == "off"]
-    loose = [s for s, stance in stances if stance == "loose"]
+    # a line of narrative in a paragraph that says something on the topic goes on with it (读到最后一页，
+    # 我们俩总会抱一下 after a picture book for two-year-olds): only loose lines of paragraphs with none count
+    anchored = _anchored(body, scope)
+    loose = [s for s, stance in stances if stance == "loose" and s not in anchored]
     counted = bool(scope.themes) and not scope.narrative
     sure = [s for s in off if thick(s)]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if counted else 0.0)
@@ -246,6 +249,16 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _anchored(body: str, scope: Scope) -> set[str]:
+    """The sentences of paragraphs that have a sentence on the topic."""
+    out: set[str] = set()
+    for para in paragraphs(body):
+        said = sentences(para)
+        if any(_stance(s, scope) == "on" for s in said if cjk_len(s) >= 6):
+            out.update(said)
+    return out
 
 
 def _subject_items(body: str, scope: Scope) -> set[str]:
@@ -348,6 +361,7 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
         return []  # a diary or an essay wanders by design
     out: list[str] = []
     thread = _thread(body, scope)
+    topical = "\n".join(para for para in paragraphs(body) if _touches(para, scope))
     for para in paragraphs(body)[1:-1]:
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
         elsewhere = any(
@@ -355,9 +369,21 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
             for t in sections("theme_words.txt")
             if t not in scope.themes
         )
-        if len(said) >= 2 and elsewhere and not _touches(para, scope) and para not in thread:
+        # …and names no two things the paragraphs on the topic name (湖边 and 步道 in a tips list of a
+        # lakeside run): a paragraph about something else shares no things with the post
+        cohesive = sum(w in topical for w in _things(para)) >= 2
+        if len(said) >= 2 and elsewhere and not _touches(para, scope) and para not in thread and not cohesive:
             out.extend(said)
     return out
+
+
+def _things(text: str) -> set[str]:
+    """The nouns of two characters or more the text names (not times: 夏天, 晚上)."""
+    plain = _PLAIN_TOPIC_WORDS
+    return {w for w, flag in posseg_cut(text) if len(w) >= 2 and flag in _THING_FLAGS and w not in plain}
+
+
+_THING_FLAGS = frozenset({"n", "nz", "nr", "ns", "nt", "vn", "s"})
 
 
 def _touches(para: str, scope: Scope) -> bool:

@@ -9,6 +9,7 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from agents.checks import Finding, Owner
@@ -189,9 +190,16 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     if _theme_words(lowered, scope.themes):
         return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
     others = [t for t in sections("theme_words.txt") if t not in scope.themes]
-    if any(w not in post for w in _theme_words(lowered, others)):
+    elsewhere = {w for w in _theme_words(lowered, others) if w not in post}
+    if elsewhere and not (elsewhere <= _SPENDING and _MONEY.search(post)):
         return False
     return any(g in post for w in own for g in bigrams(w)) or not advice_domains(lowered)
+
+
+# What any post that counts its money is about as well: #省钱生活 on a meal-prep post that saves 两百块 a week
+# (not 理财 or 基金: investing is a subject of its own).
+_SPENDING = frozenset({"省钱", "预算", "开销", "花费", "消费", "账单"})
+_MONEY = re.compile(r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+)\s*(?:元|块|rmb|RMB)")
 
 
 def _theme_words(tag: str, themes: Sequence[str]) -> set[str]:
@@ -308,12 +316,15 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
     """A line that stops mid-phrase: on a comma or an opening bracket, on a connective, with a bracket or
     quote left open, or on a colon with nothing after it."""
     title_text = str(draft.get("title", ""))
-    body_lines = lines(str(draft.get("body", "")))
-    candidates = [("标题", title_text, False)] + [
-        (f"第 {i + 1} 行", line, i == len(body_lines) - 1) for i, line in enumerate(body_lines)
+    body = str(draft.get("body", ""))
+    body_lines = lines(body)
+    broken = _broken_lines(body)
+    candidates = [("标题", title_text, False, False)] + [
+        (f"第 {i + 1} 行", line, i == len(body_lines) - 1, line in broken)
+        for i, line in enumerate(body_lines)
     ]
-    for where, line, last in candidates:
-        why = _unfinished(line, last)
+    for where, line, last, goes_on in candidates:
+        why = "" if goes_on else _unfinished(line, last)
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
     prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
@@ -324,13 +335,27 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         # (a line that ends on a colon introduces the next: 我做了三件事：)
         opens = line.rstrip().endswith(("：", ":"))
         chosen = bool(_TIME_CHOSEN.search(strip_emoji(line).strip()))  # 避开周末中午的时候 is whole
-        cut = i < len(body_lines) - 1 and not _END.search(line) and not opens and not chosen
+        ends = bool(_END.search(line)) or opens or chosen or line in broken
+        cut = i < len(body_lines) - 1 and not ends
         if cut and len(ended) >= max(2, len(prose) - 1):
             tail = strip_emoji(line).strip()
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
             reason = f"第 {i + 1} 行停在「{tail}」，没有句末标点，句子被截断了"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
     return []
+
+
+def _broken_lines(body: str) -> set[str]:
+    """Lines a post breaks after a comma, one clause a line, with the sentence going on in the next line of
+    its paragraph (这套动作我在工位上练了三个月，/ 同事从笑我，到跟着我一起做。) — not a list item or heading,
+    nor followed by one or by a blank line, where a comma is where the text was cut."""
+    raw = [line.strip() for line in body.splitlines()]
+    return {
+        line
+        for line, after in pairwise(raw)
+        if line.endswith(("，", ",", "、")) and after and not is_heading(line) and not LIST_ITEM.match(line)
+        and not is_heading(after) and not LIST_ITEM.match(after)
+    }
 
 
 # A line ends its sentence: end punctuation, a closing bracket or quote, an emoji or a tilde.
@@ -386,11 +411,11 @@ _TIME_CHOSEN = re.compile(
 )
 
 
-# a line that stops on an adverb of manner, a 别…着 or a modal that waits for its verb (用筷子快速, 别慌着,
-# 下雨只能)
+# a line that stops on an adverb of manner, a 别…着, a modal or a 怎么 that waits for its verb (用筷子快速,
+# 别慌着, 下雨只能, 看看路上的人怎么)
 _WAITING = re.compile(
     r"(?:快速|迅速|慢慢|轻轻|稍微|尽量|赶紧|立刻|马上|反复|均匀地?|别[\u4e00-\u9fff]{1,2}着"
-    r"|只能|只好|必须|一定要|记得|不得不|总得)$"
+    r"|只能|只好|必须|一定要|记得|不得不|总得|怎么)$"
 )
 
 

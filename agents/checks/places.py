@@ -280,7 +280,14 @@ def _went_before(tagged: tuple[tuple[str, str], ...], i: int) -> bool:
     j = i - 1
     while j >= 0 and tagged[j][0] in _GOING_FILLER:
         j -= 1
-    return j >= 0 and tagged[j][0] in _GOING
+    if j < 0:
+        return False
+    word = tagged[j][0]
+    # jieba glues the verb to the way one goes (顺路去, 开车去, 再去): the word ends with it
+    return word in _GOING or (len(word) <= 4 and word.endswith("去") and word not in _NOT_GOING)
+
+
+_NOT_GOING = frozenset({"失去", "死去", "过去", "下去", "上去", "进去", "出去", "离去", "除去", "省去"})
 _VERB_FLAGS = frozenset(
     {"v", "vn", "vd", "a", "ad", "d"}
 )  # jieba reads the name as a verb, adjective, adverb
@@ -343,6 +350,8 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
     )
     if glued and _STRUCTURE_HEAD.search(name) and resolve(before + name) is None:
         return False
+    if _split_word(text, name, end):
+        return False
     token = tokens.get(start)
     if token is None or token[0] != name:  # inside a longer word: only a spelled-out name, or a town's
         town = token is not None and token[0].startswith(name) and bool(_TOWN_SUFFIX.match(token[0]))
@@ -359,6 +368,35 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
         return True
     after = text[end:]
     return before in _PLACE_LEAD or bool(_PLACE_TAIL.match(after)) or _next_to_place(text, start, end)
+
+
+# A direction before an everyday noun that begins with a name's last character: 南阳台 is the south 阳台 (a
+# balcony), not 南阳; 南通道 a south passage. Not a noun of geography (北海边 may well be 北海's shore).
+_DIRECTION = frozenset("东南西北上下前后左右")
+_GEOGRAPHY = re.compile(r"[海山湖江河城岛湾港滩岸州]")
+
+
+def _split_word(text: str, name: str, end: int) -> bool:
+    """Does this occurrence read as a direction and an everyday noun (南 + 阳台) rather than a name? Only
+    for a two-character name that is no province or municipality (北京城 is 北京)."""
+    if len(name) != 2 or name[0] not in _DIRECTION or _province(name):
+        return False
+    return any(
+        flag == "n" and not _GEOGRAPHY.search(word)
+        for size in (2, 3)
+        for word in [name[1] + text[end : end + size - 1]]
+        if len(word) == size
+        for flag in [_dictionary_flag(word)]
+    )
+
+
+@cache
+def _dictionary_flag(word: str) -> str | None:
+    """The part of speech jieba's dictionary gives `word` when it is a word of it (frequency 100 or more)."""
+    pairs = segmenter.posseg(word, hmm=False)
+    if len(pairs) != 1 or segmenter.jieba().get_FREQ(word, 0) < 100:
+        return None
+    return pairs[0][1]
 
 
 # After a name that is also a word, what makes it a structure's or a position's word, not the place: 朝阳楼 (a

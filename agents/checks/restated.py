@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from agents.checks.textutil import is_heading, lines, normalise, paragraphs, sentences, words
+from tools.entities import posseg_cut
 
 SAME_MEANING = 0.73
 SHARED_CHARS = 0.40
@@ -49,6 +50,8 @@ RETOLD, RETOLD_CHARS, RETOLD_WORDS = 0.65, 0.42, 3
 MIN_CHARS = 12  # shorter sentences (a label, "收藏起来～") embed too loosely to compare
 TOPIC_LINES = 3  # a word on this many lines is what the post is about, not a detail of one line
 
+# A paragraph's first line that names what follows (⏱ 第2—3分钟：颈部侧拉, 🍱 五天菜单): a label, no sentence
+_TITLE_LINE = re.compile(r"[^，,。；;！？!?]{1,20}")
 _LABEL = re.compile(r"^([^，,。；;！？!?：:]{1,12})[：:]")
 # A number in digits, or in Chinese numerals before a unit of money, time or measure (门票四十五元 / 门票十元,
 # 两小时), or a count of two numerals or more (每边十五次 / 每边十二次, 二十个): parallel items of a plan or a
@@ -129,7 +132,20 @@ def _same_point(a: str, b: str, cosine: float, topic: frozenset[str], apart: boo
         cosine >= SAME_MEANING
         and bool(shared)
         and _char_dice(a, b) >= SHARED_CHARS
-        and (cosine >= LABELLED_SAME or not (apart or _labels_differ(a, b)))
+        and (
+            not (apart or _labels_differ(a, b))
+            or (cosine >= LABELLED_SAME and not (_own_things(a, b) and _own_things(b, a)))
+        )
+    )
+
+
+def _own_things(a: str, b: str) -> bool:
+    """Does `a` name a thing (a noun of two characters or more) that `b` does not?
+    Two items of a labelled list that each name their own (周二：番茄牛肉末… / 周四：牛肉末炒豆角…) are two
+    items, however alike the encoder reads them; a step told again keeps its things, rewords the rest."""
+    return any(
+        flag.startswith("n") and len(word) >= 2 and word not in b
+        for word, flag in posseg_cut(a)
     )
 
 
@@ -141,9 +157,9 @@ def _units(body: str) -> list[_Unit]:
     number = -1
     for paragraph in paragraphs(body):
         heading = ""
-        for line in lines(paragraph):
+        for k, line in enumerate(lines(paragraph)):
             number += 1
-            if is_heading(line):
+            if is_heading(line) or (k == 0 and _TITLE_LINE.fullmatch(line) and len(lines(paragraph)) > 1):
                 heading = normalise(line)
                 continue
             parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]

@@ -1469,3 +1469,124 @@ def test_the_start_of_the_way_to_the_requested_place_is_no_other_place(line: str
         "tags": ["黄山", "徒步", "黄山旅行"],
     }
     assert ("foreign_place" in checks(request, post)) is foreign
+
+
+# --- session 14: classes of false fails and misses ----------------------------------------------------------
+def _checks(request: str, draft: dict[str, Any], brief: dict[str, Any] | None = None) -> set[str]:
+    return {f.check for f in text_findings(request=request, brief=brief, draft=draft)}
+
+
+BALCONY_REQUEST = "阳台种番茄一季的记录，给想在家种菜的人"
+BALCONY = {
+    "title": "阳台番茄一季：从小苗到满盆",
+    "body": (
+        "三月在南阳台放了两个大花盆，种下四棵番茄苗，想看看城市阳台能不能吃上自己种的番茄。\n\n"
+        "🌱 前一个月：小苗最怕闷，盆底垫了陶粒，土干了再浇，一周两次就够。\n\n"
+        "🍅 第二个月：开花后我每天早上轻轻摇一摇枝条帮它授粉，侧芽一长出来就掐掉，养分都留给主枝。\n\n"
+        "☀️ 第三个月：番茄一串串变红，最多的一天摘了十几个，拌白糖、炒鸡蛋都好吃。\n\n"
+        "你们阳台种过什么菜？评论区聊聊～"
+    ),
+    "tags": ["阳台种菜", "番茄", "家庭种植", "阳台花园", "城市种菜"],
+}
+
+
+def test_a_direction_before_an_everyday_noun_is_no_place() -> None:
+    """南阳台 is the south balcony, not 南阳; the city itself is still read where it is meant."""
+    assert "foreign_place" not in _checks(BALCONY_REQUEST, BALCONY)
+    moved = {**BALCONY, "body": BALCONY["body"].replace("三月在南阳台", "三月回南阳老家，在阳台")}
+    assert "foreign_place" in _checks(BALCONY_REQUEST, moved)
+
+
+def test_a_side_trip_glued_to_its_verb_is_a_foreign_place() -> None:
+    """jieba cuts 顺路去 as one word: the county after it is still where the post goes."""
+    draft = {**XIAMEN, "body": XIAMEN["body"].replace(
+        "收藏这份攻略", "时间多的话还可以顺路去平潭住一晚看蓝眼泪。\n\n收藏这份攻略"
+    )}
+    reasons = [f.reason for f in text_findings(request=XIAMEN_REQUEST, brief=None, draft=draft)]
+    assert any("平潭" in r for r in reasons), reasons
+
+
+STRETCH_REQUEST = "上班族工位五分钟拉伸，久坐腰背僵硬"
+STRETCH = {
+    "title": "工位5分钟｜腰背松一松",
+    "body": (
+        "久坐一上午，腰像被钉在椅子上？\n"
+        "这套动作我每天午饭后做一次，\n"
+        "坚持两个月，下午再也不靠咖啡硬撑。\n\n"
+        "⏱ 第1分钟：坐姿猫牛式\n"
+        "双手扶膝，吸气抬头挺胸，呼气低头拱背，来回做八次。\n\n"
+        "⏱ 第2—3分钟：坐姿侧弯\n"
+        "右手举过头顶往左侧弯，停十五秒，换边。\n\n"
+        "⏱ 第4—5分钟：坐姿扭转\n"
+        "双手扶住椅背，上身慢慢向后转，停十五秒，换边。\n\n"
+        "明天午休试一次，做完来评论区打卡！"
+    ),
+    "tags": ["工位拉伸", "久坐", "腰背放松", "上班族日常", "拉伸"],
+}
+
+
+def test_a_line_broken_after_a_comma_goes_on_in_the_next_line() -> None:
+    """One clause a line is a style, not a cut; a paragraph that ends on a comma is still cut."""
+    assert not {"cut_off", "duplicate"} & _checks(STRETCH_REQUEST, STRETCH)
+    cut = {**STRETCH, "body": STRETCH["body"].replace("来回做八次。", "来回做八次，")}
+    assert "cut_off" in _checks(STRETCH_REQUEST, cut)
+
+
+def test_a_line_that_stops_on_zenme_is_cut() -> None:
+    cut = {**STRETCH, "body": STRETCH["body"].replace("做完来评论区打卡！", "做完告诉我感觉怎么")}
+    assert "cut_off" in _checks(STRETCH_REQUEST, cut)
+
+
+LUNCHBOX_REQUEST = "上班族一周带饭菜单，周末备好五天午饭"
+LUNCHBOX = {
+    "title": "周末备菜｜五天午饭不重样",
+    "body": (
+        "自己带饭快一年了，每个周日下午备好五天的菜，一周比点外卖省下一百五十块左右。\n\n"
+        "🍱 一周菜单\n"
+        "周一：香煎鸡胸 + 西兰花 + 糙米饭\n"
+        "周二：青椒炒肉丝 + 胡萝卜 + 米饭\n"
+        "周三：红烧鸡腿 + 玉米 + 糙米饭\n"
+        "周四：洋葱炒肉丝 + 豆芽 + 米饭\n"
+        "周五：咖喱土豆鸡 + 米饭\n\n"
+        "❄️ 保存：前三天的放冷藏，周四周五的直接冷冻，前一晚拿到冷藏室解冻。\n\n"
+        "你们带饭最爱哪道菜？评论区交换菜单～"
+    ),
+    "tags": ["带饭", "一周菜单", "备餐", "上班族午饭", "省钱"],
+}
+
+
+def test_items_of_a_labelled_list_that_name_their_own_things_are_no_restatement() -> None:
+    """周二：青椒炒肉丝… and 周四：洋葱炒肉丝… are two days of a menu; #省钱 fits a post that counts its
+    money."""
+    assert not {"duplicate", "tag_unrelated"} & _checks(LUNCHBOX_REQUEST, LUNCHBOX)
+    investing = {**LUNCHBOX, "tags": [*LUNCHBOX["tags"][:4], "基金定投"]}
+    assert "tag_unrelated" in _checks(LUNCHBOX_REQUEST, investing)
+
+
+LAKE_REQUEST = "杭州西湖晨跑路线分享，早起跑6公里"
+LAKE = {
+    "title": "西湖晨跑｜6公里路线",
+    "body": (
+        "在杭州上班两年，西湖晨跑是我一天里最安静的时候，把常跑的路线写下来。\n\n"
+        "🏃 路线：从断桥出发，沿白堤跑到孤山，再绕北山街回来，刚好六公里，湖边的步道很平。\n\n"
+        "🌅 时间：六点前出门，湖面有雾，断桥上几乎没人。\n\n"
+        "🧾 小提醒\n"
+        "• 湖边早上蚊子也不少，带一小瓶驱蚊水；\n"
+        "• 公园里有直饮水点，不用背水；\n"
+        "• 雨后步道有点滑，包可以寄存在地铁站的柜子里。\n\n"
+        "杭州的跑友，周末一起约跑吗？"
+    ),
+    "tags": ["西湖", "晨跑", "跑步路线", "杭州", "跑步日常"],
+}
+
+
+def test_a_tips_list_that_names_the_post_s_own_things_keeps_to_the_topic() -> None:
+    """湖边 and 步道 tie the tips to the run; a paragraph on something else shares none of its things."""
+    assert "topic_drift" not in _checks(LAKE_REQUEST, LAKE)
+    phone = LAKE["body"].replace(
+        "🧾 小提醒\n• 湖边早上蚊子也不少，带一小瓶驱蚊水；\n• 公园里有直饮水点，不用背水；\n"
+        "• 雨后步道有点滑，包可以寄存在地铁站的柜子里。",
+        "🧾 小提醒\n• 最近换了新手机，续航和拍照都比旧的强；\n• 手机壳选了磨砂款，不留指纹；\n"
+        "• 充电器买的是氮化镓快充，半小时充到八成。",
+    )
+    assert "topic_drift" in _checks(LAKE_REQUEST, {**LAKE, "body": phone})

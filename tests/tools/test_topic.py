@@ -322,3 +322,28 @@ def test_the_title_the_creator_names_is_the_post_s_title() -> None:
     assert asked_title("帮我写篇笔记，标题就叫《三十岁开始学游泳》，我学了两个月") == "三十岁开始学游泳"
     assert asked_title("题目：「周末的面包店」") == "周末的面包店"
     assert asked_title("写一篇面包店探店笔记") == ""
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # 扩成 / 写成 a kind of post is a frame, wherever it stands
+        ("我列了几条旧衣改造的点子，帮我扩成一篇帖子", "旧衣改造的点子"),
+        ("把露营做饭的心得扩写成一篇笔记", "露营做饭的心得"),
+        ("想写成通勤穿搭心得，给实习生看", "通勤穿搭心得"),
+        # only the reader, read by whom: the clause that asks what to answer holds the subject
+        ("宝宝下个月断奶，断奶要准备哪些东西？帮我写一篇给新手爸妈看的帖子", "断奶准备"),
+        # an abbreviation is a thing (青旅); aspects (步骤, 平价工具) are not: another clause says of what
+        ("想写一篇男生住青旅的经验帖，洗澡、储物都写写", "男生住青旅"),
+        ("自己在家剪了一年刘海，写篇笔记分享步骤和平价工具", "刘海"),
+    ],
+)
+def test_frames_readers_and_aspects_are_not_the_subject(request_text: str, topic: str) -> None:
+    assert extract_topic(request_text) == topic
+
+
+def test_an_animal_cooked_is_a_dish_not_a_pet() -> None:
+    from tools.offline.text import detect_theme
+
+    assert detect_theme("一天吃了三种兔：红烧兔、干锅兔、兔头，写篇探店笔记").key == "food"
+    assert detect_theme("家里的垂耳兔掉毛严重，写篇笔记").key == "pets"

@@ -139,12 +139,19 @@ def is_concrete(sentence: str) -> bool:
 _POST_FRAME = re.compile(r"笔记|帖子|文案|清单|攻略|分享|推荐|合集|记录|总结|写(?:一|个|篇|成)")
 
 
+# An animal as a dish: cooked a way (冷吃兔, 红烧兔, 烤鸭) or a cut of it (兔头, 鸭脖, 鸡爪)
+_EATEN = re.compile(
+    r"(?:冷吃|鲜锅|跳水|红烧|麻辣|香辣|干锅|干煸|手撕|椒麻|爆炒|清蒸|烤|炖|卤|炒|煎|炸)(?:兔|鸭|鸡|鹅|鱼|羊|猪)"
+    r"|(?:兔|鸭|鸡|鹅)(?:头|脖|爪|腿|丁|杂)"
+)
+
+
 def detect_theme(text: str) -> Theme:
     """The corpus theme whose trigger words the text mentions most. A tie goes to the theme more of whose
     ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger, 读书 a career one, and 通勤, 读书
     and 书 are all career words). With no trigger, the theme of most scenes the text names (卧铺火车 is a
     train trip), then of most of its words (运营 is work); the generic theme when none."""
-    lowered = text.lower()
+    lowered = _EATEN.sub("菜", text.lower())  # 冷吃兔 is a dish, not a pet rabbit
     best, best_hits = GENERIC, (0, 0)
     for theme in THEMES.values():
         triggers = sum(lowered.count(word) for word in theme.triggers)

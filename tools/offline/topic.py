@@ -39,13 +39,13 @@ _POLITE = re.compile(
 )
 # 把我家祖传的做法写成一篇笔记: what is made into the post, before the verb that makes it
 _MADE_INTO = re.compile(
-    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)(?:写成|整理成|做成|改成|变成)"
+    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)(?:写成|扩写成|扩成|整理成|做成|改成|变成)"
 )
 _MAKE = re.compile(
-    r"^(?:写写|写|发|出|来|做|整理|创作|生成|编|搞|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
+    r"^(?:写写|写|扩写|扩|发|出|来|做|整理|创作|生成|编|搞|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
     # 写小户型收纳的笔记: the verb right before the subject, the kind of post at the end
-    r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集)$)"
+    r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
 )
 _TELL = re.compile(
     r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下|写写)(?:一下|下)?"
@@ -59,6 +59,10 @@ _COUNT = re.compile(
 _PLATFORM = re.compile(
     r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我(?:们|家)?的|^吧"
     r"|^我作为[^的，,]{1,8}的"  # 我作为上班族的健身安排: who writes, then what
+)
+# what the writer has already listed or drafted (我列了几条…, 我自己整理了一些…): the list is the subject
+_MY_LIST = re.compile(
+    r"^我(?:自己)?(?:先|已经)?(?:列|写|整理|记|攒|想)了(?:几|一些|[一二两三四五六七八九十\d]+)?(?:条|个|点|项|些)"
 )
 _LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要求|内容)$")
 _TAIL = re.compile(
@@ -77,7 +81,8 @@ _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![
 _READER_ONLY = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])\S{0,16}$")
 # A reader and nothing else: 给刚入坑的朋友, 写给第一次来的你
 _READER_PHRASE = re.compile(
-    r"(?:写给|送给|分享给|给|面向|针对)[^，,。]{0,12}?(?:朋友|人|你|姐妹|宝子|同学|新手|小白|大家|们)"
+    r"(?:写给|送给|分享给|给|面向|针对)[^，,。]{0,12}?(?:朋友|人|你|姐妹|宝子|同学|新手|小白|大家|们|家长|爸妈|父母)"
+    r"(?:看|读|参考)?"
 )
 _FOR_READER = re.compile(r"^(?:适合|面向|针对|写给|给)[^的做买吃用去拍写画煮送读]{2,12}的")
 _ASKED_TAIL = re.compile(
@@ -185,8 +190,8 @@ GENERIC_WORDS = frozenset(
     """
     东西 过程 方法 办法 原因 地方 收获 落差 经验 心得 感受 感觉 变化 问题 事情 技巧 注意事项 准备 小时 时间
     经历 故事 攻略 清单 笔记 体验 细节 建议 步骤 流程 日常 记录 要点 重点 好处 坑 辅助 人 时候 样子 情况
-    翻车 翻车点 踩坑 踩雷 避坑 科普 干货 日子 时光 那段日子
-    爸妈 父母 长辈 老人 家长 鼠主 铲屎官 宝妈 宝爸
+    翻车 翻车点 踩坑 踩雷 避坑 科普 干货 日子 时光 那段日子 工具 平价 好物
+    爸妈 父母 长辈 老人 家长 鼠主 铲屎官 宝妈 宝爸 吃货
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 
@@ -201,7 +206,7 @@ _GENERIC_VERBS = frozenset(
 
 
 _DATES = re.compile(
-    r"(?:上|下|这|本)?(?:周|星期|个月|月)|周末|今天|明天|昨天|最近|以前|以后|现在|平时|每天|早上|晚上|中午|上午"
+    r"(?:上|下|这|本)?(?:周|星期|个月|月)|周末|今天|明天|昨天|最近|以前|以后|现在|平时|每天|天天|早上|晚上|中午|上午"
     r"|下午|傍晚|半夜|春天|夏天|秋天|冬天|春季|夏季|秋季|冬季|假期|寒假|暑假|五一|十一|国庆|春节|过年|今年|去年"
 )
 
@@ -216,7 +221,8 @@ def particulars(text: str) -> list[tuple[int, str]]:
     for word, flag in posseg(text):
         doing = flag in ("v", "vn") and word not in _GENERIC_VERBS
         when = flag == "t" and not _DATES.fullmatch(word)  # 睡前 of 睡前流程, not 周末 or 上周
-        thing = flag[0] == "n" or (flag == "l" and len(word) >= 3) or doing or when
+        # (an abbreviation is a thing too: 青旅, 盐帮)
+        thing = flag[0] == "n" or flag == "j" or (flag == "l" and len(word) >= 3) or doing or when
         if len(word) >= 2 and thing and word not in GENERIC_WORDS and not _NOT_THINGS.search(word):
             found.append((text.find(word, at), word))
         at += len(word)
@@ -299,7 +305,7 @@ def peel(clause: str) -> str:
         text, framed = made.group("what"), True
     while True:
         before = text
-        for part in (_POLITE, _READER_FRAME, _MAKE, _TELL, _PLATFORM):
+        for part in (_POLITE, _READER_FRAME, _MAKE, _TELL, _PLATFORM, _MY_LIST):
             match = part.match(text)
             if match and match.end():
                 text, framed = text[match.end() :], True
@@ -361,13 +367,19 @@ def extract_topic(request: str) -> str:
     # first clause with a subject left
     peeled = [(c, peel(c)) for c in candidates]
     framed = [(c, t) for c, t in peeled if len(t) >= 2 and t != STYLE.sub("", c).strip("的 ")]
-    first, topic = next(iter(framed), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
+    # else a clause that asks what the post should answer (暑假幼小衔接要准备哪些东西？) before one that
+    # tells a circumstance (孩子九月上一年级)
+    asking = [(c, t) for c, t in peeled if (a := _ASKED_TAIL.search(t)) and a.start() >= 2]
+    told = next(iter(asking), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
+    first, topic = next(iter(framed), None) or told
     if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
         first, topic = after
     asked = _ASKED_TAIL.search(topic)
     later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
         topic = topic[: asked.start()] + later.group(0)
+    elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备
+        topic = topic[: asked.start()] + "准备"
     if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
         thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
         topic = thing + topic
