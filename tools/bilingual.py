@@ -27,6 +27,14 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 - what only qualifies the subject goes ("… that isn't greasy", "… your boss will actually read",
   "without a fight"), and so do a later sentence that tells what happened ("… - we kept them apart for a
   week", "…, she was so scared"), how much ("a bit of"), leftover pronouns and a question's "?";
+- what it may cost is a term said apart from the subject ("… for under 200 RMB", "on a $100 budget" →
+  "…，200元以内"), an age is said as Chinese says it ("a 9-year-old dog" → 9岁狗狗, "3-month-old" → 3个月大),
+  where a doing's thing comes from before it ("adopting a cat from a shelter" → 从救助站领养猫咪), "… and our
+  first month (together)" after it (…的第一个月), and a list after a colon or "with" item by item
+  ("…: wall hooks, a rolling cart" → …：墙面挂钩、小推车);
+- a plural or an -ing form finds the list's word ("boxes" → box, "organising" → organizing), and an -ed word
+  said by who did it ("how I organized my kitchen", "we potty trained …") the list's doing; an -ed word
+  anywhere else may say only a state ("saved recipes") and is read as the list has it;
 - a word the list does not know stays in English — honest rather than a guess — except an -ing word that
   only opens the subject ("using a rice cooker" → 电饭煲), and, in a mixed request, a word next to the
   Chinese that already names the thing ("Jellycat 玩偶清洗"); an English word said again in Chinese
@@ -48,7 +56,8 @@ _SCAFFOLD = re.compile(
     r"(?:me\s+)?(?:a|an|some|my|the|your|our|a\s+few|few|\d+)?\s*"
     r"(?:(?:short|quick|long|xiaohongshu|rednote|little|nice|blog|social\s+media|casual|fun|friendly|simple|"
     r"detailed|practical|cute|relaxed|lively|warm|gentle|encouraging|honest|sincere|heartfelt|funny|humorous|"
-    r"playful|upbeat|engaging|catchy|inspiring)[\s,]+)*"
+    r"playful|upbeat|engaging|catchy|inspiring|cozy|cosy|chill|thoughtful|helpful|informative|personal|"
+    r"reflective|motivational|easy|light|lighthearted|emotional|touching)[\s,]+)*"
     r"(?:(?:post|note|article|caption|thread|piece|content)s?)?\s*"
     r"(?:about|on|of|regarding|with\s+(?:some\s+|a\s+few\s+)?(?:tips|advice|ideas)\s+(?:for|on|about)|[:：])?\s+",
     re.IGNORECASE,
@@ -73,7 +82,7 @@ _STOP = frozenset(
     help actually just also even ever under within less than about more perfect ultimate honest everything
     all how what need want know when whole better tell
     them him us bit lot lots little something someone somebody anything finally then now again still already
-    recently lately too much many own few several often - – —
+    recently lately too much many own few several often together - – —
     """.split()  # noqa: SIM905
 )
 # "a bit of soap", "a couple of", "a handful of": how much, which says nothing of the thing
@@ -158,15 +167,38 @@ _COMPANIONS = frozenset(
 _PEERS = frozenset("朋友 闺蜜 对象 情侣 老公 老婆 男朋友 女朋友 另一半 室友 同事".split())  # noqa: SIM905
 _UNITS = {
     "minute": "分钟", "min": "分钟", "hour": "小时", "hr": "小时", "day": "天", "night": "晚", "week": "周",
-    "month": "个月", "year": "年",
+    "weekend": "个周末", "month": "个月", "year": "年",
 }  # fmt: skip
 _NUMBERS = {
     "one": "一", "two": "两", "three": "三", "four": "四", "five": "五", "six": "六", "seven": "七",
     "ten": "十", "half": "半",
 }  # fmt: skip
-_UNIT = "(minute|min|hour|hr|day|night|week|month|year)"
+_UNIT = "(minute|min|hour|hr|day|night|weekend|week|month|year)"
 _NUMBER_UNIT = re.compile(rf"^(\d+|one|two|three|four|five|six|seven|ten)-?{_UNIT}s?$", re.IGNORECASE)
 _COMPLETION_LEAD = frozenset(("in", "within", "under"))
+# "a 9-year-old dog" → 9岁狗狗, "a 3-month-old kitten" → 3个月大小猫: an age, not a span of time
+_AGE_NUMBERS = {
+    **_NUMBERS, "eight": "八", "nine": "九", "eleven": "十一", "twelve": "十二",
+}  # fmt: skip
+_AGE_UNITS = {"year": "岁", "month": "个月大", "week": "周大", "day": "天大"}
+_AGE_NUMBER = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_AGE = re.compile(rf"^{_AGE_NUMBER}-(year|month|week|day)s?-old$", re.IGNORECASE)
+# "for under 200 RMB", "on a $50 budget", "under 100 yuan a week": what it may cost, said apart from the
+# subject (，200元以内), as a term the post keeps to
+_LIMITS = {
+    ("under",): True, ("below",): True, ("within",): True, ("less", "than"): True,
+    ("no", "more", "than"): True, ("max",): True, ("at", "most"): True, ("up", "to"): True,
+    ("around",): False, ("about",): False,
+}  # fmt: skip
+_AMOUNT = re.compile(
+    r"^(?:rmb|usd|cny)?(\d[\d,]*(?:\.\d+)?)(k)?(?:-?(rmb|yuan|元|kuai|cny|usd|dollars?|bucks))?$",
+    re.IGNORECASE,
+)
+_CURRENCY = {
+    "rmb": "元", "yuan": "元", "元": "元", "kuai": "元", "cny": "元", "usd": "美元", "dollar": "美元",
+    "dollars": "美元", "bucks": "美元",
+}  # fmt: skip
+_EACH = {"week": "每周", "month": "每月", "day": "每天", "person": "人均", "head": "人均", "night": "每晚"}
 
 
 @dataclass(frozen=True)
@@ -217,8 +249,35 @@ def _singulars(phrase: str) -> list[str]:
     return out
 
 
+# -ed words that say a state or a kind rather than a doing ("a used bike", "limited edition"): never read
+# as the doing the list has for their stem
+_NOT_DONE = frozenset("used limited fried red bed need seed feed speed shed wed bled".split())  # noqa: SIM905
+
+
+def _verb_forms(word: str) -> list[str]:
+    """What an -ed or -ing word may be in the list as, a doing's other forms: "organized" → "organize",
+    "organizing"; "stopped" → "stop", "stopping"; "tidied" → "tidy", "tidying"; "decorating" → "decorate"."""
+    if word in _NOT_DONE or not word.isalpha():
+        return []
+    if word.endswith("ied") and len(word) > 4:
+        return [word[:-3] + "y", word[:-3] + "ying"]
+    if word.endswith("ed") and len(word) > 4:
+        stem = word[:-2]
+    elif word.endswith("ing") and len(word) > 5:
+        stem = word[:-3]
+    else:
+        return []
+    stems = [stem, stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+        stems.append(stem[:-1])  # "planned" → "plan"
+    forms = [*stems, *(s[:-1] + "ing" if s.endswith("e") else s + "ing" for s in stems)]
+    return [f for f in dict.fromkeys(forms) if f != word]
+
+
 def _lookup(tokens: list[str], i: int) -> tuple[int, str, str] | None:
-    """The longest phrase of the word list starting at tokens[i]: (length, kind, chinese)."""
+    """The longest phrase of the word list starting at tokens[i]: (length, kind, chinese). A plural last
+    word finds its singular ("boxes" → box); an -ed or -ing word that is not in the list finds the doing its
+    other form is ("organized my kitchen" → organize, "potty trained" → potty training)."""
     lex = lexicon()
     for size in range(min(lex.longest, len(tokens) - i), 0, -1):
         words = [t.lower() for t in tokens[i : i + size]]
@@ -230,9 +289,53 @@ def _lookup(tokens: list[str], i: int) -> tuple[int, str, str] | None:
         for singular in _singulars(phrase) if found is None else []:  # "writes" is no plural of a doing
             if (plural := lex.words.get(singular)) and plural[0] not in ("act", "do"):
                 found = found or plural
+        if found is None:
+            found = _verb_form(words, ("ing",))
         if found:
             return size, found[0], found[1]
     return None
+
+
+def _verb_form(words: list[str], endings: tuple[str, ...] = ("ing", "ed")) -> tuple[str, str] | None:
+    """The list's doing for a phrase whose first or last word is another form (ending in one of `endings`)
+    of the one the list has."""
+    lex = lexicon()
+    places = [0] if len(words) == 1 else [0, len(words) - 1]
+    for at in places:
+        for form in _verb_forms(words[at]) if words[at].endswith(endings) else []:
+            found = lex.words.get(" ".join([*words[:at], form, *words[at + 1 :]]))
+            if found and found[0] in ("act", "do"):
+                return found
+    return None
+
+
+_TELLERS = frozenset("i we he she they".split())  # noqa: SIM905
+
+
+def _told_verbs(tokens: list[str], opens: bool) -> list[str]:
+    """An -ed word said by who did it ("how I organized my kitchen", "the day we decorated …", "how I potty
+    trained my son") in the form of the doing the list has (organize); an -ed word elsewhere may only say
+    a state ("saved recipes", "a layered haircut") and is left as it is."""
+    out = list(tokens)
+    lex = lexicon()
+    for p in range(len(out)):
+        if not (p == 0 and opens) and (p == 0 or out[p - 1].lower() not in _TELLERS):
+            continue
+        for q in (p, p + 1):
+            words = [t.lower() for t in out[p : q + 1]]
+            if q >= len(out) or not words[-1].endswith("ed") or _lookup(out, p):
+                continue
+            for form in _verb_forms(words[-1]):
+                for size in range(lex.longest, 0, -1):  # the doing may go on: "cleaned out" → "clean out"
+                    phrase = " ".join([*words[:-1], form, *(t.lower() for t in out[q + 1 : q + size])])
+                    if phrase in lex.words and lex.words[phrase][0] in ("act", "do"):
+                        out[q] = form
+                        break
+                if out[q] == form:
+                    break
+            if out[q] != tokens[q]:
+                break
+    return out
 
 
 def _duration(tokens: list[str], i: int) -> tuple[int, str, bool] | None:
@@ -260,6 +363,8 @@ def _duration(tokens: list[str], i: int) -> tuple[int, str, bool] | None:
             number, unit, size = "one", head.group(1), 1
     if not size or (j > i + lasting and not done):
         return None
+    if j + size < len(tokens) and tokens[j + size].lower() == "old":
+        return None  # "a 3 month old kitten": an age
     count = _NUMBERS.get(number.lower(), number)
     return j - i + size, count + _UNITS[unit.lower()], done
 
@@ -316,6 +421,7 @@ class _Said:
     doing_end: int = -1  # the token after the last doing and its object: "with soap" is what it is done with
     last: tuple[int, str, str] | None = None  # that doing: where in `words`, the list's Chinese, its object
     verb_first: bool = False  # a doing said as a verb and then its thing (教孩子整理玩具, not …玩具整理)
+    budget: list[str] = field(default_factory=list)  # what it may cost: 200元以内, said apart from the topic
 
     def topic(self, *, places: bool = True) -> str:
         words = list(self.words)
@@ -346,6 +452,7 @@ class _Said:
         self.places += other.places
         self.audiences += other.audiences
         self.near += other.near
+        self.budget += other.budget
         return other.topic(places=False)
 
 
@@ -359,7 +466,13 @@ def _object_end(tokens: list[str], i: int) -> int:
         found = _lookup(tokens, j)
         if low in _BREAKS or _duration(tokens, j):
             break
-        if found and (found[1] in ("setting", "mod", "tone") or (found[1] == "act" and low == "for")):
+        if low in _JOIN and (frame := _lookup(tokens, j + 1)) and frame[2] in _FRAMES:
+            break  # "adopting a dog and our first month together": the time it is the first of
+        # "a rental kitchen": a one-word modifier before a thing of the list is the object's
+        before_thing = found and found[:2] == (1, "mod") and (_lookup(tokens, j + 1) or ("", ""))[1] == "word"
+        if found and not before_thing and (
+            found[1] in ("setting", "mod", "tone") or (found[1] == "act" and low == "for")
+        ):
             break  # "for puffy face" (消水肿) is what the doing is for, not its object
         if (low in _PLACE_PREP or low in ("for", "as", "with") or low in _BEFORE_AFTER) and not (
             found and found[0] > 1
@@ -367,6 +480,8 @@ def _object_end(tokens: list[str], i: int) -> int:
             break
         if low == "used" and j + 1 < len(tokens) and tokens[j + 1].lower() == "to":
             break  # "getting my cat used to the carrier"
+        if low == "into" and j > i:
+            break  # "transforming my balcony into a reading nook"
         j += found[0] if found else 1
     return j
 
@@ -421,6 +536,83 @@ def _lasting(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     return i + size
 
 
+def _age(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"9-year-old", "3 month old", "2 years old": an age (9岁, 3个月大), said where it stands."""
+    for size in (1, 2, 3):
+        if i + size > len(tokens) or any(t in _BREAKS for t in tokens[i : i + size]):
+            return None
+        age = _AGE.match("-".join(tokens[i : i + size]))
+        if age:
+            number, unit = age.group(1).lower(), age.group(2).lower()
+            said.words.append(_AGE_NUMBERS.get(number, number) + _AGE_UNITS[unit])
+            return i + size
+    return None
+
+
+def _money(tokens: list[str], i: int) -> tuple[int, str, bool] | None:
+    """An amount of money at tokens[i]: (tokens taken, Chinese, whether it is what it may cost at most) —
+    "under 200 RMB" → 200元以内, "$50 budget" → 50美元以内, "100 yuan a week" → 每周100元."""
+    low = [t.lower() for t in tokens]
+    j = i
+    lead = low[j] if j < len(low) and low[j] in ("for", "on", "with", "at") else ""
+    j += bool(lead)
+    limit = False
+    for words, limiting in _LIMITS.items():
+        if tuple(low[j : j + len(words)]) == words:
+            j, limit = j + len(words), limiting
+            break
+    if j < len(low) and low[j] == "budget" and j + 1 < len(low) and low[j + 1] == "of":
+        j, limit = j + 2, True  # "on a budget of 300 yuan"
+    amount = _AMOUNT.match(low[j]) if j < len(low) else None
+    if not amount:
+        return None
+    number = amount.group(1).replace(",", "")
+    if amount.group(2):
+        number = str(int(float(number) * 1000))
+    currency = amount.group(3) or (low[j].startswith(("rmb", "cny")) and "rmb") or ""
+    j += 1
+    if not currency and j < len(low) and low[j] in _CURRENCY:
+        currency = low[j]
+        j += 1
+    if j < len(low) and low[j] == "budget":
+        j, limit = j + 1, True
+    if not currency and not (limit and lead):  # "under 5 kids" is no money; "a 300 budget" is
+        return None
+    each = ""
+    if j + 1 < len(low) and low[j] in ("per", "each", "a") and low[j + 1] in _EACH:
+        each, j = _EACH[low[j + 1]], j + 2
+    elif j < len(low) and low[j] in _EACH and (j + 1 == len(low) or low[j + 1] in _BREAKS):
+        each, j = _EACH[low[j]], j + 1
+    said = f"{each}{number}{_CURRENCY.get(currency, '元')}"
+    if limit:
+        return j - i, f"{said}以内", True
+    return j - i, (f"预算{said}" if lead else said), bool(lead)
+
+
+def _budget(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """What it may cost ("for under 200 RMB", "on a 3000 RMB budget"): a term said apart from the topic;
+    an amount that is part of the subject ("saved 10000 yuan") is said where it stands (10000元)."""
+    money = _money(tokens, i)
+    if not money:
+        return None
+    size, chinese, term = money
+    (said.budget if term else said.words).append(chinese)
+    return i + size
+
+
+def _source(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"adopting a dog from a shelter" → 从救助站领养…: where a doing's thing comes from, said before it."""
+    if tokens[i].lower() != "from" or said.doing is None or said.doing_end != i:
+        return None
+    end = _segment_end(tokens, i + 1, frozenset(("for", "with", "as", "and", "or", "to", *_SETTING_PREP)))
+    rest = _render(tokens[i + 1 : end], drop)
+    where = rest.topic(places=False)
+    if not where or rest.places or rest.audiences or re.search(r"[A-Za-z]", where):
+        return None
+    said.settings.append(f"从{where}")
+    return end
+
+
 def _known(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     """A word or phrase the lexicon knows: a doing, a frame ("first week trying …"), a place, a reader, a
     setting, a modifier or a word of the subject."""
@@ -435,9 +627,21 @@ def _known(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         # "first week trying gua sha" → 刮痧第一周; "first time trying surfing" → 第一次冲浪
         (said.after if chinese in _FRAMES else said.settings).append(chinese)
         return i + size + (tokens[i + size].lower() == "of")
+    joined = said.doing is not None and said.words[-1:] == ["和"]
+    if chinese in _FRAMES and joined and _ends(tokens, i + size):
+        # "adopting a dog and our first month (together)" → 领养狗狗的第一个月
+        said.words.pop()
+        said.after.append(chinese)
+        return i + size + (_following(tokens, i + size - 1).lower() == "together")
     parts = {"place": said.places, "audience": said.audiences, "setting": said.settings}
     parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
     return i + size
+
+
+def _ends(tokens: list[str], i: int) -> bool:
+    """Does the part end at tokens[i] (perhaps after "together")?"""
+    i += i < len(tokens) and tokens[i].lower() == "together"
+    return i >= len(tokens) or tokens[i] in _BREAKS
 
 
 def _for_as(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
@@ -481,8 +685,9 @@ def _means(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     if tokens[i].lower() not in ("with", "using") or said.doing_end != i:
         return None
     end = _segment_end(tokens, i + 1, frozenset(("for", "as")))
+    end, listed = _list_end(tokens, end)
     rest = _render(tokens[i + 1 : end], drop)
-    taken = rest.topic(places=False)
+    taken = _items(tokens[i + 1 : end], _Said(), drop) if listed else rest.topic(places=False)
     if not taken or rest.audiences or _COMPANIONS & set(rest.words) or taken.endswith(_MEANS):
         return None
     said.places += rest.places
@@ -495,6 +700,28 @@ def _means(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         if template[2:] in _VERB_FIRST and what:
             said.words[at] = template[2:] + what
     return end
+
+
+def _list_end(tokens: list[str], end: int) -> tuple[int, bool]:
+    """Where a list of things that goes on past a comma ends ("with hooks, baskets and a caddy"): the end of
+    its last item (and whether there was more than one), if each further item is a short run of words the
+    list knows as things and the last is joined by "and"/"or" or ends the run."""
+    j, listed = end, False
+    while j < len(tokens) and tokens[j] == ",":
+        stop = _segment_end(tokens, j + 1)
+        item = tokens[j + 1 : stop]
+        known = [_lookup(item, k) for k in range(len(item))]
+        if not item or len(item) > 5 or any(f and f[1] not in ("word", "mod") for f in known):
+            break
+        if not any(known) or _NARRATIVE.match(" ".join(item[:2])):
+            break
+        joined = any(t.lower() in ("and", "or") for t in item)
+        if not joined and stop < len(tokens) and not (stop + 1 < len(tokens) and tokens[stop] == ","):
+            break
+        j, listed = stop, True
+        if joined:
+            break
+    return (j, True) if listed else (end, False)
 
 
 def _with(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
@@ -581,6 +808,12 @@ def _manner_end(tokens: list[str], i: int) -> int | None:
     """Where a word of manner at tokens[i] ends: a `tone` word of the list, whatever follows "keep it" or
     "make it" ("keep it short"), or a word before "tone" ("warm tone") — else None."""
     j = i
+    whole = _lookup(tokens, i)  # "no brand ads", "no hashtags": the list's phrase, its lead and all
+    if whole and whole[1] == "tone" and whole[0] > 1:
+        end = i + whole[0]
+        while end < len(tokens) and tokens[end].lower() in _MANNER_TAIL:
+            end += 1
+        return end
     while j < len(tokens) and tokens[j].lower() in _MANNER_LEAD:
         j += 1
     kept = j + 2 < len(tokens) and tokens[j].lower() in ("keep", "make") and tokens[j + 1].lower() == "it"
@@ -626,8 +859,8 @@ def _manner(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
 
 
 _RULES = (
-    _break, _lasting, _manner, _known, _for_as, _near, _means, _with, _before_after, _english_place, _setting,
-    _function_word,
+    _break, _age, _budget, _lasting, _manner, _known, _for_as, _near, _means, _with, _source, _before_after,
+    _english_place, _setting, _function_word,
 )
 
 
@@ -748,6 +981,9 @@ def _told(
         k = low.index("to")  # "switching from coffee to green tea" → 咖啡换成绿茶
         old, new = said.take(_render(rest[:k], drop)), said.take(_render(rest[k + 1 :], drop))
         return (stop, f"{old}换成{new}") if old and new else None
+    if follow == "into" and what and rest and "改造" in (pair or ""):
+        made = said.take(_render(rest, drop))  # "transforming my balcony into a reading nook"
+        return (stop, f"{what}改造成{made}") if made else None
     if not (what or (introducing and pair)) or follow not in ("to", "from", "used to") or not rest:
         return None
     first = rest[0].lower()
@@ -809,13 +1045,54 @@ def render_english(run: str, *, drop_unknown: bool = False) -> str:
         asked = "dealing " + asked  # "what to do with a picky eater": how to deal with it
     how_to = how != text and text.lower().startswith("how")
     tokens = _cut(_tokens(_AIMED.sub("for", asked or how)))
-    tokens = [t for t in tokens if t.lower() not in _DETERMINERS]
-    said = _render(tokens, drop_unknown, top=True, asked=how_to)
+    tokens = _told_verbs([t for t in tokens if t.lower() not in _DETERMINERS], asked != how.rstrip("?？ "))
+    listed = _listed(tokens)
+    said = _render(tokens[:listed], drop_unknown, top=True, asked=how_to)
     topic = said.topic()
+    asks = listed + 1 < len(tokens) and tokens[listed + 1].lower() in ("what", "how", "why", "which")
+    if listed < len(tokens) and not asks:  # "…: wall hooks, a rolling cart, stackable boxes" → …：墙面挂钩、…
+        items = _items(tokens[listed + 1 :], said, drop_unknown)
+        topic = f"{topic}：{items}" if topic and items else topic or items
+    budget = "、".join(dict.fromkeys(said.budget))
+    if budget:  # what it may cost: a term of the post, not its subject
+        topic = f"{topic}，{budget}" if topic else budget
     audiences = [a for a in dict.fromkeys(said.audiences) if a]
     if audiences:
         return f"{topic}，给{'、'.join(audiences)}" if topic else "、".join(audiences)
     return topic
+
+
+def _listed(tokens: list[str]) -> int:
+    """Where a list of things after a colon starts ("… kitchen: wall hooks, a rolling cart, stackable
+    boxes"), or the questions the post answers ("…: what to buy, what to skip"): the colon's index, or
+    len(tokens) when no subject comes before it or no list after it."""
+    colon = next((k for k, t in enumerate(tokens) if t == ":"), len(tokens))
+    rest = tokens[colon + 1 :]
+    if colon == len(tokens) or not _content(tokens[:colon]):
+        return len(tokens)
+    joins = sum(t == "," or t.lower() in _JOIN for t in rest)
+    if rest and rest[0].lower() in ("what", "how", "why", "which"):  # "…: what to buy, what to skip"
+        return colon  # the questions the post answers, not things: said as nothing
+    known = any(_lookup(rest, k) for k in range(len(rest)))
+    return colon if joins and known and len(rest) <= 4 * (joins + 1) else len(tokens)
+
+
+def _items(tokens: list[str], said: _Said, drop: bool) -> str:
+    """The things of a list, each in Chinese, joined by 、."""
+    items: list[str] = []
+    part: list[str] = []
+    for token in [*tokens, ","]:
+        if token in _BREAKS or token.lower() in _JOIN:
+            if part:
+                item = _render(part, drop)
+                said.budget += item.budget
+                said.audiences += item.audiences
+                if thing := _glue([*item.places, item.topic(places=False)]):
+                    items.append(thing)
+            part = []
+        else:
+            part.append(token)
+    return "、".join(dict.fromkeys(items))
 
 
 def has_english(text: str) -> bool:
@@ -826,7 +1103,7 @@ def has_english(text: str) -> bool:
 # days" is the time a thing is done in, read with the run it belongs to (3天搞定)
 _DURATION = re.compile(
     r"(?P<lead>\b(?:in|within|under|than)\s+)?"
-    r"\b(\d+|one|two|three|four|five|six|seven)[\s-]*(day|night|week|hour|month)s?\b",
+    r"\b(\d+|one|two|three|four|five|six|seven)[\s-]*(day|night|week|hour|month)s?\b(?![\s-]*old\b)",
     re.IGNORECASE,
 )
 
@@ -875,7 +1152,13 @@ def localize(text: str) -> str:
     if story and _ASKED.search(text[: story.start()]):  # "… - we kept them in separate rooms first"
         text = text[: story.start()]
     text = re.sub(r"(?<=[A-Za-z0-9'’)])\s*[?？]+\s*$", "", text)  # "…for students?": the asking goes
+    if english:  # "$50", "¥200": the amount and its currency in words, read with the run around it
+        text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # "2,000": one number
+        text = re.sub(r"[$＄]\s?(\d[\d,]*(?:\.\d+)?k?)\b", r"\1 dollars", text)
+        text = re.sub(r"[¥￥]\s?(\d[\d,]*(?:\.\d+)?k?)\b", r"\1 yuan", text)
     text = _DURATION.sub(_span, text)
+    if not english:  # "写一篇 200 RMB 改造出租屋的笔记": the amount in Chinese, as the text around it
+        text = re.sub(r"(?<=\d)\s*(?:rmb|yuan|cny)\b", "元", text, flags=re.IGNORECASE)
     mixed = bool(_HAN.search(text))
     lex = lexicon()
 
@@ -901,5 +1184,7 @@ def localize(text: str) -> str:
         out = re.sub(r"\s+[-–—]+\s+", "，", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?!\w)", "。", out)  # "…, aimed at office workers." ends in Chinese
+    if english:  # a later sentence only of how to write it ("Warm tone, please."): said as nothing
+        out = re.sub(r"(?<=[。.!！])(?:\s*[.。!！])+", "", out)
     out = re.sub(r"，\s*，", "，", out).strip(" ，")
     return re.sub(r"\s*[?？]+$", "", out) if english else out  # "…? casual and fun": the asking goes too

@@ -5,6 +5,8 @@ mixed request's English said once."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tools.bilingual import localize
@@ -195,3 +197,108 @@ def test_no_function_word_story_or_question_mark_is_left() -> None:
 )
 def test_a_request_of_the_ten_themes_reads_as_a_chinese_topic(request_text: str, topic: str) -> None:
     assert localize(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # "how I <verb>ed X": the doing the list has for the -ed word, with X as its object
+        ("Write a post about how I organized my small bathroom cabinet", "小浴室柜整理收纳"),
+        ("Share how we decorated our dorm room on a tight budget", "平价宿舍布置"),
+        ("Write a post about how I cleaned out my garage in one weekend", "一个周末搞定车库清理"),
+        ("Write about how I transformed my balcony into a reading nook", "阳台改造成阅读角"),
+        ("Write about how I potty trained my 3-year-old son in a week", "一周搞定3岁儿子如厕训练"),
+        # "N-year-old", "N month old": an age
+        ("Write a post about feeding a 6-month-old baby", "6个月大宝宝喂养"),
+        ("Write about grooming a 3 month old kitten", "洗护3个月大小猫"),
+        ("Write a post about my 10-year-old cat's dental care", "10岁猫咪口腔护理"),
+        # where it comes from, before the doing; "and our first week (together)" after it
+        (
+            "Share how we adopted a 5-year-old cat from an animal shelter and our first week together.",
+            "从动物救助站领养5岁猫咪的第一周",
+        ),
+    ],
+)
+def test_a_told_doing_an_age_and_a_source_read_as_chinese(request_text: str, topic: str) -> None:
+    said = localize(request_text)
+    assert said.rstrip("。") == topic
+    assert extract_topic(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic", "budget"),
+    [
+        (
+            "Write a post about how I decorated my studio apartment for less than 500 yuan",
+            "单身公寓布置",
+            "500元以内",
+        ),
+        ("Write a post about raising a 2-year-old toddler on a 3000 RMB budget", "养2岁幼儿", "3000元以内"),
+        ("Write about a weekend in Hangzhou for under 800 RMB per person", "杭州周末", "人均800元以内"),
+        ("Write a post about how I planned my wedding for under $2,000", "婚礼规划", "2000美元以内"),
+    ],
+)
+def test_what_it_may_cost_is_a_term_not_the_subject(request_text: str, topic: str, budget: str) -> None:
+    said = localize(request_text)
+    assert said == f"{topic}，{budget}"
+    assert extract_topic(request_text) == topic
+
+
+def test_a_list_after_a_colon_or_with_is_said_item_by_item() -> None:
+    request = (
+        "Write about how I redecorated my living room for under 1000 yuan: floating shelves, a rug and a "
+        "floor lamp. Keep it cozy, no brand ads."
+    )
+    said = localize(request)
+    assert said.startswith("客厅布置：墙面隔板、地毯、落地灯")
+    assert "1000元以内" in said
+    assert not re.search(r"[A-Za-z]", said)  # the list, the budget and the instructions: no English left
+    assert extract_topic(request) == "客厅布置"
+    assert localize("Share how I organised my tiny hallway with adhesive hooks, baskets and a shoe rack") == (
+        "用无痕挂钩、收纳篮、鞋架整理收纳小走廊"
+    )
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Write a post about my first week with a rescue kitten. Warm tone, please.",
+        "Write a post about meal prep for busy weeks. Friendly tone, no ads.",
+        "Write a post about a cozy reading corner, no brand ads please",
+        "Write a post about a cozy reading corner. Keep it casual and practical, not an ad.",
+    ],
+)
+def test_how_to_write_it_leaves_nothing_behind(request_text: str) -> None:
+    said = localize(request_text)
+    assert not re.search(r"[A-Za-z]", said)
+    assert not re.search(r"[.。]\s*[.。]|^[.。]", said)
+
+
+def test_an_ed_word_not_said_by_who_did_it_stays_a_state() -> None:
+    # "saved", "layered" before a thing say what it is, not a doing of the list's
+    assert "除毛" not in localize("Write about shaved ice in summer")
+    assert localize("Write about roasted sweet potatoes") == "烤红薯"
+
+
+def test_questions_after_a_colon_and_a_mixed_amount() -> None:
+    # the questions the post answers are not things to list
+    assert (
+        localize("Write a post about moving into my first apartment: what to buy, what to skip")
+        == "搬进第一个家"
+    )
+    assert localize("写一篇 300 RMB 改造小阳台的笔记") == "写一篇300元改造小阳台的笔记"
+    assert localize("Write a post about a cozy desk setup. Don't mention any brands.").rstrip("。") == (
+        localize("Write a post about a cozy desk setup")
+    )
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("Write a cozy post about my Sunday bread baking", "周日面包烘焙"),
+        ("Write a 2-day Chengdu food post: hotpot, dan dan noodles and tea houses", "2天成都美食"),
+    ],
+)
+def test_a_kind_of_post_is_no_part_of_the_topic(request_text: str, topic: str) -> None:
+    """How the post should feel (cozy) and the word "post" itself, before its subject or a colon, go."""
+    assert extract_topic(request_text) == topic
