@@ -300,6 +300,9 @@ def test_the_subject_is_the_thing_not_its_span_and_the_theme_follows_it() -> Non
         ("五一特种兵出游，一个双肩包装下三天的行李，写个清单", "travel"),
         ("卫生间马桶堵了，自己用皮搋子疏通好了，写篇笔记", "home"),
         ("在成都吃到了人生第一口冒菜，写篇笔记", "food"),
+        # what is asked about (笼子、垫料和饮食) is the pet's, not a diet plan's; a dish of rabbit is food
+        ("第一次养龙猫，笼子、垫料和饮食要注意什么？写个清单", "pets"),
+        ("在乐山吃了冷吃兔和跷脚牛肉，写篇探店笔记", "food"),
     ],
 )
 def test_the_theme_follows_the_thing_itself(request_text: str, theme: str) -> None:

@@ -332,10 +332,12 @@ def test_the_title_the_creator_names_is_the_post_s_title() -> None:
         ("把露营做饭的心得扩写成一篇笔记", "露营做饭的心得"),
         ("想写成通勤穿搭心得，给实习生看", "通勤穿搭心得"),
         # only the reader, read by whom: the clause that asks what to answer holds the subject
-        ("宝宝下个月断奶，断奶要准备哪些东西？帮我写一篇给新手爸妈看的帖子", "断奶准备"),
+        ("宝宝下个月断奶，断奶要准备哪些东西？帮我写一篇给新手爸妈看的帖子", "宝宝断奶准备"),
         # an abbreviation is a thing (青旅); aspects (步骤, 平价工具) are not: another clause says of what
         ("想写一篇男生住青旅的经验帖，洗澡、储物都写写", "男生住青旅"),
         ("自己在家剪了一年刘海，写篇笔记分享步骤和平价工具", "刘海"),
+        # the things a question asks about are those of the subject another clause names
+        ("第一次养龙猫，笼子、垫料和饮食要注意什么？写个清单", "龙猫笼子、垫料和饮食清单"),
     ],
 )
 def test_frames_readers_and_aspects_are_not_the_subject(request_text: str, topic: str) -> None:

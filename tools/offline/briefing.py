@@ -212,8 +212,11 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
         theme = named
     if places(topic) and re.search(_goals()["trip_words"], topic):
         theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
-    if theme is GENERIC:
-        theme = detect_theme(f"{local} {direction} {detail}")
+    if theme is GENERIC or not any(w in topic.lower() for w in theme.triggers):
+        # a topic that says its theme by ordinary words only (饮食 of 笼子、垫料和饮食) gives way to the
+        # request's own trigger (养仓鼠)
+        asked = detect_theme(f"{local} {direction} {detail}")
+        theme = asked if asked is not GENERIC else theme
     if theme is GENERIC and places(f"{local} {detail}"):
         theme = theme_by_key("travel")  # a trip somewhere named, with no other theme word
     scene = scene_of("" if theme is GENERIC else theme.key, f"{local} {direction} {detail}")

@@ -269,6 +269,13 @@ def _theme_words(text: str) -> list[str]:
     return sorted(words, key=lambda w: (-len(w), text.find(w)))
 
 
+def _any_trigger(text: str) -> bool:
+    """Does `text` hold any theme's trigger word, one character ones too (兔 of 兔子笼)?"""
+    from tools.offline.lexicon import THEMES
+
+    return any(w in text for theme in THEMES.values() for w in theme.triggers)
+
+
 # How or why the post is to be written, not what about: a manner (…的那种感觉就行) or a purpose for the
 # readers (提醒大家注意安全, 让更多人知道)
 _HOW_TO_WRITE = re.compile(
@@ -372,6 +379,11 @@ def extract_topic(request: str) -> str:
     asking = [(c, t) for c, t in peeled if (a := _ASKED_TAIL.search(t)) and a.start() >= 2]
     told = next(iter(asking), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
     first, topic = next(iter(framed), None) or told
+    if not framed and asking and not _any_trigger(topic):  # 新手第一次养仓鼠，笼子、垫料和饮食要注意什么？
+        whose = next(
+            (w for c in clauses if c != first for w in _theme_words(c) if not _CONTENT_NOUN.search(w)), ""
+        )
+        topic = whose + topic  # the things asked about are the hamster's
     if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
         first, topic = after
     asked = _ASKED_TAIL.search(topic)
