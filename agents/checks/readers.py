@@ -28,7 +28,11 @@ _ADVICE = re.compile(
 _ASIDE = re.compile(r"如果|的话|家里有|有娃的|带娃的|有孩子的|有老人的|万一")
 # A theme whose posts are for a reader group whatever the request says (入园准备 is for parents of kids)
 _THEME_READERS = {"parenting": "kids"}
-_LABELS = {"kids": "带娃家庭", "elderly": "老人", "men": "男生", "women": "女生", "couple": "情侣"}
+_LABELS = {
+    "kids": "带娃家庭", "elderly": "老人", "men": "男生", "women": "女生", "couple": "情侣",
+    "cats": "养猫的人", "dogs": "养狗的人", "rabbits": "养兔子的人", "hamsters": "养仓鼠的人",
+    "diners": "去店里吃的人", "cooks": "在家做饭的人",
+}  # fmt: skip
 
 
 def advice_for_other_readers(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:

@@ -1590,3 +1590,24 @@ def test_a_tips_list_that_names_the_post_s_own_things_keeps_to_the_topic() -> No
         "• 充电器买的是氮化镓快充，半小时充到八成。",
     )
     assert "topic_drift" in _checks(LAKE_REQUEST, {**LAKE, "body": phone})
+
+
+def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
+    """A rabbit's cage rules are no advice for a hamster's keeper, and the reason names them in Chinese."""
+    request = "第一次养仓鼠，新手需要准备什么？写个清单"
+    body = (
+        "第一次养仓鼠，我把踩过的坑都列出来了。\n\n"
+        "兔子的笼子一定要够长，至少是兔子身长的四倍。\n\n"
+        "记得给兔子准备提摩西草，兔子每天都要吃干草磨牙。\n\n"
+        "仓鼠的垫料铺厚一点，它喜欢打洞。"
+    )
+    draft = {"title": "新手养仓鼠清单", "body": body, "tags": ["仓鼠", "新手养宠", "萌宠"]}
+    from agents.checks.text import text_findings
+
+    found = text_findings(request=request, brief=None, draft=draft)
+    reasons = [f.reason for f in found if f.check == "other_readers"]
+    assert reasons and "养兔子的人" in reasons[0]
+    assert not [
+        f for f in text_findings(request="第一次养兔子，新手需要准备什么？写个清单", brief=None, draft=draft)
+        if f.check == "other_readers"
+    ]
