@@ -379,8 +379,8 @@ _GEOGRAPHY = re.compile(r"[海山湖江河城岛湾港滩岸州]")
 def _split_word(text: str, name: str, end: int) -> bool:
     """Does this occurrence read as a direction and an everyday noun (南 + 阳台) rather than a name? Only
     for a two-character name that is no province or municipality (北京城 is 北京)."""
-    if len(name) != 2 or name[0] not in _DIRECTION or _province(name):
-        return False
+    if len(name) != 2 or name[0] not in _DIRECTION or _province(name) or _PLACE_TAIL.match(text[end:]):
+        return False  # (南通话 is the city's speech: a tail that makes a place)
     return any(
         flag == "n" and not _GEOGRAPHY.search(word)
         for size in (2, 3)

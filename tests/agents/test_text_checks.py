@@ -1495,6 +1495,9 @@ def test_a_direction_before_an_everyday_noun_is_no_place() -> None:
     assert "foreign_place" not in _checks(BALCONY_REQUEST, BALCONY)
     moved = {**BALCONY, "body": BALCONY["body"].replace("三月在南阳台", "三月回南阳老家，在阳台")}
     assert "foreign_place" in _checks(BALCONY_REQUEST, moved)
+    from agents.checks.places import mentioned
+
+    assert mentioned("南通话听起来很软") == ["南通"]  # a tail that makes a place: the city's speech
 
 
 def test_a_side_trip_glued_to_its_verb_is_a_foreign_place() -> None:

@@ -302,6 +302,7 @@ def test_the_subject_is_the_thing_not_its_span_and_the_theme_follows_it() -> Non
         ("在成都吃到了人生第一口冒菜，写篇笔记", "food"),
         # what is asked about (笼子、垫料和饮食) is the pet's, not a diet plan's; a dish of rabbit is food
         ("第一次养龙猫，笼子、垫料和饮食要注意什么？写个清单", "pets"),
+        ("带孩子去平遥古城玩两天，写篇亲子游攻略", "travel"),  # a trip to a named place stays a trip
         ("在乐山吃了冷吃兔和跷脚牛肉，写篇探店笔记", "food"),
     ],
 )

@@ -210,9 +210,10 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     named = detect_theme(subject) if not vague else GENERIC
     if named is not GENERIC and not any(w in subject for w in theme.triggers):
         theme = named
-    if places(topic) and re.search(_goals()["trip_words"], topic):
+    trip = bool(places(topic) and re.search(_goals()["trip_words"], topic))
+    if trip:
         theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
-    if theme is GENERIC or not any(w in topic.lower() for w in theme.triggers):
+    if theme is GENERIC or not (trip or any(w in topic.lower() for w in theme.triggers)):
         # a topic that says its theme by ordinary words only (饮食 of 笼子、垫料和饮食) gives way to the
         # request's own trigger (养仓鼠)
         asked = detect_theme(f"{local} {direction} {detail}")
