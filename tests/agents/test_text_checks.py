@@ -1472,10 +1472,6 @@ def test_the_start_of_the_way_to_the_requested_place_is_no_other_place(line: str
 
 
 # --- session 14: classes of false fails and misses ----------------------------------------------------------
-def _checks(request: str, draft: dict[str, Any], brief: dict[str, Any] | None = None) -> set[str]:
-    return {f.check for f in text_findings(request=request, brief=brief, draft=draft)}
-
-
 BALCONY_REQUEST = "阳台种番茄一季的记录，给想在家种菜的人"
 BALCONY = {
     "title": "阳台番茄一季：从小苗到满盆",
@@ -1492,9 +1488,9 @@ BALCONY = {
 
 def test_a_direction_before_an_everyday_noun_is_no_place() -> None:
     """南阳台 is the south balcony, not 南阳; the city itself is still read where it is meant."""
-    assert "foreign_place" not in _checks(BALCONY_REQUEST, BALCONY)
+    assert "foreign_place" not in checks(BALCONY_REQUEST, BALCONY)
     moved = {**BALCONY, "body": BALCONY["body"].replace("三月在南阳台", "三月回南阳老家，在阳台")}
-    assert "foreign_place" in _checks(BALCONY_REQUEST, moved)
+    assert "foreign_place" in checks(BALCONY_REQUEST, moved)
     from agents.checks.places import mentioned
 
     assert mentioned("南通话听起来很软") == ["南通"]  # a tail that makes a place: the city's speech
@@ -1505,7 +1501,7 @@ def test_a_side_trip_glued_to_its_verb_is_a_foreign_place() -> None:
     draft = {**XIAMEN, "body": XIAMEN["body"].replace(
         "收藏这份攻略", "时间多的话还可以顺路去平潭住一晚看蓝眼泪。\n\n收藏这份攻略"
     )}
-    reasons = [f.reason for f in text_findings(request=XIAMEN_REQUEST, brief=None, draft=draft)]
+    reasons = [f.reason for f in findings(XIAMEN_REQUEST, draft)]
     assert any("平潭" in r for r in reasons), reasons
 
 
@@ -1530,14 +1526,14 @@ STRETCH = {
 
 def test_a_line_broken_after_a_comma_goes_on_in_the_next_line() -> None:
     """One clause a line is a style, not a cut; a paragraph that ends on a comma is still cut."""
-    assert not {"cut_off", "duplicate"} & _checks(STRETCH_REQUEST, STRETCH)
+    assert not {"cut_off", "duplicate"} & checks(STRETCH_REQUEST, STRETCH)
     cut = {**STRETCH, "body": STRETCH["body"].replace("来回做八次。", "来回做八次，")}
-    assert "cut_off" in _checks(STRETCH_REQUEST, cut)
+    assert "cut_off" in checks(STRETCH_REQUEST, cut)
 
 
 def test_a_line_that_stops_on_zenme_is_cut() -> None:
     cut = {**STRETCH, "body": STRETCH["body"].replace("做完来评论区打卡！", "做完告诉我感觉怎么")}
-    assert "cut_off" in _checks(STRETCH_REQUEST, cut)
+    assert "cut_off" in checks(STRETCH_REQUEST, cut)
 
 
 LUNCHBOX_REQUEST = "上班族一周带饭菜单，周末备好五天午饭"
@@ -1561,9 +1557,9 @@ LUNCHBOX = {
 def test_items_of_a_labelled_list_that_name_their_own_things_are_no_restatement() -> None:
     """周二：青椒炒肉丝… and 周四：洋葱炒肉丝… are two days of a menu; #省钱 fits a post that counts its
     money."""
-    assert not {"duplicate", "tag_unrelated"} & _checks(LUNCHBOX_REQUEST, LUNCHBOX)
+    assert not {"duplicate", "tag_unrelated"} & checks(LUNCHBOX_REQUEST, LUNCHBOX)
     investing = {**LUNCHBOX, "tags": [*LUNCHBOX["tags"][:4], "基金定投"]}
-    assert "tag_unrelated" in _checks(LUNCHBOX_REQUEST, investing)
+    assert "tag_unrelated" in checks(LUNCHBOX_REQUEST, investing)
 
 
 LAKE_REQUEST = "杭州西湖晨跑路线分享，早起跑6公里"
@@ -1585,14 +1581,14 @@ LAKE = {
 
 def test_a_tips_list_that_names_the_post_s_own_things_keeps_to_the_topic() -> None:
     """湖边 and 步道 tie the tips to the run; a paragraph on something else shares none of its things."""
-    assert "topic_drift" not in _checks(LAKE_REQUEST, LAKE)
+    assert "topic_drift" not in checks(LAKE_REQUEST, LAKE)
     phone = LAKE["body"].replace(
         "🧾 小提醒\n• 湖边早上蚊子也不少，带一小瓶驱蚊水；\n• 公园里有直饮水点，不用背水；\n"
         "• 雨后步道有点滑，包可以寄存在地铁站的柜子里。",
         "🧾 小提醒\n• 最近换了新手机，续航和拍照都比旧的强；\n• 手机壳选了磨砂款，不留指纹；\n"
         "• 充电器买的是氮化镓快充，半小时充到八成。",
     )
-    assert "topic_drift" in _checks(LAKE_REQUEST, {**LAKE, "body": phone})
+    assert "topic_drift" in checks(LAKE_REQUEST, {**LAKE, "body": phone})
 
 
 def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
@@ -1605,12 +1601,6 @@ def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
         "仓鼠的垫料铺厚一点，它喜欢打洞。"
     )
     draft = {"title": "新手养仓鼠清单", "body": body, "tags": ["仓鼠", "新手养宠", "萌宠"]}
-    from agents.checks.text import text_findings
-
-    found = text_findings(request=request, brief=None, draft=draft)
-    reasons = [f.reason for f in found if f.check == "other_readers"]
+    reasons = [f.reason for f in findings(request, draft) if f.check == "other_readers"]
     assert reasons and "养兔子的人" in reasons[0]
-    assert not [
-        f for f in text_findings(request="第一次养兔子，新手需要准备什么？写个清单", brief=None, draft=draft)
-        if f.check == "other_readers"
-    ]
+    assert "other_readers" not in checks("第一次养兔子，新手需要准备什么？写个清单", draft)
