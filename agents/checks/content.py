@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -221,13 +221,18 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
 
     # …and otherwise a line of an on-topic run of steps keeps to the topic as a list item does
     threaded = {s for para in _thread(body, scope) for s in sentences(para)}
-    stances = [
-        (s, "on" if s in listed or (s in threaded and not thick(s)) else _stance(s, scope)) for s in content
-    ]
+    known: dict[str, str] = {}  # each sentence's own stance, read once here and by `_anchored`
+
+    def stance(sentence: str) -> str:
+        if sentence not in known:
+            known[sentence] = _stance(sentence, scope)
+        return known[sentence]
+
+    stances = [(s, "on" if s in listed or (s in threaded and not thick(s)) else stance(s)) for s in content]
     off = [s for s, stance in stances if stance == "off"]
     # a line of narrative in a paragraph that says something on the topic goes on with it (读到最后一页，
     # 我们俩总会抱一下 after a picture book for two-year-olds): only loose lines of paragraphs with none count
-    anchored = _anchored(body, scope)
+    anchored = _anchored(body, stance)
     loose = [s for s, stance in stances if stance == "loose" and s not in anchored]
     counted = bool(scope.themes) and not scope.narrative
     sure = [s for s in off if thick(s)]
@@ -251,12 +256,12 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     return [Finding("topic_drift", "infoDensity", owner, reason)]
 
 
-def _anchored(body: str, scope: Scope) -> set[str]:
-    """The sentences of paragraphs that have a sentence on the topic."""
+def _anchored(body: str, stance: Callable[[str], str]) -> set[str]:
+    """The sentences of paragraphs that have a sentence on the topic (`stance`: `_stance` of the scope)."""
     out: set[str] = set()
     for para in paragraphs(body):
         said = sentences(para)
-        if any(_stance(s, scope) == "on" for s in said if cjk_len(s) >= 6):
+        if any(stance(s) == "on" for s in said if cjk_len(s) >= 6):
             out.update(said)
     return out
 
@@ -361,7 +366,8 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
         return []  # a diary or an essay wanders by design
     out: list[str] = []
     thread = _thread(body, scope)
-    topical = "\n".join(para for para in paragraphs(body) if _touches(para, scope))
+    touching = {para: _touches(para, scope) for para in paragraphs(body)}
+    topical = "\n".join(para for para, touches in touching.items() if touches)
     for para in paragraphs(body)[1:-1]:
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
         elsewhere = any(
@@ -372,7 +378,7 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
         # …and names no two things the paragraphs on the topic name (湖边 and 步道 in a tips list of a
         # lakeside run): a paragraph about something else shares no things with the post
         cohesive = sum(w in topical for w in _things(para)) >= 2
-        if len(said) >= 2 and elsewhere and not _touches(para, scope) and para not in thread and not cohesive:
+        if len(said) >= 2 and elsewhere and not touching[para] and para not in thread and not cohesive:
             out.extend(said)
     return out
 
