@@ -190,3 +190,34 @@ def test_a_count_makes_a_list_unless_a_story_says_otherwise(text: str, kind: str
     from tools.routing import content_type_of
 
     assert content_type_of(text)[0] == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("几点啦？", "time_query"),
+        ("请问现在是几点几分", "time_query"),
+        ("今儿个礼拜几", "time_query"),
+        ("今天什么日期", "time_query"),
+        ("今天阳历多少号", "time_query"),
+        ("现在是几月份", "time_query"),
+        ("今年是哪一年", "time_query"),
+        ("帮我报个时", "time_query"),
+        ("今天是一年中的第几天", "time_query"),
+        ("which day of the week is it today", "time_query"),
+        ("tell me the time please", "time_query"),
+        ("time now?", "time_query"),
+        ("what year is it", "time_query"),
+        # a time inside a wider question or post is not the clock
+        ("今天什么日期适合搬家", "question"),
+        ("今天几点去西湖看日落最好看", "question"),
+        ("现在是上午还是下午去爬山比较好", "question"),
+        ("what time should I visit the Forbidden City", "question"),
+        ("现在几月份去云南合适", "question"),
+        ("帮我写一篇周末几点去爬山的攻略", "full_post"),
+    ],
+)
+def test_the_clock_and_calendar_asked_in_other_words(text: str, intent: str) -> None:
+    """Time queries are the whole ask: the clock, the date, the weekday, the year, said any way; a time
+    word inside a wider question is that question."""
+    assert rule_intent(text).intent == intent
