@@ -62,23 +62,32 @@ _ASKED = r"(?=[了啦呀啊吗呢来着钟]*\s*(?:$|[，,。？?！!~～]))"
 TIME = (
     *rules(
         ("time.clock",
-         rf"现在几点|几点(?:了|啦)|{_NOW}(?:是)?(?:几|多少)点(?:几分)?{_ASKED}|现在(?:的)?时间|当前时间|北京时间(?:是)?(?:几点|多少)"
-         rf"|{_NOW}(?:是)?几时几分|^\s*(?:帮我|给我)?报(?:个|一下)?时|现在是?(?:上午|下午|白天|晚上)还是(?:上午|下午|白天|晚上){_ASKED}"),
+         rf"现在几点|几点(?:了|啦)|几点钟了|{_NOW}(?:是)?(?:几|多少)点(?:几分)?{_ASKED}|{_NOW}(?:是)?几时几分"
+         rf"|现在(?:的)?时间|当前时间|北京时间(?:是)?(?:几点|多少)|^\s*(?:现在)?北京时间[？?]*\s*$"
+         rf"|^\s*(?:帮我|给我)?报(?:个|一下)?时|(?:帮忙|帮我)?(?:看|查)(?:一)?下(?:现在的?)?时间{_ASKED}"
+         rf"|现在是?(?:上午|下午|白天|晚上)还是(?:上午|下午|白天|晚上){_ASKED}"),
         ("time.date",
          rf"{_NOW}(?:的)?{_CALENDAR}?(?:是)?(?:几月)?几号|{_NOW}(?:的)?{_CALENDAR}?日期|几号了"
          rf"|{_NOW}(?:的)?{_CALENDAR}?(?:是)?几月几[日号]|{_NOW}(?:是)?(?:农历|阴历)(?:几月)?(?:初|十|廿)?几"
-         rf"|{_NOW}(?:是)?(?:的)?{_CALENDAR}?(?:什么|哪天)?日期{_ASKED}|{_NOW}(?:是)?{_CALENDAR}?多少号|现在是?几月份?{_ASKED}"
-         rf"|(?:现在|今年)是?(?:哪|几)一?年{_ASKED}|今天是?(?:一年中的|今年的)?第几(?:天|周)"),
-        ("time.weekday", rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?]*\s*$"),
+         rf"|{_NOW}(?:是)?(?:的)?{_CALENDAR}?(?:什么|哪天)?日期{_ASKED}|{_NOW}(?:是)?{_CALENDAR}?多少号"
+         rf"|现在是?几月份?{_ASKED}|(?:现在|今年)是?(?:哪|几)一?年{_ASKED}"
+         rf"|今天是?(?:一年中的|今年的)?第几(?:天|周)"),
+        ("time.weekday",
+         rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?]*\s*$"
+         rf"|今天是不是(?:周|星期|礼拜)[一二三四五六日天末]|今天是(?:周|星期|礼拜)[一二三四五六日天末]吗"),
         ("time.timestamp", r"时间戳"),
         ("time.day", r"今天是什么日子"),
     ),
     *rules(
         ("time.english",
-         r"\bwhat\s+time\b(?!\s+(?:should|to|do|does|did|would|is\s+(?:best|good)))|\bwhat(?:'s|\s+is)\s+the\s+(?:time|date)\b|\bwhat\s+day\s+is\s+(?:it|today)\b"
-         r"|\b(?:current|today's)\s+(?:time|date)\b|\btimestamp\b|\bdate\s+today\b"
-         r"|\bwhat\s+(?:year|month|day\s+of\s+the\s+week)\s+is\s+(?:it|today)\b|\btell\s+me\s+the\s+time\b"
-         r"|^\W*time\s+now\W*$|\bepoch\s+time\b|\bday\s+of\s+the\s+week\b.{0,12}\btoday\b"),
+         r"\bwhat\s+time\b(?!\s+(?:should|to|do|does|did|would|is\s+(?:best|good)))"
+         r"|\bwhat(?:'s|\s+is)\s+the\s+(?:time|date|day\s+today)\b|\bwhat\s+day\s+is\s+(?:it|today)\b"
+         r"|\bwhat\s+(?:year|month|day\s+of\s+the\s+week)\s+is\s+(?:it|today)\b|\btoday\s+is\s+which\s+day\b"
+         r"|\b(?:current|today's)\s+(?:time|date)\b|\bdate\s+today\b|\bday\s+of\s+the\s+week\b.{0,12}\btoday\b"
+         r"|\btell\s+me\s+the\s+time\b|\bgot\s+the\s+time\b|\bhow\s+late\s+is\s+it\b"
+         r"|^\W*(?:the\s+)?time(?:\s+now|\s+please)?\W*$"
+         r"|\bis\s+(?:it|today)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the\s+weekend)\b"
+         r"|\btimestamp\b|\b(?:unix|epoch)\s+time\b"),
         flags=re.IGNORECASE,
     ),
 )

@@ -208,6 +208,12 @@ def test_a_count_makes_a_list_unless_a_story_says_otherwise(text: str, kind: str
         ("tell me the time please", "time_query"),
         ("time now?", "time_query"),
         ("what year is it", "time_query"),
+        ("现在北京时间？", "time_query"),
+        ("帮忙看下时间", "time_query"),
+        ("今天是不是周五", "time_query"),
+        ("is today friday?", "time_query"),
+        ("unix time now", "time_query"),
+        ("How late is it now?", "time_query"),
         # a time inside a wider question or post is not the clock
         ("今天什么日期适合搬家", "question"),
         ("今天几点去西湖看日落最好看", "question"),
