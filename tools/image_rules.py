@@ -76,11 +76,27 @@ _IMAGE_STRONG = rules(
      rf"(?:给我|帮我|帮忙|替我|(?<![邀申聘宴])请你?|(?<![原后出起本未将从看带])来){_DRAW}"),
     ("image.generate_picture", rf"生成{C}{{0,8}}?(?:图|画|照片|相片|海报|壁纸|头像|表情包)"),
     ("image.make_picture", rf"(?:制作|创作){C}{{0,8}}?(?:图|画|像)"),
-    ("image.make_one", rf"(?:做|来|要)(?:一|两|几|\d+)[张幅]{C}{{0,10}}?(?:图|画|海报|壁纸|头像|封面|照片)"),
+    ("image.make_one",
+     rf"(?:做|来|要|需要|想要|出|整|弄|P|p|修)(?:{_NUMERAL})?[张幅]{C}{{0,12}}?"
+     rf"(?:图|画|海报|壁纸|头像|封面|照片|表情包|背景)"),
     # 做个封面图, 出张海报, 整一个头像: a picture's own noun (not 图文, a post) right after the verb
     ("image.make_picture_noun",
      rf"(?:^|[，。！？；,.!?;\s]|帮我|给我|请|想|要)(?:做|来|出|整|弄)(?:一|两|几|\d+)?[个张幅套组]?"
-     rf"{C}{{0,6}}?(?:封面图?|海报|壁纸|头像|插画|配图|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
+     rf"{C}{{0,8}}?(?:封面图?|海报|壁纸|头像|头图|插画|配图|表情包|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
+    # 配图：雪山下的小木屋 — a picture noun as the label of what follows
+    # 一幅梵高风格的向日葵: 幅 counts pictures only
+    ("image.measure_fu", rf"(?:要|想要|来|画|出|做|生成|需要)(?:{_NUMERAL})?幅"),
+    # 设计一个宠物店的logo / 公众号头图
+    ("image.design",
+     rf"设计{C}{{0,10}}?(?:logo|LOGO|Logo|标志|图标|头图|海报|封面|banner|插画|壁纸|头像|图片)"),
+    # 把这张照片换成宫崎骏的画风: restyling a picture
+    ("image.restyle",
+     rf"(?:照片|图片|图){C}{{0,6}}?(?:换成|改成|变成|转成){C}{{0,10}}?(?:画风|风格|漫画|动漫|卡通)"),
+    ("image.labelled", r"^\s*(?:配图|图片|插画|封面|海报|壁纸|头像)\s*[：:]"),
+    # 小红书封面图，主题是… — a first clause that is only a picture's name (not a question about one)
+    ("image.named",
+     rf"^(?!{C}*(?:怎么|为什么|什么|如何|哪|吗|呢))\s*{C}{{0,12}}?"
+     rf"(?:封面图|海报|壁纸|头像|插画|配图|图片|背景图|表情包)(?=\s*(?:[，,。！!；;：:]|$))"),
 )
 # Rule 5 reads 生成 as a command: at the start of a clause, after optional 请/帮我/我想 … — so
 # "如何生成随机数" and "生成式AI" are not requests. Rule 6 (the polite form) keeps the text-type exclusion.
@@ -98,7 +114,7 @@ _DRAW_OBJECT = re.compile(
 )
 _IMAGE_ENGLISH = rules(
     ("image.english",
-     r"\b(?:draw|paint|sketch|generate|create|make|render|design|need|want)\b(?:\s+[\w'-]+){0,3}?\s+"
+     r"\b(?:draw|paint|sketch|generate|create|make|render|design|need|want|like)\b(?:\s+[\w'-]+){0,3}?\s+"
      r"(?:images?|pictures?|pics?|illustrations?|drawings?|paintings?|photos?|artworks?|posters?|wallpapers?)\b"),
     ("image.english", r"\b(?:draw|paint|sketch)\s+(?:me\s+)?(?:an?|the|some|two|three|\d+)\s+\w+"),
     flags=re.IGNORECASE,

@@ -145,22 +145,40 @@ def _is_subject(text: str, start: int, end: int) -> bool:
     return re.match(rf"\s*(?:{m.subject_after})", rest) is not None
 
 
+# A post word that only says what a picture is for (小红书封面图, 清单卡片背景, a cover image for my vlog)
+_PICTURE_AFTER = re.compile(rf"{_C}{{0,3}}?(?:封面|海报|配图|卡片|背景|壁纸|头像|插画|图片|图(?![文表解]))")
+_PICTURE_FOR = re.compile(
+    r"\b(?:images?|pictures?|photos?|covers?|posters?|thumbnails?|illustrations?)\s+for\s+"
+    r"(?:my|our|a|an|the|this)\s+(?:[\w'-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+# 求推荐 / 求大家推荐: the asker wants a recommendation, not a post of them
+_ASKING_FOR = re.compile(r"求(?:大家|各位|姐妹们?|懂的人)?$")
+
+
+def _for_picture(text: str, start: int, end: int) -> bool:
+    return _PICTURE_AFTER.match(text, end) is not None or _PICTURE_FOR.search(text[:start]) is not None
+
+
 def post_hit(text: str) -> Hit | None:
     """The content ask in `text`: a write verb, a strong artifact word, or a weak one outside a question."""
     m = markers()
     for match in m.strong.finditer(text):
-        if not _is_subject(text, match.start(), match.end()):
+        if not _is_subject(text, match.start(), match.end()) and not _for_picture(text, *match.span()):
             return Hit("post.keyword", match.group(0))
     verb = m.verbs.search(text)
     if verb:
         return Hit("post.verb", verb.group(0))
-    english = m.english.search(text)
     asked = m.question_english.search(text) and not _POLITE_ASK.search(text)
-    if english and not (asked and text.rstrip().endswith(("?", "？"))):
-        return Hit("post.english", english.group(0))
+    for english in m.english.finditer(text):
+        if not (asked and text.rstrip().endswith(("?", "？"))) and not _for_picture(text, *english.span()):
+            return Hit("post.english", english.group(0))
     if not _ENDS_AS_QUESTION.search(text):
         for match in m.weak.finditer(text):
-            if not _is_subject(text, match.start(), match.end()):
+            asking = _ASKING_FOR.search(text[: match.start()])
+            if not _is_subject(text, match.start(), match.end()) and not asking:
                 return Hit("post.weak", match.group(0))
     return None
 
@@ -220,13 +238,16 @@ _NO_TEXT = re.compile(
     # the text refused after its noun (文案不要, 文字就不用了), not how it should be (文案不要太长)
     r"|(?:文案|文字|正文|配文)(?:就|也|先|暂时)?(?:不要|不用|不需要|免了|省了|别)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
     # …or only pictures asked for (纯图片就好, 只做图)
-    r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)"
+    r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)|(?:别|不要|不用)(?:写|放|加|有)字|无字"
     # …or already written (文字我已经写好了, 文案有了)
     r"|(?:文案|文字|正文|配文)(?:我|我们)?(?:已经|早就)?(?:写好|有了|准备好|弄好)"
     # …in English (no text please, without a caption, just the image)
     r"|\b(?:no|without(?:\s+any)?)\s+(?:text|caption|copy|words)\b|\b(?:just|only)\s+(?:the\s+|an?\s+)?(?:images?|pictures?)\b"
 )
-_PICTURE = re.compile(r"图|照片|海报|壁纸|封面|插画")
+_PICTURE = re.compile(
+    r"图|照片|海报|壁纸|封面|插画|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",
+    re.IGNORECASE,
+)
 # The asker's own decision put to the studio (我是不是该退卡, 我该买哪个): advice for them, whatever
 # 分享/推荐 it opens with — unless it asks for writing outright (写篇…)
 _FOR_MYSELF = re.compile(
