@@ -77,13 +77,16 @@ _IMAGE_STRONG = rules(
     ("image.generate_picture", rf"生成{C}{{0,8}}?(?:图|画|照片|相片|海报|壁纸|头像|表情包)"),
     ("image.make_picture", rf"(?:制作|创作){C}{{0,8}}?(?:图|画|像)"),
     ("image.make_one",
-     rf"(?:做|来|要|需要|想要|出|整|弄|P|p|修)(?:{_NUMERAL})?[张幅]{C}{{0,12}}?"
+     rf"(?:做|来|要|需要|想要|出|整|弄|P|p|修|渲染|给我)(?:{_NUMERAL})?[张幅]{C}{{0,12}}?"
      rf"(?:图|画|海报|壁纸|头像|封面|照片|表情包|背景)"),
     # 做个封面图, 出张海报, 整一个头像: a picture's own noun (not 图文, a post) right after the verb
     ("image.make_picture_noun",
      rf"(?:^|[，。！？；,.!?;\s]|帮我|给我|请|想|要)(?:做|来|出|整|弄)(?:一|两|几|\d+)?[个张幅套组]?"
      rf"{C}{{0,8}}?(?:封面图?|海报|壁纸|头像|头图|插画|配图|表情包|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
     # 配图：雪山下的小木屋 — a picture noun as the label of what follows
+    # 出一张像素风的小房子: a picture counted out, whatever it shows (not a table or a list)
+    ("image.measure_zhang",
+     rf"(?:出|画|生成|渲染|来)(?:{_NUMERAL})张(?!{C}*(?:表|单|卡片|票|清单|计划|文案))"),
     # 一幅梵高风格的向日葵: 幅 counts pictures only
     ("image.measure_fu", rf"(?:要|想要|来|画|出|做|生成|需要)(?:{_NUMERAL})?幅"),
     # 设计一个宠物店的logo / 公众号头图

@@ -62,16 +62,17 @@ _ASKED = r"(?=[了啦呀啊吗呢来着钟]*\s*(?:$|[，,。？?！!~～]))"
 TIME = (
     *rules(
         ("time.clock",
-         rf"现在几点|几点(?:了|啦)|几点钟了|{_NOW}(?:是)?(?:几|多少)点(?:几分)?{_ASKED}|{_NOW}(?:是)?几时几分"
-         rf"|现在(?:的)?时间|当前时间|北京时间(?:是)?(?:几点|多少)|^\s*(?:现在)?北京时间[？?]*\s*$"
-         rf"|^\s*(?:帮我|给我)?报(?:个|一下)?时|(?:帮忙|帮我)?(?:看|查)(?:一)?下(?:现在的?)?时间{_ASKED}"
+         rf"现在(?:到底|究竟)?(?:是)?几点|几点(?:了|啦)|几点钟了|{_NOW}(?:是)?(?:几|多少)点(?:几分)?{_ASKED}|{_NOW}(?:是)?几时几分"
+         rf"|现在(?:的)?(?:具体|准确|确切)?时间|当前时间|北京时间(?:是)?(?:几点|多少)|(?:现在|当前)的?北京时间|^\s*(?:现在)?北京时间[？?]*\s*$"
+         rf"|^\s*(?:帮我|给我)?报(?:个|一下)?(?:现在的?|当前的?)?(?:北京)?时|(?:帮忙|帮我)?(?:看|查)(?:一)?下(?:现在的?)?时间{_ASKED}"
          rf"|现在是?(?:上午|下午|白天|晚上)还是(?:上午|下午|白天|晚上){_ASKED}"),
         ("time.date",
          rf"{_NOW}(?:的)?{_CALENDAR}?(?:是)?(?:几月)?几号|{_NOW}(?:的)?{_CALENDAR}?日期|几号了"
          rf"|{_NOW}(?:的)?{_CALENDAR}?(?:是)?几月几[日号]|{_NOW}(?:是)?(?:农历|阴历)(?:几月)?(?:初|十|廿)?几"
          rf"|{_NOW}(?:是)?(?:的)?{_CALENDAR}?(?:什么|哪天)?日期{_ASKED}|{_NOW}(?:是)?{_CALENDAR}?多少号"
          rf"|现在是?几月份?{_ASKED}|(?:现在|今年)是?(?:哪|几)一?年{_ASKED}"
-         rf"|今天是?(?:一年中的|今年的)?第几(?:天|周)"),
+         rf"|{_NOW}(?:的|是)?{_CALENDAR}(?:是)?(?:多少|哪天|几[号月])"
+         rf"|(?:今天|这周|本周)是?(?:一年中的|今年的)?第几(?:天|周)"),
         ("time.weekday",
          rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?]*\s*$"
          rf"|今天是不是(?:周|星期|礼拜)[一二三四五六日天末]|今天是(?:周|星期|礼拜)[一二三四五六日天末]吗"),
@@ -154,8 +155,8 @@ _PICTURE_FOR = re.compile(
 )
 
 
-# 求推荐 / 求大家推荐: the asker wants a recommendation, not a post of them
-_ASKING_FOR = re.compile(r"求(?:大家|各位|姐妹们?|懂的人)?$")
+# 求推荐 / 有没有…推荐: the asker wants a recommendation, not a post of them
+_ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)[^，。,.！!？?]{0,20}$")
 
 
 def _for_picture(text: str, start: int, end: int) -> bool:
@@ -239,10 +240,14 @@ _NO_TEXT = re.compile(
     r"|(?:文案|文字|正文|配文)(?:就|也|先|暂时)?(?:不要|不用|不需要|免了|省了|别)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
     # …or only pictures asked for (纯图片就好, 只做图)
     r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)|(?:别|不要|不用)(?:写|放|加|有)字|无字"
+    # …or the text is theirs (文案不用你管, 给这篇写好的笔记配图)
+    r"|(?:文案|文字|正文|配文)(?:不用|不需要|不要)你(?:管|写|操心|来)?|已经写好的|写好了的"
+    r"|给(?:这篇|这条|我的|我这篇)?[^，。！？；,.!?;\n]{0,10}?(?:笔记|文案|帖子|文章|推文|游记)配"
     # …or already written (文字我已经写好了, 文案有了)
     r"|(?:文案|文字|正文|配文)(?:我|我们)?(?:已经|早就)?(?:写好|有了|准备好|弄好)"
     # …in English (no text please, without a caption, just the image)
-    r"|\b(?:no|without(?:\s+any)?)\s+(?:text|caption|copy|words)\b|\b(?:just|only)\s+(?:the\s+|an?\s+)?(?:images?|pictures?)\b"
+    r"|\b(?:no|without(?:\s+any)?)\s+(?:text|caption|copy|words)\b"
+    r"|\b(?:I'll|I\s+will|I'm\s+going\s+to)\s+write\s+(?:the\s+)?(?:words|text|caption|copy)\b|\b(?:just|only)\s+(?:the\s+|an?\s+)?(?:images?|pictures?)\b"
 )
 _PICTURE = re.compile(
     r"图|照片|海报|壁纸|封面|插画|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",
