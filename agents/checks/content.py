@@ -25,6 +25,7 @@ from agents.checks.textutil import (
     paragraphs,
     sections,
     sentences,
+    strip_emoji,
     theme_hits,
 )
 from tools.entities import ADVICE_DOMAINS, posseg_cut
@@ -94,6 +95,24 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
+# …or about travel sickness on the way (容易晕车的提前吃药): a trip's own tip
+_NOT_CARE = re.compile(rf"{_PLANT_CONTEXT.pattern}|晕车|晕船|晕机")
+# Sending the reader to a doctor, or saying who taught the writer (先去医院看看再练, 康复科医生教的): a
+# referral, not medical advice of the post's own
+_REFERRAL = re.compile(
+    r"(?:去|带去|送去|上|送)(?:附近的|正规的?)?(?:宠物)?医院|看(?:一下|看)?医生|(?:问|问问|问了|咨询|请教)(?:一下)?"
+    r"(?:宠物|专业的?|儿科|皮肤科|康复科)?医生|(?:宠物|康复科|儿科|皮肤科)?医生(?:教|说|建议|叮嘱|交代)"
+)
+
+
+def _referred(sentence: str) -> set[str]:
+    """The doctor words of `sentence` that only refer the reader on (see `_REFERRAL`)."""
+    if not _REFERRAL.search(sentence):
+        return set()
+    rest = _REFERRAL.sub("", sentence)
+    return {w for w in ("医院", "医生", "就医") if w not in rest}
+
+
 # Openers that announce a tangent (说到这里想起来…, 顺便安利…, 顺带说一句…, 最近还入了…, 最近在学…): a
 # paragraph or a run of sentences that starts with one and names nothing of the request is off topic however
 # short. Common 小红书
@@ -228,7 +247,13 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
             known[sentence] = _stance(sentence, scope)
         return known[sentence]
 
-    stances = [(s, "on" if s in listed or (s in threaded and not thick(s)) else stance(s)) for s in content]
+    # a line of figures or one that opens a list (第1-2天：旧粮75%，新粮25%; 七天比例可以这样来：) says
+    # nothing of its own, and the lines under a work's name (📖《晚安，月亮》) tell that work
+    neutral = {s for s in content if _figures(s) or s.rstrip().endswith(("：", ":"))} | _works(body)
+    stances = [
+        (s, "on" if s in listed or s in neutral or (s in threaded and not thick(s)) else stance(s))
+        for s in content
+    ]
     off = [s for s, stance in stances if stance == "off"]
     # a line of narrative in a paragraph that says something on the topic goes on with it (读到最后一页，
     # 我们俩总会抱一下 after a picture book for two-year-olds): only loose lines of paragraphs with none count
@@ -254,6 +279,25 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _figures(sentence: str) -> bool:
+    """A short line of figures: a label and its numbers (第1-2天：旧粮75%，新粮25%)."""
+    return len(re.findall(r"\d+(?:\.\d+)?", sentence)) >= 2 and cjk_len(sentence) <= 12
+
+
+_WORK_HEADING = re.compile(r"^\W*《[^》]{1,20}》[^，。！？!?,]{0,8}$")
+
+
+def _works(body: str) -> set[str]:
+    """Sentences of paragraphs headed by a work's name (📖《猜猜我有多爱你》 over what the book is like): a
+    list of books or films describes each one in its own words (兔子, 月亮), which are not another topic."""
+    out: set[str] = set()
+    for para in paragraphs(body):
+        first, *rest = para.splitlines()
+        if _WORK_HEADING.match(strip_emoji(first).strip()):
+            out.update(s for line in rest for s in sentences(line))
+    return out
 
 
 def _anchored(body: str, stance: Callable[[str], str]) -> set[str]:
@@ -445,8 +489,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
     for domain, domain_words in ADVICE_DOMAINS.items():
         if domain in asked:
             continue
-        said = [s for s in sentences(text) if not (domain == "medical" and _PLANT_CONTEXT.search(s))]
-        used = [w for w in domain_words if any(w in s for s in said)]
+        said = [s for s in sentences(text) if not (domain == "medical" and _NOT_CARE.search(s))]
+        used = [w for w in domain_words if any(w in s for s in said if w not in _referred(s))]
         if domain == "medical":
             used += [m.group(0) for s in said for m in _DRUG_NAME.finditer(s) if m.group(0) not in used]
         if domain in by_theme:  # the theme may name a doctor or a vet, not medicines and doses

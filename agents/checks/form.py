@@ -181,6 +181,8 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     lowered = tag.lower()
     if lowered in post or any(lowered in generic_tags(t) for t in ("any", *scope.themes)):
         return True
+    if scope.places.names and lowered in generic_tags("travel"):
+        return True  # a post about a named place is a visit there too: #旅行 on 潮州's snacks
     own = [w for w in words(lowered) if w not in _generic_parts()]
     if own and all(w in post for w in own):
         return True
@@ -281,7 +283,7 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
             na, nb = normalise(a), normalise(b)
             # (a sentence told again with other numbers is the next item of a list: 每组12次 / 每边10次)
             alike = jaccard(bigrams(a), bigrams(b)) >= SENTENCE_SIMILAR or _ratio(na, nb) >= SENTENCE_SIMILAR
-            if na == nb or (alike and not numbers_differ(a, b)):
+            if (na == nb or (alike and not numbers_differ(a, b))) and not _settings(body, a, b):
                 return [_dup("句子", a, b)]
     # The same point in other words: too few characters in common for the measures above.
     found = restatement(body, str(draft.get("title", "")))
@@ -291,6 +293,20 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
         reason = f"正文有换了说法重复的{kind}：{quoted}说的是同一件事"
         return [Finding("duplicate", "readability", "writer_agent", reason)]
     return []
+
+
+def _settings(body: str, a: str, b: str) -> bool:
+    """Two short lines of figures, each part of its own item (4组 × 12次，组间休息90秒。从空杆开始… under
+    each exercise): every item of a plan may have the same one; a line of figures on its own is a line
+    said twice."""
+
+    def setting(sentence: str) -> bool:
+        if len(re.findall(r"\d+(?:\.\d+)?", sentence)) < 2 or cjk_count(sentence) > 12:
+            return False
+        homes = [p for p in paragraphs(body) if sentence in p]
+        return all(len(normalise(p)) > len(normalise(sentence)) + 8 for p in homes)
+
+    return setting(a) and setting(b)
 
 
 def _ratio(a: str, b: str) -> float:
@@ -335,6 +351,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         # (a line that ends on a colon introduces the next: 我做了三件事：)
         opens = line.rstrip().endswith(("：", ":"))
         chosen = bool(_TIME_CHOSEN.search(strip_emoji(line).strip()))  # 避开周末中午的时候 is whole
+        chosen = chosen or bool(_AMOUNTS.match(strip_emoji(line).strip()))
         ends = bool(_END.search(line)) or opens or chosen or line in broken
         cut = i < len(body_lines) - 1 and not ends
         if cut and len(ended) >= max(2, len(prose) - 1):
@@ -358,10 +375,17 @@ def _broken_lines(body: str) -> set[str]:
     }
 
 
-# A line ends its sentence: end punctuation, a closing bracket or quote, an emoji or a tilde.
+# A line ends its sentence: end punctuation or a semicolon, a closing bracket or quote (a straight one
+# after the sentence's own end: 现在周会是我主持。"), an emoji or a tilde.
 _END = re.compile(
-    r"(?:[。！？!?…~～」』”’）)\]】.]|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s*$"
+    r"(?:[。！？!?…~～」』”’）)\]】.；;]|[。！？!?…][\"']|[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f])\s*$"
 )
+# A line that only lists amounts (牛腩500克，番茄3个，…，盐少许): an ingredient or packing list, whole
+_AMOUNT = (
+    r"(?:(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)\s*"
+    r"(?:克|g|千克|kg|毫升|ml|勺|匙|颗|个|片|根|块|瓣|杯|碗|斤|把|滴|袋|包|盒|瓶|张|件|双|条)|少许|适量|若干)"
+)
+_AMOUNTS = re.compile(rf"^(?:[^，,、。；;]{{1,10}}?{_AMOUNT}[，,、]\s*)+[^，,、。；;]{{1,10}}?{_AMOUNT}$")
 
 
 def _is_prose(line: str) -> bool:
@@ -399,7 +423,9 @@ def _unfinished(line: str, last: bool) -> str:
         return f"停在「{ending}」上，话没说完"
     if _MEASURE_END.search(text) and not is_heading(line):
         return f"停在「{text[-4:]}」，量词后面没有东西"
-    if (ending in _DANGLING_WORDS or _copula_waits(text) or _WAITING.search(text)) and not is_heading(line):
+    waits = ending in _DANGLING_WORDS or _copula_waits(text) or _attribute_waits(text)
+    waits = waits or bool(_WAITING.search(text))
+    if waits and not is_heading(line):
         shown = text if len(text) <= 10 else "…" + text[-9:]
         return f"停在「{shown}」，话没说完"
     return ""
@@ -417,6 +443,13 @@ _WAITING = re.compile(
     r"(?:快速|迅速|慢慢|轻轻|稍微|尽量|赶紧|立刻|马上|反复|均匀地?|别[\u4e00-\u9fff]{1,2}着"
     r"|只能|只好|必须|一定要|记得|不得不|总得|怎么)$"
 )
+
+
+def _attribute_waits(text: str) -> bool:
+    """Does the last clause stop on a verb's result + 的 that waits for its noun (牛腩选带点筋的，炖出来的)?
+    With a 是 in the clause it is a whole 是…的 statement (这是手机拍出来的)."""
+    clause = re.split(r"[，,。！？!?；;]", text)[-1]
+    return bool(re.search(r"(?:出来|起来|下来|过来|上去|下去)的$", clause)) and "是" not in clause
 
 
 def _copula_waits(text: str) -> bool:

@@ -494,6 +494,19 @@ _STATION = r"(?:市区?|[东南西北]?站|机场|火车站|高铁站)?"
 _TRAVEL = r"(?:坐|乘|搭)?(?:高铁|动车|火车|飞机|大巴|车|船)?(?:直飞|飞|到|去|过去|回)"
 
 
+_YEARS = r"(?:[一二两三四五六七八九十几半\d]+|好几|十几|二十多)(?:多)?年"
+
+
+def _home(escaped: str) -> list[str]:
+    """Where the writer lives or grew up (在广州住了五年, 老家在潮州, 土生土长的成都人): the post's
+    background, not a place it is about."""
+    return [
+        rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
+        rf"(?:定居|定居在|老家在|老家是|生活在|长在|土生土长的?){escaped}",
+        rf"{escaped}(?:长大|土生土长)",
+    ]
+
+
 def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     """Is every occurrence of `name` the start of the journey or of a move (从X出发, 从X开车, 从X毕业, X出发,
     离开X) or the far end of the way to a requested place (昆明南站坐动车到建水, 北京—崇礼)?"""
@@ -503,6 +516,7 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     towns = [m.group(1) for a in asked if (m := _TOWN_SUFFIX.match(a))]
     to_asked = "|".join(re.escape(a) for a in dict.fromkeys([*asked, *towns]) if a)
     patterns = [rf"从{escaped}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
+    patterns += _home(escaped)
     if to_asked:
         patterns.append(rf"{escaped}{_STATION}[^，,。！!？?；;\n]{{0,4}}?{_TRAVEL}(?:{to_asked})")
         patterns.append(rf"{escaped}\s*(?:—|-|→|到)\s*(?:{to_asked})")

@@ -1604,3 +1604,43 @@ def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
     reasons = [f.reason for f in findings(request, draft) if f.check == "other_readers"]
     assert reasons and "养兔子的人" in reasons[0]
     assert "other_readers" not in checks("第一次养兔子，新手需要准备什么？写个清单", draft)
+
+
+# --- round 18 (probe_drafts.jsonl F206–F235 good posts, F301–F320 families): what its tuning added ----
+ROUND_18_GOOD = sorted(
+    i for i, row in _QUALITY_DRAFTS.items() if row["family"] >= "F206" and not row["flaws"]
+)
+ROUND_18_CAUGHT = {
+    "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
+}
+
+
+@pytest.mark.parametrize("row_id", ROUND_18_GOOD)
+def test_round_18_good_posts_pass(row_id: str) -> None:
+    """Fifty good posts written blind to look suspicious: a closing quote after 。, a line ending on ；,
+    an ingredient line of amounts, the same sets × reps under each exercise, a referral to a doctor, motion
+    sickness pills on a trip, the writer's home city, #旅行 on a place's snacks, 拍下来 as taking photos,
+    lines of figures, a book list's stories, cooking at a campsite."""
+    row = _QUALITY_DRAFTS[row_id]
+    assert findings(row["request"], row["draft"], brief=row["brief"]) == []
+
+
+@pytest.mark.parametrize(("row_id", "check"), ROUND_18_CAUGHT.items())
+def test_round_18_flaws_are_caught_by_their_check(row_id: str, check: str) -> None:
+    row = _QUALITY_DRAFTS[row_id]
+    assert check in checks(row["request"], row["draft"], brief=row["brief"])
+
+
+def test_a_doctor_named_as_a_referral_is_no_medical_advice_but_a_drug_still_is() -> None:
+    request = "久坐上班族5分钟肩颈拉伸，在工位就能做"
+    body = (
+        "每天对着电脑八九个小时，这套动作是康复科医生教的，我已经坚持两个月了。\n\n"
+        "1. 低头拉伸：右手放在后脑勺，轻轻把头往下压，保持30秒。\n"
+        "2. 扩胸：双手在背后十指交扣，往后往下拉，保持30秒。\n\n"
+        "颈椎有问题或者头晕的，先去医院看看再练。\n\n"
+        "每天上午下午各做一次，肩膀松快很多。"
+    )
+    post = {"title": "工位5分钟肩颈拉伸", "body": body, "tags": ["肩颈拉伸", "久坐", "上班族", "拉伸"]}
+    assert "off_topic_advice" not in checks(request, post)
+    dosed = body.replace("先去医院看看再练", "睡前吃一片布洛芬再练")
+    assert "off_topic_advice" in checks(request, {**post, "body": dosed})
