@@ -1143,10 +1143,30 @@ def _beside(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
+# How the post is to be delivered, not what it is about: the parts asked for ("title, text, tags and
+# pictures", "标题 + body + hashtags"), "a full post", "write it up for me", "post idea:", texting's "u"
+_PART = r"(?:titles?|text|body|tags|hashtags|captions?|pictures?|photos?|images?|标题|正文|标签|配图)"
+_DELIVERY = re.compile(
+    rf"(?:\b(?:with|and|including|plus)\s+)?(?:a\s+)?{_PART}(?:\s*(?:,|\+|&|and|、|和)\s*(?:and\s+)?{_PART})+"
+    r"(?:\s+(?:please|pls|too))?"
+    r"|\bwrite\s+it\s+up(?:\s+for\s+me)?(?:\s+as\s+a\s+(?:full\s+)?post)?|^\s*post\s+idea\s*[:：]"
+    r"|\b(?:full|complete|whole)\s+(?=post\b|note\b)|\b(?:hashtags|tags)\b(?=\s*$)",
+    re.IGNORECASE,
+)
+
+
+def _unframe(text: str) -> str:
+    """`text` without the words of how the post is delivered (see `_DELIVERY`); "u" read as "you"."""
+    text = _DELIVERY.sub(" ", text)
+    text = re.sub(r"\bu\b", "you", text, flags=re.IGNORECASE)
+    return re.sub(r"\s*[:：]\s*(?=[.。]?\s*$)|\s{2,}", " ", text).strip(" ,，")
+
+
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
         return text
+    text = _unframe(text)
     english = not _HAN.search(text)
     story = _STORY.search(text) if english else None
     if story and _ASKED.search(text[: story.start()]):  # "… - we kept them in separate rooms first"

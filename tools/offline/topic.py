@@ -23,7 +23,8 @@ CLAUSE = re.compile(
 )
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
-    r"(?:主题|题目|标题|话题)(?:大概|大致|暂定|可以|就)?(?:是|为|叫)\s*[「“\"『《]?(?P<a>[^」”\"』》，,。！!？?；;\n]{2,30})"
+    r"(?:主题|题目|标题|话题)(?:大概|大致|暂定|可以|就)?(?:是|为|叫|[：:])\s*[「“\"『《]?"
+    r"(?P<a>[^」”\"』》，,。！!？?；;\n]{2,30})"
     r"|以\s*[「“\"『《]?(?P<b>[^」”\"』》，,。]{2,30}?)[」”\"』》]?\s*为(?:主题|题|话题)"
 )
 # 题目大概是《X》 / 标题就叫「X」: the title the creator wants, word for word
@@ -42,7 +43,7 @@ _MADE_INTO = re.compile(
     r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)(?:写成|扩写成|扩成|整理成|做成|改成|变成)"
 )
 _MAKE = re.compile(
-    r"^(?:写写|写|扩写|扩|发|出|来|做|整理|创作|生成|编|搞|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
+    r"^(?:写写|写|扩写|扩|发|出|来|做|整理|创作|生成|编|搞|整|弄|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
     # 写小户型收纳的笔记: the verb right before the subject, the kind of post at the end
     r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
@@ -52,12 +53,12 @@ _TELL = re.compile(
 )
 # (not 一个月, 一个人: a span of time or a person is the subject's own)
 _COUNT = re.compile(
-    r"^(?:(?:一篇|一条|一份|几篇|几条|一些|篇|条|份|个)"
+    r"^(?:(?:一篇|一条|一份|一期|几篇|几条|一些|篇|条|份|个|期)"
     r"|(?:几|[一二两三四五六七八九十]+|\d+)\s*(?:道|款|本|家|样|种|部|件|套|首|招|处|个|条|份|篇))"
     r"(?!月|人|星期|周(?!末|报)|小时|晚上|上午|下午)"
 )
 _PLATFORM = re.compile(
-    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文|推文|种草文)|^小红书|^(?:关于|有关)|^我(?:们|家)?的|^吧"
+    r"^(?:小红书)?(?:的)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文|推文|种草文|小作文)|^小红书|^(?:关于|有关)|^我(?:们|家)?的|^吧"
     r"|^我作为[^的，,]{1,8}的"  # 我作为上班族的健身安排: who writes, then what
 )
 # what the writer has already listed or drafted (我列了几条…, 我自己整理了一些…): the list is the subject
@@ -283,6 +284,7 @@ _HOW_TO_WRITE = re.compile(
     r"(?:大家|你们|新手|更多人)"
     # a manner of writing (写得有点文艺, 语气别太官方, 接地气一点, 别写成流水账, 结构清楚一点)
     r"|^(?:写|讲|说)[得的]|^(?:语气|口吻|文风|风格|语言|整体|结构|排版|篇幅|字数)"
+    r"|^(?:标题|正文|开头|结尾|标签|配图|封面)(?:要|要有|需要|得|最好|尽量|别|不要|吸引人|有)"
     r"|^(?:别|不要|不用|不想)(?:写|弄|搞)成|^(?:接地气|简洁|走心|真诚|幽默|活泼|文艺)(?:一点|一些|点)?$"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
@@ -406,11 +408,35 @@ def extract_topic(request: str) -> str:
     if (done := _DONE.search(topic)) and _all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
         where = next((p for p in places(topic[: done.start()]) if p not in thing), "")
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
+    topic = _unquoted(topic)
+    if len(topic) <= 4 and (work := _WORK.search(request)) and work.group(0) not in topic:
+        topic = work.group(0) + topic  # 帮我写篇读书笔记分享，书是《活着》 → 《活着》读书
     if len(topic) < 2:
         from tools.offline.text import keywords
 
         topic = "".join(keywords(request, 3)[:2]) or request[:12]
     return _clip(topic, 24)
+
+
+# A quoted title and the kind of post it is for (《为什么我建议新手先别买单反》的笔记, “几点去西湖看日出最美”
+# 的自律分享帖): the words inside are the subject
+_QUOTED = re.compile(r"^[《「“\"『](?P<x>[^》」”\"』]{2,30})[》」”\"』](?P<rest>.*)$")
+_WORK = re.compile(r"《[^》]{1,16}》")
+_KIND_MOD = r"(?:育儿|自律|科普|干货|经验|种草|避坑|入门|分享|知识|生活|攻略|探店|小)"
+# …and a question told as the subject, then the kind of post (租房时一定要检查哪些地方的攻略)
+_KIND_AFTER = re.compile(
+    rf"的{_KIND_MOD}{{0,2}}(?:笔记|帖子|帖|贴|图文|种草文|文案|科普|攻略|游记|指南|测评|技巧|朋友圈|小红书|分享|推荐)$"
+)
+# the writer telling how they did it (我是怎么三个月减掉十五斤的): what was done is the subject
+_MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
+
+
+def _unquoted(topic: str) -> str:
+    if (quoted := _QUOTED.match(topic)) and len(quoted.group("rest")) <= 8:
+        topic = quoted.group("x")
+    if (kind := _KIND_AFTER.search(topic)) and kind.start() >= 4:
+        topic = topic[: kind.start()]
+    return _MY_WAY.sub("", topic)
 
 
 _KEYWORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{1,8}")
