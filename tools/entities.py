@@ -66,6 +66,10 @@ def _places(text: str) -> tuple[str, ...]:
         word = word.strip()
         if len(word) < 2 or word in stop or not re.fullmatch(r"[\u4e00-\u9fff]+", word):
             continue
+        # jieba tags many everyday two-character words ns (吉他, 深度, 美丽): one no table knows is a place
+        # only where the text treats it as one (去X, 在X, X旅行)
+        if flag == "ns" and len(word) == 2 and not _listed(word) and not _placed(text, word):
+            continue
         if flag == "ns" or (flag in _NAMED_FLAGS and len(word) >= 3 and _LANDMARK.search(word)):
             found.append(word)
     # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is
@@ -75,6 +79,30 @@ def _places(text: str) -> tuple[str, ...]:
         for name in dict.fromkeys(found)
         if not all(_ORIGIN_DISH.match(text, m.end()) for m in re.finditer(re.escape(name), text))
     )
+
+
+_PLACE_CONTEXT = re.compile(
+    r"(?:去|到|在|来|从|回|游|逛|飞|住)[\u4e00-\u9fff]{2}|[\u4e00-\u9fff]{2}(?:旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食)"
+)
+
+
+def _placed(text: str, word: str) -> bool:
+    spans = (m.span() for m in re.finditer(re.escape(word), text))
+    return any(_PLACE_CONTEXT.search(text, max(0, start - 1), end + 4) for start, end in spans)
+
+
+@cache
+def _listed(word: str) -> bool:
+    """Is `word` a division, a landmark or a foreign place of the lexicon's tables?"""
+    from tools.lexfiles import LEXICON
+
+    if word in divisions():
+        return True
+    for name in ("landmarks.tsv", "world_places.txt", "word_places.txt"):
+        for line in (LEXICON / name).read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#") and line.split("\t")[0].split()[0:1] == [word]:
+                return True
+    return False
 
 
 # Dishes named after where they come from, made and eaten everywhere (重庆小面, 兰州拉面, 柳州螺蛳粉)

@@ -31,6 +31,7 @@ _THEME_READERS = {"parenting": "kids"}
 _LABELS = {
     "kids": "带娃家庭", "elderly": "老人", "men": "男生", "women": "女生", "couple": "情侣",
     "cats": "养猫的人", "dogs": "养狗的人", "rabbits": "养兔子的人", "hamsters": "养仓鼠的人",
+    "turtles": "养乌龟的人", "fish": "养鱼的人", "birds": "养鸟的人",
     "diners": "去店里吃的人", "cooks": "在家做饭的人",
 }  # fmt: skip
 

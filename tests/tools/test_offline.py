@@ -421,3 +421,24 @@ def test_leaves_are_not_flowers_and_a_long_subject_drops_its_season_first() -> N
         tips = "".join(scene_tips("travel", subject, f"写一篇{subject}的攻略"))
         assert "叶" in tips and "蜜蜂" not in tips and "花田" not in tips
     assert "蜜蜂" in "".join(scene_tips("travel", "武汉大学看樱花", "武汉大学看樱花攻略"))
+
+
+async def test_a_subject_no_theme_covers_gets_advice_said_of_it(gateway: LLMGateway) -> None:
+    """A guitar is no place and no theme of the corpus: the post's advice is said of the guitar, not a
+    trip's (住处选在主要景点附近), and a question topic is asked whole in the title."""
+    request_text = "出一篇《新手如何挑选第一把吉他》的图文"
+    brief = await gateway.complete_structured("brief", prompt(request=request_text), Brief)
+    assert brief.theme != "travel"
+    draft = await gateway.complete_structured("writer", prompt(request=request_text, brief=brief), Draft)
+    assert draft.title.startswith("新手如何挑选第一把吉他")
+    listed = [ln for ln in draft.body.splitlines() if ln.startswith(("1️⃣", "2️⃣", "3️⃣", "·"))]
+    assert listed and all("吉他" in ln or "预算" in ln or "东西" in ln or "人" in ln for ln in listed)
+    assert not any(w in draft.body for w in ("景点", "行程", "住处"))
+
+
+async def test_a_post_on_keeping_turtles_gives_no_other_pet_s_advice(gateway: LLMGateway) -> None:
+    request_text = "写篇帖子聊聊为什么越来越多年轻人开始养乌龟"
+    brief = await gateway.complete_structured("brief", prompt(request=request_text), Brief)
+    draft = await gateway.complete_structured("writer", prompt(request=request_text, brief=brief), Draft)
+    assert "乌龟" in draft.title + draft.body
+    assert not any(w in draft.body for w in ("狗狗", "美容师", "猫砂", "遛狗"))

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from tools import segmenter
-from tools.entities import divisions, is_province, places, posseg_cut, readers
+from tools.entities import divisions, is_province, other_readers, places, posseg_cut, readers
 from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
 from tools.offline import voice
@@ -143,6 +143,11 @@ def subject_of(topic: str, audience: str) -> str:
         "",
         subject,
     )
+    if why := re.match(r"^(?:为什么|为啥|为何)(?P<rest>.{2,})$", subject):  # what the why is about: the
+        # thing it ends on (为什么越来越多年轻人开始养乌龟 → 乌龟, …先别买单反 → 单反)
+        done = re.search(r"(?:买|养|用|学|选|吃|穿|喝|去|玩|做|喜欢)([\u4e00-\u9fff]{2,4})$", why["rest"])
+        said = [t for t in things_in(why["rest"]) if why["rest"].endswith(t)]
+        subject = done.group(1) if done else said[-1] if said else why["rest"]
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     if asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
@@ -602,13 +607,15 @@ def _texts(lines: list[Line]) -> list[str]:
     return [ln.text for ln in lines]
 
 
-_PET_EMOJI = {"cats": "🐱", "dogs": "🐶"}
+_PET_EMOJI = {"cats": "🐱", "dogs": "🐶🦴"}
+_PETS = frozenset({"cats", "dogs", "rabbits", "hamsters", "turtles", "fish", "birds"})
 
 
 def _emoji(ctx: Context, plain: bool) -> Any:
-    """A picker of the theme's emoji ('' when the post is plain), none of another pet's (no 🐱 on a corgi)."""
-    named = readers(f"{ctx.request} {ctx.topic}") & _PET_EMOJI.keys()
-    foreign = {mark for group, mark in _PET_EMOJI.items() if named and group not in named}
+    """A picker of the theme's emoji ('' when the post is plain), none of another pet's (no 🐱 on a corgi,
+    no 🐶 on a turtle)."""
+    named = readers(f"{ctx.request} {ctx.topic}") & _PETS
+    foreign = {m for group, marks in _PET_EMOJI.items() if named and group not in named for m in marks}
     kept = tuple(x for x in ctx.theme.emoji if x not in foreign)
     return (lambda: "") if plain else (lambda: pick(ctx.rng, kept or ctx.theme.emoji))
 
@@ -635,6 +642,9 @@ def _title(
     if not _nominal(fields["s"]):
         templates = [t for t in templates if re.match(r"\{s\}[｜，]", t)] or templates
     candidates = [t.format(**fields) for t in templates]
+    if question := _question(ctx.topic):  # 宝宝几个月可以开始吃辅食: asked whole, not cut to a noun
+        phrased = sorted(voice.QUESTION_TITLES, key=lambda _: ctx.rng.random())
+        candidates = [t.format(q=question, **fields) for t in phrased] + candidates
     if asked := asked_title(ctx.request):  # the creator's own title comes first, when it fits
         candidates.insert(0, asked)
     for add in fb.title_add:  # the editor's words go first
@@ -645,6 +655,21 @@ def _title(
     short = {**fields, "e": "", "a": fields["a"][:4]}
     fallback = ("｜".join([*fb.title_add, "{s}"]) if fb.title_add else templates[0]).format(**short)
     return fallback[:TITLE_LIMIT]
+
+
+# A question the post answers, short enough for a title to ask it whole
+_QUESTION_WORD = re.compile(
+    r"怎么|如何|怎样|哪些|哪个|哪里|哪款|哪家|什么|几个月|几岁|几点|多久|要不要|该不该|为什么|值不值"
+)
+
+
+def _question(topic: str) -> str:
+    """The topic as the question a title may ask ('' when it asks nothing or is too long to ask whole)."""
+    text = re.sub(r"[？?！!。]+$", "", topic.strip())
+    found = _QUESTION_WORD.search(text)
+    if not found or max(found.start(), len(text) - found.end()) < 2 or not 5 <= len(text) <= 14:
+        return ""
+    return text
 
 
 _STUTTER = ("第一次", "新手", "攻略", "清单", "指南", "合集", "心得", "记录", "入门")
@@ -919,11 +944,16 @@ def _general_advice(
     general: list[str] = []
     theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
+    if not voice.THEME_TIPS.get(ctx.theme.key):  # no theme of the corpus: advice said of the thing asked
+        key = _key(subject, [str(k) for k in ctx.brief.get("keywords", [])])
+        said = tuple(t.format(k=key) for t in voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"]))
+        broad = (said, voice.GENERAL_TIPS.get(kind, ()))
+    own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
     named = _particular_words(subject)
     for pool in pools:
-        usable = [t for t in pool if not any(x in t for x in fb.avoid)]
+        usable = [t for t in pool if not any(x in t for x in fb.avoid) and not other_readers(t, own)]
         if not getattr(pool, "ordered", False):  # steps stay in the order they are done
             ctx.rng.shuffle(usable)
             # …and of a scene's advice, what names the subject first (剪指甲 of a grooming scene's 洗澡 tips)

@@ -18,6 +18,16 @@ from tools.offline.dishes import dish_steps
 from tools.offline.topic import CLAUSE
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
+# Titles for a subject that is a question the post answers (宝宝几个月可以开始吃辅食, 租房时要检查哪些地方):
+# the question whole, then what the post gives
+QUESTION_TITLES: tuple[str, ...] = (
+    "{q}？一次讲明白",
+    "{q}？看这篇就够了",
+    "{q}？我的答案{e}",
+    "{q}？说说我的经验",
+    "{q}？{n}个要点{e}",
+    "{q}｜答案在这{e}",
+)
 TITLES: dict[str, tuple[str, ...]] = {
     "guide": (
         "{s}怎么安排？看这篇{e}",
@@ -247,6 +257,42 @@ GENERAL_TIPS: dict[str, tuple[str, ...]] = {
         "按说明书的用法来，效果更稳定",
     ),
     "billboard": ("名额有限，想参加的早点报名", "到场前再确认一次时间地点"),
+}
+
+# General advice that names the subject ({k}: its key word), for a post no theme of the corpus covers (a
+# guitar, a wedding favour, a turtle's tank): true of choosing, learning or doing anything, and said of
+# the thing asked about rather than of nothing. Never a made-up fact.
+SUBJECT_TIPS: dict[str, tuple[str, ...]] = {
+    "guide": (
+        "第一次接触{k}，先把最基本的几件事弄明白，别急着一步到位",
+        "关于{k}拿不准的地方，先问问身边真正用过、做过的人",
+        "{k}相关的东西先少量试，合适了再多投入",
+        "把{k}要用的东西和信息提前备好，到时候少折腾",
+        "{k}的进度按自己的节奏来，慢一点没关系，顺了再提速",
+    ),
+    "list": (
+        "挑{k}先定预算，再按使用频率排优先级",
+        "{k}不必一次买齐，先入手最常用的两三样",
+        "同类的{k}先看口碑稳定的，再慢慢试新的",
+        "买{k}前想想用在什么场合，用不上的再便宜也别囤",
+    ),
+    "review": (
+        "买{k}之前先想清楚自己的使用场景，别只看参数",
+        "{k}的价格有波动，不急用就等活动再入手",
+        "能先试就先试，{k}用着顺手比什么都重要",
+    ),
+    "edu": (
+        "关于{k}，先理解原理，再记方法，会轻松很多",
+        "{k}的说法不一时，以权威来源为准",
+        "{k}的常见误区，往往出在只听一家之言",
+    ),
+    "story": (
+        "{k}这件事，慢一点没关系，找到适合自己的节奏最重要",
+        "回头看{k}这一路，遇到的问题都成了经验",
+    ),
+    "diary": ("{k}的小事一件件做好，日子就慢慢变好",),
+    "product": ("第一次用{k}先少量试试，适合再长期用", "{k}按说明的用法来，效果更稳定"),
+    "billboard": ("{k}的时间地点到场前再确认一次",),
 }
 
 # General advice by theme when the evidence runs short: true of any post of the theme and more use to a
