@@ -260,7 +260,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     anchored = _anchored(body, stance)
     loose = [s for s, stance in stances if stance == "loose" and s not in anchored]
     counted = bool(scope.themes) and not scope.narrative
-    sure = [s for s in off if thick(s)]
+    # (…unless it goes on with an on-topic item under a heading: 🍳 吃饭相关： 卡式炉和气罐… 我们煮了火锅)
+    sure = [s for s in off if thick(s) and s not in _headed_items(body, stance)]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if counted else 0.0)
     found = [
         *_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope), *sure
@@ -279,6 +280,17 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
+
+
+def _headed_items(body: str, stance: Callable[[str], str]) -> set[str]:
+    """The sentences of paragraphs that open on a heading and say something on the topic under it."""
+    out: set[str] = set()
+    for para in paragraphs(body):
+        first, *rest = para.splitlines()
+        said = [x for line in rest for x in sentences(line)]
+        if is_heading(first) and any(stance(x) == "on" for x in said if cjk_len(x) >= 6):
+            out.update(said)
+    return out
 
 
 def _figures(sentence: str) -> bool:
