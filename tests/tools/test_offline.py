@@ -442,3 +442,20 @@ async def test_a_post_on_keeping_turtles_gives_no_other_pet_s_advice(gateway: LL
     draft = await gateway.complete_structured("writer", prompt(request=request_text, brief=brief), Draft)
     assert "乌龟" in draft.title + draft.body
     assert not any(w in draft.body for w in ("狗狗", "美容师", "猫砂", "遛狗"))
+
+
+async def test_a_redo_keeps_the_title_the_creator_named_unless_asked_for_another(gateway: LLMGateway) -> None:
+    request_text = "写一篇笔记，标题就叫“今天也是努力存钱的一天”，讲讲我的记账方法"
+    brief = await gateway.complete_structured("brief", prompt(request=request_text), Brief)
+    first = await gateway.complete_structured("writer", prompt(request=request_text, brief=brief), Draft)
+    assert first.title == "今天也是努力存钱的一天"
+    previous = first.model_dump(by_alias=True)
+    critic = "正文只有2处具体信息（数字、价格、时长），干货偏少"
+    redo = await gateway.complete_structured(
+        "writer", prompt(request=request_text, brief=brief, previous=previous, review_feedback=critic), Draft
+    )
+    assert redo.title == first.title
+    asked = await gateway.complete_structured(
+        "writer", prompt(request=request_text, brief=brief, previous=previous, feedback="换个标题"), Draft
+    )
+    assert asked.title != first.title

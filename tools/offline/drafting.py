@@ -649,7 +649,9 @@ def _title(
         candidates.insert(0, asked)
     for add in fb.title_add:  # the editor's words go first
         candidates = [c if add in c else f"{add}｜{c}" for c in candidates]
-    fitting = [c for c in candidates if len(c) <= TITLE_LIMIT and c not in avoid]
+    # (a critic's redo keeps the title the creator named; an editor asking for another title does not)
+    kept = asked if asked and not fb.title_refresh else ""
+    fitting = [c for c in candidates if len(c) <= TITLE_LIMIT and (c not in avoid or c == kept)]
     if fitting:
         return fitting[0]
     short = {**fields, "e": "", "a": fields["a"][:4]}
