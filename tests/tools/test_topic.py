@@ -366,6 +366,8 @@ def test_an_animal_cooked_is_a_dish_not_a_pet() -> None:
         ("帮我写一篇周末去哪玩的推荐笔记，标题要有悬念", "周末去哪玩"),  # how the title should be
         ("I need a full post on budget travel in Thailand: title, text, tags and pictures", "泰国穷游"),
         ("write me a title + body + tags for a post about adopting a rescue cat", "领养救助猫"),
+        ("帮我把这次厦门之行写成一篇游记", "这次厦门之行"),  # 把…写成 after a polite frame
+        ("a guide to first-time camping, please", "第一次露营攻略"),
     ],
 )
 def test_quotes_kinds_and_delivery_words_are_not_the_subject(request_text: str, topic: str) -> None:

@@ -661,7 +661,7 @@ def _title(
 
 # A question the post answers, short enough for a title to ask it whole
 _QUESTION_WORD = re.compile(
-    r"怎么|如何|怎样|哪些|哪个|哪里|哪款|哪家|什么|几个月|几岁|几点|多久|要不要|该不该|为什么|值不值"
+    r"怎么|如何|怎样|哪些|哪个|哪里|哪儿|去哪|哪款|哪家|什么|几个月|几岁|几点|多久|要不要|该不该|为什么|值不值"
 )
 
 

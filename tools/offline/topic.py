@@ -318,6 +318,8 @@ def peel(clause: str) -> str:
             match = part.match(text)
             if match and match.end():
                 text, framed = text[match.end() :], True
+        if made := _MADE_INTO.match(text):  # 帮我把这次厦门之行写成一篇游记: after the polite frame
+            text, framed = made.group("what"), True
         # a count after a frame ("推荐几道…"), not a count that is the subject ("一个人的旅行")
         if framed and (count := _COUNT.match(text)):
             text = text[count.end() :]
