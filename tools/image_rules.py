@@ -118,7 +118,8 @@ _DRAW_OBJECT = re.compile(
 _IMAGE_ENGLISH = rules(
     ("image.english",
      r"\b(?:draw|paint|sketch|generate|create|make|render|design|need|want|like)\b(?:\s+[\w'-]+){0,3}?\s+"
-     r"(?:images?|pictures?|pics?|illustrations?|drawings?|paintings?|photos?|artworks?|posters?|wallpapers?)\b"),
+     r"(?:images?|pictures?|pics?|illustrations?|drawings?|paintings?|photos?|artworks?|posters?|wallpapers?"
+     r"|avatars?|logos?|icons?|banners?|stickers?)\b"),
     ("image.english", r"\b(?:draw|paint|sketch)\s+(?:me\s+)?(?:an?|the|some|two|three|\d+)\s+\w+"),
     flags=re.IGNORECASE,
 )
