@@ -152,13 +152,21 @@ def _report_feedback(
         emit(Message(agent=NAME, content="这些修改意见没能完全落实：" + "；".join(misses)))
 
 
+_ANY_POST = ("生活方式", "日常分享", "干货分享")
+
+
 def _without_stray_tags(state: StudioState, draft: Draft) -> Draft:
     """Tags about another subject or place are dropped as the tag check would name them (a model pads its
-    tags from the evidence's popular ones), as long as the post keeps at least three."""
+    tags from the evidence's popular ones); when fewer than three would be left, tags that fit any post
+    fill in. A post with no fitting tag at all keeps its own."""
     scope = scope_of(state.get("request", ""), state.get("creativeBrief") or None)
     stray = set(stray_tags(scope, draft.model_dump(mode="json", by_alias=True)))
     kept = [t for t in draft.tags if t not in stray]
-    return draft.model_copy(update={"tags": kept}) if stray and len(kept) >= TAGS_MIN else draft
+    if not stray or not kept:
+        return draft
+    if len(kept) < TAGS_MIN:  # #生活方式 fills in, not #通勤穿搭 on a 手账 post
+        kept += [t for t in _ANY_POST if t not in kept][: TAGS_MIN - len(kept)]
+    return draft.model_copy(update={"tags": kept})
 
 
 def _draft_checks(state: StudioState, draft: dict[str, Any]) -> dict[str, Any]:

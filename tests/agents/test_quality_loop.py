@@ -124,3 +124,23 @@ async def test_the_writer_drops_tags_about_another_subject_or_place(
     update = next(e for e in events if e["type"] == "content_update")
     assert update["tags"] and not {"口红试色", "成都美食"} & set(update["tags"])
     assert not [r for r in decisions(events) if "没通过自动检查" in r and "标签" in r]
+
+
+def with_mostly_stray_tags(answer: str) -> str:
+    """The writer's answer with one tag of its own and three of another subject."""
+    draft = json.loads(answer)
+    tags = [draft["tags"][0], "口红试色", "通勤穿搭", "成都美食"]
+    return json.dumps({**draft, "tags": tags}, ensure_ascii=False)
+
+
+async def test_too_few_fitting_tags_are_filled_with_tags_for_any_post(
+    tmp_path: Path, knowledge_dir: Path
+) -> None:
+    TamperedOffline("writer", with_mostly_stray_tags).install()
+    settings = make_settings(tmp_path, knowledge_dir, llm_model="tampered/offline")
+    async with open_resources(settings) as studio:
+        runner = WorkflowRunner(studio)
+        events = await drain(runner, await runner.prepare_start(RunRequest(message=REQUEST)))
+    update = next(e for e in events if e["type"] == "content_update")
+    assert len(update["tags"]) >= 3 and not {"口红试色", "通勤穿搭", "成都美食"} & set(update["tags"])
+    assert "生活方式" in update["tags"]
