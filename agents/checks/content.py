@@ -95,6 +95,8 @@ _DOSING = frozenset(
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
+_CALORIES = frozenset(("大卡", "千卡", "卡路里"))
+_SAVING = re.compile(r"存钱|攒钱|存款|储蓄")
 # …or about travel sickness on the way (容易晕车的提前吃药): a trip's own tip
 _NOT_CARE = re.compile(rf"{_PLANT_CONTEXT.pattern}|晕车|晕船|晕机")
 # Sending the reader to a doctor, or saying who taught the writer (先去医院看看再练, 康复科医生教的): a
@@ -493,6 +495,8 @@ def _clip(text: str, limit: int = 28) -> str:
 def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
     """Medical, weight-loss or financial advice in a post whose request is about none of it."""
     asked = {d for d, ws in ADVICE_DOMAINS.items() if any(w in scope.text for w in ws)}
+    if _SAVING.search(scope.text):  # how to save money may say where the savings sit (货币基金)
+        asked.add("financial")
     by_theme = {d for theme in scope.themes for d in _THEME_DOMAINS.get(theme, set())} - asked
     text = "\n".join(
         [str(draft.get("title", "")), str(draft.get("body", "")), " ".join(draft.get("tags") or [])]
@@ -510,6 +514,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
             used = [w for w in used if w in doses or (_DRUG_NAME.fullmatch(w) and "pets" not in scope.themes)]
         named_drug = any(_DRUG_NAME.fullmatch(w) for w in used)
         shaped = _shaped_advice(domain, said, scope, allowed=domain in by_theme)
+        if domain == "weight_loss" and "food" in scope.themes and set(used) <= _CALORIES:
+            shaped = []  # a dish's calories (一碗大约550大卡) are what it is, not a diet
         used += [w for w in shaped if w not in used]
         if not used or (
             len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug and not shaped

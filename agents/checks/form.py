@@ -340,7 +340,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         for i, line in enumerate(body_lines)
     ]
     for where, line, last, goes_on in candidates:
-        why = "" if goes_on else _unfinished(line, last)
+        why = "" if goes_on or _formula(line) else _unfinished(line, last)
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
     prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
@@ -352,6 +352,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         opens = line.rstrip().endswith(("：", ":"))
         chosen = bool(_TIME_CHOSEN.search(strip_emoji(line).strip()))  # 避开周末中午的时候 is whole
         chosen = chosen or bool(_AMOUNTS.match(strip_emoji(line).strip()))
+        chosen = chosen or _formula(line)
         ends = bool(_END.search(line)) or opens or chosen or line in broken
         cut = i < len(body_lines) - 1 and not ends
         if cut and len(ended) >= max(2, len(prose) - 1):
@@ -360,6 +361,11 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
             reason = f"第 {i + 1} 行停在「{tail}」，没有句末标点，句子被截断了"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
     return []
+
+
+def _formula(line: str) -> bool:
+    """A formula of parts (事实（简短）+ 我想要的 + 这个岗位正好能给): no sentence to finish."""
+    return len(re.findall(r"[+＋]", line)) >= 2
 
 
 def _broken_lines(body: str) -> set[str]:

@@ -484,8 +484,9 @@ def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
 
 
 _SETTING_OUT = (
-    r"(?:市区?|[东南西北]?站|机场|火车站|高铁站)?"  # 从昆明南站出发
-    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|高铁|动车|飞过来|过来|过去|到"
+    # 从昆明南站出发, 从深圳北坐高铁, 从上海虹桥坐高铁
+    r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭))?"
+    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到"
     r"|毕业|搬来|搬到|搬过来|调来|调过来|辞职)"  # 从武汉毕业，八月到深圳报到: where the writer came from
 )
 
@@ -502,6 +503,12 @@ def _home(escaped: str) -> list[str]:
     background, not a place it is about."""
     return [
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
+        rf"(?:来|在){escaped}(?:工作|上班|读书|上学)(?:的)?第?{_YEARS}",  # 来杭州工作第三年
+        # the way home at the end of a trip, or a hub left from (下午四点的高铁回上海, 去昆明赶飞机)
+        rf"(?:高铁|动车|火车|飞机|航班|大巴)回{escaped}",
+        rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
+        # a leg of the way from a station (长沙南坐高铁到萍乡北)
+        rf"{escaped}[东南西北]站?(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
         rf"(?:定居|定居在|老家在|老家是|生活在|长在|土生土长的?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
     ]
@@ -520,6 +527,7 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     if to_asked:
         patterns.append(rf"{escaped}{_STATION}[^，,。！!？?；;\n]{{0,4}}?{_TRAVEL}(?:{to_asked})")
         patterns.append(rf"{escaped}\s*(?:—|-|→|到)\s*(?:{to_asked})")
-    starts = {m.start() for p in patterns for m in re.finditer(p, text)}
+    # (where the name stands in each match: 高铁回上海 ends on it)
+    starts = {text.find(name, m.start(), m.end()) for p in patterns for m in re.finditer(p, text)}
     origins = sum(1 for m in re.finditer(escaped, text) if any(abs(m.start() - at) <= 2 for at in starts))
     return total > 0 and origins >= total

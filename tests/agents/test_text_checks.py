@@ -1606,8 +1606,8 @@ def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
     assert "other_readers" not in checks("第一次养兔子，新手需要准备什么？写个清单", draft)
 
 
-# --- round 18 (probe_drafts.jsonl F206–F235 good posts, F301–F320 families): what its tuning added ----
-ROUND_18_GOOD = sorted(
+# --- rounds 18 and 19 (probe_drafts.jsonl F206–F235, F401–F440 good posts; F301–F320 families) -----
+LATE_GOOD = sorted(
     i for i, row in _QUALITY_DRAFTS.items() if row["family"] >= "F206" and not row["flaws"]
 )
 ROUND_18_CAUGHT = {
@@ -1615,12 +1615,15 @@ ROUND_18_CAUGHT = {
 }
 
 
-@pytest.mark.parametrize("row_id", ROUND_18_GOOD)
-def test_round_18_good_posts_pass(row_id: str) -> None:
-    """Fifty good posts written blind to look suspicious: a closing quote after 。, a line ending on ；,
+@pytest.mark.parametrize("row_id", LATE_GOOD)
+def test_round_18_and_19_good_posts_pass(row_id: str) -> None:
+    """Ninety good posts written blind to look suspicious: a closing quote after 。, a line ending on ；,
     an ingredient line of amounts, the same sets × reps under each exercise, a referral to a doctor, motion
     sickness pills on a trip, the writer's home city, #旅行 on a place's snacks, 拍下来 as taking photos,
-    lines of figures, a book list's stories, cooking at a campsite."""
+    lines of figures, a book list's stories, cooking at a campsite (round 18); the train home
+    (高铁回上海), a station a leg starts from (从上海虹桥坐高铁, 长沙南坐高铁到萍乡北), a hub left for a
+    flight, the city the writer works in, a dish's calories, a money-market fund in a post on saving, a
+    formula of parts, #水上运动 on paddle-boarding (round 19)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 
