@@ -6,8 +6,8 @@ no particular place (`data/lexicon/not_places.txt`), plus landmark names jieba t
 that end in a landmark suffix (老君山, 瘦西湖, 鼓浪屿 …). A two-character `ns` word no table of the lexicon
 knows (a division, a landmark, a foreign place) counts only where the text treats it as a place (去X, 在X,
 X旅行): jieba's dictionary tags many everyday words `ns` (吉他, 深度, 美丽). This is the research
-filter's and the critic's extractor; the quality benchmark counts places with a gazetteer of its own, so that one extractor's
-blind spots cannot hide its own failures.
+filter's and the critic's extractor; the quality benchmark counts places with a gazetteer of its own, so
+that one extractor's blind spots cannot hide its own failures.
 """
 
 from __future__ import annotations
