@@ -1,5 +1,6 @@
 """Seed 004's image-generation rules (§2), as tables of named patterns: negative exclusions first
-(recalling a past image, "I can't draw"), then the eight positive rules in the seed's order.
+(recalling a past image, "I can't draw"), then the eight positive rules in the seed's order, with the ways
+of asking for a picture found since on blind probes (a measure word, a label, a design, a restyling).
 
 Kept in `tools` so the rule fallback (`agents.intent`) and the offline model (`tools.offline.briefing`)
 route with the same table (see `tools.routing`).
@@ -83,7 +84,6 @@ _IMAGE_STRONG = rules(
     ("image.make_picture_noun",
      rf"(?:^|[，。！？；,.!?;\s]|帮我|给我|请|想|要)(?:做|来|出|整|弄)(?:一|两|几|\d+)?[个张幅套组]?"
      rf"{C}{{0,8}}?(?:封面图?|海报|壁纸|头像|头图|插画|配图|表情包|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
-    # 配图：雪山下的小木屋 — a picture noun as the label of what follows
     # 出一张像素风的小房子: a picture counted out, whatever it shows (not a table or a list)
     ("image.measure_zhang",
      rf"(?:出|画|生成|渲染|来)(?:{_NUMERAL})张(?!{C}*(?:表|单|卡片|票|清单|计划|文案))"),
@@ -95,6 +95,7 @@ _IMAGE_STRONG = rules(
     # 把这张照片换成宫崎骏的画风: restyling a picture
     ("image.restyle",
      rf"(?:照片|图片|图){C}{{0,6}}?(?:换成|改成|变成|转成){C}{{0,10}}?(?:画风|风格|漫画|动漫|卡通)"),
+    # 配图：雪山下的小木屋 — a picture noun as the label of what follows
     ("image.labelled", r"^\s*(?:配图|图片|插画|封面|海报|壁纸|头像)\s*[：:]"),
     # 小红书封面图，主题是… — a first clause that is only a picture's name (not a question about one)
     ("image.named",
