@@ -83,14 +83,16 @@ def _places(text: str) -> tuple[str, ...]:
     )
 
 
-_PLACE_CONTEXT = re.compile(
-    r"(?:去|到|在|来|从|回|游|逛|飞|住)[\u4e00-\u9fff]{2}|[\u4e00-\u9fff]{2}(?:旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食)"
-)
+_BEFORE_PLACE = frozenset("去到在来从回游逛飞住")
+_AFTER_PLACE = re.compile(r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食")
 
 
 def _placed(text: str, word: str) -> bool:
-    spans = (m.span() for m in re.finditer(re.escape(word), text))
-    return any(_PLACE_CONTEXT.search(text, max(0, start - 1), end + 4) for start, end in spans)
+    """Is some mention of `word` treated as a place: right after 去/在/从 …, or right before 旅行/市/站 …?"""
+    return any(
+        (m.start() > 0 and text[m.start() - 1] in _BEFORE_PLACE) or _AFTER_PLACE.match(text, m.end())
+        for m in re.finditer(re.escape(word), text)
+    )
 
 
 @cache
