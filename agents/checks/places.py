@@ -499,9 +499,9 @@ _YEARS = r"(?:[一二两三四五六七八九十几半\d]+|好几|十几|二十�
 
 
 def _home(escaped: str) -> list[str]:
-    """The post's background, not a place it is about: where the writer lives, works or grew up (在广州住
-    了五年, 来杭州工作第三年, 老家在潮州), the way home and the stations a trip passes through (高铁回上海, 去昆明
-    赶飞机, 长沙南坐高铁到萍乡北)."""
+    """The post's background, not a place it is about: where the writer lives, works or grew up
+    (在广州住了五年, 来杭州工作第三年, 老家在潮州), the way home and the stations a trip passes through
+    (高铁回上海, 去昆明赶飞机, 长沙南坐高铁到萍乡北)."""
     return [
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
         rf"(?:来|在){escaped}(?:工作|上班|读书|上学)(?:的)?第?{_YEARS}",  # 来杭州工作第三年
