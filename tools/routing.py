@@ -155,12 +155,12 @@ _PICTURE_FOR = re.compile(
 )
 
 
-# 求推荐 / 有没有…推荐: the asker wants a recommendation, not a post of them
-_ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)[^，。,.！!？?]{0,20}$")
-
-
 def _for_picture(text: str, start: int, end: int) -> bool:
     return _PICTURE_AFTER.match(text, end) is not None or _PICTURE_FOR.search(text[:start]) is not None
+
+
+# 求推荐 / 有没有…推荐: the asker wants a recommendation, not a post of them
+_ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)[^，。,.！!？?]{0,20}$")
 
 
 def post_hit(text: str) -> Hit | None:

@@ -4,6 +4,7 @@ an editor's feedback is followed; an editor's own text is warned about, never re
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,14 +114,21 @@ def with_stray_tags(answer: str) -> str:
     return json.dumps({**draft, "tags": [*draft["tags"][:4], "口红试色", "成都美食"]}, ensure_ascii=False)
 
 
-async def test_the_writer_drops_tags_about_another_subject_or_place(
-    tmp_path: Path, knowledge_dir: Path
-) -> None:
-    TamperedOffline("writer", with_stray_tags).install()
+async def run_with_writer(
+    tmp_path: Path, knowledge_dir: Path, tamper: Callable[[str], str]
+) -> list[dict[str, Any]]:
+    """A run of REQUEST whose writer answers are changed by `tamper`; its events."""
+    TamperedOffline("writer", tamper).install()
     settings = make_settings(tmp_path, knowledge_dir, llm_model="tampered/offline")
     async with open_resources(settings) as studio:
         runner = WorkflowRunner(studio)
-        events = await drain(runner, await runner.prepare_start(RunRequest(message=REQUEST)))
+        return await drain(runner, await runner.prepare_start(RunRequest(message=REQUEST)))
+
+
+async def test_the_writer_drops_tags_about_another_subject_or_place(
+    tmp_path: Path, knowledge_dir: Path
+) -> None:
+    events = await run_with_writer(tmp_path, knowledge_dir, with_stray_tags)
     update = next(e for e in events if e["type"] == "content_update")
     assert update["tags"] and not {"口红试色", "成都美食"} & set(update["tags"])
     assert not [r for r in decisions(events) if "没通过自动检查" in r and "标签" in r]
@@ -136,11 +144,7 @@ def with_mostly_stray_tags(answer: str) -> str:
 async def test_too_few_fitting_tags_are_filled_with_tags_for_any_post(
     tmp_path: Path, knowledge_dir: Path
 ) -> None:
-    TamperedOffline("writer", with_mostly_stray_tags).install()
-    settings = make_settings(tmp_path, knowledge_dir, llm_model="tampered/offline")
-    async with open_resources(settings) as studio:
-        runner = WorkflowRunner(studio)
-        events = await drain(runner, await runner.prepare_start(RunRequest(message=REQUEST)))
+    events = await run_with_writer(tmp_path, knowledge_dir, with_mostly_stray_tags)
     update = next(e for e in events if e["type"] == "content_update")
     assert len(update["tags"]) >= 3 and not {"口红试色", "通勤穿搭", "成都美食"} & set(update["tags"])
     assert "生活方式" in update["tags"]
