@@ -95,18 +95,22 @@ def _placed(text: str, word: str) -> bool:
     )
 
 
-@cache
 def _listed(word: str) -> bool:
     """Is `word` a division, a landmark or a foreign place of the lexicon's tables?"""
+    return word in divisions() or word in _named_places()
+
+
+@cache
+def _named_places() -> frozenset[str]:
+    """The first column of the landmark, foreign-place and word-place tables, read once."""
     from tools.lexfiles import LEXICON
 
-    if word in divisions():
-        return True
-    for name in ("landmarks.tsv", "world_places.txt", "word_places.txt"):
-        for line in (LEXICON / name).read_text(encoding="utf-8").splitlines():
-            if line and not line.startswith("#") and line.split("\t")[0].split()[0:1] == [word]:
-                return True
-    return False
+    return frozenset(
+        line.split("\t")[0].split()[0]
+        for name in ("landmarks.tsv", "world_places.txt", "word_places.txt")
+        for line in (LEXICON / name).read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    )
 
 
 # Dishes named after where they come from, made and eaten everywhere (重庆小面, 兰州拉面, 柳州螺蛳粉)

@@ -263,7 +263,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     loose = [s for s, stance in stances if stance == "loose" and s not in anchored]
     counted = bool(scope.themes) and not scope.narrative
     # (…unless it goes on with an on-topic item under a heading: 🍳 吃饭相关： 卡式炉和气罐… 我们煮了火锅)
-    sure = [s for s in off if thick(s) and s not in _headed_items(body, stance)]
+    thick_off = [s for s in off if thick(s)]
+    sure = [s for s in thick_off if s not in _headed_items(body, stance)] if thick_off else []
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if counted else 0.0)
     found = [
         *_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope), *sure
