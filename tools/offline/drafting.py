@@ -860,7 +860,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     scene = material.scene()
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
-    general, theme_tips = _general_advice(ctx, subject, kind, fb, length)
+    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
+    general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
     points, tips, shape = _with_advice(
         arranged, general, theme_tips, subject, brief, (n_points, n_tips), length
     )
@@ -881,7 +882,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         points = [p + endings[i % len(endings)] for i, p in enumerate(points)]  # the voice in every line
 
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
-    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
     paragraphs += _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
     if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
         extra_on += _other_half(ctx, subject, [*points, *tips])
@@ -937,7 +937,7 @@ def _asked_more(
 
 
 def _general_advice(
-    ctx: Context, subject: str, kind: str, fb: Feedback, length: str | None
+    ctx: Context, subject: str, key: str, kind: str, fb: Feedback, length: str | None
 ) -> tuple[list[str], voice.SceneTips]:
     """General advice, said only when the evidence is thin or the editor asks for more (a stock tip true
     of any subject is filler every post would share): the advice of the post's own scene when there is
@@ -947,7 +947,6 @@ def _general_advice(
     theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
     if not voice.THEME_TIPS.get(ctx.theme.key):  # no theme of the corpus: advice said of the thing asked
-        key = _key(subject, [str(k) for k in ctx.brief.get("keywords", [])])
         said = tuple(t.format(k=key) for t in voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"]))
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
