@@ -31,6 +31,7 @@ from typing import Any, Literal
 from agents.artifacts import Brief
 from agents.checks.places import PlaceScope, foreign_mentions, resolve
 from tools.entities import (
+    HEALTH_TOPIC,
     advice_domains,
     foreign_places,
     not_places,
@@ -55,8 +56,6 @@ _GENERIC_WORDS = frozenset({
     # audiences: a note for the same readers is not about the same thing
     "上班族", "学生党", "打工人", "大学生", "宝妈", "女生", "男生", "年轻人", "职场新人", "新手妈妈",
 })
-# A request about health: medical advice belongs in its post.
-_HEALTH = re.compile(r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|养生|疫苗")
 # A number (a price, a time, a count) in a note that names no place describes some other town: no fact
 # for a post about a named place, which keeps only such a note's general advice.
 _NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里|串|碗|份)")
@@ -119,7 +118,7 @@ class Scope:
         words = [w for w in words if not any(w in p or p in w for p in found)]
         words = [w for w in words if not only_as_time(w, f"{request} {topic}")]  # 下班后练力量: when
         domains = set(advice_domains(about))
-        if _HEALTH.search(about):
+        if HEALTH_TOPIC.search(about):
             domains.add("medical")
         return cls(
             tuple(found),

@@ -24,7 +24,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORDISH = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")
 # A place name right before one of these names a street (青岛的肥城路, 上海的南京路, 南京的北京西路), not
 # the place; a street that is a sight of its own (广州北京路) is in the gazetteer and wins as the longer name.
-_STREET = re.compile(r"[东西南北中]?(?:路|街|大街|大道|巷|弄)")
+# (a street named after a place, 肥城路 or 南京西路; not a town's own old street, 泉州西街)
+_STREET = re.compile(r"[东西南北中]?(?:路|大街|大道|巷|弄)|街")
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]+")
 # Particles and internet words that make a text chatty; exclamation marks count towards liveliness too.
 COLLOQUIAL = (

@@ -45,6 +45,12 @@ ADVICE_DOMAINS: dict[str, tuple[str, ...]] = {
 }
 
 
+# A request about health: medical advice belongs in its post (when to see a doctor about altitude sickness).
+HEALTH_TOPIC = re.compile(
+    r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|养生|疫苗|高反|高原反应|中暑"
+)
+
+
 @lru_cache(maxsize=4096)
 def posseg_cut(text: str) -> tuple[tuple[str, str], ...]:
     """jieba's words of `text` with their part-of-speech flags."""

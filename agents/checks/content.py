@@ -28,7 +28,7 @@ from agents.checks.textutil import (
     strip_emoji,
     theme_hits,
 )
-from tools.entities import ADVICE_DOMAINS, posseg_cut
+from tools.entities import ADVICE_DOMAINS, HEALTH_TOPIC, posseg_cut, readers
 
 _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "financial": "理财投资"}
 # One of these is advice on its own; other domain words (医院, 体重, 保险 …) count only two at a time.
@@ -93,6 +93,10 @@ _DOSING = frozenset(
 )
 # A pet post may dose a deworming or a vet's prescription; medicines for people stay off it.
 _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林", "泰诺林", "混悬液", *_MEDICINES))
+# …of which a vet gives a pet the kinds too, in a post about its surgery or illness (术后止痛消炎药 on a
+# spaying bill)
+_VET_GIVES = frozenset(("消炎药", "止痛药"))
+_PET_CARE = re.compile(r"绝育|手术|术后|生病|看病|就医|受伤|住院")
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 _CALORIES = frozenset(("大卡", "千卡", "卡路里"))
@@ -124,7 +128,7 @@ _DIGRESSION = re.compile(
     r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
     r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
     r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
-    r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
+    r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?(?:给[^，,。]{1,4}?)?"
     r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
@@ -194,22 +198,78 @@ def _stance(sentence: str, scope: Scope) -> str:
     words of another theme: a 简历 line in a recipe) or "loose" (no link, no sign of another topic: a line
     of narrative)."""
     lowered = sentence.lower()
+    who = _who(scope)
+    # the readers named (爸妈, 学生党) say who the post is for, not what it is about: a line that links to
+    # the request only by them is about whatever else it says (给爸妈换了一台老人机 in a hiking-pole post)
+    own = _own_hits(sentence, scope)
+    shared = {w for w in scope.topic_words if w in lowered}
+    subject = shared - who
     if any(place in sentence for place in scope.places.names) or any(
         scope.places.allows(p) for p in mentioned(sentence)
     ):
-        return "on"
-    own = any(theme_hits(t, sentence) for t in scope.near)
-    shared = {w for w in scope.topic_words if w in lowered}
-    if shared or any(b in lowered for b in scope.topic_bigrams):
+        # …and the request's place named in passing keeps no line thick with another theme on the topic
+        # (厦门太阳大 in a line on repotting succulents, in a diary of running in 厦门)
+        things = _things(sentence) - set(scope.places.names)
+        # (…not the head of a word, like 肉 of 多肉)
+        elsewhere = not _own_hits(sentence, scope, 2) and not subject & things and _thick(sentence, scope)
+        return "off" if elsewhere else "on"
+    if subject or any(b in lowered for b in _subject_bigrams(scope)):
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
         # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else it says.
-        named = any(len(w) >= 3 for w in shared)
-        if len(shared) <= 1 and not named and scope.themes and not own and _other_theme(sentence, scope):
+        named = any(len(w) >= 3 for w in subject)
+        if len(subject) <= 1 and not named and scope.themes and not own and _other_theme(sentence, scope):
             return "off"
         return "on"
+    if shared and not _other_theme(sentence, scope):
+        return "on"  # a line about the readers themselves (带父母出门，节奏要留白)
     if own:
         return "on"
     return "off" if _other_theme(sentence, scope) else "loose"
+
+
+# Words that name a kind of reader, not a subject: whom a trip, a list or a recipe is for. Not children (a
+# 遛娃 or 辅食 post is about them) nor pets, nor a reader named by the subject (小个子, 油皮, 新手).
+_READER_WORD = re.compile(
+    r"上班族|打工人|学生党|大学生|研究生|宝妈|宝爸|新手爸妈|新手妈妈|新手爸爸|家长|情侣|职场新人|考研人|一家人|长辈|"
+    r"爸妈|父母|老人|老年人|中老年|退休|子女|年轻人|女生|男生|姐妹|闺蜜"
+)
+
+
+@cache
+def _who(scope: Scope) -> frozenset[str]:
+    """The request's words that only say who the post is for: reader words (学生党, 退休, 爸妈) and words
+    of the audience the rest of the request does not use (想带父母旅行的子女)."""
+    return frozenset(
+        w
+        for w in scope.topic_words
+        if _READER_WORD.fullmatch(w)
+        or (w in scope.audience and w not in scope.kind_text and not readers(w) - _GROWN_UPS)
+    )
+
+
+_GROWN_UPS = frozenset({"elderly", "men", "women", "couple"})  # reader groups that are no post's subject
+
+
+def _own_hits(sentence: str, scope: Scope, min_len: int = 1) -> bool:
+    """Does the sentence use a word of the post's themes (or those near them), other than who it is for?"""
+    who = _who(scope)
+    return any(
+        w not in who and not _READER_WORD.fullmatch(w)
+        for t in scope.near
+        for w in theme_hits(t, sentence, min_len=min_len)
+    )
+
+
+@cache
+def _subject_bigrams(scope: Scope) -> frozenset[str]:
+    """The character bigrams of the request's words other than who the post is for."""
+    who = _who(scope)
+    return frozenset(b for b in scope.topic_bigrams if any(b in w for w in scope.topic_words - who))
+
+
+def _thick(sentence: str, scope: Scope) -> bool:
+    """Is the sentence thick with another theme's words (科目二、倒车入库、方向盘 in a renovation story)?"""
+    return any(len(theme_hits(t, sentence, min_len=2)) >= SURE_DRIFT for t in _others(scope))
 
 
 def off_topic(text: str, scope: Scope) -> bool:
@@ -221,7 +281,8 @@ def off_topic(text: str, scope: Scope) -> bool:
 def _other_theme(sentence: str, scope: Scope) -> bool:
     """Does the sentence use words of a theme the request is not in? One is enough when the request's
     themes are known; without them, two of one theme (a lone 下班 in a diary line says little)."""
-    need = 1 if scope.themes else 2
+    # (a story or a diary tells a day in everyday words: 下班 or 工作 in a dog's adoption story is no topic)
+    need = 1 if scope.themes and not scope.narrative else 2
     table = sections("theme_words.txt")
     return any(len(theme_hits(t, sentence, min_len=2)) >= need for t in table if t not in scope.near)
 
@@ -233,12 +294,10 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     body = str(draft.get("body", ""))
     content = content_sentences(body)
     listed = _subject_items(body, scope)
-    others = _others(scope)
 
-    # a sentence thick with another theme's words is a digression on its own (科目二、倒车入库、方向盘 in a
-    # renovation story), however short the aside
+    # a sentence thick with another theme's words is a digression on its own, however short the aside
     def thick(sentence: str) -> bool:
-        return any(len(theme_hits(t, sentence, min_len=2)) >= SURE_DRIFT for t in others)
+        return _thick(sentence, scope)
 
     # …and otherwise a line of an on-topic run of steps keeps to the topic as a list item does
     threaded = {s for para in _thread(body, scope) for s in sentences(para)}
@@ -286,12 +345,14 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
 
 
 def _headed_items(body: str, stance: Callable[[str], str]) -> set[str]:
-    """The sentences of paragraphs that open on a heading and say something on the topic under it."""
+    """The sentences of paragraphs that open on a heading and say something on the topic under it. Not a
+    day's or an hour's heading (Day 25): a diary's day holds whatever happened, on the topic or not."""
     out: set[str] = set()
     for para in paragraphs(body):
         first, *rest = para.splitlines()
         said = [x for line in rest for x in sentences(line)]
-        if is_heading(first) and any(stance(x) == "on" for x in said if cjk_len(x) >= 6):
+        told = any(stance(x) == "on" for x in said if cjk_len(x) >= 6)
+        if is_heading(first) and not _STEP.match(first) and told:
             out.update(said)
     return out
 
@@ -387,9 +448,13 @@ def _tangents(body: str, scope: Scope) -> list[str]:
         if start is None:
             continue
         run: list[str] = []
-        for sentence in said[start:]:
-            # the topic as the day it happened links nothing (接猫那天我还换了一套新床品)
-            if _linked(_WHEN_ANCHOR.sub("", sentence), scope):
+        for i, sentence in enumerate(said[start:]):
+            # the topic as the day it happened links nothing (接猫那天我还换了一套新床品), nor the topic
+            # the aside leaves from (说到早八，我最近还在做隔夜燕麦)
+            text = _WHEN_ANCHOR.sub("", sentence)
+            if i == 0:
+                text = _BRIDGE.sub("", text, count=1)
+            if _linked(text, scope):
                 break
             run.append(sentence)
         if sum(cjk_len(s) for s in run) >= TANGENT_MIN_CHARS:
@@ -397,6 +462,8 @@ def _tangents(body: str, scope: Scope) -> list[str]:
     return out
 
 
+# the opening that names a topic only to leave it (说到早八，/ 说起学生党，)
+_BRIDGE = re.compile(r"^\W*说(?:到|起)[^，,。]{1,6}[，,]")
 _WHEN_ANCHOR = re.compile(r"[^，,。！!？?；;]{1,8}?(?:那天|那周|那晚|的时候|当天)")
 
 
@@ -407,12 +474,18 @@ def _opens_aside(sentence: str) -> bool:
 
 
 def _linked(text: str, scope: Scope) -> bool:
-    """Does the text name a topic word (or a bigram of one) or a requested place?"""
+    """Does the text name a topic word (or a bigram of one) or a requested place? Who the post is for
+    links only with a word of its own theme (学生党记得带学生证，景点能打折, not 很适合学生党当新爱好)."""
     lowered = text.lower()
-    return (
-        any(w in lowered for w in scope.topic_words)
-        or any(b in lowered for b in scope.topic_bigrams)
-        or any(place in text for place in scope.places.names)
+    who = _who(scope)
+    if any(w in lowered for w in scope.topic_words - who):
+        return True
+    if any(b in lowered for b in _subject_bigrams(scope)):
+        return True
+    if any(place in text for place in scope.places.names):
+        return True
+    return any(w in lowered for w in who) and any(
+        w not in who and not _READER_WORD.fullmatch(w) for t in scope.themes for w in theme_hits(t, text)
     )
 
 
@@ -429,11 +502,8 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
     topical = "\n".join(para for para, touches in touching.items() if touches)
     for para in paragraphs(body)[1:-1]:
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
-        elsewhere = any(
-            len(theme_hits(t, para, min_len=2)) >= 2
-            for t in sections("theme_words.txt")
-            if t not in scope.themes
-        )
+        # (of a theme not near the request's: a trip's clothes are outdoor gear, its meals food)
+        elsewhere = any(len(theme_hits(t, para, min_len=2)) >= 2 for t in _others(scope))
         # …and names no two things the paragraphs on the topic name (湖边 and 步道 in a tips list of a
         # lakeside run): a paragraph about something else shares no things with the post
         cohesive = sum(w in topical for w in _things(para)) >= 2
@@ -498,6 +568,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
     asked = {d for d, ws in ADVICE_DOMAINS.items() if any(w in scope.text for w in ws)}
     if _SAVING.search(scope.text):  # how to save money may say where the savings sit (货币基金)
         asked.add("financial")
+    if HEALTH_TOPIC.search(scope.text):  # 防高反 may say when to see a doctor, a cat's spaying its 消炎药
+        asked.add("medical")
     by_theme = {d for theme in scope.themes for d in _THEME_DOMAINS.get(theme, set())} - asked
     text = "\n".join(
         [str(draft.get("title", "")), str(draft.get("body", "")), " ".join(draft.get("tags") or [])]
@@ -511,7 +583,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         if domain == "medical":
             used += [m.group(0) for s in said for m in _DRUG_NAME.finditer(s) if m.group(0) not in used]
         if domain in by_theme:  # the theme may name a doctor or a vet, not medicines and doses
-            doses = _HUMAN_DRUGS if "pets" in scope.themes else _DOSING
+            vet = _VET_GIVES if _PET_CARE.search(scope.text) else frozenset()
+            doses = _HUMAN_DRUGS - vet if "pets" in scope.themes else _DOSING
             used = [w for w in used if w in doses or (_DRUG_NAME.fullmatch(w) and "pets" not in scope.themes)]
         named_drug = any(_DRUG_NAME.fullmatch(w) for w in used)
         shaped = _shaped_advice(domain, said, scope, allowed=domain in by_theme)

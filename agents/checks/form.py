@@ -14,7 +14,7 @@ from typing import Any
 
 from agents.checks import Finding, Owner
 from agents.checks.content import off_topic
-from agents.checks.places import foreign_mentions, mentioned
+from agents.checks.places import foreign_mentions, mentioned, region_members
 from agents.checks.restated import numbers_differ, restatement
 from agents.checks.textutil import (
     LIST_ITEM,
@@ -183,12 +183,15 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         return True
     if scope.places.names and lowered in generic_tags("travel"):
         return True  # a post about a named place is a visit there too: #旅行 on 潮州's snacks
+    seen = _GEOGRAPHY.findall(lowered)
+    if scope.places.names and seen and all(g in post for g in seen) and _theme_words(lowered, ["travel"]):
+        return True  # …and the lie of the land it tells of (#海边 on paddle-boarding at sea in 厦门)
     own = [w for w in words(lowered) if w not in _generic_parts()]
     if own and all(w in post for w in own):
         return True
-    named = mentioned(tag)
+    named = mentioned(tag) or [m for m in region_members(tag) if scope.places.allows(m)]
     if named and scope.places.names and all(scope.places.allows(p) for p in named):
-        return True  # the request's place or the region it lies in (#新疆旅行 on a 赛里木湖 ride)
+        return True  # the request's place or the region it lies in (#新疆旅行 on a 赛里木湖 ride, #西北旅行)
     if _theme_words(lowered, scope.themes):
         return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
     others = [t for t in sections("theme_words.txt") if t not in scope.themes]
@@ -198,6 +201,7 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     return any(g in post for w in own for g in bigrams(w)) or not advice_domains(lowered)
 
 
+_GEOGRAPHY = re.compile(r"[海湖山岛江河]")
 # What any post that counts its money is about as well: #省钱生活 on a meal-prep post that saves 两百块 a week
 # (not 理财 or 基金: investing is a subject of its own).
 _SPENDING = frozenset({"省钱", "预算", "开销", "花费", "消费", "账单"})
@@ -360,7 +364,35 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
             reason = f"第 {i + 1} 行停在「{tail}」，没有句末标点，句子被截断了"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
+    for line in _cut_items(body):
+        tail = strip_emoji(line).strip()
+        tail = tail if len(tail) <= 16 else "…" + tail[-15:]
+        reason = f"列表项「{tail}」停在半句，其他项都说完了，句子被截断了"
+        return [Finding("cut_off", "readability", "writer_agent", reason)]
     return []
+
+
+def _cut_items(body: str) -> list[str]:
+    """List items of several clauses that stop bare on a verb in a list whose other items (two or more) all
+    end their sentences (…再放牛腩、土豆，倒入 among steps ending on 。): the item was cut before its object.
+    Not a line of amounts, a chosen time or a formula, which is whole without an end."""
+    out: list[str] = []
+    for para in paragraphs(body):
+        items = [
+            line.strip()
+            for line in para.splitlines()
+            if LIST_ITEM.match(line.strip()) and not is_heading(line.strip())
+        ]
+        ended = [bool(_END.search(item)) for item in items]
+        for item, done in zip(items, ended, strict=True):
+            text = strip_emoji(item).strip()
+            whole = _TIME_CHOSEN.search(text) or _AMOUNTS.match(text) or _formula(item)
+            # (a copula is read by `_unfinished`: 你是不是也是 asks, 关键是 announces)
+            verb = bool(text) and posseg_cut(text)[-1][1] == "v" and posseg_cut(text)[-1][0] not in "是有在"
+            alone = not done and sum(ended) >= 2 and sum(ended) == len(items) - 1
+            if alone and verb and "，" in text and not whole:
+                out.append(item)
+    return out
 
 
 def _formula(line: str) -> bool:
@@ -388,9 +420,11 @@ _END = re.compile(
 )
 # A line that only lists amounts (牛腩500克，番茄3个，…，盐少许): an ingredient or packing list, whole
 _AMOUNT = (
-    r"(?:(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)\s*"
+    r"(?:(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半几]+)\s*(?:小|大|满)?"
     r"(?:克|g|千克|kg|毫升|ml|勺|匙|颗|个|片|根|块|瓣|杯|碗|斤|把|滴|袋|包|盒|瓶|张|件|双|条)|少许|适量|若干)"
 )
+# …ending on a thing's amount (花椒1小把): whole, though 把 may also open a clause
+_AMOUNT_END = re.compile(rf"[\u4e00-\u9fff]{_AMOUNT}$")
 _AMOUNTS = re.compile(rf"^(?:[^，,、。；;]{{1,10}}?{_AMOUNT}[，,、]\s*)+[^，,、。；;]{{1,10}}?{_AMOUNT}$")
 
 
@@ -429,7 +463,8 @@ def _unfinished(line: str, last: bool) -> str:
         return f"停在「{ending}」上，话没说完"
     if _MEASURE_END.search(text) and not is_heading(line):
         return f"停在「{text[-4:]}」，量词后面没有东西"
-    waits = ending in _DANGLING_WORDS or _copula_waits(text) or _attribute_waits(text)
+    waits = (ending in _DANGLING_WORDS and not _AMOUNT_END.search(text)) or _copula_waits(text)
+    waits = waits or _attribute_waits(text)
     waits = waits or bool(_WAITING.search(text))
     if waits and not is_heading(line):
         shown = text if len(text) <= 10 else "…" + text[-9:]

@@ -28,7 +28,9 @@ _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|�
 # 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
 _ORIGIN_LABEL = re.compile(
     r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|沙滩|海滩|公园|码头|大桥|门(?![票口])|"
-    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶)"
+    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶|"
+    # a flavour and goods named after where they come from (新疆的味道, 郫县豆瓣酱, 云南咖啡豆)
+    r"的(?:味道|风味|口味)|豆瓣酱|酱|醋|米酒|黄酒|咖啡|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣)"
 )
 
 
@@ -129,7 +131,14 @@ def agree(a: Place, b: Place) -> bool:
     """One place lies in the other, or both in one prefecture (思明 and 鼓浪屿 and 厦门 and 福建)."""
     if a.name in b.name or b.name in a.name:
         return True
+    if _city_abroad(a) and _city_abroad(b):  # two cities of one country are two places (京都, 大阪)
+        return False
     return any(_codes_agree(x, y) for x in a.codes for y in b.codes)
+
+
+def _city_abroad(place: Place) -> bool:
+    """A foreign city: its own code and its country's (a country's two codes are the same)."""
+    return len(place.codes) == 2 and all(c.startswith("world:") for c in place.codes)
 
 
 def _holds(a: Place, b: Place) -> bool:
@@ -170,6 +179,11 @@ class PlaceScope:
 def _aliases() -> dict[str, tuple[str, ...]]:
     """Regions spanning several divisions (江浙沪, 川渝 …) → the divisions they cover."""
     return {line.split()[0]: tuple(line.split()[1:]) for line in _lines("region_aliases.txt")}
+
+
+def region_members(text: str) -> list[str]:
+    """The divisions of the regions `text` names (西北旅行 → 陕西, 甘肃, 青海 …)."""
+    return [m for alias, members in _aliases().items() if alias in text for m in members]
 
 
 @lru_cache(maxsize=1024)
@@ -504,7 +518,8 @@ def _home(escaped: str) -> list[str]:
     (高铁回上海, 去昆明赶飞机, 长沙南坐高铁到萍乡北)."""
     return [
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
-        rf"(?:来|在){escaped}(?:工作|上班|读书|上学)(?:的)?第?{_YEARS}",  # 来杭州工作第三年
+        rf"(?:来|在){escaped}(?:工作|上班|读书|上学|读大学|上大学)?(?:的)?第?{_YEARS}",  # 来杭州(工作)第三年
+        rf"在{escaped}(?:买|淘|入手|带回)(?:了|的|回来)",  # 去年在苏州买了一条方巾: where a thing came from
         # the way home at the end of a trip, or a hub left from (下午四点的高铁回上海, 去昆明赶飞机)
         rf"(?:高铁|动车|火车|飞机|航班|大巴)回{escaped}",
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
@@ -512,6 +527,19 @@ def _home(escaped: str) -> list[str]:
         rf"{escaped}[东南西北]站?(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
         rf"(?:定居|定居在|老家在|老家是|生活在|长在|土生土长的?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
+    ]
+
+
+_NAME = r"[\u4e00-\u9fff]{2,4}"
+_BETTER = r"(?:便宜|贵|好|差|少|多|近|远|快|慢|新鲜|实惠|划算|凉快|暖和|热|冷|干|湿|正宗|地道|清淡|辣)"
+
+
+def _compared(escaped: str, listed: str) -> list[str]:
+    """A clause that sets the post's place beside another, saying nothing of the other (比在广州、深圳吃便宜
+    不少, 和河南的不一样): a comparison, not a place the post is about."""
+    return [
+        rf"比(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
+        rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,4}}?(?:不一样|不同|不太一样|有区别|差不多|一样)",
     ]
 
 
@@ -523,12 +551,18 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     # (a requested 建水古城 is reached as 建水)
     towns = [m.group(1) for a in asked if (m := _TOWN_SUFFIX.match(a))]
     to_asked = "|".join(re.escape(a) for a in dict.fromkeys([*asked, *towns]) if a)
-    patterns = [rf"从{escaped}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
-    patterns += _home(escaped)
+    listed = rf"(?:{_NAME}[、和或跟])*{escaped}(?:[、和或跟]{_NAME})*"  # 从南昌、长沙过来
+    patterns = [rf"从{listed}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
+    patterns += [*_home(escaped), *_compared(escaped, listed)]
     if to_asked:
         patterns.append(rf"{escaped}{_STATION}[^，,。！!？?；;\n]{{0,4}}?{_TRAVEL}(?:{to_asked})")
         patterns.append(rf"{escaped}\s*(?:—|-|→|到)\s*(?:{to_asked})")
     # (where the name stands in each match: 高铁回上海 ends on it)
     starts = {text.find(name, m.start(), m.end()) for p in patterns for m in re.finditer(p, text)}
-    origins = sum(1 for m in re.finditer(escaped, text) if any(abs(m.start() - at) <= 2 for at in starts))
-    return total > 0 and origins >= total
+    # (only where the name reads as the place: 新疆的味道 is a flavour, not a second mention)
+    tokens = _token_spans(text)
+    places_at = [
+        m.start() for m in re.finditer(escaped, text) if _reads_as_place(text, m.start(), name, tokens)
+    ]
+    origins = sum(1 for at in places_at if any(abs(at - s) <= 2 for s in starts))
+    return total > 0 and origins >= len(places_at)

@@ -126,3 +126,11 @@ def test_a_sentence_about_another_activity_only_is_no_evidence() -> None:
     # a request that names no activity keeps every one
     plain = Scope.of("杭州周末两天怎么玩", {"topic": "杭州周末", "theme": "travel"})
     assert plain.clean(camping["desc"], camping) == camping["desc"]
+
+
+def test_two_cities_of_one_foreign_country_are_two_places() -> None:
+    """大阪 is no part of a trip to 京都 (both only share 日本), though a trip to 日本 may name either."""
+    kyoto = Scope.of("京都红叶季赏枫攻略笔记，写清楚几点去清水寺人少")
+    assert kyoto.foreign("住宿：大阪住了2晚商务酒店，京都住了2晚町屋民宿") == ["大阪"]
+    assert kyoto.foreign("清水寺早上六点开门，京都站坐巴士二十分钟") == []
+    assert Scope.of("日本关西七日游攻略").foreign("大阪住了2晚，京都住了2晚") == []

@@ -1606,24 +1606,38 @@ def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
     assert "other_readers" not in checks("第一次养兔子，新手需要准备什么？写个清单", draft)
 
 
-# --- rounds 18 and 19 (probe_drafts.jsonl F206–F235, F401–F440 good posts; F301–F320 families) -----
+# --- rounds 18–20 (probe_drafts.jsonl F206–F235, F401–F440, G601–G645 good posts; F301–F320, F501–F522
+# families) ---------------------------------------------------------------------------------------------
 LATE_GOOD = sorted(
     i for i, row in _QUALITY_DRAFTS.items() if row["family"] >= "F206" and not row["flaws"]
 )
 ROUND_18_CAUGHT = {
     "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
+    # round 20
+    "draft-f502-1": "topic_drift",  # 对了，…换了沙发…爸妈都说舒服: linked to a trip only by 爸妈
+    "draft-f506-1": "topic_drift",  # 顺便说一句，最近我在学尤克里里…很适合学生党: only who the list is for
+    "draft-f511-1": "topic_drift",  # 说到早八，我最近还在做隔夜燕麦: the topic named only to leave it
+    "draft-f514-1": "topic_drift",  # 最近我还给爸妈换了一台老人机 in a hiking-pole review for parents
+    "draft-f520-2": "topic_drift",  # repotting succulents under a run diary's Day 25, 厦门 named in passing
+    "draft-f504-2": "cut_off",  # a step that stops on 倒入 among steps ending on 。
+    "draft-f511-2": "cta_mismatch",  # 预约门店，到店体验 closing a make-up tutorial done at home
+    "draft-f519-1": "cta_mismatch",  # 收藏这份菜谱 closing a stretching routine
 }
 
 
 @pytest.mark.parametrize("row_id", LATE_GOOD)
-def test_round_18_and_19_good_posts_pass(row_id: str) -> None:
+def test_round_18_to_20_good_posts_pass(row_id: str) -> None:
     """Ninety good posts written blind to look suspicious: a closing quote after 。, a line ending on ；,
     an ingredient line of amounts, the same sets × reps under each exercise, a referral to a doctor, motion
     sickness pills on a trip, the writer's home city, #旅行 on a place's snacks, 拍下来 as taking photos,
     lines of figures, a book list's stories, cooking at a campsite (round 18); the train home
     (高铁回上海), a station a leg starts from (从上海虹桥坐高铁, 长沙南坐高铁到萍乡北), a hub left for a
     flight, the city the writer works in, a dish's calories, a money-market fund in a post on saving, a
-    formula of parts, #水上运动 on paddle-boarding (round 19)."""
+    formula of parts, #水上运动 on paddle-boarding (round 19); a comparison with other cities (比在广州、
+    深圳吃便宜), goods and flavours named after a place (郫县豆瓣酱, 新疆的味道), where a thing was bought,
+    a 北漂's 北京, the cities one comes from (从南昌、长沙过来), when to see a doctor about altitude sickness,
+    a spaying bill's 消炎药, an ingredient's 1小把, #度假 on a trip, #西北旅行 on 青海湖, a trip's clothes,
+    a narrative's everyday 下班 (round 20)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 

@@ -41,6 +41,8 @@ def test_gazetteer_prefers_the_longest_name_and_skips_ordinary_words() -> None:
     assert places.find("青岛的肥城路和上海的南京路") == ["青岛", "上海"]  # streets named after cities
     assert places.find("南京的北京西路") == ["南京"]  # …with a direction too
     assert places.find("广州北京路步行街") == ["广州", "北京路"]  # a street that is a sight of its own
+    assert places.find("泉州西街和开元寺") == ["泉州", "开元寺"]  # a town's own old street is the town
+    assert places.foreign("西栅夜景是精华", ["乌镇"]) == []  # 西栅 lies in 乌镇
 
 
 def test_parents_and_children_of_the_request_places_are_not_foreign() -> None:

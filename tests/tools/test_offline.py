@@ -334,6 +334,7 @@ def test_a_long_subject_is_never_cut_through_the_middle() -> None:
     assert subject_of("出租屋厨房不用工具也能变整洁的收纳", "") == "出租屋厨房收纳"
     assert subject_of("一个人坐了二十几个小时硬座火车的回家路", "") == "硬座火车回家路"
     assert subject_of("狗狗换粮怎么换才不拉稀", "") == "狗狗换粮"  # how (怎么换) is no thing
+    assert subject_of("成都玉林路宠物友好餐厅合集", "") == "玉林路宠物友好餐厅"  # the street says the city
 
 
 def test_a_subject_never_ends_on_a_loose_word_or_half_an_english_phrase() -> None:
@@ -459,3 +460,15 @@ async def test_a_redo_keeps_the_title_the_creator_named_unless_asked_for_another
         "writer", prompt(request=request_text, brief=brief, previous=previous, feedback="换个标题"), Draft
     )
     assert asked.title != first.title
+
+
+async def test_a_pet_friendly_restaurant_post_speaks_of_pets_in_restaurants(gateway: LLMGateway) -> None:
+    """The scene that names more of the subject wins (宠物友好餐厅, not any 餐厅 nor a pet's trip), and a tag
+    names the whole street (#玉林路, not 广西's 玉林)."""
+    request_text = "成都玉林路宠物友好餐厅合集，可以带猫的那种，写篇笔记"
+    brief = await gateway.complete_structured("brief", prompt(request=request_text), Brief)
+    draft = await gateway.complete_structured("writer", prompt(request=request_text, brief=brief), Draft)
+    assert "餐厅" in draft.title and "铲屎官" in (brief.audience or "")
+    assert "店" in draft.body and any(w in draft.body for w in ("牵引绳", "猫包", "水碗"))
+    assert not any(w in draft.body for w in ("高铁", "飞机", "航空箱", "招牌"))
+    assert "玉林路" in draft.tags and "玉林" not in draft.tags

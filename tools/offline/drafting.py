@@ -460,6 +460,10 @@ def _within(text: str, limit: int) -> str:
     plain = re.sub(_LEADING_WHEN, "", timeless)
     if 2 <= len(plain) <= limit:
         return plain
+    # …then the city before a street or a spot of it (成都玉林路宠物友好餐厅 → 玉林路宠物友好餐厅)
+    city = next((p for p in places(plain) if plain.startswith(p)), "")
+    if city and _FINER_PLACE.match(plain[len(city) :]) and 4 <= len(plain) - len(city) <= limit:
+        return plain[len(city) :]
     if found := _thing_and_kind(plain, limit):  # its thing and its kind, not a cut through the middle
         return found
     # …or its first thing, when the words before it tell what happened (坐了十几个小时绿皮卧铺 → 绿皮卧铺)
@@ -482,6 +486,7 @@ def _within(text: str, limit: int) -> str:
 
 
 _LATIN = re.compile(r"^[\sA-Za-z0-9]+$")
+_FINER_PLACE = re.compile(r"[\u4e00-\u9fff]{1,4}(?:路|街|巷|区|镇|村|古城|古镇|景区|公园)")
 # Words a subject cannot end on: an adverb, a pronoun, a preposition, a conjunction or a particle
 # (老房子厨房水龙头一直, 不用管道疏通剂自己), a count without its noun (zone 2慢跑三个 of 三个月), a space
 # or a joining mark, a copula, 必 or 时 — not a span (两天一夜, 一个月) nor a closing bracket
@@ -723,6 +728,7 @@ def _tags(
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
+    base = [_street(t, ctx.request) for t in base]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
         base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
@@ -740,6 +746,12 @@ def _tags(
         fill = [t for t in ctx.theme.tags if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
     return tags[:8]
+
+
+def _street(tag: str, request: str) -> str:
+    """The whole street a tag names only the first part of (#玉林 of 玉林路 is a city in 广西: #玉林路)."""
+    street = re.search(re.escape(tag) + r"[东西南北中]?(?:路|街|巷|大道)", request)
+    return street.group(0) if street else tag
 
 
 def _other_activity(ctx: Context, tag: str) -> bool:

@@ -455,14 +455,15 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     scenes = [s for s in _scenes() if not other_readers("".join(s[2]), named_readers)]
     own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
     # a Chinese phrase ends in its head: the scene named last in the subject is what it is about (宝宝辅食 is
-    # feeding, 青岛海边晨跑 is running); of two at the same place, the post's own theme's
+    # feeding, 青岛海边晨跑 is running); of two at the same place, the one that names more of it (宠物友好餐厅
+    # is a pet's outing, more than any 餐厅), then the post's own theme's
     named = [
-        (max(m.end() for m in when.finditer(subject)), -rank, tips)
+        (*max((m.end(), m.end() - m.start()) for m in when.finditer(subject)), -rank, tips)
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
         if when.search(subject)
     ]
     found = (
-        max(named, key=lambda f: f[:2])[2]
+        max(named, key=lambda f: f[:3])[3]
         if named
         else next((t for w, t in own if w.search(text)), SceneTips())
     )
