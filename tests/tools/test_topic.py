@@ -374,3 +374,18 @@ def test_quotes_kinds_and_delivery_words_are_not_the_subject(request_text: str, 
     """Written after a probe of 110 fresh post requests: the quotes around a title, the kind of post after
     的, the writer's 我是怎么, and the parts of a post asked for (title, text, tags) are no subject."""
     assert extract_topic(request_text) == topic
+
+
+def test_the_scene_is_what_the_subject_ends_on_and_names_most_of() -> None:
+    """A homestay in an old village is about the homestay, a town's night view about the night, a dune's
+    sand about the desert; of two scenes ending at one place, the one naming more of it (宠物友好餐厅)."""
+    from tools.offline.voice import scene_tips
+
+    def tips(theme: str, subject: str) -> str:
+        return "".join(scene_tips(theme, subject, subject))
+
+    assert "隔音" in tips("travel", "松阳古村落民宿") and "石板路" not in tips("travel", "松阳古村落民宿")
+    assert "亮灯" in tips("travel", "凤凰古城夜景")
+    assert "沙子" in tips("travel", "敦煌鸣沙山月牙泉游玩")
+    assert "猫包" in tips("food", "玉林路宠物友好餐厅") and "招牌" not in tips("food", "玉林路宠物友好餐厅")
+    assert "招牌" in tips("food", "玉林路川菜餐厅")
