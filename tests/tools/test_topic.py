@@ -389,3 +389,15 @@ def test_the_scene_is_what_the_subject_ends_on_and_names_most_of() -> None:
     assert "沙子" in tips("travel", "敦煌鸣沙山月牙泉游玩")
     assert "猫包" in tips("food", "玉林路宠物友好餐厅") and "招牌" not in tips("food", "玉林路宠物友好餐厅")
     assert "招牌" in tips("food", "玉林路川菜餐厅")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("裸辞后gap半年的真实感受，写一篇走心的长文笔记", "裸辞后gap半年的真实感受"),  # a tone, a kind
+        ("写一篇温暖的长文，讲我离开大厂的第一年", "我离开大厂的第一年"),  # 讲 frames the story
+        ("新手徒步需要准备什么？写一篇入门装备笔记", "新手徒步装备"),  # the question says whose gear
+    ],
+)
+def test_a_post_s_tone_and_kind_are_no_subject(request_text: str, topic: str) -> None:
+    assert extract_topic(request_text) == topic

@@ -729,6 +729,8 @@ def _tags(
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     base = [_street(t, ctx.request) for t in base]
+    whose = readers(f"{ctx.request} {ctx.topic}")  # no #养猫 on a dog's adoption
+    base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
         base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
@@ -743,7 +745,11 @@ def _tags(
         else:  # too few new ones: the old ones fill in only up to the three a post needs
             tags = [*fresh, *kept][:3]
     if len(tags) < 3 and not fb.tags_set:  # a post needs three tags: the theme's own fill in (#穿搭分享)
-        fill = [t for t in ctx.theme.tags if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
+        fill = [
+            t
+            for t in ctx.theme.tags
+            if (t in ctx.theme.tags[:1] or not _other_activity(ctx, t)) and not other_readers(t, whose)
+        ]
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
     return tags[:8]
 

@@ -14,7 +14,7 @@ import re
 
 from tools.bilingual import localize
 from tools.entities import places
-from tools.segmenter import posseg
+from tools.segmenter import cut, posseg
 
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and a space between
 # two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the space inside "capsule wardrobe" or "zone 2")
@@ -49,7 +49,8 @@ _MAKE = re.compile(
     r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
 )
 _TELL = re.compile(
-    r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下|写写)(?:一下|下)?"
+    r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下|写写"
+    r"|讲(?=我)|说(?=我))(?:一下|下)?"  # 讲我离开大厂的第一年
 )
 # (not 一个月, 一个人: a span of time or a person is the subject's own)
 _COUNT = re.compile(
@@ -93,8 +94,11 @@ _ASKED_TAIL = re.compile(
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案|步骤|流程|做法")
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
+    # (in a tone: 走心的长文, 温暖治愈的笔记)
+    r"(?:(?:走心|温暖|治愈|暖心|搞笑|轻松|幽默|文艺|真诚|真实|实用|简短|详细|俏皮|有趣|深度|温柔|感人|有温度|"
+    r"接地气|口语化)+的?)?"
     r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
-    r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集)(?:分享)?"
+    r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集|长文|短文|文章|随笔|小作文|长帖)(?:笔记|分享)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
 )
 
@@ -390,6 +394,14 @@ def extract_topic(request: str) -> str:
         topic = whose + topic  # the things asked about are the hamster's
     if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
         first, topic = after
+    head = cut(topic)[-1] if topic else ""
+    if framed and asking and not _any_trigger(topic) and len(head) >= 2 and not _WHO_WORD.search(head):
+        # the post asked for names only its kind of thing, the question what it is for (新手徒步需要准备什么？
+        # 写一篇入门装备笔记 → 新手徒步装备)
+        question = asking[0][1]
+        whose = question[: _ASKED_TAIL.search(question).start()]  # type: ignore[union-attr]
+        if _any_trigger(whose) and head not in whose:
+            first, topic = asking[0][0], whose + head
     asked = _ASKED_TAIL.search(topic)
     later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
@@ -431,6 +443,10 @@ _KIND_AFTER = re.compile(
 )
 # the writer telling how they did it (我是怎么三个月减掉十五斤的): what was done is the subject
 _MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
+
+
+# a reader, not a thing (整理成一篇新手笔记)
+_WHO_WORD = re.compile(r"新手|小白|萌新|宝妈|学生党|上班族|打工人|女生|男生|大学生|朋友|大家")
 
 
 def _unquoted(topic: str) -> str:

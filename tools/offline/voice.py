@@ -456,14 +456,15 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
     # a Chinese phrase ends in its head: the scene named last in the subject is what it is about (宝宝辅食 is
     # feeding, 青岛海边晨跑 is running); of two at the same place, the one that names more of it (宠物友好餐厅
-    # is a pet's outing, more than any 餐厅), then the post's own theme's
+    # is a pet's outing, more than any 餐厅), then the post's own theme's. A scene true of anything of its
+    # kind comes last (领养流浪狗 is about adopting, not any dog's walks)
     named = [
-        (*max((m.end(), m.end() - m.start()) for m in when.finditer(subject)), -rank, tips)
+        (not tips.generic, *max((m.end(), m.end() - m.start()) for m in when.finditer(subject)), -rank, tips)
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
         if when.search(subject)
     ]
     found = (
-        max(named, key=lambda f: f[:3])[3]
+        max(named, key=lambda f: f[:4])[4]
         if named
         else next((t for w, t in own if w.search(text)), SceneTips())
     )
