@@ -462,8 +462,10 @@ def _within(text: str, limit: int) -> str:
         return plain
     # …then the city before a street or a spot of it (成都玉林路宠物友好餐厅 → 玉林路宠物友好餐厅)
     city = next((p for p in places(plain) if plain.startswith(p)), "")
-    if city and _FINER_PLACE.match(plain[len(city) :]) and 4 <= len(plain) - len(city) <= limit:
-        return plain[len(city) :]
+    rest = plain[len(city) :]
+    finer = _FINER_PLACE.match(rest) or any(rest.startswith(p) for p in places(rest))  # 杭州滨江…
+    if city and finer and 4 <= len(rest) <= limit:
+        return rest
     if found := _thing_and_kind(plain, limit):  # its thing and its kind, not a cut through the middle
         return found
     # …or its first thing, when the words before it tell what happened (坐了十几个小时绿皮卧铺 → 绿皮卧铺)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tools.bilingual import localize
-from tools.entities import places
+from tools.entities import divisions, places
 from tools.segmenter import cut, posseg
 
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and a space between
@@ -235,8 +235,10 @@ def particulars(text: str) -> list[tuple[int, str]]:
 
 
 def _all_nouns(text: str) -> bool:
-    """Is `text` nouns only (燃面, 甑糕, 卧铺火车), not a doing or a state (运营, 土笋冻 is 土笋 + 冻)?"""
-    return len(text) >= 2 and all(flag.startswith("n") for _, flag in posseg(text))
+    """Is `text` nouns only (燃面, 甑糕, 卧铺火车; 双皮奶和鱼生), not a doing or a state (运营, 土笋冻 is
+    土笋 + 冻)?"""
+    tagged = posseg(text)
+    return len(text) >= 2 and all(flag.startswith("n") or w in ("和", "与", "、") for w, flag in tagged)
 
 
 def _hollow(topic: str) -> bool:
@@ -297,7 +299,7 @@ _TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 
 # A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
 # the clause said
-_DONE = re.compile(r"(?:了|过)(?P<thing>[^了过，,]{2,14})$")
+_DONE = re.compile(r"(?:了|过|(?<=[吃逛玩走])遍)(?P<thing>[^了过，,]{2,14})$")  # (两天吃遍双皮奶和鱼生)
 _HOW_MANY = re.compile(
     r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
     r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只)?"
@@ -394,6 +396,9 @@ def extract_topic(request: str) -> str:
         topic = whose + topic  # the things asked about are the hamster's
     if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
         first, topic = after
+    other = next(((c, t) for c, t in peeled if c != first and len(t) >= 6), None)  # (not 去成都玩)
+    if _BARE_THEME.fullmatch(topic) and other:  # 顺德两天吃遍双皮奶和鱼生，写篇美食攻略笔记: 美食 is a theme
+        first, topic = other
     head = cut(topic)[-1] if topic else ""
     if framed and asking and not _any_trigger(topic) and len(head) >= 2 and not _WHO_WORD.search(head):
         # the post asked for names only its kind of thing, the question what it is for (新手徒步需要准备什么？
@@ -420,7 +425,10 @@ def extract_topic(request: str) -> str:
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
     if (done := _DONE.search(topic)) and _all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
-        where = next((p for p in places(topic[: done.start()]) if p not in thing), "")
+        ahead = topic[: done.start()]
+        # (a division jieba reads as a name: 顺德两天吃遍)
+        spots = places(ahead) or [d for d in divisions() if len(d) >= 2 and ahead.startswith(d)][:1]
+        where = next((p for p in spots if p not in thing), "")
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
     topic = _unquoted(topic)
     if len(topic) <= 4 and (work := _WORK.search(request)) and work.group(0) not in topic:
@@ -445,6 +453,11 @@ _KIND_AFTER = re.compile(
 _MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
 
 
+# a theme's bare word and a kind of post (美食攻略, 旅行笔记, 穿搭分享): no subject of its own
+_BARE_THEME = re.compile(
+    r"(?:美食|旅行|旅游|穿搭|护肤|美妆|健身|运动|家居|育儿|职场|宠物|户外|萌宠)"
+    r"(?:攻略|笔记|分享|心得|经验|推荐|合集|清单|指南|日记|记录)+"
+)
 # a reader, not a thing (整理成一篇新手笔记)
 _WHO_WORD = re.compile(r"新手|小白|萌新|宝妈|学生党|上班族|打工人|女生|男生|大学生|朋友|大家")
 
