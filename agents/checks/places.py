@@ -30,7 +30,9 @@ _ORIGIN_LABEL = re.compile(
     r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|沙滩|海滩|公园|码头|大桥|门(?![票口])|"
     r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶|"
     # a flavour and goods named after where they come from (新疆的味道, 郫县豆瓣酱, 云南咖啡豆)
-    r"的(?:味道|风味|口味)|豆瓣酱|酱|醋|米酒|黄酒|咖啡|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣)"
+    r"的(?:味道|风味|口味)|豆瓣酱|酱|醋|米酒|黄酒|咖啡|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣|"
+    # …and where a person is from (一个德国女生)
+    r"女生|男生|姑娘|小哥|大叔|阿姨|朋友|同学|同事|室友)"
 )
 
 
@@ -131,14 +133,21 @@ def agree(a: Place, b: Place) -> bool:
     """One place lies in the other, or both in one prefecture (思明 and 鼓浪屿 and 厦门 and 福建)."""
     if a.name in b.name or b.name in a.name:
         return True
-    if _city_abroad(a) and _city_abroad(b):  # two cities of one country are two places (京都, 大阪)
-        return False
+    x, y = _abroad(a), _abroad(b)
+    if x and y:  # two cities of one country are two places (京都, 大阪); the country holds both
+        return bool(x[0] & y[0]) or a.name == y[1] or b.name == x[1]
     return any(_codes_agree(x, y) for x in a.codes for y in b.codes)
 
 
-def _city_abroad(place: Place) -> bool:
-    """A foreign city: its own code and its country's (a country's two codes are the same)."""
-    return len(place.codes) == 2 and all(c.startswith("world:") for c in place.codes)
+def _abroad(place: Place) -> tuple[frozenset[str], str] | None:
+    """A place outside China's divisions: its own codes (not its country's, unless it is the country) and its
+    country (清水寺 → {world:京都}, 日本)."""
+    if not place.codes or not all(c.startswith("world:") for c in place.codes):
+        return None
+    foreign = _world()[0]
+    city = place.name if place.name in foreign else _landmarks().get(place.name, "")
+    country = foreign.get(city, "")
+    return frozenset(c for c in place.codes if c != f"world:{country}" or country == place.name), country
 
 
 def _holds(a: Place, b: Place) -> bool:
@@ -499,9 +508,9 @@ def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
 
 _SETTING_OUT = (
     # 从昆明南站出发, 从深圳北坐高铁, 从上海虹桥坐高铁
-    r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭))?"
-    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到"
-    r"|毕业|搬来|搬到|搬过来|调来|调过来|辞职)"  # 从武汉毕业，八月到深圳报到: where the writer came from
+    r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}机场|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭))?"
+    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来"
+    r"|毕业|搬来|搬到|搬过来|调来|调过来|辞职|跳槽)"  # 从武汉毕业，八月到深圳报到: where the writer came from
 )
 
 
@@ -525,8 +534,17 @@ def _home(escaped: str) -> list[str]:
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
         # a leg of the way from a station (长沙南坐高铁到萍乡北)
         rf"{escaped}[东南西北]站?(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
-        rf"(?:定居|定居在|老家在|老家是|生活在|长在|土生土长的?){escaped}",
+        rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
+        rf"我是{escaped}人",
+        rf"在{escaped}(?:上班|工作|读书|上学|生活|通勤|开了?(?:一|家))",  # 我在苏州开一家女装小店
+        # how far it is, the way back (回广州的路上)
+        rf"离{escaped}(?:不远|不算远|很近|挺近|近|[^，,。]{{0,6}}?(?:小时|公里|分钟))",
+        rf"回{escaped}",
+        # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
+        rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
+        rf"从{escaped}(?:带回来?|买回来?|寄来|寄过来)",  # 之前从景德镇带回来的那套
+        rf"飞{escaped}[，,]?再?(?:转机|转车|中转)|在{escaped}(?:转机|中转)",  # 从广州飞曼谷，再转机到清迈
     ]
 
 
@@ -540,6 +558,7 @@ def _compared(escaped: str, listed: str) -> list[str]:
     return [
         rf"比(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
         rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,4}}?(?:不一样|不同|不太一样|有区别|差不多|一样)",
+        rf"(?:和|跟|与){listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",  # 和湘潭的粉比
     ]
 
 
