@@ -385,6 +385,7 @@ def test_the_scene_is_what_the_subject_ends_on_and_names_most_of() -> None:
         return "".join(scene_tips(theme, subject, subject))
 
     assert "隔音" in tips("travel", "松阳古村落民宿") and "石板路" not in tips("travel", "松阳古村落民宿")
+    assert "婴儿床" in tips("travel", "三亚亲子酒店") and "婴儿床" not in tips("travel", "三亚海景酒店")
     assert "亮灯" in tips("travel", "凤凰古城夜景")
     assert "沙子" in tips("travel", "敦煌鸣沙山月牙泉游玩")
     assert "猫包" in tips("food", "玉林路宠物友好餐厅") and "招牌" not in tips("food", "玉林路宠物友好餐厅")
