@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from agents.checks import Finding, Owner
@@ -235,7 +235,7 @@ _READER_WORD = re.compile(
 )
 
 
-@cache
+@lru_cache(maxsize=256)  # (a run's checks ask it of one scope many times; a server sees many scopes)
 def _who(scope: Scope) -> frozenset[str]:
     """The request's words that only say who the post is for: reader words (学生党, 退休, 爸妈) and words
     of the audience the rest of the request does not use (想带父母旅行的子女)."""
@@ -260,7 +260,7 @@ def _own_hits(sentence: str, scope: Scope, min_len: int = 1) -> bool:
     )
 
 
-@cache
+@lru_cache(maxsize=256)
 def _subject_bigrams(scope: Scope) -> frozenset[str]:
     """The character bigrams of the request's words other than who the post is for."""
     who = _who(scope)
