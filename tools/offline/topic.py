@@ -404,7 +404,8 @@ def extract_topic(request: str) -> str:
         # the post asked for names only its kind of thing, the question what it is for (新手徒步需要准备什么？
         # 写一篇入门装备笔记 → 新手徒步装备)
         question = asking[0][1]
-        whose = question[: _ASKED_TAIL.search(question).start()]  # type: ignore[union-attr]
+        tail = _ASKED_TAIL.search(question)
+        whose = question[: tail.start()] if tail else ""
         if _any_trigger(whose) and head not in whose:
             first, topic = asking[0][0], whose + head
     asked = _ASKED_TAIL.search(topic)
