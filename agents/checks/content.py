@@ -128,6 +128,8 @@ _DIGRESSION = re.compile(
     r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
     r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
     r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
+    r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
+    r"(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?我?还|"
     r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?(?:给[^，,。]{1,4}?)?"
     r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
@@ -453,7 +455,7 @@ def _tangents(body: str, scope: Scope) -> list[str]:
             # the aside leaves from (说到早八，我最近还在做隔夜燕麦)
             text = _WHEN_ANCHOR.sub("", sentence)
             if i == 0:
-                text = _BRIDGE.sub("", text, count=1)
+                text = _PAST_VISIT.sub("", _BRIDGE.sub("", text, count=1), count=1)
             if _linked(text, scope):
                 break
             run.append(sentence)
@@ -464,6 +466,8 @@ def _tangents(body: str, scope: Scope) -> list[str]:
 
 # the opening that names a topic only to leave it (说到早八，/ 说起学生党，)
 _BRIDGE = re.compile(r"^\W*说(?:到|起)[^，,。]{1,6}[，,]")
+# …or the request's place as the scene of another visit (上次来杭州我还陪我妈去了趟良渚博物院)
+_PAST_VISIT = re.compile(r"^\W*(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?(?=我?还)")
 _WHEN_ANCHOR = re.compile(r"[^，,。！!？?；;]{1,8}?(?:那天|那周|那晚|的时候|当天)")
 
 
@@ -473,14 +477,18 @@ def _opens_aside(sentence: str) -> bool:
     return bool(_DIGRESSION.search(sentence)) or any(_DIGRESSION.search(c.strip()) for c in clauses[1:2])
 
 
+_COUNT = re.compile(r"[一二两三四五六七八九十几\d]+[次天个只件套款趟周年月晚遍集日]")
+
+
 def _linked(text: str, scope: Scope) -> bool:
     """Does the text name a topic word (or a bigram of one) or a requested place? Who the post is for
     links only with a word of its own theme (学生党记得带学生证，景点能打折, not 很适合学生党当新爱好)."""
     lowered = text.lower()
     who = _who(scope)
-    if any(w in lowered for w in scope.topic_words - who):
+    # (a count the request gave, 用了三次, is no topic: 凶手猜了三次 says nothing of a tent)
+    if any(w in lowered for w in scope.topic_words - who if not _COUNT.fullmatch(w)):
         return True
-    if any(b in lowered for b in _subject_bigrams(scope)):
+    if any(b in lowered for b in _subject_bigrams(scope) if not _COUNT.fullmatch(b)):
         return True
     if any(place in text for place in scope.places.names):
         return True

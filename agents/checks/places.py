@@ -31,6 +31,8 @@ _ORIGIN_LABEL = re.compile(
     r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶|"
     # a flavour and goods named after where they come from (新疆的味道, 郫县豆瓣酱, 云南咖啡豆)
     r"的(?:味道|风味|口味)|豆瓣酱|酱|醋|米酒|黄酒|咖啡(?!店|馆|厅)|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣|"
+    # (新疆长绒棉, 宁夏枸杞, 云南保山的日晒豆)
+    r"(?:长绒)?棉|羊绒|蜂蜜|枸杞|红枣|核桃|茶叶|的[^，,。！!？?\s]{0,3}(?:豆|茶叶?|棉|米)(?![\u4e00-\u9fff])|"
     # …and where a person is from (一个德国女生)
     r"女生|男生|姑娘|小哥|大叔|阿姨|朋友|同学|同事|室友)"
 )
@@ -355,7 +357,10 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
     glued to the word before it as part of a structure's name (应天门), or when jieba reads it as an
     ordinary word (护肤品开封后, 日照充足) with nothing around it that marks a place."""
     end = start + len(name)
-    if _ORIGIN_LABEL.match(text[end:]):
+    # (…also after a city of the name: 云南保山的日晒豆 is a bean, 保山 its city, 云南 its province)
+    if _ORIGIN_LABEL.match(text[end:]) or any(
+        resolve(text[end : end + n]) is not None and _ORIGIN_LABEL.match(text[end + n :]) for n in (2, 3)
+    ):
         return False
     for landmark in _landmarks():
         if len(landmark) > len(name) and name in landmark:
@@ -509,7 +514,7 @@ def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
 _SETTING_OUT = (
     # 从昆明南站出发, 从深圳北坐高铁, 从上海虹桥坐高铁
     r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}机场|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭))?"
-    r"(?:出发|开车|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来"
+    r"(?:出发|开车|开过去|开过来|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来"
     r"|毕业|搬来|搬到|搬过来|调来|调过来|辞职|跳槽)"  # 从武汉毕业，八月到深圳报到: where the writer came from
 )
 
@@ -542,7 +547,7 @@ def _home(escaped: str) -> list[str]:
         rf"离{escaped}(?:不远|不算远|很近|挺近|近|[^，,。]{{0,6}}?(?:小时|公里|分钟))",
         rf"回{escaped}",
         # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
-        rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
+        rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
         rf"从{escaped}(?:带回来?|买回来?|寄来|寄过来)",  # 之前从景德镇带回来的那套
         rf"飞{escaped}[，,]?再?(?:转机|转车|中转)|在{escaped}(?:转机|中转)",  # 从广州飞曼谷，再转机到清迈
     ]
@@ -557,6 +562,8 @@ def _compared(escaped: str, listed: str) -> list[str]:
     不少, 和河南的不一样): a comparison, not a place the post is about."""
     return [
         rf"比(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
+        # (比我在深圳吃过的都扎实: the comparative's 都/还/更 after what was had there)
+        rf"比(?:我们?)?(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,8}}?(?:都|还|更)",
         rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,4}}?(?:不一样|不同|不太一样|有区别|差不多|一样)",
         rf"(?:和|跟|与){listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",  # 和湘潭的粉比
     ]
@@ -574,6 +581,8 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     patterns = [rf"从{listed}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
     patterns += [*_home(escaped), *_compared(escaped, listed)]
     if to_asked:
+        # a part of the requested place, named after it (成都玉林: Chengdu's 玉林, not the city in 广西)
+        patterns.append(rf"(?:{to_asked})的?{escaped}")
         patterns.append(rf"{escaped}{_STATION}[^，,。！!？?；;\n]{{0,4}}?{_TRAVEL}(?:{to_asked})")
         patterns.append(rf"{escaped}\s*(?:—|-|→|到)\s*(?:{to_asked})")
     # (where the name stands in each match: 高铁回上海 ends on it)

@@ -28,6 +28,8 @@ _ADVICE = re.compile(
 _ASIDE = re.compile(r"如果|的话|家里有|有娃的|带娃的|有孩子的|有老人的|万一")
 # A theme whose posts are for a reader group whatever the request says (入园准备 is for parents of kids)
 _THEME_READERS = {"parenting": "kids"}
+# A meal its diners cook at the table (火锅, 烤肉): its review may tell them when to fish out the beef
+_TABLE_COOKED = re.compile(r"火锅|涮|烤肉|烧烤|打边炉|寿喜锅|铁板烧")
 _LABELS = {
     "kids": "带娃家庭", "elderly": "老人", "men": "男生", "women": "女生", "couple": "情侣",
     "cats": "养猫的人", "dogs": "养狗的人", "rabbits": "养兔子的人", "hamsters": "养仓鼠的人",
@@ -39,6 +41,8 @@ _LABELS = {
 def advice_for_other_readers(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) -> list[Finding]:
     """Fails when the body advises a reader group the request is not for."""
     own = readers(scope.text) | {_THEME_READERS[t] for t in scope.themes if t in _THEME_READERS}
+    if _TABLE_COOKED.search(scope.text):
+        own.add("cooks")
     advised = [
         (s, groups)
         for s in sentences(str(draft.get("body", "")))

@@ -44,9 +44,11 @@ from tools.entities import posseg_cut
 SAME_MEANING = 0.73
 SHARED_CHARS = 0.40
 LABELLED_SAME = 0.82  # items under different labels that read this alike say the same thing anyway
+CLOSE_MEANING = 0.85  # …and this alike with a word of their own in common, however few characters they share
 SAME_DETAILS = 0.60
 DETAIL_WORDS = 5
 RETOLD, RETOLD_CHARS, RETOLD_WORDS = 0.65, 0.42, 3
+RETOLD_FEW, RETOLD_FEW_CHARS, RETOLD_FEW_WORDS = 0.62, 0.43, 2  # fewer particular words, more characters
 MIN_CHARS = 12  # shorter sentences (a label, "收藏起来～") embed too loosely to compare
 TOPIC_LINES = 3  # a word on this many lines is what the post is about, not a detail of one line
 
@@ -120,6 +122,17 @@ def _same_point(a: str, b: str, cosine: float, topic: frozenset[str], apart: boo
     shared = set(words(a)) & set(words(b))
     particular = len(shared - topic)
     if particular >= DETAIL_WORDS:
+        return True
+    if _stages_differ(a, b):  # 第二周开始加了站立体式… / 第三周开始练平衡体式…: the next stage, told alike
+        return False
+    if particular >= 1 and cosine >= CLOSE_MEANING:  # 膝盖内扣：…往外推 / 膝盖往中间塌：…往外打开
+        return True
+    if (
+        particular >= RETOLD_FEW_WORDS
+        and cosine >= RETOLD_FEW
+        and _char_dice(a, b) >= RETOLD_FEW_CHARS
+        and not (apart or _labels_differ(a, b))
+    ):
         return True
     if (
         particular >= RETOLD_WORDS
@@ -201,14 +214,28 @@ def _value(token: str) -> str:
 
 
 def _numbers(text: str) -> set[str]:
-    """The numbers a unit gives, as digits (三公里 and 3公里 are one number)."""
-    return {_value(n) for n in _NUMBER.findall(text)}
+    """The numbers a unit gives, as digits (三公里 and 3公里 are one number); a list item's own number
+    (2. 小组项目怎么写？) is where it stands, not what it says."""
+    return {_value(n) for n in _NUMBER.findall(_ORDINAL.sub("", text))}
+
+
+_ORDINAL = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?!\d)")
 
 
 def numbers_differ(a: str, b: str) -> bool:
     """Do `a` and `b` each give numbers, neither's a subset of the other's (parallel items of a list)?"""
     x, y = _numbers(a), _numbers(b)
     return bool(x and y) and not (x <= y or y <= x)
+
+
+# A stage of a plan or a diary: its day, week, step or weekday (第三周, Day2, 第二步, 周四)
+_STAGE = re.compile(r"第[一二两三四五六七八九十\d]+[天周步次个晚]|[Dd]ay\s?\d+|周[一二三四五六日天]")
+
+
+def _stages_differ(a: str, b: str) -> bool:
+    """Do both name a stage of the post's plan, and not the same one?"""
+    x, y = set(_STAGE.findall(a)), set(_STAGE.findall(b))
+    return bool(x and y) and not (x & y)
 
 
 def _labels_differ(a: str, b: str) -> bool:
