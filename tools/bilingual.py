@@ -6,8 +6,13 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 
 - the request scaffolding goes ("write a post about", "share my", "just a quick post:", "how to" …), and so
   does how the post is to be written (the list's kind `tone`: "warm tone, not preachy", "keep it short",
-  "casual and fun", "gentle and warm") and how many ("my 3 favourite …");
-- places move to the front, as a Chinese topic puts them ("coffee shops in Shanghai" → 上海咖啡店);
+  "casual and fun", "with some emoji", "step by step", "chill vibes") and how many ("my 3 favourite …");
+  the words before "post about" say how it is written or whom for ("a short beginner-friendly post about
+  …" → "…，给新手"), and a later clause that instructs the writer ("…, include what to pack", "…, write a
+  heartwarming post about it", "Also mention the rent.") keeps only the reader it names; in a mixed request
+  a manner word goes with its degree (想要chill一点的vibe → 想要), but "加点emoji" stays as the wish it is;
+- places move to the front, as a Chinese topic puts them ("coffee shops in Shanghai" → 上海咖啡店); the
+  country a Chinese post is read in ("… in China", the list's kind `scope`) is said only when nothing else is;
 - "for <audience>" (or "aimed at", "as a …"; "for new moms on …", the subject after "on") names the reader
   ("，给新手"), "for <thing>" becomes a modifier ("敏感肌护肤步骤"), and so does "in <a setting>" ("in a
   rental apartment" → 出租屋…, "in a Guangzhou apartment" → 广州公寓…);
@@ -22,8 +27,10 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 - a doing that goes on with "to" or "from" is said whole: "teaching my dog to sit" → 教狗狗坐下, "… to stop
   pulling on the leash" / "stopping my cat from scratching the sofa" → 纠正狗狗暴冲 / 纠正猫咪抓挠沙发,
   "introducing a puppy to my cat" → 小狗和猫咪的磨合, "switching from coffee to tea" → 咖啡换成茶饮;
-- whom one does it with comes before the doing: 带孩子徒步, but as equals 和朋友 ("with friends");
-- "near <a place>" says it first: 春熙路附近的奶茶店 (a place to go to), 杭州周边徒步 (a thing to do);
+- whom one does it with comes before the doing: 带孩子徒步, but as equals 和朋友 ("with friends"),
+  和领导谈涨薪 ("negotiating a raise with your boss");
+- "near <a place>" says it first: 春熙路附近的奶茶店 (a place to go to), 杭州周边徒步 (a thing to do); so does
+  "by"/"along"/"next to" water or a named place: 赛里木湖边露营, 海边的咖啡馆;
 - what only qualifies the subject goes ("… that isn't greasy", "… your boss will actually read",
   "without a fight"), and so do a later sentence that tells what happened ("… - we kept them apart for a
   week", "…, she was so scared"), how much ("a bit of"), leftover pronouns and a question's "?";
@@ -35,10 +42,11 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 - a plural or an -ing form finds the list's word ("boxes" → box, "organising" → organizing), and an -ed word
   said by who did it ("how I organized my kitchen", "we potty trained …") the list's doing; an -ed word
   anywhere else may say only a state ("saved recipes") and is read as the list has it;
-- a word the list does not know stays in English — honest rather than a guess — except an -ing word that
-  only opens the subject ("using a rice cooker" → 电饭煲), and, in a mixed request, a word next to the
-  Chinese that already names the thing ("Jellycat 玩偶清洗"); an English word said again in Chinese
-  beside it ("resistance band 弹力带") is said once.
+- a word the list does not know stays in English — honest rather than a guess — except a function word
+  ("by", "include", "some", "what": never a word of the topic), an -ing word that only opens the subject
+  ("using a rice cooker" → 电饭煲), and, in a mixed request, a word next to the Chinese that already names
+  the thing ("Jellycat 玩偶清洗"); an English word said again in Chinese beside it ("resistance band 弹力带")
+  is said once.
 """
 
 from __future__ import annotations
@@ -161,10 +169,17 @@ _JOIN = {"and": "和", "&": "和", "or": "或"}
 _COMPANIONS = frozenset(
     """
     孩子 宝宝 幼儿 娃 狗狗 猫咪 宠物 小狗 小猫 一家人 家人 朋友 爸妈 老人 长辈 闺蜜 对象 情侣
-    妈妈 爸爸 老公 老婆 男朋友 女朋友 另一半 室友 同事 儿子 女儿 新生儿 婴儿
+    妈妈 爸爸 老公 老婆 男朋友 女朋友 另一半 室友 同事 儿子 女儿 新生儿 婴儿 领导 上司 老板 队友 邻居 同学
+    客户 搭子 伴侣 团队 奶奶 爷爷 公婆
     """.split()  # noqa: SIM905
 )
-_PEERS = frozenset("朋友 闺蜜 对象 情侣 老公 老婆 男朋友 女朋友 另一半 室友 同事".split())  # noqa: SIM905
+# one does a thing with these as equals (和朋友, 和领导谈涨薪), not takes them along (带孩子)
+_PEERS = frozenset(
+    """
+    朋友 闺蜜 对象 情侣 老公 老婆 男朋友 女朋友 另一半 室友 同事 领导 上司 老板 队友 邻居 同学 客户 搭子 伴侣
+    团队
+    """.split()  # noqa: SIM905
+)
 _UNITS = {
     "minute": "分钟", "min": "分钟", "hour": "小时", "hr": "小时", "day": "天", "night": "晚", "week": "周",
     "weekend": "个周末", "month": "个月", "year": "年",
@@ -208,6 +223,12 @@ class Lexicon:
     # english → every way its Chinese is said ("grooming" 洗护|美容): the first renders it, any of them
     # beside it in a mixed request says it twice
     glosses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@cache
+def _scopes() -> frozenset[str]:
+    """The Chinese of the list's kind `scope`: the country a Chinese post is read in (中国)."""
+    return frozenset(chinese for kind, chinese in lexicon().words.values() if kind == "scope")
 
 
 def _key(english: str) -> str:
@@ -417,6 +438,7 @@ class _Said:
     doing: int | None = None  # where in `words` the first doing starts
     light: bool = False  # its verb was only "make" or "do": said as 做 after a setting, else not at all
     near: list[str] = field(default_factory=list)  # "near Chunxi Road": 春熙路附近的…
+    beside: list[str] = field(default_factory=list)  # "by Sayram Lake": 赛里木湖边…
     after: list[str] = field(default_factory=list)  # "my first week trying …": …第一周
     doing_end: int = -1  # the token after the last doing and its object: "with soap" is what it is done with
     last: tuple[int, str, str] | None = None  # that doing: where in `words`, the list's Chinese, its object
@@ -429,19 +451,29 @@ class _Said:
             words.pop()
         done = [f"{span}搞定" for span in self.done_in]
         front = list(self.front)
+        # "a road trip by car": 自驾游 already says 自驾
+        settings = [s for s in self.settings if not any(s in w for w in words)]
         if self.doing is not None:
             # 在家做葱油拌面; but 15分钟搞定葱油拌面: a dish made in 15 minutes is made at home
-            said = done if self.light and done else [*self.settings, *done]
-            if self.light and self.settings and not done:
+            said = done if self.light and done else [*settings, *done]
+            if self.light and settings and not done:
                 said.append("做")
             words[self.doing : self.doing] = said
         else:
-            front += [*self.settings, *done]
+            front += [*settings, *done]
         # 春熙路附近的奶茶店 (a place to go to), 杭州周边徒步 (a thing to do)
         venue = bool(words) and words[-1][-1:] in _VENUES
         where = "".join(dict.fromkeys(self.near)) if places else ""
         near = [f"{where}{'附近的' if venue else '周边'}"] if where else []
-        out = _glue([*(self.places if places else []), *near, *self.spans, *dict.fromkeys(front), *words])
+        # 赛里木湖边露营, 海边的咖啡馆: beside the water, as near it
+        shore = "".join(dict.fromkeys(self.beside)) if places else ""
+        near += [f"{shore}{'的' if venue else ''}"] if shore else []
+        # a country-wide scope ("in China") is said only when nothing else is: a Chinese post is read there
+        named = self.places if places else []
+        rest = [*near, *self.spans, *dict.fromkeys(front), *words]
+        scopes = _scopes()
+        kept = [p for p in named if p not in scopes] if any(rest) or set(named) - scopes else named
+        out = _glue([*kept, *rest])
         if self.after:  # 刮痧第一周; 每天早上刮痧消水肿的第一周
             frame = "".join(dict.fromkeys(self.after))
             out += ("的" if len(_HAN.findall(out)) > 4 else "") + frame if out else frame
@@ -452,6 +484,7 @@ class _Said:
         self.places += other.places
         self.audiences += other.audiences
         self.near += other.near
+        self.beside += other.beside
         self.budget += other.budget
         return other.topic(places=False)
 
@@ -633,7 +666,7 @@ def _known(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         said.words.pop()
         said.after.append(chinese)
         return i + size + (_following(tokens, i + size - 1).lower() == "together")
-    parts = {"place": said.places, "audience": said.audiences, "setting": said.settings}
+    parts = {"place": said.places, "scope": said.places, "audience": said.audiences, "setting": said.settings}
     parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
     return i + size
 
@@ -658,6 +691,7 @@ def _for_as(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
             return on + 1
     rest = _render(tokens[i + 1 : end], drop)
     said.near += rest.near
+    said.beside += rest.beside
     if low == "for" and rest.audiences and not rest.topic(places=False):
         said.places += rest.places
         said.audiences += rest.audiences
@@ -680,6 +714,32 @@ def _near(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     return end
 
 
+# water, shores and what stands by them: "by Sayram Lake", "by the river", "along the coast" say where
+_SHORES = re.compile("(?:[湖河江海溪潭泉池岸滩湾边畔]|窗户?)$")
+_BESIDE = frozenset("by beside along alongside".split())  # noqa: SIM905
+
+
+def _alongside(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """"camping by Sayram Lake" → 赛里木湖边露营, "a cafe by the sea" → 海边的咖啡馆: beside water (or a named
+    place) is said first, as near it is; "by" before anything else is no place ("by bike" is the list's).
+    Near water is beside it too ("a picnic near the lake" → 湖边野餐); near a named place is `_near`'s."""
+    low = tokens[i].lower()
+    start = i + 2 if low == "next" and _following(tokens, i).lower() == "to" else i + 1
+    if (low not in _BESIDE | {"near"} and start == i + 1) or start >= len(tokens) or tokens[start] in _BREAKS:
+        return None
+    end = _segment_end(tokens, start, frozenset(("for", "with", "as", *_PLACE_PREP)))
+    rest = _render(tokens[start:end], drop)
+    thing = rest.topic(places=False)
+    where = _glue([*rest.places, thing])
+    named = all(t[:1].isupper() and not _lookup(tokens, k) for k, t in enumerate(tokens[start:end], start))
+    if not where or rest.audiences or not (_SHORES.search(where) or (rest.places and not thing) or named):
+        return None
+    if low == "near" and (rest.places or named):
+        return None
+    said.beside.append(where if re.search("[边畔岸]$", where) else f"{where}边")
+    return end
+
+
 def _means(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     """"fixed a door with soap" → 用肥皂修好门: the means of the doing just said."""
     if tokens[i].lower() not in ("with", "using") or said.doing_end != i:
@@ -692,6 +752,7 @@ def _means(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         return None
     said.places += rest.places
     said.near += rest.near
+    said.beside += rest.beside
     at, template, what = said.last or (0, "", "")
     if template.endswith("穿搭") and what:  # "styling jeans with sneakers" → 牛仔裤搭配运动鞋
         said.words[at] = f"{what}搭配{taken}"
@@ -728,10 +789,12 @@ def _with(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     """"with …": the reader ("people with oily skin"), a companion ("hiking with kids"), or how."""
     if tokens[i].lower() != "with":
         return None
-    end = _segment_end(tokens, i + 1, _SETTING_PREP)  # "with grandparents in winter": 冬季带老人
+    # "with grandparents in winter": 冬季带老人; "with my boyfriend for the first time": 第一次和男朋友
+    end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for")))
     rest = _render(tokens[i + 1 : end], drop)
     said.places += rest.places
     said.near += rest.near
+    said.beside += rest.beside
     taken = _glue([*rest.audiences, rest.topic(places=False)])
     if said.words and said.words[-1] == "人":  # "people with oily skin": the reader, not a companion
         said.words.pop()
@@ -775,7 +838,8 @@ def _setting(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         return None
     ahead = _lookup(tokens, i + 1)
     end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for", "with", "as")))
-    if ahead and ahead[1] == "place" and i + 1 + ahead[0] >= end:  # "in Hangzhou"; but "in a Guangzhou flat"
+    # "in Hangzhou", "in China" (a place, said as one); but "in a Guangzhou flat" (a setting)
+    if ahead and ahead[1] in ("place", "scope") and i + 1 + ahead[0] >= end:
         return None
     said.front.append(said.take(_render(tokens[i + 1 : end], drop)))
     return end
@@ -858,17 +922,72 @@ def _manner(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     return end
 
 
+# a later clause that tells the writer what to put in ("…, include what to pack", "…, write a heartwarming
+# post about it", "Also mention the price"): an instruction, not the subject; only the reader it names stays
+_INSTRUCTING = frozenset(
+    """
+    include includes including add mention mentioning cover covering list share tell explain give write
+    remember
+    """.split()  # noqa: SIM905
+)
+_INSTRUCTION_LEAD = frozenset("also and plus please pls then maybe".split())  # noqa: SIM905
+_REMINDING = frozenset(("make sure", "be sure", "don't forget", "don’t forget", "do not", "remember to"))
+_ASKING_WORDS = frozenset("what how which why where when".split())  # noqa: SIM905
+
+
+def _instruction_at(tokens: list[str], i: int) -> int | None:
+    """Where the instruction of a clause at tokens[i] is ("also include …", "make sure to …"), else None."""
+    j = i
+    while j < len(tokens) and tokens[j].lower() in _INSTRUCTION_LEAD:
+        j += 1
+    if " ".join(t.lower() for t in tokens[j : j + 2]) in _REMINDING:
+        return j
+    return j if j < len(tokens) and tokens[j].lower() in _INSTRUCTING else None
+
+
+def _instruction(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
+    """An instruction after a break ("…, include what to pack, what to wear"): said as nothing, to its end
+    and the questions that go on from it; the reader or the budget it names are kept ("add tips for
+    beginners" → ，给新手)."""
+    if i == 0 or tokens[i - 1] not in _BREAKS or _instruction_at(tokens, i) is None:
+        return None
+    end = _segment_end(tokens, i + 1)
+    while end + 1 < len(tokens) and tokens[end] in _BREAKS and tokens[end + 1].lower() in _ASKING_WORDS:
+        end = _segment_end(tokens, end + 2)
+    rest = _render(tokens[i + 1 : end], drop_unknown=True)
+    said.audiences += rest.audiences
+    said.budget += rest.budget
+    return end
+
+
 _RULES = (
-    _break, _age, _budget, _lasting, _manner, _known, _for_as, _near, _means, _with, _source, _before_after,
-    _english_place, _setting, _function_word,
+    _break, _age, _budget, _lasting, _manner, _instruction, _known, _for_as, _alongside, _near, _means, _with,
+    _source, _before_after, _english_place, _setting, _function_word,
+)
+
+
+# English words that name nothing: never kept as a word of the topic (a tag of "by" or "include" says
+# nothing), whether or not a rule read the phrase around them
+_FUNCTION_WORDS = frozenset(
+    """
+    by with without to for from into onto of off per via than as at in on about over under up down out
+    along beside besides between among across through toward towards upon within around near
+    and or but nor so yet if then also plus do does did doing done be being been am was were has have had
+    having get gets got include includes including add adds adding mention mentions mentioning write writes
+    step please pls thanks what which how why where when who whom whose some any each every this that
+    these those such only just
+    """.split()  # noqa: SIM905
 )
 
 
 def _word(said: _Said, tokens: list[str], i: int, drop: bool, top: bool, asked: bool) -> int:
-    """A word no rule knows: kept as written — unless it is dropped, or it is an -ing word (or the verb
-    after "how to") that only opens a subject a known word names ("using a rice cooker")."""
+    """A word no rule knows: kept as written — unless it is dropped, a function word (by, include, some),
+    or an -ing word (or the verb after "how to") that only opens a subject a known word names ("using a rice
+    cooker")."""
     token = tokens[i]
     low = token.lower()
+    if low in _FUNCTION_WORDS:
+        return i + 1
     opening = top and not (said.words or said.front)
     known_later = opening and any(_lookup(tokens, k) for k in range(i + 1, len(tokens)))
     verb = (low.endswith("ing") and len(low) > 4) or (asked and i == 0 and low.isalpha())
@@ -1033,12 +1152,39 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[,:;]|[^\s,:;/]+", text)
 
 
-def render_english(run: str, *, drop_unknown: bool = False) -> str:
+# "a short beginner-friendly post about …", "a heartwarming Xiaohongshu note on …": the words before "post"
+# say how it is written (tone, length) or whom for (an audience) — never its subject
+_HOW_POST = re.compile(
+    r"^(?P<how>(?:[A-Za-z][\w'’-]*[\s,]+){1,4}?)(?:(?:xiaohongshu|rednote|blog|social\s+media)\s+)?"
+    r"(?:post|note|article|caption|piece|thread|write-?up)s?\s+(?:about|on|regarding)\s+",
+    re.IGNORECASE,
+)
+_LENGTHS = frozenset("short long quick brief little detailed in-depth mini new simple".split())  # noqa: SIM905
+
+
+def _post_readers(text: str) -> tuple[str, list[str]]:
+    """`text` without how the post is to be written before "post about" (see `_HOW_POST`), and the readers
+    those words named ("beginner-friendly" → 新手); `text` as it was if they say anything else."""
+    how = _HOW_POST.match(text)
+    if not how:
+        return text, []
+    tokens = [t for t in _tokens(how.group("how")) if t not in _BREAKS]
+    for k, token in enumerate(tokens):
+        found = _lookup(tokens, k)
+        if token.lower() not in _LENGTHS | _DETERMINERS and found and found[1] not in ("tone", "audience"):
+            return text, []  # "a Chengdu food post about …": what the post is of
+    return text[how.end() :], _render(tokens, drop_unknown=True).audiences
+
+
+def render_english(run: str, *, drop_unknown: bool = False, later: bool = False) -> str:
     """One run of English words in Chinese, e.g. "Write a post about hiking in Hangzhou" → "杭州徒步";
-    `drop_unknown` leaves out the words the list does not know."""
+    `drop_unknown` leaves out the words the list does not know; `later`: the run follows other words of the
+    request (a later sentence, or English after Chinese), so an instruction opening it ("Include …") is
+    one."""
     text = _SCAFFOLD.sub("", _QUANTITY.sub("", run.strip()) + " ", count=1).strip()
     if not text:  # the run was only the ask ("Write a" before a Chinese or numeric part): nothing to keep
         return ""
+    text, readers = _post_readers(text)
     how = _HOW_TO.sub("", text + " ", count=1).strip() or text
     asked = _QUESTION_OPEN.sub("", how.rstrip("?？ ") + " ", count=1).strip()
     if asked != how.rstrip("?？ ") and re.match(r"with\s", asked, re.IGNORECASE):
@@ -1046,8 +1192,11 @@ def render_english(run: str, *, drop_unknown: bool = False) -> str:
     how_to = how != text and text.lower().startswith("how")
     tokens = _cut(_tokens(_AIMED.sub("for", asked or how)))
     tokens = _told_verbs([t for t in tokens if t.lower() not in _DETERMINERS], asked != how.rstrip("?？ "))
+    if later and _instruction_at(tokens, 0) is not None:  # "Include a packing list.": as after a comma
+        tokens = [",", *tokens]
     listed = _listed(tokens)
     said = _render(tokens[:listed], drop_unknown, top=True, asked=how_to)
+    said.audiences += readers
     topic = said.topic()
     asks = listed + 1 < len(tokens) and tokens[listed + 1].lower() in ("what", "how", "why", "which")
     if listed < len(tokens) and not asks:  # "…: wall hooks, a rolling cart, stackable boxes" → …：墙面挂钩、…
@@ -1162,6 +1311,9 @@ def _unframe(text: str) -> str:
     return re.sub(r"\s*[:：]\s*(?=[.。]?\s*$)|\s{2,}", " ", text).strip(" ,，")
 
 
+_GONE = "\x00"  # where a word of manner in a mixed request was, till what only qualified it goes too
+
+
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
@@ -1186,9 +1338,14 @@ def localize(text: str) -> str:
         run = match.group(0)
         if len(run) < 3 and run.isupper():  # "AI", "T恤"-style abbreviations stay as written
             return run
-        chinese = render_english(run)
+        chinese = render_english(run, later=bool(text[: match.start()].strip()))
         if not mixed:
             return chinese
+        manner = lex.words.get(_key(run))
+        if not chinese and manner and manner[0] == "tone":  # how to write it, in a Chinese clause
+            if re.match(r"\s*[感风]", text[match.end() :]):
+                return run  # "要有vibe感": a Chinese word made of it, as "ins风"
+            return manner[1].strip("-") or _GONE  # "加点emoji" stays (the list says emoji), "chill一点" goes
         before, after = _beside(text, match.start(), match.end())
         said = {chinese, *lex.glosses.get(_key(run), ())} - {""}
         if len(run) >= 3 and any(after.startswith(s) or before.endswith(s) for s in said):
@@ -1199,6 +1356,9 @@ def localize(text: str) -> str:
         return chinese
 
     out = _RUN.sub(replace, text)
+    # "chill一点的咖啡探店", "heartwarming 的领养故事": the degree and the 的 of a manner said as nothing go
+    # with it
+    out = re.sub(rf"{_GONE}\s*(?:(?:一点儿?|一些|点)的?|的)?", "", out)
     if english:  # "cafes in Hangzhou - with kids" → …，…
         out = re.sub(r"(?:\s*[-–—;])+\s*$", "", out)
         out = re.sub(r"\s+[-–—]+\s+", "，", out)

@@ -195,11 +195,11 @@ def question_hit(text: str) -> Hit | None:
 ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
 _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         ("list", r"清单|合集|合辑|盘点|推荐|必备|必吃|必买|top\s*\d+|checklist|\blist\b|recommend"),
-        ("review", r"测评|评测|试用|对比|值不值|踩雷|开箱|探店|\breview\b"),
+        ("review", r"测评|评测|试用|(?<!前后)对比|值不值|踩雷|开箱|探店|\breview\b"),
         ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
         ("diary", r"日记|日常|碎碎念|打卡|记录|vlog|diary|journal"),
-        ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|复盘|\bstory\b|(?:这个|这段|整个)过程"
-                  r"|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"),
+        ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|感受|体会|复盘|\bstory\b"
+                  r"|(?:这个|这段|整个)过程|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"),
         # a count of things is a list, unless a story said so first (我练到能连做5个，分享这个过程)
         ("list", r"(?:\d+|[二两三四五六七八九十几]+)\s*(?:个(?!月|小时|星期|周)|[款家条处])"),
         ("product", r"新品|种草|好物|产品|安利|平价|单品"),
@@ -210,9 +210,14 @@ _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
 _CONTENT_TYPES = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _CONTENT_TYPE_WORDS)
 
 
+_NEGATED = re.compile(r"(?:别|不要|不想|不是|不用|避免|拒绝)[^，,。；;！!？?\n]{0,8}")
+
+
 def content_type_of(text: str) -> tuple[ContentKind, float]:
     """The post's content type from the request's own words, with a rule confidence; 'guide' (0.5) when
-    nothing says. Collections come first: a "探店合集" is a list, a "早茶探店" a review."""
+    nothing says. Collections come first: a "探店合集" is a list, a "早茶探店" a review. What the request
+    says the post must not be (别写成广告, 不要推荐具体品牌) asks for no kind."""
+    text = _NEGATED.sub("", text)
     for kind, pattern in _CONTENT_TYPES:
         if pattern.search(text):
             return kind, 0.7

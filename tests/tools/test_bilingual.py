@@ -302,3 +302,151 @@ def test_questions_after_a_colon_and_a_mixed_amount() -> None:
 def test_a_kind_of_post_is_no_part_of_the_topic(request_text: str, topic: str) -> None:
     """How the post should feel (cozy) and the word "post" itself, before its subject or a colon, go."""
     assert extract_topic(request_text) == topic
+
+
+# English words that name nothing: none may be left in a topic (each would become a tag of its own)
+_LEFT_OVER = re.compile(
+    r"\b(?:by|include|including|with|some|step|what|to|for|from|of|the|a|and|also|mention|write|sure|only)\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # how it is to be written: emoji, steps, feel — said as nothing
+        ("Write a post about a hot pot night in Chongqing, fun tone with some emoji", "重庆吃火锅"),
+        ("Write a post about snorkeling by the beach in Sanya step by step", "三亚海边浮潜"),
+        ("Write a heartwarming post about adopting a senior cat", "领养老年猫"),
+        ("Write about a slow morning in Dali, chill vibes only", "大理慢节奏早晨"),
+        ("Share my experience of moving to Beijing, with some photos", "搬到北京"),
+        # a later instruction to the writer: nothing of the subject
+        ("Write a post about picnics by the river in Chengdu, include a packing list", "成都河边野餐"),
+        ("Write a post about hiking in Moganshan, make sure to include a gear list", "莫干山徒步"),
+        ("Write a post about moving to Shanghai, also mention the rent", "搬到上海"),
+        ("My kitten's first week at home, write a funny post about it", "小猫到家的第一周"),
+    ],
+)
+def test_how_to_write_it_and_what_to_include_are_no_part_of_the_topic(request_text: str, topic: str) -> None:
+    said = localize(request_text)
+    assert said == topic
+    assert not _LEFT_OVER.search(said)
+
+
+def test_an_instruction_sentence_goes_and_keeps_only_its_reader() -> None:
+    assert localize("Write a post about home workouts. Include a weekly plan.").rstrip("。") == "居家健身"
+    # "include some tips for students": whom it is for is kept
+    request = "Write a Xiaohongshu note about budget travel in Japan, include some tips for students"
+    assert localize(request) == "日本穷游，给学生党"
+    assert extract_audience(request) == "学生党"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic", "audience"),
+    [
+        # the words before "post about" say whom it is for, not what it is of
+        ("yoga for beginners step by step", "瑜伽", "新手"),
+        ("Write a quick newbie-friendly post about learning to swim", "学游泳", "新手"),
+        ("Write a post about beginner-friendly hikes in Hangzhou", "杭州徒步", "新手"),
+        ("Write a post about baking bread: a beginner-friendly guide", "烘焙面包攻略", "新手"),
+    ],
+)
+def test_beginner_friendly_names_the_reader(request_text: str, topic: str, audience: str) -> None:
+    assert localize(request_text) == f"{topic}，给{audience}"
+    assert extract_topic(request_text) == topic
+    assert extract_audience(request_text) == audience
+
+
+def test_a_mixed_request_drops_a_manner_word_with_its_degree_but_keeps_the_emoji_wish() -> None:
+    from tools.feedback import parse
+
+    assert localize("写一篇 step by step 的编发教程") == "写一篇编发教程"
+    assert localize("给我写一篇 chill 一点的咖啡探店") == "给我写一篇咖啡探店"
+    assert extract_topic("大理三天两晚攻略，想要 chill 一点的 vibe") == "大理三天两晚攻略"
+    request = "露营装备清单 step by step，多用emoji"
+    assert localize(request) == "露营装备清单，多用emoji"  # the Chinese wish for emoji is left as it was
+    assert parse(request).emoji == "more"
+    assert parse(localize(request)).emoji == "more"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # by / next to / along water or a named place: said first, with 边
+        ("Write a note on a cafe by the sea in Xiamen", "厦门海边的咖啡馆"),
+        ("Write a post about kayaking by Erhai in Dali, include what to wear", "大理洱海边皮划艇"),
+        ("Write a post about a cafe next to the river in Suzhou", "苏州河边的咖啡馆"),
+        ("Write a post about a sunset picnic by Qinghai Lake", "青海湖边日落野餐"),
+        ("Write about a picnic near the lake", "湖边野餐"),
+        # by a means of getting there or of making: the list's setting, no "by"
+        ("Write a post about a day trip by ferry to Gulangyu", "鼓浪屿坐轮渡一日游"),
+        ("Write a post about traveling across Yunnan by train", "云南坐火车旅行"),
+        ("Write a post about knitting a scarf by hand", "手工围巾"),
+        ("Write a post about a road trip by car", "自驾游"),  # 自驾游 already says 自驾
+    ],
+)
+def test_by_a_lake_or_a_river_is_said_before_it(request_text: str, topic: str) -> None:
+    said = localize(request_text)
+    assert said == topic
+    assert not _LEFT_OVER.search(said)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # whom one does it with, as equals: 和…, before the doing
+        ("a warm post about cooking dinner with my partner", "和另一半做晚餐"),
+        ("Write about working from home with my colleagues, keep it chill", "和同事居家办公"),
+        ("Write a post about negotiating a raise with my manager", "和领导谈涨薪"),
+        ("Write a post about cooking with my boyfriend for the first time", "和男朋友第一次做饭"),
+        ("Write about a picnic near the lake with my neighbours, lots of emoji", "湖边和邻居野餐"),
+        # and whom one takes along: 带…
+        ("Write a post about a road trip with my in-laws", "带公婆自驾游"),
+    ],
+)
+def test_a_companion_after_with_is_whom_it_is_done_with(request_text: str, topic: str) -> None:
+    said = localize(request_text)
+    assert said == topic
+    assert "用" not in said  # a boss or a partner is no means
+
+
+def test_the_whole_country_is_no_place_of_a_chinese_post() -> None:
+    said = localize("Write a post about the best street food in China for foreigners")
+    assert said == "街头小吃，给外国朋友"
+    request = "Write about asking for a raise, aimed at new grads in China"
+    assert "中国" not in localize(request)
+    assert extract_audience(request) == "应届生"
+    assert localize("Write about hiking across China") == "徒步"
+    assert localize("Write about China") == "中国"  # nothing else said: the country is the subject
+    assert localize("Write about a weekend in Qingdao, China") == "青岛周末"  # a city names the place
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("新手妈妈 survival guide", "新手妈妈生存指南"),
+        ("Write a post about my balcony garden, before and after", "阳台花园前后对比"),
+        ("旧衣柜翻新 before & after", "旧衣柜翻新前后对比"),
+        ("Write a post about getting into yoga", "瑜伽入门"),
+        ("Write a post about how to make friends in a new city", "新城市交朋友"),
+        ("Write a post about my dog's first month at home", "狗狗到家的第一个月"),
+    ],
+)
+def test_words_the_list_lacked(request_text: str, topic: str) -> None:
+    assert localize(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Write a post about a rooftop dinner by candlelight with some friends, include what to order",
+        "Write a post about stargazing by the desert in Dunhuang, add what to bring",
+        "Share some tips about commuting by scooter, step by step",
+        "Write about repotting plants with some soil, include what to buy and how to water",
+        "Write a post about a weekend in Hangzhou with my cat. Also include what to pack.",
+    ],
+)
+def test_an_unknown_word_is_kept_but_never_a_function_word(request_text: str) -> None:
+    said = localize(request_text)
+    assert said
+    assert not _LEFT_OVER.search(said), said

@@ -33,6 +33,8 @@ _FRAME = re.compile(
     r"|推荐|列出来|配图|语气|风格|口吻|参考|收藏|post|Post"
     # what the post must leave out is an instruction, not something to say (不要提具体车次和城市)
     r"|(?:不要|别|不|不用|避免)(?:提|说|涉及|出现|透露)"
+    # …and how the post is built or how it should sound (结尾给同龄人一点建议, 字数别超过800, 不要贩卖焦虑)
+    r"|^(?:结尾|开头|开篇|正文|标题|字数|篇幅)|贩卖焦虑|鸡汤|煽情|说教|广告|软文"
 )
 _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
@@ -58,6 +60,10 @@ _ENGLISH = re.compile(r"[A-Za-z]{4,}")
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像)")
+
+
+# The kind of post a clause asks for, at its end (…的踩坑故事, …的经历, …日记)
+_KIND_TAIL = re.compile(r"(?:故事|经历|心得|感受|日记|记录|攻略|笔记|分享|测评|清单|教程)$")
 
 
 @dataclass
@@ -114,6 +120,8 @@ def request_details(request: str, subject: str) -> Details:
                 details.items += [i for i in items if i not in details.items]
         elif clause in subject or (subject in clause and len(clause) - len(subject) < 4):
             continue  # the subject itself (两岁宝宝戒夜奶): the opening names it
+        elif subject and subject in clause and _KIND_TAIL.search(clause):
+            continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事)
         elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
             details.told += [was_setting, clause] if was_setting else [clause]
             telling = True

@@ -20,7 +20,7 @@ from tools import segmenter
 from tools.entities import divisions, is_province, other_readers, places, posseg_cut, readers
 from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
-from tools.offline import voice
+from tools.offline import itinerary, voice
 from tools.offline.context import Context
 from tools.offline.details import Details, request_details
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
@@ -124,8 +124,9 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的(?=\S{2})", "", topic.strip())
     subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
     stripped = _KIND_WORDS.sub("", subject)
-    if stripped != subject:  # …and what qualified the kind word alone (睡上铺的小经验 → 睡上铺)
-        stripped = re.sub(r"的?(?:小|大)?的?$", "", stripped)
+    if stripped != subject:  # …and what qualified the kind word alone (睡上铺的小经验 → 睡上铺), and
+        # what joined it to another (写周报的模板和经验 → 写周报的模板)
+        stripped = re.sub(r"的?(?:小|大)?的?$", "", re.sub(r"[和与及、]+$", "", stripped))
     subject = stripped if len(stripped) >= 2 else subject
     rest = subject[len(audience) :].lstrip("的") if audience and subject.startswith(audience) else ""
     # …unless only the theme's bare word is left (小个子穿搭 is not any 穿搭: the reader is the subject too)
@@ -159,10 +160,14 @@ def subject_of(topic: str, audience: str) -> str:
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
+    subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
     subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
     # 我家金毛…, 我接插画单, 我们的亲子游: whose
     subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
-    subject = re.sub(r"需要|(?<=.{2})(?<![逛喝玩])[穿吃买]$", "", subject)
+    # (…the verb a question ends on, not the word it ends: 重庆夏天怎么穿, 西安本地人常去的小吃)
+    if re.search(r"(?<=.{2})(?<![逛喝玩])[穿吃买]$", subject) and len(segmenter.cut(subject)[-1]) == 1:
+        subject = subject[:-1]
+    subject = subject.replace("需要", "")
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     before, _, after = subject.rpartition("的")
     if _RELATIVE.search(before) and len(after) >= 2:  # 通勤路上可以听的播客 → 通勤播客: the thing it is
@@ -187,6 +192,11 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
     # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
     subject = re.sub(_COUNTED, "", subject)
+    subject = re.sub(  # what I did after it, counted: 被裁员之后我做了这几件事 → 被裁员之后
+        r"(?<=\S{3})我们?(?:做|干|学|试|改)了?(?:[这那]?(?:几|[一两二三四五六七八九十\d]+)件事)?$",
+        "",
+        subject,
+    )
     if len(subject) > 10:  # 3天上海citywalk → 上海citywalk: the place and the thing before how long
         subject = re.sub(
             r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "", subject
@@ -237,6 +247,15 @@ def _theme_vocabulary() -> frozenset[str]:
     )
 
 
+# English words of a request no tag is made of: what it asks and how (include, step by step), not a name
+_ENGLISH_LEFT = frozenset(
+    """
+    about after also before between by emoji emojis from include including into near only over some step steps
+    that their these this those tips tone what when where which with without your guide post note write share
+    """.split()  # noqa: SIM905 - a word list reads best as text
+)
+
+
 def _tag_word(word: str) -> bool:
     """May a word of the request be a tag: a place, a word of a theme's vocabulary (露营, 辅食), or a longer
     name holding one (刷酸流程, 日式咖喱) — never a word the request only happens to use (体力, 一般, 遇到,
@@ -246,8 +265,11 @@ def _tag_word(word: str) -> bool:
     vocabulary = _theme_vocabulary()
     # a prefecture or a province by name (安吉's county name could be a word: 友好 is a district too)
     named = any(code.endswith("00") for code in divisions().get(word, ()))
-    if places(word) or named or word in vocabulary or not re.search(r"[\u4e00-\u9fff]", word):
+    if places(word) or named or word in vocabulary:
         return True
+    if not re.search(r"[\u4e00-\u9fff]", word):  # a name in Latin letters (ootd, MBTI, Jellycat), not an
+        # English word the Chinese reading left (by, include, step)
+        return (len(word) >= 4 and word.lower() not in _ENGLISH_LEFT) or (word.isupper() and len(word) >= 2)
     return (
         len(word) >= 3
         and any(w in word for w in vocabulary)
@@ -399,10 +421,12 @@ _PLAIN = frozenset(
 
 
 # A story's span or its kind at the end of a subject: 的经历, 的那三个月, 那段日子
-_STORY_SPAN = re.compile(
-    r"的?(?:一天|一晚|经历|记录|日常|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"
+_STORY_SPAN = re.compile(  # (not a stay's length: 乌镇住一晚)
+    r"(?<![住玩待呆睡逛])的?(?:一天|一晚|经历|记录|日常|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"
     r"|第一(?:个月|周|年|天))$"  # 练普拉提的第一个月 is about 普拉提
 )
+# The story told of a subject (金毛第一次洗澡的踩坑故事 → 金毛第一次洗澡), not a story that is one (睡前故事)
+_STORY_OF = re.compile(r"(?:的(?:踩坑|翻车|搞笑|真实|暖心|心路)?|踩坑|翻车)(?:故事|经历|历程)$")
 # How long, not what (半年, 一个月, 两周): never a heading's key
 _SPAN = re.compile(
     r"[\d一二两三四五六七八九十半]+个?(?:天|日|周|月|年|小时|分钟)(?:[\d一二两三四五六七八九十]+[晚夜])?|半年|一阵子"
@@ -468,6 +492,13 @@ def _within(text: str, limit: int) -> str:
         return rest
     if found := _thing_and_kind(plain, limit):  # its thing and its kind, not a cut through the middle
         return found
+    # …or the end, from a thing on (孩子刚上幼儿园分离焦虑 → 幼儿园分离焦虑): what the phrase is about
+    for thing in things_in(plain) if re.fullmatch(r"[\u4e00-\u9fff]+", plain) else ():
+        tail = plain[plain.find(thing) :]
+        if places(plain[: plain.find(thing)]):  # never the place (长白山天池冬季带老人孩子出行)
+            break
+        if 4 <= len(tail) <= limit and not _loose(*list(segmenter.posseg(tail))[-1]):
+            return tail
     # …or its first thing, when the words before it tell what happened (坐了十几个小时绿皮卧铺 → 绿皮卧铺)
     things = [(g, _MEASURE_HEAD.sub("", g)) for g in things_in(plain)]
     if things and 3 <= len(things[0][1]) <= limit and "了" in plain[: plain.find(things[0][0])]:
@@ -644,6 +675,9 @@ def _title(
     # (第一次杭州不累的路线, 第一次不会翻车的番茄炒蛋), nor when the request never says it is a first time
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):
         templates = [t for t in templates if not t.startswith("第一次")] or templates
+    # "…怎么安排", "把…安排明白了" are said of a plan (a trip, a week, a schedule), not of a make-up look
+    if not (_PLANNED.search(fields["s"]) or ctx.theme.key in ("travel", "outdoor")):
+        templates = [t for t in templates if "安排" not in t] or templates
     # a subject that ends on a state or an event (玻璃胶发黑发霉) stands on its own before ｜ or ，: no
     # 把…安排明白了, 挑…, …的正确打开方式 of it
     if not _nominal(fields["s"]):
@@ -666,6 +700,7 @@ def _title(
     return fallback[:TITLE_LIMIT]
 
 
+_PLANNED = re.compile(r"游|行程|路线|旅行|计划|安排|规划|日程|时间|周末|假期|一天|一周|备考|复习|作息|挑战")
 # A question the post answers, short enough for a title to ask it whole
 _QUESTION_WORD = re.compile(
     r"怎么|如何|怎样|哪些|哪个|哪里|哪儿|去哪|哪款|哪家|什么|几个月|几岁|几点|多久|要不要|该不该|为什么|值不值"
@@ -724,7 +759,8 @@ def _tags(
             fitting = {*generic_tags("any"), *generic_tags(ctx.theme.key)}
             on_it = keywords(subject, 3)
             top = [t for t in evidence.get("topTags", []) if t.lower() in fitting or overlap(on_it, t)]
-            things = [w for w in things_in(subject) if not places(w)][:2]
+            # (a whole thing: 蛋炒饭, not 蛋炒饭粒粒 of 蛋炒饭粒粒分明 nor 幼小 of 幼小衔接)
+            things = [w for w in things_in(subject) if not places(w) and (_one_noun(w) or _tag_word(w))][:2]
             own = [f"{w}{kind}" for w in things for kind in ("分享", "日常")]  # #绿植日常, not #南京日常
             pool += [*top, *own, *generic_tags(ctx.theme.key)]
         base = [t.lstrip("#").strip() for t in pool if t and t.strip("# ")]
@@ -902,7 +938,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         points = [p + endings[i % len(endings)] for i, p in enumerate(points)]  # the voice in every line
 
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
-    paragraphs += _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
+    days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
+    if days and shape == "points":  # a trip of so many days, told day by day
+        paragraphs += _day_paragraphs(ctx, days, points, tips, key, length, e)
+    else:
+        paragraphs += _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
     if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
         extra_on += _other_half(ctx, subject, [*points, *tips])
     for subject_word, on_it in extra_on:
@@ -1080,9 +1120,37 @@ def _list_paragraphs(
             heading.strip() + "\n" + "\n".join(f"{marker(i)} {p}{bullet_e()}" for i, p in enumerate(points))
         )
     if tips and length != "shorter":
-        tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
-        tip_heading = tip_heading.format(e=f"{e()}{key}·")
-        paragraphs.append(tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips))
+        paragraphs.append(_tips_paragraph(ctx, kind, tips, key, e))
+    return paragraphs
+
+
+def _tips_paragraph(ctx: Context, kind: str, tips: list[str], key: str, e: Callable[[], str]) -> str:
+    tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
+    tip_heading = tip_heading.format(e=f"{e()}{key}·")
+    return tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips)
+
+
+def _day_paragraphs(
+    ctx: Context,
+    days: int,
+    points: list[str],
+    tips: list[str],
+    key: str,
+    length: str | None,
+    e: Callable[[], str],
+) -> list[str]:
+    """A trip's days, slot by slot (`tools.offline.itinerary`), then what did not fit them as tips (as
+    many as the length asked for allows)."""
+    plan, left = itinerary.day_plan(days, points)
+    paragraphs = []
+    for label, slots in plan:
+        lines = [f"{when}：{itinerary.sentence(line)}" for when, line in slots]
+        head = f"{e()}{label}" if label else f"{e()}{key}·一天这样走"
+        paragraphs.append(head + "\n" + "\n".join(lines))
+    rest = [*left, *tips]
+    room = {"shorter": 1, "longer": 6}.get(length or "", 3)
+    if rest:
+        paragraphs.append(_tips_paragraph(ctx, "guide", rest[:room], key, e))
     return paragraphs
 
 

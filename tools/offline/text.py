@@ -146,15 +146,27 @@ _EATEN = re.compile(
 )
 
 
+# Words that hold a one-character trigger without meaning it: 包车 and 包子 are no bags, 面包 is bread
+_NOT_A_BAG = re.compile(r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|打|汤|肉|菜|豆沙|小笼|书)包")
+
+
+# Triggers that name a kind of post more than a thing (攻略 of an A醇 攻略): half a trigger, so a thing wins
+_KIND_TRIGGERS = frozenset({"攻略", "打卡"})
+
+
 def detect_theme(text: str) -> Theme:
     """The corpus theme whose trigger words the text mentions most. A tie goes to the theme more of whose
     ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger, 读书 a career one, and 通勤, 读书
     and 书 are all career words). With no trigger, the theme of most scenes the text names (卧铺火车 is a
     train trip), then of most of its words (运营 is work); the generic theme when none."""
     lowered = _EATEN.sub("菜", text.lower())  # 冷吃兔 is a dish, not a pet rabbit
-    best, best_hits = GENERIC, (0, 0)
+    unbagged = _NOT_A_BAG.sub("", lowered)  # a one-character trigger inside another word (包 of 包车)
+    best, best_hits = GENERIC, (0.0, 0)
     for theme in THEMES.values():
-        triggers = sum(lowered.count(word) for word in theme.triggers)
+        triggers = sum(
+            (lowered if len(word) > 1 else unbagged).count(word) * (0.5 if word in _KIND_TRIGGERS else 1)
+            for word in theme.triggers
+        )
         words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()
         hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:
@@ -176,12 +188,16 @@ def theme_by_key(key: str | None) -> Theme:
     return THEMES.get(key or "", GENERIC)
 
 
+_PART_CLAUSE = re.compile(r"(?:^|(?<=[，,。！!？?；;\n]))\s*(?:结尾|开头|开篇|正文|标题)[^，,。！!？?；;\n]*")
+
+
 def extract_audience(text: str) -> str | None:
     """The reader the request names: '…，给第一次去广东的朋友' → '第一次去广东的朋友',
     '面向上班族' → '上班族'.
 
     English words are read in Chinese first ("for beginners" → 新手)."""
-    text = localize(text)
+    # (not the readers of a part of the post: 结尾给同龄人一点建议 says what the ending gives)
+    text = _PART_CLAUSE.sub("", localize(text))
     clauses = [c.strip() for c in re.split(r"[，,。！!？?；;\n]", text) if c.strip()]
     for position, clause in enumerate(clauses):  # a clause that is only the reader: all of it ("给" opens
         whole = _AUDIENCE_CLAUSE.match(clause)  # a topic too — "给狗狗做蛋糕" — so not in the first clause)

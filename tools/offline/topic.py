@@ -112,7 +112,8 @@ _PLAN_ONLY = re.compile(
 # What a post is about only with its owner: how it is made (做法), the stories of (那些事) —
 # 养了三年柯基，说说掉毛和减肥的那些事 is about the corgi's shedding and diet,
 # 新手在家做红烧肉，不柴不腻的做法 about the dish
-_TOLD = "那些事|那点事|二三事|经历|心路历程|故事|过程"  # the stories of it (我的改造过程)
+# the stories of it (我的改造过程, 记录一下全过程, 前后对比)
+_TOLD = "那些事|那点事|二三事|经历|心路历程|故事|(?:全|整个)?过程(?:前后对比)?|前后对比"
 _HOW = "做法|方法|技巧|秘诀|诀窍"  # how it is done
 _HOLLOW_TAIL = re.compile(rf"(?:的)?(?:{_TOLD}|{_HOW})$")
 _TOLD_TAIL = re.compile(rf"(?:{_TOLD})$")
@@ -150,7 +151,9 @@ def things_in(text: str) -> list[str]:
 
 # What a person's own version of a thing is called: 祖传, 私房 — said before the thing (祖传糖蒜)
 _OWN_WAY = re.compile(r"^(?:祖传|家传|私房|独家|自创|自家)$")
-_WHOSE = re.compile(r"^(?:我们|我家|我|它们|他们|她们|它|他|她)?(?:这半年|这一年|这几年|这些年|这一路)?的?")
+_WHOSE = re.compile(
+    r"^(?:我们家|我家|我们|我|它们|他们|她们|它|他|她)?(?:这半年|这一年|这几年|这些年|这一路)?的?"
+)
 
 
 def _owned(topic: str, clauses: list[str], first: str) -> str:
@@ -161,6 +164,9 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     as it is."""
     bare = _WHOSE.sub("", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
     others = [c for c in clauses if c != first]
+    told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
+    if not bare and told_of:  # 分享我们家的经历: the experience of what the other clause tells
+        return told_of
     if not bare or _NO_THING.fullmatch(bare):  # 哪几家最好吃: which of the thing the other clause names
         heads = [things[-1] for c in others if (things := [w for w in things_in(peel(c)) if not places(w)])]
         return heads[0] if heads else topic
@@ -172,7 +178,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
     if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
         return topic
-    owner = next((w for c in others for w in things_in(peel(c)) if w not in bare and not places(w)), "")
+    owned = (w for c in others for w in things_in(peel(c)) if w not in bare and not places(w))
+    owner = next((w for w in owned if w not in _MEANS), "")
     if not owner:
         return topic
     # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
@@ -185,6 +192,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     return owner + bare
 
 
+# How one gets there, not what a trip is (从上海坐高铁去厦门…，写一篇行程笔记 is a Xiamen trip's)
+_MEANS = frozenset("高铁 动车 火车 飞机 航班 大巴 自驾 地铁 公交 打车 包车".split())  # noqa: SIM905
 # a trait said as a clause: 新手也不会翻车, 一次就能成功
 _SAYS_HOW = re.compile(r"不|没|也|都|能|会")
 
@@ -290,11 +299,13 @@ _HOW_TO_WRITE = re.compile(
     r"(?:大家|你们|新手|更多人)"
     # a manner of writing (写得有点文艺, 语气别太官方, 接地气一点, 别写成流水账, 结构清楚一点)
     r"|^(?:写|讲|说)[得的]|^(?:语气|口吻|文风|风格|语言|整体|结构|排版|篇幅|字数)"
-    r"|^(?:标题|正文|开头|结尾|标签|配图|封面)(?:要|要有|需要|得|最好|尽量|别|不要|吸引人|有)"
+    r"|^(?:标题|正文|开头|结尾|标签|配图|封面)(?:要|要有|需要|得|最好|尽量|别|不要|吸引人|有|给|加|附|留|放|来|提)"
     r"|^(?:别|不要|不用|不想)(?:写|弄|搞)成|^(?:接地气|简洁|走心|真诚|幽默|活泼|文艺)(?:一点|一些|点)?$"
+    # how many emoji, and how it should sound (多加点emoji, 少放表情, 口语化一点, 轻松一点)
+    r"|emoji|表情|^(?:口语化?|轻松|俏皮|温柔|正式)(?:一点|一些|点)?$"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
-_FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气)$")
+_FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气|看)$")
 _TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 
 # A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
@@ -310,11 +321,17 @@ _HOW_MANY = re.compile(
 _WHO_I_AM = re.compile(r"^(?:我|本人)是|^(?:我|本人)?作为[^，,。的]{1,10}$")
 
 
+# How the post should sound, said before its subject (写一篇轻松一点的咖啡探店): no part of it
+_TONE_LEAD = re.compile(
+    r"(?<=[写篇个份条])(?:轻松|口语化?|活泼|俏皮|温柔|正式|简短|详细|走心|真诚|幽默|文艺|搞笑)(?:一点|一些|点)?的"
+)
+
+
 def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
     if _WHO_I_AM.match(clause.strip()):
         return ""
-    text = STYLE.sub("", clause).strip()
+    text = _TONE_LEAD.sub("", STYLE.sub("", clause).strip())
     framed = False
     if made := _MADE_INTO.match(text):
         text, framed = made.group("what"), True
@@ -421,6 +438,8 @@ def extract_topic(request: str) -> str:
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
         topic = next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
+    # (where the trip goes before where it sets out: 从上海坐高铁去厦门 is a Xiamen trip)
+    elsewhere.sort(key=lambda p: bool(re.search(rf"从{re.escape(p)}", request)))
     # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略

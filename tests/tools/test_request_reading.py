@@ -1,0 +1,107 @@
+"""How the offline model reads a request's subject, kind, theme and reader — the classes a blind probe of
+100 fresh requests (session 17 of issue 12) found misread. Each case is another request of the class than
+the probe's own."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tools.offline.context import Context
+from tools.offline.details import request_details
+from tools.offline.drafting import _tag_word, compose_draft, subject_of
+from tools.offline.text import detect_theme, extract_audience
+from tools.offline.topic import extract_topic
+from tools.routing import content_type_of
+
+
+def subject(request: str) -> str:
+    return subject_of(extract_topic(request), "")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # where the trip goes, not where it sets out (and not how: 高铁)
+        ("从杭州坐动车去黄山玩三天，帮我写一篇行程笔记", "黄山行程"),
+        # a clause on how the post ends is no part of its subject
+        ("写一个30岁考研上岸的故事，结尾给还在犹豫的人一点建议", "30岁考研上岸"),
+        # "分享我们家的经历": the experience of what the other clause tells
+        ("老二出生后老大闹情绪，分享我们家的经历", "老二出生后老大闹情绪"),
+        # …的踩坑故事 is the story told of the subject
+        ("柯基第一次坐飞机的踩坑故事", "柯基第一次坐飞机"),
+        ("睡前故事推荐", "睡前故事"),  # a story that is the subject stays
+        # 给…看: for whom, not what
+        ("写一篇玻尿酸入门攻略给从没用过的姐妹看", "玻尿酸入门"),
+        # 小吃 ends on 吃, but is no 吃 a question ends on
+        ("苏州本地人常去的小吃推荐", "苏州本地人常去小吃"),
+        ("被辞退之后我做了这几件事", "被辞退之后"),
+        ("职场新人写日报的模板和经验", "职场新人写日报模板"),
+        ("西塘住一晚值不值", "西塘住一晚"),
+    ],
+)
+def test_the_subject_of_a_request(request_text: str, expected: str) -> None:
+    assert subject(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # the whole process, before and after: the story of what the other clause names
+        ("次卧改成衣帽间的日记，记录一下全过程", "次卧改成衣帽间的日记"),
+        ("次卧改成衣帽间的 diary，before & after", "次卧改成衣帽间的日记"),
+        # how it should sound is no part of it
+        ("帮我写一篇俏皮一点的柴犬日常", "柴犬日常"),
+    ],
+)
+def test_the_topic_of_a_request(request_text: str, expected: str) -> None:
+    assert extract_topic(request_text) == expected
+
+
+def test_a_long_subject_keeps_what_it_ends_on() -> None:
+    assert subject("孩子刚上小学写作业磨蹭") == "小学写作业磨蹭"
+    assert subject("长白山天池冬季带老人孩子出行攻略").startswith("长白山天池")  # never the place cut off
+
+
+@pytest.mark.parametrize(
+    ("request_text", "theme"),
+    [
+        ("洱海环湖包车攻略", "travel"),  # 包车 is no bag
+        ("通勤包推荐", "fashion"),
+        ("宜家书架搭配推荐", "home"),
+        ("新手爸爸带娃的一天", "parenting"),
+        ("想写篇A醇入门攻略", "beauty"),
+    ],
+)
+def test_the_theme_follows_the_thing(request_text: str, theme: str) -> None:
+    assert detect_theme(request_text).key == theme
+
+
+def test_what_the_post_must_not_be_asks_for_no_kind() -> None:
+    assert content_type_of("成都三日游攻略，别写成广告")[0] == "guide"
+    assert content_type_of("写一篇露营装备测评，不要写成清单")[0] == "review"
+    assert content_type_of("宿舍改造前后对比日记")[0] == "diary"
+    assert content_type_of("裸辞半年的真实感受")[0] == "story"
+
+
+def test_instructions_are_no_detail_to_say_nor_the_reader() -> None:
+    request = "写一个40岁学游泳的故事，写得真诚一点，不要贩卖焦虑，结尾给同龄人一点鼓励，字数别超过600"
+    assert request_details(request, "40岁学游泳").said() == ""
+    assert extract_audience(request) is None
+    assert request_details("柯基第一次坐飞机的踩坑故事", "柯基第一次坐飞机").said() == ""
+
+
+def test_english_function_words_are_never_tags() -> None:
+    assert not any(_tag_word(w) for w in ("by", "include", "step", "with", "emoji"))
+    assert _tag_word("citywalk") and _tag_word("MBTI")
+
+
+def test_a_make_up_tutorial_has_its_steps_and_no_plan_title() -> None:
+    brief = {"topic": "内双眼妆", "theme": "beauty", "contentType": "guide", "keywords": ["眼妆"]}
+    sections = {"request": "内双眼妆教程", "brief": brief, "evidence": {"facts": []}}
+    for seed in range(6):
+        ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+        draft = compose_draft(ctx)
+        assert "眼线" in draft["body"] and "睫毛" in draft["body"]
+        assert "安排" not in draft["title"]
