@@ -492,12 +492,13 @@ def _within(text: str, limit: int) -> str:
         return rest
     if found := _thing_and_kind(plain, limit):  # its thing and its kind, not a cut through the middle
         return found
-    # …or the end, from a thing on (孩子刚上幼儿园分离焦虑 → 幼儿园分离焦虑): what the phrase is about
+    # …or, after a short head of who and when, the end from a thing on (孩子刚上幼儿园分离焦虑 →
+    # 幼儿园分离焦虑): never a place, a span or an owner cut off (延吉三天两晚…, 带柯基去安吉…)
     for thing in things_in(plain) if re.fullmatch(r"[\u4e00-\u9fff]+", plain) else ():
-        tail = plain[plain.find(thing) :]
-        if places(plain[: plain.find(thing)]):  # never the place (长白山天池冬季带老人孩子出行)
+        head, tail = plain[: plain.find(thing)], plain[plain.find(thing) :]
+        if len(head) > 4 or places(head):
             break
-        if 4 <= len(tail) <= limit and not _loose(*list(segmenter.posseg(tail))[-1]):
+        if 5 <= len(tail) <= limit and not _loose(*list(segmenter.posseg(tail))[-1]):
             return tail
     # …or its first thing, when the words before it tell what happened (坐了十几个小时绿皮卧铺 → 绿皮卧铺)
     things = [(g, _MEASURE_HEAD.sub("", g)) for g in things_in(plain)]
@@ -939,10 +940,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
 
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
-    if days and shape == "points":  # a trip of so many days, told day by day
-        paragraphs += _day_paragraphs(ctx, days, points, tips, key, length, e)
-    else:
-        paragraphs += _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
+    # (a trip of so many days is told day by day, when its points or its hours hold enough to do)
+    planned = days and shape in ("points", "timeline")
+    by_day = _day_paragraphs(ctx, days, points, tips, key, length, e) if planned else []
+    paragraphs += by_day or _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
     if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
         extra_on += _other_half(ctx, subject, [*points, *tips])
     for subject_word, on_it in extra_on:
@@ -1140,8 +1141,11 @@ def _day_paragraphs(
     e: Callable[[], str],
 ) -> list[str]:
     """A trip's days, slot by slot (`tools.offline.itinerary`), then what did not fit them as tips (as
-    many as the length asked for allows)."""
-    plan, left = itinerary.day_plan(days, points)
+    many as the length asked for allows); [] when the points hold too few things to do for a plan."""
+    laid_out = itinerary.day_plan(days, points, ctx.rng)
+    if laid_out is None:
+        return []
+    plan, left = laid_out
     paragraphs = []
     for label, slots in plan:
         lines = [f"{when}：{itinerary.sentence(line)}" for when, line in slots]

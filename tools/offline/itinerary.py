@@ -10,7 +10,10 @@ sight: nothing a reader could take for a reported fact about a place the corpus 
 
 from __future__ import annotations
 
+import random
 import re
+
+from tools.entities import places
 
 # A span of days, said the ways requests say it: 两天一夜, 三天两晚, 4天3晚, 三日游, 5天行程, 一日游, 周末
 _SPAN = re.compile(
@@ -20,17 +23,30 @@ _SPAN = re.compile(
 _NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 MAX_DAYS = 5  # a longer trip keeps the list: a post is no day planner
 
-# The frame of any trip's days (see the module docstring)
-ARRIVE = "到了先去住处放下行李，在附近走走，熟悉一下周边"
-FIRST_EVENING = "第一天别排太满，晚上早点回住处休息，第二天才有体力"
-EVENING = "晚上找一家本地人多的馆子吃饭，吃完沿街散散步"
-EARLY = "早点出门，热门的地方赶在人多之前去"
-LEAVE = "留出返程的时间，提前一个多小时往车站或机场走"
+# The frame of any trip's days (see the module docstring), each said a few ways so trip posts share no line
+ARRIVE = (
+    "到了先去住处放下行李，在附近走走，熟悉一下周边",
+    "先去住的地方放下行李，就近找个地方吃饭，慢慢进入状态",
+    "落地先办入住，行李一放，轻装出门",
+)
+FIRST_EVENING = (
+    "第一天别排太满，晚上早点回住处休息，第二天才有体力",
+    "晚上不安排远的地方，住处附近转转就回去歇着",
+)
+EVENING = (
+    "晚上找一家本地人多的馆子吃饭，吃完沿街散散步",
+    "晚饭后别急着回去，出门走一走，看看这里夜里的样子",
+)
+LEAVE = (
+    "留出返程的时间，提前一个多小时往车站或机场走",
+    "下午就收拾行李往回走，别把返程卡得太紧",
+)
+EARLY = ("早点出门，热门的地方赶在人多之前去",)
 REST = "不排固定行程，想逛就逛，累了就在住处附近歇着，给后面留点体力"
-ONE_DAY_END = "傍晚前把想去的地方走完，回程别赶最后一班车"
+ONE_DAY_END = ("傍晚前把想去的地方走完，回程别赶最后一班车", "天黑前往回走，别赶最后一班车")
+MIN_DOINGS = 2  # fewer things to do than this and the post keeps its list: a plan of frame lines says nothing
 
-_SLOTS = ("上午", "下午", "晚上")
-_ONE_DAY_SLOTS = ("上午", "中午", "下午", "傍晚")
+_SLOTS = ("上午", "中午", "下午", "晚上")
 
 
 def trip_days(request: str) -> int:
@@ -47,58 +63,83 @@ def trip_days(request: str) -> int:
     return days if 1 <= days <= MAX_DAYS else 0
 
 
-# Lines that are something to do at a time of day (去…, 逛…, 看…, 赶海…), not advice (防晒要足…)
+# Lines that are something to do at a time of day (去…, 逛…, 早上去…, 中午在…吃…), not advice (防晒要足…,
+# 看好天气)
 _DOING = re.compile(
-    r"^(?:先|再|然后|早上|上午|下午|傍晚|晚上|早点|最后)?(?:去|逛|看(?!好)|吃|走|爬|坐|拍|赶|玩|参观|骑|划|泡|登|打卡|沿|到|找)"
-)
-# Free slots with nothing of the post's own to fill them, each said once
-FILLERS = (
-    "挑一处最想去的地方慢慢逛，不赶场",
-    "找一条老街随便走走，看到想进的店就进去坐坐",
+    r"^(?:先|再|然后|一早|早上|早晨|清晨|上午|中午|下午|午后|傍晚|晚上|夜里|早点|最后)?"
+    r"(?:去|逛|看(?!好)|吃|喝|尝|走|爬|坐|拍|赶|玩|参观|体验|骑|划|泡|登|打卡|沿|到|找|回|在(?!家))"
 )
 
 
 def is_doing(line: str) -> bool:
-    return bool(_DOING.match(line.strip()))
+    """A thing to do: said with a verb of doing, or a short first clause naming a place (西街和开元寺，…)."""
+    line = line.strip()
+    first = re.split(r"[，,。；;]", line)[0]
+    return bool(_DOING.match(line)) or (len(first) <= 10 and bool(places(first)))
 
 
-def day_plan(days: int, points: list[str]) -> tuple[list[tuple[str, list[tuple[str, str]]]], list[str]]:
-    """The days (each a label and its slots: (time of day, what to do)) and the points left over.
+# The time of day a line says it happens at (早上去侨港吃糖水, 中午在西街吃面线糊): the slot it goes in
+_TIME_OF = re.compile(r"^(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)")
+_SLOT_OF = {
+    "早上": "上午", "早晨": "上午", "清晨": "上午", "一早": "上午", "上午": "上午", "中午": "下午",
+    "下午": "下午", "午后": "下午", "傍晚": "下午", "晚上": "晚上", "夜里": "晚上",
+}  # fmt: skip
 
-    The points that are things to do fill the free slots in their order; the frame lines take the slots
-    a trip always has (arriving, the first evening, leaving), and a free slot with nothing left takes a
-    filler once. A slot with nothing to say is left out; the last day ends with leaving."""
+
+def _take(queue: list[str], when: str, *, timed: bool = False) -> tuple[str, str]:
+    """The first queued line for the slot `when`, as (the time it is said at, what to do): a line said at
+    that time of day keeps its own time word as the slot's (中午：在西街吃面线糊), a line said at no time
+    takes the slot's — unless `timed`; ("", "") when none fits."""
+    slot = "下午" if when in ("中午", "傍晚") else when  # (lunch is the afternoon's: 中午 lines go with it)
+    for i, line in enumerate(queue):
+        said = _TIME_OF.match(line)
+        at = said.group("t") if said else ""
+        if (said is None and not timed) or (at == "中午" if when == "中午" else at and _SLOT_OF[at] == slot):
+            queue.pop(i)
+            if said is None:
+                return when, line
+            rest = line[said.end() :].lstrip("，, ")
+            return (said.group("t"), rest) if len(rest) >= 4 else (when, line)
+    return "", ""
+
+
+def day_plan(
+    days: int, points: list[str], rng: random.Random
+) -> tuple[list[tuple[str, list[tuple[str, str]]]], list[str]] | None:
+    """The days (each a label and its slots: (time of day, what to do)) and the points left over, or None
+    when the points hold fewer than `MIN_DOINGS` things to do.
+
+    The points that are things to do fill the free slots in their order; the frame lines take the slots a
+    trip always has (arriving, the first evening, leaving). A slot with nothing to say is left out, days
+    with none (the middle of a long trip) are said together as free days, and the last day ends with
+    leaving."""
     queue = [p for p in points if is_doing(p)]
+    if len(queue) < MIN_DOINGS:
+        return None
     left = [p for p in points if p not in queue]
-    fillers = list(FILLERS)
 
-    def free() -> str:
-        return queue.pop(0) if queue else fillers.pop(0) if fillers else ""
+    def say(pool: tuple[str, ...]) -> str:
+        return pool[rng.randrange(len(pool))]
 
-    plan: list[tuple[str, list[tuple[str, str]]]] = []
-    slots: list[tuple[str, str]]
     if days == 1:
-        slots = [("上午", queue.pop(0) if queue else EARLY)]
-        slots += [(when, free()) for when in ("中午", "下午")]
-        slots.append(("傍晚", ONE_DAY_END))
-        return [("", [(w, ln) for w, ln in slots if ln])], [*queue, *left]
+        hours = [_take(queue, when) for when in ("上午", "中午", "下午")]
+        return [("", [*(h for h in hours if h[1]), ("傍晚", say(ONE_DAY_END))])], [*queue, *left]
+    plan: list[tuple[str, list[tuple[str, str]]]] = []
     for day in range(1, days + 1):
-        slots = []
+        slots: list[tuple[str, str]] = []
         for when in _SLOTS:
-            if day == days and when == "晚上":
-                break  # (the last day ends with the way home)
+            if day == days and when == "晚上":  # the last day ends with the way home
+                slots.append(("傍晚", say(LEAVE)))
+                break
             if day == 1 and when == "上午":
-                line = ARRIVE
-            elif day == days and when == "下午":
-                line = LEAVE
+                slots.append((when, say(ARRIVE)))
             elif when == "晚上":  # (each frame line once: a post says nothing twice)
-                line = FIRST_EVENING if day == 1 else EVENING if day == 2 else free()
-            elif when == "上午" and day == 2 and not queue:
-                line = EARLY
-            else:
-                line = free()
-            if line:
-                slots.append((when, line))
+                frame = say(FIRST_EVENING) if day == 1 else say(EVENING) if day == 2 else ""
+                taken = _take(queue, when, timed=True)
+                if taken[1] or frame:
+                    slots.append(taken if taken[1] else (when, frame))
+            elif (taken := _take(queue, when, timed=when == "中午"))[1]:  # (lunch only when a line says so)
+                slots.append(taken)
         plan.append((f"Day{day}", slots))
     return _rest_days(plan), [*queue, *left]
 
