@@ -39,6 +39,10 @@ def subject(request: str) -> str:
         ("被辞退之后我做了这几件事", "被辞退之后"),
         ("职场新人写日报的模板和经验", "职场新人写日报模板"),
         ("西塘住一晚值不值", "西塘住一晚"),
+        # a diary or a before-and-after is what kind of post, not what about
+        ("我家仓鼠第一次洗沙浴的日记", "仓鼠第一次洗沙浴"),
+        ("次卧改造成书房的前后对比笔记", "次卧改造成书房"),
+        ("三岁宝宝戒尿不湿的经历，写成日记", "三岁宝宝戒尿不湿"),
     ],
 )
 def test_the_subject_of_a_request(request_text: str, expected: str) -> None:
@@ -53,6 +57,7 @@ def test_the_subject_of_a_request(request_text: str, expected: str) -> None:
         ("次卧改成衣帽间的 diary，before & after", "次卧改成衣帽间的日记"),
         # how it should sound is no part of it
         ("帮我写一篇俏皮一点的柴犬日常", "柴犬日常"),
+        ("成都夜市连吃了十几家，写个日记体的笔记", "成都夜市连吃了十几家"),  # 日记体 is a kind
     ],
 )
 def test_the_topic_of_a_request(request_text: str, expected: str) -> None:
@@ -72,6 +77,7 @@ def test_a_long_subject_keeps_what_it_ends_on() -> None:
         ("宜家书架搭配推荐", "home"),
         ("新手爸爸带娃的一天", "parenting"),
         ("想写篇A醇入门攻略", "beauty"),
+        ("从销售转行做运营的经历，别写成鸡汤", "career"),  # 鸡汤 said not to be no soup
     ],
 )
 def test_the_theme_follows_the_thing(request_text: str, theme: str) -> None:
@@ -93,8 +99,8 @@ def test_instructions_are_no_detail_to_say_nor_the_reader() -> None:
 
 
 def test_english_function_words_are_never_tags() -> None:
-    assert not any(_tag_word(w) for w in ("by", "include", "step", "with", "emoji"))
-    assert _tag_word("citywalk") and _tag_word("MBTI")
+    assert not any(_tag_word(w) for w in ("by", "include", "step", "with", "emoji", "rainy", "pieces", "day"))
+    assert _tag_word("citywalk") and _tag_word("MBTI") and _tag_word("Jellycat")
 
 
 def test_a_make_up_tutorial_has_its_steps_and_no_plan_title() -> None:

@@ -45,7 +45,7 @@ KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7�
 TITLE_LIMIT = 20
 _KIND_WORDS = re.compile(
     r"(?:的)?(?:旅行|旅游)?(?:攻略|合集|清单|分享|经验分享|经验|心得|推荐|测评|评测|笔记|指南|教程|"
-    r"大全|盘点|总结|记录|科普|干货|安利|种草)+$"
+    r"大全|盘点|总结|记录|科普|干货|安利|种草|日记体?|游记|前后对比)+$"
 )
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
@@ -202,7 +202,11 @@ def subject_of(topic: str, audience: str) -> str:
             r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "", subject
         )
     subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
-    return _tidy_end(_within(subject, 10).rstrip("的和与及、"))
+    subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
+    # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
+    if re.search(r"(?<=\S{3})[吃穿买玩逛]$", subject) and len(segmenter.cut(subject)[-1]) == 1:
+        subject = subject[:-1]
+    return subject
 
 
 # A count of the things a list holds, with its 必吃-style praise: 成都必吃的几家火锅 → 成都火锅
@@ -267,9 +271,10 @@ def _tag_word(word: str) -> bool:
     named = any(code.endswith("00") for code in divisions().get(word, ()))
     if places(word) or named or word in vocabulary:
         return True
-    if not re.search(r"[\u4e00-\u9fff]", word):  # a name in Latin letters (ootd, MBTI, Jellycat), not an
-        # English word the Chinese reading left (by, include, step)
-        return (len(word) >= 4 and word.lower() not in _ENGLISH_LEFT) or (word.isupper() and len(word) >= 2)
+    if not re.search(r"[\u4e00-\u9fff]", word):  # a name in Latin letters (MBTI, Jellycat, Excel; ootd and
+        # citywalk are theme words), not an English word the Chinese reading left (by, include, rainy, pieces)
+        named = word[:1].isupper() and word[1:].islower() and len(word) >= 4
+        return (named and word.lower() not in _ENGLISH_LEFT) or (word.isupper() and len(word) >= 2)
     return (
         len(word) >= 3
         and any(w in word for w in vocabulary)

@@ -150,6 +150,8 @@ _EATEN = re.compile(
 _NOT_A_BAG = re.compile(r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|打|汤|肉|菜|豆沙|小笼|书)包")
 
 
+# What the post must not be or say (别写成鸡汤, 不要推荐具体品牌): no sign of its theme
+_NOT_THIS = re.compile(r"(?:别|不要|不想|避免)(?:写成|写得像|弄成|搞成|像|提|推荐)[^，,。；;！!？?\n]{0,8}")
 # Triggers that name a kind of post more than a thing (攻略 of an A醇 攻略): half a trigger, so a thing wins
 _KIND_TRIGGERS = frozenset({"攻略", "打卡"})
 
@@ -159,7 +161,8 @@ def detect_theme(text: str) -> Theme:
     ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger, 读书 a career one, and 通勤, 读书
     and 书 are all career words). With no trigger, the theme of most scenes the text names (卧铺火车 is a
     train trip), then of most of its words (运营 is work); the generic theme when none."""
-    lowered = _EATEN.sub("菜", text.lower())  # 冷吃兔 is a dish, not a pet rabbit
+    # (冷吃兔 is a dish, not a pet rabbit; 别写成鸡汤 asks for no soup)
+    lowered = _EATEN.sub("菜", _NOT_THIS.sub("", text.lower()))
     unbagged = _NOT_A_BAG.sub("", lowered)  # a one-character trigger inside another word (包 of 包车)
     best, best_hits = GENERIC, (0.0, 0)
     for theme in THEMES.values():
