@@ -111,3 +111,28 @@ def test_a_make_up_tutorial_has_its_steps_and_no_plan_title() -> None:
         draft = compose_draft(ctx)
         assert "眼线" in draft["body"] and "睫毛" in draft["body"]
         assert "安排" not in draft["title"]
+
+
+def test_a_dish_named_by_its_ingredients_is_stewed_when_one_needs_long_cooking() -> None:
+    from tools.offline.dishes import dish_steps
+
+    steps = dish_steps("土豆牛腩")
+    said = "\n".join(steps)
+    assert "焯水" in said and "小火炖" in said and "收汁" in said
+    assert dish_steps("番茄鸡蛋") == ()  # two quick ingredients name no method
+    assert subject("土豆牛腩家常做法，新手零失败") == "土豆牛腩"
+
+
+def test_a_recipe_gets_its_own_steps_and_three_tags() -> None:
+    brief = {"topic": "土豆排骨家常做法", "theme": "food", "contentType": "guide"}
+    brief["keywords"] = ["土豆", "排骨"]
+    facts = [{"text": "番茄炒蛋先炒蛋再炒番茄，汤汁更多", "sourceId": "a", "sourceTitle": "新手先学这6道菜"}]
+    sections = {
+        "request": "土豆排骨家常做法，新手零失败",
+        "brief": brief,
+        "evidence": {"facts": facts, "recommendedTags": ["家常菜", "下饭菜"]},
+    }
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(2))
+    draft = compose_draft(ctx)
+    assert "排骨" in draft["body"] and "炖" in draft["body"] and "番茄炒蛋" not in draft["body"]
+    assert len(draft["tags"]) >= 3 and "家常菜" in draft["tags"]  # no food tag is "another activity"

@@ -89,9 +89,12 @@ def _method_of(rest: str) -> _Method | None:
 def dish_steps(dish: str) -> tuple[str, ...]:
     """The steps of cooking the dish `dish` names: its ingredients prepared (the first two that need it),
     the method's start, each ingredient in the order it goes in, the method's finish. () unless the name
-    says both an ingredient and how it is cooked (番茄 alone is no dish, nor 汤)."""
+    says both an ingredient and how it is cooked (番茄 alone is no dish, nor 汤) — or names two ingredients
+    of which one needs long cooking (番茄牛腩, 土豆排骨): such a dish is stewed."""
     parts, rest = _parts_in(dish)
     method = _method_of(rest) or _method_of(dish)  # 番茄鸡蛋面条: the noodles are its part and its method
+    if method is None and len(parts) >= 2 and any(p.stage == 2 for p in parts) and not rest.strip():
+        method = next((m for m in _data()[0] if m.name == "炖"), None)
     if not parts or method is None:
         return ()
     prepared = [p.prep for p in parts if p.prep][:2]

@@ -169,6 +169,7 @@ def subject_of(topic: str, audience: str) -> str:
         subject = subject[:-1]
     subject = subject.replace("需要", "")
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
+    subject = re.sub(r"(?<=.{2})(?:家常|在家)?做法$", "", subject)  # 番茄牛腩家常做法 → 番茄牛腩
     before, _, after = subject.rpartition("的")
     if _RELATIVE.search(before) and len(after) >= 2:  # 通勤路上可以听的播客 → 通勤播客: the thing it is
         noun = next((w for w in _nouns(_RELATIVE.sub("", before)) if len(w) >= 2), "")
@@ -795,6 +796,9 @@ def _tags(
             if (t in ctx.theme.tags[:1] or not _other_activity(ctx, t)) and not other_readers(t, whose)
         ]
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
+    if len(tags) < 3 and not fb.tags_set:  # …and then the tags that fit any post of the theme, or any post
+        spare = [*generic_tags(ctx.theme.key), *generic_tags("any")]
+        tags = dedupe([*tags, *(t for t in spare if not any(x in t for x in avoid))])[: max(3, len(tags))]
     return tags[:8]
 
 
@@ -804,9 +808,14 @@ def _street(tag: str, request: str) -> str:
     return street.group(0) if street else tag
 
 
+_ACTIVITY_THEMES = frozenset({"travel", "outdoor", "fitness"})
+
+
 def _other_activity(ctx: Context, tag: str) -> bool:
     """Does the tag name one of the theme's activities (its trigger words: 露营, 骑行, 烘焙) when the request
     names another of them and not this one? A hike's evidence may carry a camping note's tags."""
+    if ctx.theme.key not in _ACTIVITY_THEMES:  # a food or home theme's triggers are kinds, no activities
+        return False  # (#家常菜 fits 番茄牛腩家常做法 though its 做法 is a trigger too)
     triggers = [w for w in ctx.theme.triggers if len(w) >= 2]
     asked = f"{ctx.request} {ctx.topic}".lower()
     named = [w for w in triggers if w in asked]
