@@ -136,3 +136,10 @@ def test_a_recipe_gets_its_own_steps_and_three_tags() -> None:
     draft = compose_draft(ctx)
     assert "排骨" in draft["body"] and "炖" in draft["body"] and "番茄炒蛋" not in draft["body"]
     assert len(draft["tags"]) >= 3 and "家常菜" in draft["tags"]  # no food tag is "another activity"
+
+
+def test_a_doing_said_only_of_how_the_post_should_be_leaves_the_notes_their_lead() -> None:
+    """兼顾 of 想吃想逛都兼顾 is no subject word: the place's own note still leads the evidence."""
+    from tools.offline.writing import _plain_doing
+
+    assert _plain_doing("兼顾") and not _plain_doing("露营") and not _plain_doing("开元寺")

@@ -82,7 +82,8 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
         notes = on_activity
     # The note most about the subject leads: its whole sequence (steps in order, its advice) is worth more
     # to a writer than the best sentence of each of five notes. The others give their best two.
-    core = subject_words(words)
+    # (…a doing said only of how the request wants it, not in its topic, is no subject: 想吃想逛都兼顾)
+    core = [w for w in subject_words(words) if w in ctx.topic or not _plain_doing(w)]
     # who it is for is not all it is about: a note on 职场新人 buying clothes does not lead a post on a
     # 职场新人's 周报 — the lead must say something else the subject says, and reader words weigh half
     audience = str(brief.get("audience") or "")
@@ -259,6 +260,18 @@ _DURATION = re.compile(
 )
 _DIGITS = str.maketrans("一二两三四五六七八九", "1223456789")
 _ASKED = re.compile(r"怎么|如何|什么|哪些|准备|需要|利用|选择")  # how it is asked, not what about
+
+
+def _plain_doing(word: str) -> bool:
+    """A verb, adverb or adjective of everyday speech (兼顾, 搞定, 方便), not a theme's word (露营, 刷酸)."""
+    from tools.offline.drafting import _theme_vocabulary
+
+    tagged = posseg_cut(word)
+    return (
+        len(tagged) == 1
+        and tagged[0][1] in ("v", "vd", "d", "a", "ad")
+        and word not in _theme_vocabulary()
+    )
 
 
 def _distinct(words: list[str], notes: list[dict[str, Any]], named: list[str]) -> list[str]:
