@@ -1,10 +1,11 @@
 """A trip's days: a travel guide asked for a span (两天一夜, 三日游, 周末, 4天3晚) is laid out day by day.
 
-A reader who asks for "大连两天一夜攻略" expects to be told what to do on each day and when, not three tips.
+A reader who asks for "泉州两天一夜攻略" expects to be told what to do on each day and when, not five tips.
 The offline writer has the points it would have listed (the evidence's lines on the place, else the
-scene's general advice); this module puts them into the days' slots (上午 / 下午 / 晚上) around the frame
-every trip has — arriving and dropping the bags, an evening that is not packed, leaving time to get back
-— and leaves the rest as tips. The frame lines are general, hand-written here, and name no place, price or
+scene's general advice); when two or more of them are things to do, this module puts those into the days'
+slots (上午 / 中午 / 下午 / 晚上, a line said at a time of day in its own) around the frame every trip has —
+arriving and dropping the bags, an evening that is not packed, leaving time to get back — and leaves the
+rest as tips. The frame lines are general, hand-written here, and name no place, price or
 sight: nothing a reader could take for a reported fact about a place the corpus does not know.
 """
 
@@ -41,7 +42,6 @@ LEAVE = (
     "留出返程的时间，提前一个多小时往车站或机场走",
     "早点收拾行李往回走，别把返程卡得太紧",
 )
-EARLY = ("早点出门，热门的地方赶在人多之前去",)
 REST = "不排固定行程，想逛就逛，累了就在住处附近歇着，给后面留点体力"
 ONE_DAY_END = ("傍晚前把想去的地方走完，回程别赶最后一班车", "天黑前往回走，别赶最后一班车")
 MIN_DOINGS = 2  # fewer things to do than this and the post keeps its list: a plan of frame lines says nothing
