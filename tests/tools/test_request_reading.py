@@ -96,6 +96,9 @@ def test_instructions_are_no_detail_to_say_nor_the_reader() -> None:
     assert request_details(request, "40岁学游泳").said() == ""
     assert extract_audience(request) is None
     assert request_details("柯基第一次坐飞机的踩坑故事", "柯基第一次坐飞机").said() == ""
+    # 第一次去 says who the reader is; a wish after it is no story either
+    assert request_details("写一篇桂林两天一夜攻略，第一次去，想吃想玩都兼顾", "桂林两天一夜").said() == ""
+    assert request_details("上周第一次去桂林，差点迷路，写篇攻略", "桂林").said() != ""
 
 
 def test_english_function_words_are_never_tags() -> None:

@@ -39,7 +39,8 @@ _FRAME = re.compile(
 _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
 )
-_READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)")
+# (…or only who the reader is: 第一次去 says the reader is new, nothing the writer did)
+_READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)|^(?:第一次|首次|头一回)(?:去|来|到|玩)?$")
 # what happened: the writer, a time gone by, a turn of events, a done deed
 _TOLD = re.compile(
     r"我|上周|上个月|上次|去年|前年|前段时间|最近|这次|那次|当时|后来|终于|居然|竟然|结果|差点|第一次"
