@@ -121,7 +121,9 @@ def tidy_overlays(
             elif len(lines) < 2 or any(_CALL.search(ln) for ln in lines):
                 lines = [ln for ln in lines if not _CALL.search(ln)]
                 heads = (h.removesuffix("（续）") for h in detail_heads)  # a continued card is one section
+                # (…a day's label, Day1 or 第二天, is no point to sum up)
                 recap = [h for h in dict.fromkeys(heads) if h and _key(h) not in shown]
+                recap = [h for h in recap if not _DAY.fullmatch(h)]
                 lines = [*recap[: max(0, 3 - len(lines))], *lines]
         headline = clean(str(overlay.get("headline") or ""))
         if role == "cover" and not keep_headline:
@@ -143,9 +145,9 @@ def _point_name(line: str) -> str:
     line itself when it is a short item ("防潮垫+睡袋"), or its first clause when that is a short whole
     instruction ("面霜选厚一点的质地，晚上…" → 面霜选厚一点的质地); '' otherwise."""
     text = line.rstrip("…").strip()
-    label, sep, _ = text.partition("：")
-    if sep and 2 <= len(label) <= 8:
-        return "" if WHEN_LABEL.match(label) else label  # 平日 says when, not what
+    label, sep, rest = text.partition("：")
+    if sep and 2 <= len(label) <= 8:  # 平日 or 下午 says when, not what: what is done then is the point
+        return _point_name(rest) if WHEN_LABEL.match(label) else label
     if len(text) <= 12 and not re.search(r"[，,。；;]", text):
         return text
     first = re.split(r"[，,。；;]", text, maxsplit=1)[0]
@@ -162,6 +164,9 @@ _CALL = re.compile(
 _OPEN_CLAUSE = re.compile(
     r"^(?:我|你|这|那|但|而|所以|因为|如果|其实|另外|比如)|(?:的|了|和|在|是|就|也|都|把)$"
 )
+
+
+_DAY = re.compile(r"\W*(?:[Dd]ay\s?\d+(?:—[Dd]ay\s?\d+)?|第[一二三四五六七\d]+天)\W*")
 
 
 def _is_label(line: str) -> bool:

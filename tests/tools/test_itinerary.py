@@ -90,3 +90,21 @@ def test_a_trip_with_things_to_do_is_told_day_by_day_and_passes_the_critic(seed:
 def test_a_trip_without_a_span_keeps_its_list() -> None:
     body = str(_draft("北海看海攻略", "北海看海")["body"])
     assert "Day1" not in body and "上午：" not in body
+
+
+def test_a_day_plan_s_summary_card_names_what_is_done_not_the_day() -> None:
+    from tools.overlays import card_overlays
+
+    paragraphs = [
+        "泉州两天一夜，照着走就行。",
+        "Day1\n上午：落地先办入住，行李一放，轻装出门。\n下午：西街和开元寺，开元寺免费，东西塔很壮观。",
+        "Day2\n上午：去蟳埔村体验簪花，建议选早上人少的时候。\n傍晚：留出返程的时间，提前往车站走。",
+        "收藏这份攻略，下个假期直接出发！",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "result", "paragraphIndexes": [3]},
+    ]
+    result = card_overlays(items, paragraphs, "泉州两天一夜", ["泉州"])[2]
+    assert "Day1" not in result["lines"] and "西街和开元寺" in result["lines"]
