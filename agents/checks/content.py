@@ -124,12 +124,14 @@ def _referred(sentence: str) -> set[str]:
 # short. Common 小红书
 # digression phrasing, hand-written for this check: asides (对了, 说起来, 题外话) and the writer's news
 # (最近迷上 / 在学 / 入了 something).
+# A visit of the past that opens an aside (上次来杭州我还…): the opener, before the aside's 还
+_PAST_VISIT_OPENER = r"(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?"
 _DIGRESSION = re.compile(
     r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
     r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
     r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
     r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
-    r"(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?我?还|"
+    rf"{_PAST_VISIT_OPENER}我?还|"
     r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?(?:给[^，,。]{1,4}?)?"
     r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
 )
@@ -467,7 +469,7 @@ def _tangents(body: str, scope: Scope) -> list[str]:
 # the opening that names a topic only to leave it (说到早八，/ 说起学生党，)
 _BRIDGE = re.compile(r"^\W*说(?:到|起)[^，,。]{1,6}[，,]")
 # …or the request's place as the scene of another visit (上次来杭州我还陪我妈去了趟良渚博物院)
-_PAST_VISIT = re.compile(r"^\W*(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?(?=我?还)")
+_PAST_VISIT = re.compile(rf"^\W*{_PAST_VISIT_OPENER}(?=我?还)")
 _WHEN_ANCHOR = re.compile(r"[^，,。！!？?；;]{1,8}?(?:那天|那周|那晚|的时候|当天)")
 
 

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from tools.bilingual import localize
+from tools.offline.text import POST_PARTS
 
 # a clause and the mark that ended it (a question is no detail)
 _CLAUSES = re.compile(  # (a colon between digits is a clock time: 5:30 起床)
@@ -34,7 +35,7 @@ _FRAME = re.compile(
     # what the post must leave out is an instruction, not something to say (不要提具体车次和城市)
     r"|(?:不要|别|不|不用|避免)(?:提|说|涉及|出现|透露)"
     # …and how the post is built or how it should sound (结尾给同龄人一点建议, 字数别超过800, 不要贩卖焦虑)
-    r"|^(?:结尾|开头|开篇|正文|标题|字数|篇幅)|贩卖焦虑|鸡汤|煽情|说教|广告|软文"
+    rf"|^(?:{POST_PARTS}|字数|篇幅)|贩卖焦虑|鸡汤|煽情|说教|广告|软文"
 )
 _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"

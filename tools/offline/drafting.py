@@ -165,9 +165,7 @@ def subject_of(topic: str, audience: str) -> str:
     # 我家金毛…, 我接插画单, 我们的亲子游: whose
     subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
     # (…the verb a question ends on, not the word it ends: 重庆夏天怎么穿, 西安本地人常去的小吃)
-    if re.search(r"(?<=.{2})(?<![逛喝玩])[穿吃买]$", subject) and len(segmenter.cut(subject)[-1]) == 1:
-        subject = subject[:-1]
-    subject = subject.replace("需要", "")
+    subject = _without_end_verb(subject, r"(?<=.{2})(?<![逛喝玩])[穿吃买]$").replace("需要", "")
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     subject = re.sub(r"(?<=.{2})(?:家常|在家)?做法$", "", subject)  # 番茄牛腩家常做法 → 番茄牛腩
     before, _, after = subject.rpartition("的")
@@ -205,8 +203,14 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
     subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
     # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
-    if re.search(r"(?<=\S{3})[吃穿买玩逛]$", subject) and len(segmenter.cut(subject)[-1]) == 1:
-        subject = subject[:-1]
+    return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
+
+
+def _without_end_verb(subject: str, verb: str) -> str:
+    """`subject` without the one-character verb `verb` (a pattern) finds at its end — when jieba reads it
+    as a word of its own there, not as the end of a word (小吃)."""
+    if re.search(verb, subject) and len(segmenter.cut(subject)[-1]) == 1:
+        return subject[:-1]
     return subject
 
 

@@ -191,7 +191,9 @@ def theme_by_key(key: str | None) -> Theme:
     return THEMES.get(key or "", GENERIC)
 
 
-_PART_CLAUSE = re.compile(r"(?:^|(?<=[，,。！!？?；;\n]))\s*(?:结尾|开头|开篇|正文|标题)[^，,。！!？?；;\n]*")
+# The parts of a post a request may give instructions about (结尾给同龄人一点建议, 标题要短)
+POST_PARTS = "结尾|开头|开篇|正文|标题"
+_PART_CLAUSE = re.compile(rf"(?:^|(?<=[，,。！!？?；;\n]))\s*(?:{POST_PARTS})[^，,。！!？?；;\n]*")
 
 
 def extract_audience(text: str) -> str | None:
