@@ -97,6 +97,8 @@ _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林",
 # spaying bill)
 _VET_GIVES = frozenset(("消炎药", "止痛药"))
 _PET_CARE = re.compile(r"绝育|手术|术后|生病|看病|就医|受伤|住院")
+# What a training plan feeds the body with: sports nutrition, not a medicine or a supplement for an illness
+_SPORTS_FOOD = re.compile(r"蛋白粉|乳清|肌酸|电解质|支链氨基酸|BCAA|bcaa|增肌粉")
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 _CALORIES = frozenset(("大卡", "千卡", "卡路里"))
@@ -128,12 +130,14 @@ def _referred(sentence: str) -> set[str]:
 _PAST_VISIT_OPENER = r"(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?"
 _DIGRESSION = re.compile(
     r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
-    r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
+    r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句(?=[，,：:。！!\s]|$)|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
     r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
     r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
     rf"{_PAST_VISIT_OPENER}我?还|"
-    r"(?:最近|前阵子|前几天|这阵子|这段时间)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?(?:给[^，,。]{1,4}?)?"
-    r"(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,])"
+    r"(?:最近|前阵子|前几天|这阵子|这段时间|那阵子|那段时间|那会儿)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
+    r"(?:给[^，,。]{1,4}?)?(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,]"
+    # news of the neighbourhood (我们公司楼下新开了一家手冲咖啡馆)
+    r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开了一?家)"
 )
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
 SURE_DRIFT = 3  # words of one other theme that make a single sentence a digression
@@ -446,9 +450,12 @@ def _tangents(body: str, scope: Scope) -> list[str]:
     with the request: the opener's sentence and those after it in its paragraph, up to one that comes back to
     the topic (下午本来想歇一会儿。最近我在学游泳，…。后来还是去了博物馆…)."""
     out: list[str] = []
-    for para in paragraphs(body)[1:]:
+    for k, para in enumerate(paragraphs(body)):
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
-        start = next((i for i, s in enumerate(said) if _opens_aside(s)), None)
+        # (the opening paragraph sets the scene as it likes: only a sentence that says it leaves, 对了/话说,
+        # opens an aside there — and not its first)
+        opens = _opens_aside if k else (lambda s: bool(_LEAVES.match(s)))
+        start = next((i for i, s in enumerate(said) if opens(s) and (k or i)), None)
         if start is None:
             continue
         run: list[str] = []
@@ -466,6 +473,7 @@ def _tangents(body: str, scope: Scope) -> list[str]:
     return out
 
 
+_LEAVES = re.compile(r"^\W*(?:对了[，,]|话说|顺(?:便|带)(?:说|提)|顺带一提|题外话|扯远了|插(?:一|个)?句)")
 # the opening that names a topic only to leave it (说到早八，/ 说起学生党，)
 _BRIDGE = re.compile(r"^\W*说(?:到|起)[^，,。]{1,6}[，,]")
 # …or the request's place as the scene of another visit (上次来杭州我还陪我妈去了趟良渚博物院)
@@ -480,6 +488,9 @@ def _opens_aside(sentence: str) -> bool:
 
 
 _COUNT = re.compile(r"[一二两三四五六七八九十几\d]+[次天个只件套款趟周年月晚遍集日]")
+_WHEN_WORDS = frozenset(
+    "午休 中午 早上 晚上 上午 下午 傍晚 周末 每天 平时 个月 小时 分钟 星期 下个 上个".split()  # noqa: SIM905
+)
 
 
 def _linked(text: str, scope: Scope) -> bool:
@@ -487,10 +498,11 @@ def _linked(text: str, scope: Scope) -> bool:
     links only with a word of its own theme (学生党记得带学生证，景点能打折, not 很适合学生党当新爱好)."""
     lowered = text.lower()
     who = _who(scope)
-    # (a count the request gave, 用了三次, is no topic: 凶手猜了三次 says nothing of a tent)
-    if any(w in lowered for w in scope.topic_words - who if not _COUNT.fullmatch(w)):
+    # (a count the request gave, 用了三次, is no topic: 凶手猜了三次 says nothing of a tent; nor is when,
+    # 午休, nor a span's half, 个月 of 一个月)
+    if any(w in lowered for w in scope.topic_words - who if not _COUNT.fullmatch(w) and w not in _WHEN_WORDS):
         return True
-    if any(b in lowered for b in _subject_bigrams(scope) if not _COUNT.fullmatch(b)):
+    if any(b in lowered for b in _subject_bigrams(scope) if not (_COUNT.fullmatch(b) or b in _WHEN_WORDS)):
         return True
     if any(place in text for place in scope.places.names):
         return True
@@ -600,6 +612,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         shaped = _shaped_advice(domain, said, scope, allowed=domain in by_theme)
         if domain == "weight_loss" and "food" in scope.themes and set(used) <= _CALORIES:
             shaped = []  # a dish's calories (一碗大约550大卡) are what it is, not a diet
+        if domain == "medical" and "fitness" in scope.themes:  # 练完补一勺蛋白粉: a workout's food, no drug
+            shaped = [w for w in shaped if not _SPORTS_FOOD.search(w)]
         used += [w for w in shaped if w not in used]
         if not used or (
             len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug and not shaped

@@ -189,6 +189,9 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     own = [w for w in words(lowered) if w not in _generic_parts()]
     if own and all(w in post for w in own):
         return True
+    theme_tags = {t for theme in scope.themes for t in generic_tags(theme)}
+    if own and all(w in theme_tags for w in own):
+        return True  # a theme's tag with an any-post word (#自律生活 on a workout plan: #自律 and 生活)
     named = mentioned(tag) or [m for m in region_members(tag) if scope.places.allows(m)]
     if named and scope.places.names and all(scope.places.allows(p) for p in named):
         return True  # the request's place or the region it lies in (#新疆旅行 on a 赛里木湖 ride, #西北旅行)
@@ -347,6 +350,11 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         why = "" if goes_on or _formula(line) else _unfinished(line, last)
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
+    for line in body_lines:
+        for sentence in _stopped_inside(line):
+            shown = sentence if len(sentence) <= 12 else "…" + sentence[-11:]
+            reason = f"句子「{shown}」停在半句就句号结束了，后面的内容被截断了"
+            return [Finding("cut_off", "readability", "writer_agent", reason)]
     prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
     ended = [line for _, line in prose if _END.search(line)]
     for i, line in prose:
@@ -370,6 +378,24 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         reason = f"列表项「{tail}」停在半句，其他项都说完了，句子被截断了"
         return [Finding("cut_off", "readability", "writer_agent", reason)]
     return []
+
+
+# Words no sentence ends on, even with its full stop (椭圆机在中等阻力下只有。): a preposition or a connective
+# waits for what the cut took — not 给, 对, 把 or 跟, which end sentences as verbs or nouns (再给, 车把)
+_NEVER_LAST = frozenset(
+    "只有 被 从 向 往 为了 因为 所以 如果 但是 而且 比如 例如 包括 关于 以及".split()  # noqa: SIM905
+)
+
+
+def _stopped_inside(line: str) -> list[str]:
+    """The sentences of a line, before its last, that end their full stop on a word no sentence ends on."""
+    parts = re.findall(r"[^。！？!?]+[。！？!?]", strip_emoji(line))
+    out = []
+    for part in parts[:-1] if not re.search(r"[。！？!?]\s*$", line) else parts:
+        words_ = [w for w in segmenter.cut(part.rstrip("。！？!?")) if w.strip()]
+        if len(words_) >= 3 and words_[-1] in _NEVER_LAST:
+            out.append(part)
+    return out
 
 
 def _cut_items(body: str) -> list[str]:

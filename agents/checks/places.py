@@ -514,13 +514,14 @@ def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
 _SETTING_OUT = (
     # 从昆明南站出发, 从深圳北坐高铁, 从上海虹桥坐高铁
     r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}机场|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭))?"
-    r"(?:出发|开车|开过去|开过来|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来"
-    r"|毕业|搬来|搬到|搬过来|调来|调过来|辞职|跳槽)"  # 从武汉毕业，八月到深圳报到: where the writer came from
+    r"(?:出发|开车|开过去|开过来|自驾|坐车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来|去"
+    # (从武汉毕业，八月到深圳报到: where the writer came from)
+    r"|毕业|搬来|搬到|搬过来|搬回|搬走|调来|调过来|辞职|跳槽)"
 )
 
 
 _STATION = r"(?:市区?|[东南西北]?站|机场|火车站|高铁站)?"
-_TRAVEL = r"(?:坐|乘|搭)?(?:高铁|动车|火车|飞机|大巴|车|船)?(?:直飞|飞|到|去|过去|回)"
+_TRAVEL = r"(?:坐|乘|搭|有)?(?:高铁|动车|火车|飞机|大巴|车|船)?(?:直飞|直达|飞|到|去|过去|回)"
 
 
 _YEARS = r"(?:[一二两三四五六七八九十几半\d]+|好几|十几|二十多)(?:多)?年"
@@ -549,7 +550,23 @@ def _home(escaped: str) -> list[str]:
         # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
         rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
         rf"从{escaped}(?:带回来?|买回来?|寄来|寄过来)",  # 之前从景德镇带回来的那套
+        # …made there (奶奶只认绍兴产的花雕, 日本冈山产原色牛仔), a thing named by where it is from
+        # (景德镇那套), or brought back from a trip there (前年去景德镇玩，一口气背回来一整套餐具)
+        rf"{escaped}(?:{_NAME})?(?:出)?产(?:的|地|区)?(?![品业生后妇假])",
+        rf"{escaped}(?:的|买的|带回来的)?那(?:套|件|条|个|只|款|瓶|双|罐|包)",
+        rf"去{escaped}(?:玩|旅游|旅行|出差)[^。！!？?\n]{{0,12}}?(?:带回|背回|买回|拎回|扛回|淘)",
+        # the ticket from home (机票成都往返每人约900元)
+        rf"(?:机票|高铁票?|动车票?|火车票?|航班){escaped}(?:往返|出发|直飞)|{escaped}(?:往返|直飞)",
         rf"飞{escaped}[，,]?再?(?:转机|转车|中转)|在{escaped}(?:转机|中转)",  # 从广州飞曼谷，再转机到清迈
+    ]
+
+
+def _moved(escaped: str) -> list[str]:
+    """Where the writer lived before a move (我从北京搬回了老家洛阳, 在上海住了五年后…)."""
+    return [
+        rf"从{escaped}(?:搬回|搬到|搬来|搬走|辞职|回到?老家)",
+        rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
+        rf"离开{escaped}",
     ]
 
 
@@ -580,6 +597,12 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     listed = rf"(?:{_NAME}[、和或跟])*{escaped}(?:[、和或跟]{_NAME})*"  # 从南昌、长沙过来
     patterns = [rf"从{listed}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
     patterns += [*_home(escaped), *_compared(escaped, listed)]
+    # a likeness, not a place (被叫作“金色布达拉宫”, 号称小桂林)
+    patterns.append(rf"(?:叫作|叫做|称为|称作|誉为|号称|人称|被叫|堪称|有如|好比)[“\"「『]?[^”\"」』，,。]{{0,6}}?{escaped}")
+    # where else is near, for another post (武功山附近还有明月山和羊狮慕大峡谷，下一篇想看我写哪一个？)
+    patterns.append(rf"(?:附近|周边|旁边|隔壁)(?:还有|也有)(?:{_NAME}[、和或跟])*{escaped}")
+    if not asked and any(re.search(p, text) for p in _moved(escaped)):
+        return True  # a post about no place, by a writer who moved from there: its whole background
     if to_asked:
         # a part of the requested place, named after it (成都玉林: Chengdu's 玉林, not the city in 广西)
         patterns.append(rf"(?:{to_asked})的?{escaped}")

@@ -118,12 +118,20 @@ def restatement(body: str, title: str = "") -> Restated | None:
         # two units under headings of their own are two items told the same way (单腿臀桥 / 单腿硬拉)
         apart = bool(a.heading and b.heading and a.heading != b.heading)
         close = cosine >= min(SAME_DETAILS, RETOLD)
-        if better and close and _same_point(a.text, b.text, cosine, topic, apart):
+        # a paragraph, or a line of dialogue, of a story: its details come back as it goes on (“谁看见乐乐的
+        # 蓝色小车了？” / 只是说：“妈妈看到群里乐乐在找一辆蓝色小车…”)
+        whole = a.whole or b.whole or bool(_SPEECH.search(a.text) or _SPEECH.search(b.text))
+        if better and close and _same_point(a.text, b.text, cosine, topic, apart, whole):
             best = (cosine, Restated(a.text, b.text, a.whole or b.whole))
     return best[1] if best else None
 
 
-def _same_point(a: str, b: str, cosine: float, topic: frozenset[str], apart: bool = False) -> bool:
+_SPEECH = re.compile(r"[“「][^”」]{4,}")
+
+
+def _same_point(
+    a: str, b: str, cosine: float, topic: frozenset[str], apart: bool = False, whole: bool = False
+) -> bool:
     if numbers_differ(a, b):
         return False
     shared = set(words(a)) & set(words(b))
@@ -132,10 +140,12 @@ def _same_point(a: str, b: str, cosine: float, topic: frozenset[str], apart: boo
         return True
     if _stages_differ(a, b):  # 第二周开始加了站立体式… / 第三周开始练平衡体式…: the next stage, told alike
         return False
+    if apart and _own_things(a, b) and _own_things(b, a):  # 穿法1 / 穿法2, each with its 搭配 of its own
+        return False
     if particular >= 1 and cosine >= CLOSE_MEANING:  # 膝盖内扣：…往外推 / 膝盖往中间塌：…往外打开
         return True
     same_label = not (apart or _labels_differ(a, b))
-    for need, bar, chars in _RETOLD_BARS:
+    for need, bar, chars in () if whole else _RETOLD_BARS:
         if particular >= need and cosine >= bar and _char_dice(a, b) >= chars and same_label:
             return True
     return (
@@ -165,11 +175,14 @@ def _units(body: str) -> list[_Unit]:
     it stands under in its paragraph."""
     units: list[_Unit] = []
     number = -1
-    for paragraph in paragraphs(body):
+    labelled = [_labels(p) for p in paragraphs(body)]
+    for at, paragraph in enumerate(paragraphs(body)):
         heading = ""
+        # (a record: its labels come again in another paragraph, each record of its own thing)
+        record = any(len(labelled[at] & other) >= 2 for o, other in enumerate(labelled) if o != at)
         for k, line in enumerate(lines(paragraph)):
             number += 1
-            if is_heading(line) or (k == 0 and _TITLE_LINE.fullmatch(line) and len(lines(paragraph)) > 1):
+            if is_heading(line) or (k == 0 and (_TITLE_LINE.fullmatch(line) or record)):
                 heading = normalise(line)
                 continue
             parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
@@ -182,6 +195,13 @@ def _units(body: str) -> list[_Unit]:
             if len(sentences(line)) > 1 and len(normalise(line)) >= MIN_CHARS:
                 units.append(_Unit(number, line, True, heading))
     return units
+
+
+def _labels(paragraph: str) -> set[str]:
+    """The labels of a paragraph's lines after its first (质地：… / 成膜：… / 持妆：…). Two paragraphs that
+    share two of them are records of two things (A款 / B款, 穿法1 / 穿法2): each one's first line heads
+    it, so the same label in two records is the same attribute of two things, not a point said twice."""
+    return {normalise(m.group(1)) for line in lines(paragraph)[1:] if (m := _LABEL.match(line))}
 
 
 def _topic_words(body: str, title: str) -> frozenset[str]:

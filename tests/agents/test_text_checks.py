@@ -1623,10 +1623,17 @@ ROUND_21_FAILING = frozenset(
 ROUND_22_FAILING = frozenset(
     f"draft-g{n}-good" for n in (805, 810, 832, 834, 835, 837, 841)
 )
+# Round 24 (F627–F650, G846–G881; a third of each held out): seven of its good posts still fail — a story's
+# title that keeps the request's words (安吉竹林露营，半夜遇上暴雨), #健康饮食 on oats, and five held out
+ROUND_24_FAILING = frozenset(
+    f"draft-{n}-good" for n in ("f646", "f648", "g847", "g856", "g865", "g876", "g877")
+)
 LATE_GOOD = sorted(
     i
     for i, row in _QUALITY_DRAFTS.items()
-    if row["family"] >= "F206" and not row["flaws"] and i not in ROUND_21_FAILING | ROUND_22_FAILING
+    if row["family"] >= "F206"
+    and not row["flaws"]
+    and i not in ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING
 )
 ROUND_18_CAUGHT = {
     "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
@@ -1649,6 +1656,13 @@ ROUND_18_CAUGHT = {
     "draft-f616-2": "topic_drift",  # 上次来杭州我还陪我妈去了趟良渚博物院 in a hike
     "draft-f622-1": "topic_drift",  # 想起去年同事小林去团山村拍婚纱照 in a food diary
     "draft-f624-2": "topic_drift",  # 说到湖边，最近在追一部…悬疑剧 (猜了三次 is no link to 用了三次)
+    # round 24
+    "draft-f633-2": "topic_drift",  # 对了，听说…地铁…延长运营 opening a wardrobe list (个月 no link)
+    "draft-f636-1": "topic_drift",  # 那阵子我刚迷上玩飞盘 in a renovation story
+    "draft-f641-2": "topic_drift",  # 我们公司楼下新开了一家手冲咖啡馆 in a stretch routine (午休 no link)
+    "draft-f639-2": "cta_mismatch",  # 评论区留言“预约”，我把参观时间私信发你 closing a guide
+    "draft-f647-2": "cta_mismatch",  # 评论区扣“冥想”…报名链接…只剩10个名额 closing a comparison
+    "draft-f647-1": "cut_off",  # 椭圆机在中等阻力下只有。: a sentence stopped on 只有 before its full stop
 }
 
 
@@ -1670,7 +1684,11 @@ def test_round_18_to_22_good_posts_pass(row_id: str) -> None:
     (和汕头比), a person's nationality (一个德国女生), 清水寺 of 京都 (round 21); the drive there
     (从福州开过去), a comparison's 都 (比我在深圳吃过的都扎实), a part of the city named after it
     (成都玉林), an origin after a colon or a city (产地：云南保山, 云南保山的日晒豆, 新疆长绒棉), the
-    beef a hot-pot review says when to fish out (round 22)."""
+    beef a hot-pot review says when to fish out (round 22); a flight from home and its fare (从成都飞到丽江,
+    机票成都往返), the spots near it for another post (附近还有明月山), a thing's make (绍兴产的花雕, 景德镇那
+    套, 日本冈山产), a move from a city (从北京搬回了老家), a likeness (被叫作“金色布达拉宫”), records of two
+    products with the same labels (质地：/ 成膜：), protein powder in a muscle plan, #自律生活 on a workout,
+    a story's callback in dialogue (round 24)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 
@@ -1693,4 +1711,143 @@ def test_a_doctor_named_as_a_referral_is_no_medical_advice_but_a_drug_still_is()
     post = {"title": "工位5分钟肩颈拉伸", "body": body, "tags": ["肩颈拉伸", "久坐", "上班族", "拉伸"]}
     assert "off_topic_advice" not in checks(request, post)
     dosed = body.replace("先去医院看看再练", "睡前吃一片布洛芬再练")
+    assert "off_topic_advice" in checks(request, {**post, "body": dosed})
+
+
+# --- round 24: classes of false fails and misses (each case written apart from the round's own posts) -------
+SOUP_REQUEST = "写一篇家常萝卜排骨汤做法"
+SOUP = {
+    "title": "萝卜排骨汤｜清甜不腻的做法",
+    "body": (
+        "天一冷就想喝汤，这锅萝卜排骨汤我家一周能炖两次。\n\n"
+        "1. 排骨冷水下锅，加两片姜焯水，撇掉浮沫后捞出洗净。\n"
+        "2. 重新加热水没过排骨，大火烧开转小火炖四十分钟。\n"
+        "3. 白萝卜切滚刀块下锅，再炖二十分钟，出锅前加盐和葱花。\n\n"
+        "做饭用的米酒是外婆从老家带来的，我妈只认四川产的那种，没有的话用料酒也行。\n\n"
+        "你家炖汤喜欢放什么？评论区晒晒～"
+    ),
+    "tags": ["排骨汤", "家常菜", "炖汤", "萝卜"],
+}
+
+
+@pytest.mark.parametrize(
+    ("line", "foreign"),
+    [
+        ("我妈只认四川产的那种", False),  # where a thing is made
+        ("我妈最喜欢云南那罐", False),  # a thing named by where it is from
+        ("前年去贵州玩，背回来两罐米酒", False),  # brought back from a trip there
+        ("周末顺便去贵州玩了两天", True),  # a trip of its own in a recipe
+    ],
+)
+def test_where_a_thing_is_made_or_brought_from_is_no_other_place(line: str, foreign: bool) -> None:
+    body = SOUP["body"].replace("我妈只认四川产的那种", line)
+    assert ("foreign_place" in checks(SOUP_REQUEST, {**SOUP, "body": body})) is foreign
+
+
+def test_a_move_from_a_city_is_the_background_of_a_post_about_no_place() -> None:
+    request = "写写我从大城市回老家工作一年的感受"
+    body = (
+        "去年春天，我从上海搬回了老家，工作换成了本地一家设计公司。\n\n"
+        "上海的房租每个月四千多，现在住家里，这笔钱全省下来了；通勤从一小时变成骑车十分钟。\n\n"
+        "不好的地方也有：机会少，圈子小，周末能去的展览屈指可数。\n\n"
+        "你会考虑回老家吗？评论区聊聊～"
+    )
+    post = {"title": "回老家工作一年，说点实话", "body": body, "tags": ["回老家", "工作", "生活记录"]}
+    assert "foreign_place" not in checks(request, post)
+    trip = body.replace("我从上海搬回了老家", "我趁假期去上海玩了一趟")
+    assert "foreign_place" in checks(request, {**post, "body": trip})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "从杭州去了趟黄山，住了两晚。",  # where the trip set out
+        "杭州东有直达黄山北的高铁，三个小时左右。",  # the station a direct train leaves from
+        "光明顶的云海被叫作“小杭州西湖”。",  # a likeness, not a place
+        "黄山附近还有宏村和西递，下一篇想看我写哪个？",  # the places near it, for another post
+    ],
+)
+def test_the_way_there_a_likeness_and_the_places_near_are_no_other_place(line: str) -> None:
+    request = "写一篇黄山两天一夜徒步攻略"
+    post = {
+        "title": "黄山两天一夜｜新手徒步路线",
+        "body": (
+            f"第一次爬黄山，把路线整理一下。{line}\n\n"
+            "第一天从云谷寺坐索道上山，下午走西海大峡谷，晚上住光明顶附近。\n\n"
+            "第二天早起看日出，再从玉屏索道下山。收藏起来，出发前再看一遍。"
+        ),
+        "tags": ["黄山", "徒步", "黄山旅行"],
+    }
+    assert "foreign_place" not in checks(request, post)
+
+
+def test_records_of_two_things_with_the_same_labels_are_no_restatement() -> None:
+    request = "两款平价洗面奶对比测评，油皮"
+    records = (
+        "A款：氨基酸洗面奶，59元\n质地：啫喱，泡沫很少，冲得很快。\n洗后：不紧绷，但T区到中午就出油。\n\n"
+        "B款：皂基洗面奶，39元\n质地：膏体，泡沫绵密，要多冲几遍。\n洗后：有点紧绷，控油能撑到下午。"
+    )
+    body = f"油皮一枚，两款都用满一个月，说说真实感受。\n\n{records}\n\n你们用哪款？评论区聊聊～"
+    post = {"title": "两款平价洗面奶，油皮实测", "body": body, "tags": ["洗面奶", "油皮", "护肤"]}
+    assert "duplicate" not in checks(request, post)
+
+
+def test_a_sentence_stopped_before_its_full_stop_is_cut_off() -> None:
+    request = "写一篇平板支撑和卷腹对比"
+    body = (
+        "两个动作我各练了一个月，说说区别。\n\n"
+        "平板支撑练的是核心稳定，每次撑一分钟，腰不容易酸。卷腹练的是腹直肌，每组二十个。\n\n"
+        "新手先练平板支撑，动作做对了再加卷腹。你们更喜欢哪个？"
+    )
+    post = {"title": "平板支撑和卷腹，练哪个", "body": body, "tags": ["平板支撑", "卷腹", "健身"]}
+    assert "cut_off" not in checks(request, post)
+    cut = body.replace("卷腹练的是腹直肌，每组二十个。", "卷腹练的是腹直肌，但是。")
+    assert "cut_off" in checks(request, {**post, "body": cut})
+    verb = body.replace("腰不容易酸。", "腰酸了就别再给。")  # 给 ends a sentence as a verb
+    assert "cut_off" not in checks(request, {**post, "body": verb})
+
+
+@pytest.mark.parametrize(
+    ("aside", "opening"),
+    [
+        ("对了，听说我们小区下个月要换物业了，大家终于不用天天投诉了。", True),  # 对了, even in the opening
+        ("那阵子我刚迷上玩桌游，每个周末都约朋友打到半夜。", False),  # 那阵子…迷上
+        ("我家楼下新开了一家面包店，碱水面包每天下午就卖光了。", False),  # news of the neighbourhood
+    ],
+)
+def test_an_aside_in_any_paragraph_is_topic_drift(aside: str, opening: bool) -> None:
+    request = "一个月搞定书桌收纳，给学生党"
+    first, later = (aside, "") if opening else ("", aside)
+    body = (
+        f"书桌总是乱成一团，这个月终于收拾好了。{first}\n\n"
+        "1. 先把桌面清空，用不到的书和文具全部装箱。\n"
+        "2. 常用的笔放笔筒，本子竖着放进文件架。\n"
+        "3. 抽屉用分格盒，充电线和耳机各放一格。\n\n"
+        f"收拾完每天学习前不用再找东西。{later}你们书桌多久收拾一次？"
+    )
+    post = {"title": "学生党书桌收纳，一个月不乱", "body": body, "tags": ["书桌收纳", "学生党", "收纳"]}
+    assert "topic_drift" in checks(request, post)
+    calm = body.replace(aside, "")
+    assert "topic_drift" not in checks(request, {**post, "body": calm})
+
+
+def test_saying_sorry_is_no_aside() -> None:
+    """再说一句 opens an aside only before what it says (再说一句：…), not as what someone is told to do."""
+    from agents.checks.content import _opens_aside
+
+    assert not _opens_aside("第二天他自己把书还给同学，再说一句对不起。")
+    assert _opens_aside("再说一句，最近我在学吉他。")
+
+
+def test_sports_nutrition_in_a_training_plan_is_no_medical_advice() -> None:
+    request = "健身房新手一周增肌计划"
+    body = (
+        "每周练三次，每次一小时。\n\n"
+        "周一练腿，周三练胸背，周五练肩和手臂，每个动作4组×10次。\n\n"
+        "蛋白质每公斤体重吃1.6克，不够就练完补一勺蛋白粉。\n\n"
+        "坚持两个月，力量会明显上来。"
+    )
+    post = {"title": "新手增肌一周计划", "body": body, "tags": ["增肌", "健身计划", "自律生活"]}
+    assert checks(request, post) == set()
+    dosed = body.replace("补一勺蛋白粉", "每天吃两粒褪黑素胶囊")
     assert "off_topic_advice" in checks(request, {**post, "body": dosed})

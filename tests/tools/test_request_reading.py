@@ -146,3 +146,82 @@ def test_a_doing_said_only_of_how_the_post_should_be_leaves_the_notes_their_lead
     from tools.offline.writing import _plain_doing
 
     assert _plain_doing("兼顾") and not _plain_doing("露营") and not _plain_doing("开元寺")
+
+
+# --- session 18: a blind probe of 60 fresh requests (round 24) ---------------------------------------------
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # where and how long a told deed went on: the place and the deed
+        ("我在小镇开了两年咖啡馆的真实经历", "小镇开咖啡馆"),
+        ("我在深圳做了五年程序员", "深圳做程序员"),
+        # what came after, told: not the span nor the 我终于
+        ("离职半年后我终于考上了研究生", "离职后考上研究生"),
+        # whom one takes along stays with the trip; how long goes first
+        ("带孩子去厦门鼓浪屿玩三天的攻略", "带孩子去厦门鼓浪屿"),
+        # two things compared: the pair
+        ("西湖龙井和碧螺春对比", "西湖龙井和碧螺春"),
+        ("乌镇和西塘对比，带老人去哪个好", "乌镇和西塘"),
+        # what a question asks to be explained
+        ("什么是间歇性断食？写篇科普", "间歇性断食"),
+        ("玻尿酸是什么，写一篇入门笔记", "玻尿酸"),
+    ],
+)
+def test_the_subject_of_a_told_deed_a_pair_and_a_question(request_text: str, expected: str) -> None:
+    assert subject(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # a form or a manner is never the topic: the other clause's
+        ("我第一次自己做蛋黄酥，烤糊了两盘，帮我写成日记风", "我第一次自己做蛋黄酥"),
+        ("跳槽三次后我终于找到喜欢的工作，写成复盘日记", "跳槽三次后我终于找到喜欢的工作"),
+        ("什么是轻断食？新手怎么开始，写成科普帖", "轻断食"),
+        ("空气炸锅测评，写成买前买后对比那种", "空气炸锅测评"),
+        # a refused manner is no topic; a post asked of the reader is no reader-only clause
+        ("给想考研的人写一篇复习计划，别太鸡汤", "考研复习计划"),
+        ("给宝妈写一周辅食清单，每天预算30块", "一周辅食清单"),
+        # told of whom it was done with
+        ("我和同事第一次去攀岩，全程手抖，帮我写成搞笑日记", "我和同事第一次去攀岩"),
+    ],
+)
+def test_a_form_a_manner_or_a_budget_is_no_topic(request_text: str, expected: str) -> None:
+    assert extract_topic(request_text) == expected
+
+
+def test_a_daily_look_is_no_diary_and_a_product_manager_no_product() -> None:
+    assert content_type_of("通勤日常妆容教程")[0] == "guide"
+    assert content_type_of("分享我的日常")[0] == "diary"
+    assert content_type_of("网红打卡地攻略")[0] == "guide"
+    assert content_type_of("产品经理入门学习路线")[0] == "guide"
+
+
+def test_make_up_speaks_as_make_up_not_skincare() -> None:
+    brief = {"topic": "肿眼泡眼影画法", "theme": "beauty", "contentType": "guide", "keywords": ["眼影"]}
+    sections = {"request": "肿眼泡眼影画法教程", "brief": brief, "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    assert ctx.theme.key == "beauty" and ctx.theme.tags[0] == "美妆"
+    draft = compose_draft(ctx)
+    assert "护肤" not in draft["tags"] and "护肤" not in draft["body"]
+    skin = {**sections, "request": "油皮夏天护肤流程", "brief": {**brief, "topic": "油皮夏天护肤流程"}}
+    skin_ctx = Context(task="draft", sections=skin, last_user="", schema=None, rng=random.Random(1))
+    assert skin_ctx.theme.tags[0] == "护肤"
+
+
+def test_the_told_start_of_a_story_is_said_with_what_followed() -> None:
+    details = request_details("我第一次自己做蛋黄酥，烤糊了两盘才成功，帮我写成日记", "第一次自己做蛋黄酥")
+    assert details.said() == "我第一次自己做蛋黄酥，烤糊了两盘才成功。"
+
+
+def test_a_scene_s_advice_is_for_its_own_subject_not_a_reader_nor_a_neighbour() -> None:
+    from tools.offline import voice
+
+    # who it is for asks for no advice of theirs (适合租房党: no renting contract tips)
+    assert not voice.scene_tips("home", "苔藓微景观入门", "苔藓微景观入门教程，适合租房党")
+    # a child's scene is for a post about a child (考研作息 is no bedtime routine)
+    assert "讲故事" not in "".join(voice.scene_tips("career", "考研作息", "考研期间的作息分享"))
+    assert "讲故事" in "".join(voice.scene_tips("parenting", "宝宝作息", "两岁宝宝作息分享"))
+    # advice true of any dog is for a dog, not for a dog's flight
+    assert voice.scene_tips("pets", "柯基", "第一次养柯基要准备什么")
+    assert not voice.scene_tips("pets", "狗狗坐飞机托运全流程", "狗狗第一次坐飞机托运全流程攻略")

@@ -3,10 +3,7 @@ creative brief (topic, audience, goal, tone, constraints, keywords, call to acti
 
 from __future__ import annotations
 
-import json
 import re
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from tools.bilingual import localize
@@ -14,6 +11,8 @@ from tools.entities import places
 from tools.offline.context import Context
 from tools.offline.drafting import subject_of
 from tools.offline.lexicon import GENERIC, Theme
+from tools.offline.scenes import goals as _goals
+from tools.offline.scenes import scene_of
 from tools.offline.text import (
     dedupe,
     detect_theme,
@@ -22,7 +21,7 @@ from tools.offline.text import (
     shorten,
     theme_by_key,
 )
-from tools.offline.topic import STYLE, extract_topic
+from tools.offline.topic import CLAUSE, STYLE, extract_topic, manner_clause
 from tools.routing import content_type_of, route
 
 _INTENT_REASONS = {
@@ -65,7 +64,6 @@ def compose_intent(ctx: Context) -> dict[str, Any]:
 
 
 # --- brief -------------------------------------------------------------------------------------------
-GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
 _VAGUE = re.compile(
     r"帮我|帮忙|给我|请|麻烦|写|一篇|一条|一个|一份|篇|点|些|东西|随便|内容|笔记|文案|帖子|小红书|什么|都行|吧|呀"
 )
@@ -73,20 +71,6 @@ _CONSTRAINT = re.compile(
     r"不要|别|避免|不超过|以内|控制在|预算|\d+\s*字|必须|一定要|记得|带上|提到|少用|多用"
 )
 _HITL_FIELD = re.compile(r"^(方向|说明)[:：](.*)$")
-
-
-@cache
-def _goals() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(GOALS.read_text(encoding="utf-8"))
-    return data
-
-
-def scene_of(theme_key: str, text: str) -> str:
-    """The goal table's scene: the theme, or 'food_out' for eating out (探店, 必吃 …), never a recipe."""
-    scene = theme_key or "*"
-    if scene in ("food", "travel", "*") and re.search(_goals()["scenes"]["food_out"], text):
-        return "food_out"
-    return scene
 
 
 def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: str) -> tuple[str, str]:
@@ -254,7 +238,8 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
         "" if theme is GENERIC else theme.key, kind, f"{full} {topic}", topic=topic, audience=audience
     )
     # the request's words, not its style direction (用小红书的风格 is no keyword)
-    words = dedupe([*keywords(topic, 3), *keywords(STYLE.sub("", f"{full} {angle}"), 6)])
+    said = "，".join(c for c in CLAUSE.split(STYLE.sub("", f"{full} {angle}")) if not manner_clause(c))
+    words = dedupe([*keywords(topic, 3), *keywords(said, 6)])  # (口语一点 says how, not what about)
     words = [w for w in words if not _ASK_WORD.fullmatch(w)]  # 写成, 几道, 经验分享: how it is asked
     return {
         "topic": topic,

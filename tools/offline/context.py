@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.offline.lexicon import Theme
+from tools.offline.scenes import facet
 from tools.offline.text import detect_theme, theme_by_key
 from tools.offline.topic import extract_topic
 
@@ -47,7 +48,8 @@ class Context:
     @property
     def theme(self) -> Theme:
         key = self.brief.get("theme")
-        return theme_by_key(key) if key else detect_theme(self.request)
+        theme = theme_by_key(key) if key else detect_theme(self.request)
+        return facet(theme, f"{self.request} {self.topic}")  # make-up speaks as make-up, not skincare
 
     @property
     def topic(self) -> str:

@@ -97,12 +97,18 @@ def _items(clause: str) -> list[str]:
     return list(dict.fromkeys(parts))
 
 
+def _first(text: str) -> str:
+    """`text` without 第一次, which a subject may have dropped (狗狗坐飞机托运 of 狗狗第一次坐飞机托运…)."""
+    return text.replace("第一次", "")
+
+
 def request_details(request: str, subject: str) -> Details:
     """The request's own story, terms, items and steps (see the module docstring); `subject` is the topic
     the writer already says, so its clause is not said again."""
     details = Details()
     telling = False  # a clause right after a told one goes on telling (…，膝盖有点疼，后来…)
     setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
+    opened = ""  # the subject's clause when it starts the story told
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
     for match in _CLAUSES.finditer(_SPACED.sub("，", localize(request))):
         clause, end = match.group("text").strip(), match.group("end")
@@ -121,10 +127,15 @@ def request_details(request: str, subject: str) -> Details:
             else:
                 details.items += [i for i in items if i not in details.items]
         elif clause in subject or (subject in clause and len(clause) - len(subject) < 4):
-            continue  # the subject itself (两岁宝宝戒夜奶): the opening names it
-        elif subject and subject in clause and _KIND_TAIL.search(clause):
-            continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事)
+            # the subject itself (两岁宝宝戒夜奶): the opening names it — unless it tells what happened and
+            # the story goes on (我第一次自己包荠菜馄饨，失败了三次才成功): then it is the story's start
+            if _TOLD.search(clause):
+                telling, opened = True, clause
+            continue
+        elif subject and _KIND_TAIL.search(clause) and _first(subject) in _first(clause):
+            continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事, 狗狗第一次坐飞机…攻略)
         elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
+            details.told += [opened] if opened and not details.told else []
             details.told += [was_setting, clause] if was_setting else [clause]
             telling = True
         elif _TERMS.search(clause):

@@ -159,11 +159,19 @@ def subject_of(topic: str, audience: str) -> str:
         elif len(after) < 2 or not _is_noun(after):  # 怎么回答, 怎么穿得暖, 怎么换: how, not what
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
-    subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
     subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
+    subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
     subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
     # 我家金毛…, 我接插画单, 我们的亲子游: whose
     subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
+    # where and how long a told deed went on (我在县城开了一年奶茶店 → 县城开奶茶店): the place and the deed
+    subject = re.sub(r"^在(?![家外])(?=\S{4})", "", subject)
+    subject = re.sub(rf"(?<=\S{{2}})了(?:{_SPAN.pattern})(?=\S{{2}})", "", subject)
+    subject = re.sub(r"(?<=\S[上到完会成])了(?=\S{2})", "", subject)  # 考上了研究生 → 考上研究生
+    # what came after, told (裸辞三个月后我终于找到新工作了 → 裸辞后找到新工作)
+    subject = re.sub(rf"(?:{_SPAN.pattern})(?=(?:以|之)?后我)", "", subject)
+    subject = re.sub(_AFTER_I, "", subject)
+    subject = re.sub(r"(?<=\S{4})了$", "", subject)
     # (…the verb a question ends on, not the word it ends: 重庆夏天怎么穿, 西安本地人常去的小吃)
     subject = _without_end_verb(subject, r"(?<=.{2})(?<![逛喝玩])[穿吃买]$").replace("需要", "")
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
@@ -188,6 +196,8 @@ def subject_of(topic: str, audience: str) -> str:
         own = "" if where else _thing_and_kind(subject, 10)
         subject = before if generic and len(before) >= 3 else (where + after if where else own or after)
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
+    if pair := _COMPARED.fullmatch(subject):  # 凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇: the pair says it
+        subject = pair["pair"]
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
     # how many, not what: 成都必吃的几家火锅 → 成都火锅 (the title says the count)
     subject = re.sub(_COUNTED, "", subject)
@@ -204,6 +214,12 @@ def subject_of(topic: str, audience: str) -> str:
     subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
     # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
     return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
+
+
+# 我 and its adverb after a time (裸辞后我终于…), not before what I did, counted (被裁员之后我做了这几件事)
+_AFTER_I = re.compile(
+    r"(?<=\S{2}后)我们?(?:终于|总算|也|还|才|就)?(?![做干学试改]了?[这那几一两二三四五六七八九十\d])(?=\S{2})"
+)
 
 
 def _without_end_verb(subject: str, verb: str) -> str:
@@ -494,6 +510,10 @@ def _within(text: str, limit: int) -> str:
     plain = re.sub(_LEADING_WHEN, "", timeless)
     if 2 <= len(plain) <= limit:
         return plain
+    # …then how long, said last (带爸妈去桂林阳朔玩四天 → 带爸妈去桂林阳朔玩)
+    plain = re.sub(rf"(?<=\S{{4}})(?:{_SPAN.pattern})$", "", plain)
+    if 2 <= len(plain) <= limit:
+        return plain
     # …then the city before a street or a spot of it (成都玉林路宠物友好餐厅 → 玉林路宠物友好餐厅)
     city = next((p for p in places(plain) if plain.startswith(p)), "")
     rest = plain[len(city) :]
@@ -506,7 +526,7 @@ def _within(text: str, limit: int) -> str:
     # 幼儿园分离焦虑): never a place, a span or an owner cut off (延吉三天两晚…, 带柯基去安吉…)
     for thing in things_in(plain) if re.fullmatch(r"[\u4e00-\u9fff]+", plain) else ():
         head, tail = plain[: plain.find(thing)], plain[plain.find(thing) :]
-        if len(head) > 4 or places(head):
+        if len(head) > 4 or places(head) or re.search(r"[带陪跟和同给]$", head):  # (带|爸妈: whom)
             break
         if 5 <= len(tail) <= limit and not _loose(*list(segmenter.posseg(tail))[-1]):
             return tail
@@ -530,6 +550,9 @@ def _within(text: str, limit: int) -> str:
 
 
 _LATIN = re.compile(r"^[\sA-Za-z0-9]+$")
+_PAIR = re.compile(r"\S{2,}(?:和|与|跟|还是|vs|VS|PK)\S{2,}")
+# two things compared: the pair says it (凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇)
+_COMPARED = re.compile(r"(?P<pair>.{2,}(?:和|与|跟|还是|vs|VS|PK).{2,}?)的?(?:对比|比较|PK|横评|测评|区别)")
 _FINER_PLACE = re.compile(r"[\u4e00-\u9fff]{1,4}(?:路|街|巷|区|镇|村|古城|古镇|景区|公园)")
 # Words a subject cannot end on: an adverb, a pronoun, a preposition, a conjunction or a particle
 # (老房子厨房水龙头一直, 不用管道疏通剂自己), a count without its noun (zone 2慢跑三个 of 三个月), a space
@@ -954,7 +977,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     hook = _opening(ctx, kind, tone, fb, fields, shape, scene, angle, e)
     if tone in voice.ASIDES:
         endings = voice.LINE_ENDINGS[tone]
-        points = [p + endings[i % len(endings)] for i, p in enumerate(points)]  # the voice in every line
+        # the voice in every other line: a particle on each reads as a tic
+        points = [p + endings[i // 2 % len(endings)] if i % 2 == 0 else p for i, p in enumerate(points)]
 
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
@@ -1025,13 +1049,16 @@ def _general_advice(
     general: list[str] = []
     theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
-    if not voice.THEME_TIPS.get(ctx.theme.key):  # no theme of the corpus: advice said of the thing asked
+    named = _particular_words(subject)
+    # no theme of the corpus, or a subject the theme's advice never speaks of (苔藓微景观 is no storage
+    # job, 狗狗坐飞机托运 no new pet's first week): advice said of the thing asked
+    foreign = named and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in named)
+    if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips):
         said = tuple(t.format(k=key) for t in voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"]))
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
-    named = _particular_words(subject)
     for pool in pools:
         usable = [t for t in pool if not any(x in t for x in fb.avoid) and not other_readers(t, own)]
         if not getattr(pool, "ordered", False):  # steps stay in the order they are done
@@ -1092,6 +1119,8 @@ def _opening(
     angle after it, in the voice asked for."""
     audience = fields["a"]
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
+    if tone != "formal" and kind == "review" and _PAIR.search(fields["s"]):  # two things, side by side
+        hook_pool = voice.HOOKS["comparison"]
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):  # as for titles (see _title)

@@ -81,7 +81,10 @@ _READER_FRAME = re.compile(
     r"^(?:写给|给|为|帮)(?![我你自])[^，,。]{1,12}?(?<!经验)(?<!心得)(?=推荐|安利|分享|介绍|种草|写|出一|来一|整理|盘点)"
 )
 _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])")
-_READER_ONLY = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])\S{0,16}$")
+# (not when a post is asked of the reader's: 给上班族写一周带饭清单)
+_READER_ONLY = re.compile(
+    r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?![^，,。]{1,12}?(?:写|出一|来一|整理|盘点))\S{0,16}$"
+)
 # A reader and nothing else: 给刚入坑的朋友, 写给第一次来的你
 _READER_PHRASE = re.compile(
     r"(?:写给|送给|分享给|给|面向|针对)[^，,。]{0,12}?(?:朋友|人|你|姐妹|宝子|同学|新手|小白|大家|们|家长|爸妈|父母)"
@@ -101,7 +104,7 @@ _KIND_ONLY = re.compile(
     r"(?:我的|自己的|这段|这次|那段)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
     r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集|长文|短文|文章|随笔|小作文|长帖"
     # (a diary is a kind too: 写成日记, 日记体的笔记, 心情日记)
-    r"|(?:心情|打卡)?日记体?|游记)(?:笔记|分享)?"
+    r"|(?:心情|打卡|复盘|成长)?日记(?:体|风)?|游记|复盘)(?:笔记|分享|帖|贴)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
 )
 
@@ -178,6 +181,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     theme_word = bare in _theme_words(bare)
     if not tail and not theme_word:  # 低卡便当, 遛娃攻略 — a topic of its own
         return topic
+    if not _HOLLOW_TAIL.search(topic) and _theme_words(bare) and not theme_word:
+        return topic  # 我和朋友第一次溯溪: only whose, and it names what it did
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
     if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
         return topic
@@ -306,6 +311,8 @@ _HOW_TO_WRITE = re.compile(
     r"|^(?:别|不要|不用|不想)(?:写|弄|搞)成|^(?:接地气|简洁|走心|真诚|幽默|活泼|文艺)(?:一点|一些|点)?$"
     # how many emoji, and how it should sound (多加点emoji, 少放表情, 口语化一点, 轻松一点)
     r"|emoji|表情|^(?:口语化?|轻松|俏皮|温柔|正式)(?:一点|一些|点)?$"
+    # a form said by example (写成用前用后对比那种, 像朋友聊天那样)
+    r"|(?:那种|那样|这种|的感觉|的形式)$"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
 _FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气|看)$")
@@ -313,7 +320,11 @@ _TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 
 # A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
 # the clause said
-_DONE = re.compile(r"(?:了|过|(?<=[吃逛玩走])遍)(?P<thing>[^了过，,]{2,14})$")  # (两天吃遍双皮奶和鱼生)
+# What was had, counted (连吃了三天燃面 → 燃面, 两天吃遍双皮奶和鱼生) — not a deed or a role (做了五年程序员,
+# 考上了研究生: the doing is the subject)
+_DONE = re.compile(
+    r"(?:(?<![做当考开学干上到成会完辞])(?:了|过)|(?<=[吃逛玩走])遍)(?P<thing>[^了过，,]{2,14})$"
+)
 _HOW_MANY = re.compile(
     r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
     r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只)?"
@@ -330,11 +341,27 @@ _TONE_LEAD = re.compile(
 )
 
 
+# a reader named by what they want to do (给想转行产品经理的人, 写给准备考研的同学)
+_READER_WISH = re.compile(
+    r"^(?:写给|给|为)(?:想要?|准备|打算|正在|刚开始)(?P<x>[^，,。的]{2,8})的(?:人|朋友|姐妹|同学|你|新人|宝子|小伙伴|宝妈)"
+)
+# what a question asks to be explained (什么是早C晚A, 玻尿酸是什么)
+_WHAT_IS = re.compile(
+    r"^(?:什么是|啥是|何为)(?P<x>[^，,。？?]{2,16})[？?]?$|^(?P<y>[^，,。？?]{2,16})(?:是什么|是啥)[？?]?$"
+)
+_PLAN_WORD = re.compile(r"(?:路线|计划|清单|指南|攻略|规划|方法|经验|书单|建议|入门)$")
+# what the post must not be or say (别太鸡汤, 不要写外卖, 避免广告感): an instruction, never its subject
+_REFUSED = re.compile(r"^(?:别|不要|不用|不必|不想|避免|千万别|切记别|尽量别|尽量不要)")
+
+
 def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
-    if _WHO_I_AM.match(clause.strip()):
+    if _WHO_I_AM.match(clause.strip()) or _REFUSED.match(clause.strip()):
         return ""
     text = _TONE_LEAD.sub("", STYLE.sub("", clause).strip())
+    if what := _WHAT_IS.match(text):  # 什么是早C晚A: what it asks about is the subject
+        return (what["x"] or what["y"]).strip("的 ")
+    wish = _READER_WISH.match(text)  # 给想转行产品经理的人写一篇学习路线: what they want is the subject's
     framed = False
     if made := _MADE_INTO.match(text):
         text, framed = made.group("what"), True
@@ -351,6 +378,8 @@ def peel(clause: str) -> str:
             text = text[count.end() :]
         if text == before:
             break
+    if framed and (what := _WHAT_IS.match(text)):  # 帮我写写什么是轻断食
+        return (what["x"] or what["y"]).strip("的 ")
     middle = _MID_MAKE.search(text)
     # "给大学生写一篇租房指南": the subject follows the frame; "…写篇经验帖": it precedes it
     if middle and middle.start() > 0:
@@ -372,7 +401,15 @@ def peel(clause: str) -> str:
     if not _READER_ONLY.match(clause):
         stripped = _FOR_READER.sub("", text).strip("的 ")
         text = stripped if len(stripped) >= 2 else text
+    if wish and framed and len(text) <= 6 and _PLAN_WORD.search(text) and wish["x"] not in text:
+        text = wish["x"] + text
     return text.strip("的 ")
+
+
+def manner_clause(clause: str) -> bool:
+    """Does the clause only say how to write the post or what it must not be (口语一点, 不要写外卖)?"""
+    clause = clause.strip()
+    return bool(_HOW_TO_WRITE.search(clause) or _REFUSED.match(clause))
 
 
 def asked_title(request: str) -> str:

@@ -141,9 +141,15 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "{e}{s}不求多，求用得上，这几样够了。",
     ),
     "review": (
-        "{s}我实际用了一段时间，优点缺点都说说，{a}可以参考。",
+        "{s}我实际体验了一段时间，优点缺点都说说，{a}可以参考。",
         "{e}不吹不黑，{s}的真实感受在这里。",
-        "买之前我也纠结过{s}，用下来有些结论想分享给{a}。",
+        "之前我也纠结过{s}，亲身试过之后有些结论想分享给{a}。",
+    ),
+    # (two things side by side: 凤凰古城和镇远古镇, 普拉提和瑜伽)
+    "comparison": (
+        "{s}我都体验过，差别比想象中大，{a}可以参考。",
+        "纠结{s}选哪个？两个都试过，说说真实区别{e}",
+        "{e}{s}放在一起比一比，各有各的好，关键看适不适合你。",
     ),
     "story": (
         "说说我的{s}。{e}一开始也走了不少弯路，后来慢慢找到了适合自己的办法。",
@@ -192,7 +198,7 @@ ASIDES: dict[str, tuple[str, ...]] = {
     "lively": ("冲冲冲！", "真的绝了！", "姐妹们看过来！", "这个必须安利！"),
 }
 LINE_ENDINGS: dict[str, tuple[str, ...]] = {
-    "colloquial": ("，真的～", "哦", "，记住啦", "，亲测有用嘛", "呀"),
+    "colloquial": ("，真的～", "，记住啦", "，亲测好用哈", "，别嫌麻烦哦"),
     "lively": ("！", "，绝了！", "，超级实用！", "，冲鸭！"),
 }
 
@@ -200,7 +206,7 @@ LINE_ENDINGS: dict[str, tuple[str, ...]] = {
 POINT_HEADINGS: dict[str, tuple[str, ...]] = {
     "guide": ("{e}具体安排", "{e}要点", "{e}分开说说", "{e}我的做法"),
     "list": ("{e}清单在这里", "{e}逐个说说", "{e}我的选择"),
-    "review": ("{e}真实体验", "{e}用下来的感受", "{e}优缺点"),
+    "review": ("{e}真实体验", "{e}亲身感受", "{e}优缺点"),
     "story": ("{e}后来我这样做", "{e}我做了这些调整"),
     "diary": ("{e}今天做了这些",),
     "edu": ("{e}先搞懂这几点", "{e}划重点"),
@@ -214,7 +220,7 @@ TIMELINE_HEADINGS: tuple[str, ...] = ("{e}时间线", "{e}按时间来", "{e}时
 TIP_HEADINGS: dict[str, tuple[str, ...]] = {
     "guide": ("{e}避坑提醒", "{e}几个小提醒"),
     "list": ("{e}怎么挑", "{e}选之前看看"),
-    "review": ("{e}适合谁", "{e}购买建议"),
+    "review": ("{e}适合谁", "{e}怎么选"),
     "story": ("{e}几点感受", "{e}想对你说"),
     "diary": ("{e}小感受",),
     "edu": ("{e}常见误区", "{e}容易忽略的点"),
@@ -236,10 +242,11 @@ GENERAL_TIPS: dict[str, tuple[str, ...]] = {
         "先从口碑稳定的选起，再慢慢试新的",
         "预算有限就先买使用频率最高的",
     ),
+    # (of anything reviewed: a place, a dish, a class, a way of working — not only of a product to buy)
     "review": (
-        "适合重视实用的人，追求颜值的可以再看看",
-        "买之前先想清楚自己的使用场景",
-        "价格有波动，大促时入手更划算",
+        "先想清楚自己最在意的是什么，再看适不适合",
+        "别只看别人的结论，能亲自试一次最好",
+        "没有绝对的好坏，合不合适看自己的需求和习惯",
     ),
     "story": (
         "慢一点没关系，找到适合自己的节奏最重要",
@@ -277,9 +284,9 @@ SUBJECT_TIPS: dict[str, tuple[str, ...]] = {
         "买{k}前想想用在什么场合，用不上的再便宜也别囤",
     ),
     "review": (
-        "买{k}之前先想清楚自己的使用场景，别只看参数",
-        "{k}的价格有波动，不急用就等活动再入手",
-        "能先试就先试，{k}用着顺手比什么都重要",
+        "{k}适不适合，先想清楚自己最在意的是什么",
+        "关于{k}，别只看别人的结论，能亲自试一次最好",
+        "{k}没有绝对的好坏，合不合适看自己的需求和习惯",
     ),
     "edu": (
         "关于{k}，先理解原理，再记方法，会轻松很多",
@@ -442,32 +449,52 @@ def other_activity(text: str, asked: frozenset[str]) -> bool:
     return bool(asked) and not named & asked and any(_activities()[n][1] for n in named - asked)
 
 
+_FOR_WHOM = re.compile(r"^(?:适合|面向|写给|给|针对)[^，,。]{1,10}$")
+_A_CHILD = re.compile(r"宝宝|孩子|娃|幼儿|儿童|小朋友|婴儿|新生儿|儿子|女儿|大宝|二宝|小学|幼儿园")
+# what a subject may say besides its kind and still be any of its kind (新手养狗, 柯基日常, 第一次养猫)
+_ANY_OF_KIND = re.compile(r"新手|第一次|日常|养|的|在家|怎么|如何|小白|入门|指南|攻略|清单|记录|经验|分享")
+
+
+def _little_more(subject: str, when: re.Pattern[str]) -> bool:
+    """Is the subject its kind (the scene's word) and little else — at most two characters of its own?"""
+    rest = _ANY_OF_KIND.sub("", when.sub("", subject))
+    return len(rest) <= 2
+
+
 def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
     suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
     request names — not in a clause that refuses it (不自驾: no driving tips for a trip by bus); () when
     none."""
-    text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    # (…nor in a clause that only says who it is for: 适合租房党 asks for no renting tips)
+    text = "，".join(
+        c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()) and not _FOR_WHOM.match(c.strip())
+    )
     # a scene whose advice speaks to readers the request does not name is not its scene (a trip with kids'
-    # 午睡 and 母婴室 for a grown-up's long train ride)
+    # 午睡 and 母婴室 for a grown-up's long train ride); a child's scene is for a post about a child (备考作息
+    # is no bedtime story)
     named_readers = readers(text)
-    scenes = [s for s in _scenes() if not other_readers("".join(s[2]), named_readers)]
+    scenes = [
+        s
+        for s in _scenes()
+        if not other_readers("".join(s[2]), named_readers)
+        and (s[0].split(".")[0] != "parenting" or theme == "parenting" or _A_CHILD.search(text))
+    ]
     own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
     # a Chinese phrase ends in its head: the scene named last in the subject is what it is about (宝宝辅食 is
     # feeding, 青岛海边晨跑 is running); of two at the same place, the one that names more of it (宠物友好餐厅
     # is a pet's outing, more than any 餐厅), then the post's own theme's. A scene true of anything of its
     # kind comes last (领养流浪狗 is about adopting, not any dog's walks)
+    # (…and one true of anything of its kind only of a subject that is little more than its kind: a dog's
+    # walks for 养狗 or 柯基日常, not for 狗狗坐飞机托运)
     named = [
         (not tips.generic, *max((m.end(), m.end() - m.start()) for m in when.finditer(subject)), -rank, tips)
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
-        if when.search(subject)
+        if when.search(subject) and (not tips.generic or _little_more(subject, when))
     ]
-    found = (
-        max(named, key=lambda f: f[:4])[4]
-        if named
-        else next((t for w, t in own if w.search(text)), SceneTips())
-    )
+    asked = [t for w, t in own if w.search(text) and (not t.generic or _little_more(subject, w))]
+    found = max(named, key=lambda f: f[:4])[4] if named else next(iter(asked), SceneTips())
     if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
         return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
