@@ -716,6 +716,8 @@ def _title(
     # 把…安排明白了, 挑…, …的正确打开方式 of it
     if not _nominal(fields["s"]):
         templates = [t for t in templates if re.match(r"\{s\}[｜，]", t)] or templates
+    if _told_clause(fields["s"]):  # (as for openings: no 我的县城开奶茶店故事)
+        templates = [t for t in templates if "我的{s}" not in t] or templates
     candidates = [t.format(**fields) for t in templates]
     if question := _question(ctx.topic):  # 宝宝几个月可以开始吃辅食: asked whole, not cut to a noun
         phrased = sorted(voice.QUESTION_TITLES, key=lambda _: ctx.rng.random())
@@ -1104,6 +1106,15 @@ def _with_advice(
     return points, tips, shape
 
 
+def _told_clause(subject: str) -> bool:
+    """Is the subject a clause — a verb with what follows it (宝宝坐高铁回老家, 县城开奶茶店), not a thing
+    or a doing named as one (应届生第一次面试, 大宝吃醋的小故事)?"""
+    tagged = segmenter.posseg(subject)
+    return any(
+        flag == "v" and k < len(tagged) - 1 and tagged[k + 1][0] != "的" for k, (_, flag) in enumerate(tagged)
+    )
+
+
 def _opening(
     ctx: Context,
     kind: str,
@@ -1125,6 +1136,8 @@ def _opening(
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):  # as for titles (see _title)
         hook_pool = tuple(h for h in hook_pool if not h.startswith("第一次")) or hook_pool
+    if _told_clause(fields["s"]):  # no "我的宝宝坐高铁回老家里": a clause is nobody's thing
+        hook_pool = tuple(h for h in hook_pool if "我的{s}" not in h) or hook_pool
     if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
         hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})

@@ -208,7 +208,8 @@ POINT_HEADINGS: dict[str, tuple[str, ...]] = {
     "list": ("{e}清单在这里", "{e}逐个说说", "{e}我的选择"),
     "review": ("{e}真实体验", "{e}亲身感受", "{e}优缺点"),
     "story": ("{e}后来我这样做", "{e}我做了这些调整"),
-    "diary": ("{e}今天做了这些",),
+    # (a diary's list holds what was learnt, not what was done that day: 今天做了这些 over tips read false)
+    "diary": ("{e}记下来的几点", "{e}这次的收获"),
     "edu": ("{e}先搞懂这几点", "{e}划重点"),
     "product": ("{e}为什么推荐", "{e}用下来的感受"),
     "billboard": ("{e}活动信息",),
