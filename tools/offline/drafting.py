@@ -357,7 +357,10 @@ def _nouns(text: str) -> list[str]:
 
 def _key(subject: str, keywords: list[str] | None = None) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
-    content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌)."""
+    content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
+    (螺蛳粉和老友粉, 凤凰古城和镇远古镇), when they fit a heading."""
+    if _PAIR.fullmatch(subject) and len(subject) <= 9 and not re.search(r"[的了]", subject):
+        return subject
     named = places(subject)
     if named:
         return _finest(subject, named)
@@ -716,8 +719,8 @@ def _title(
     # 把…安排明白了, 挑…, …的正确打开方式 of it
     if not _nominal(fields["s"]):
         templates = [t for t in templates if re.match(r"\{s\}[｜，]", t)] or templates
-    if _told_clause(fields["s"]):  # (as for openings: no 我的县城开奶茶店故事)
-        templates = [t for t in templates if "我的{s}" not in t] or templates
+    if _told_clause(fields["s"]):  # a clause is nobody's thing (no 我的县城开奶茶店故事, 今天的坚持晨跑30天)
+        templates = [t for t in templates if not re.search(r"的\{s\}|\{s\}的", t)] or templates
     candidates = [t.format(**fields) for t in templates]
     if question := _question(ctx.topic):  # 宝宝几个月可以开始吃辅食: asked whole, not cut to a noun
         phrased = sorted(voice.QUESTION_TITLES, key=lambda _: ctx.rng.random())

@@ -245,9 +245,9 @@ GENERAL_TIPS: dict[str, tuple[str, ...]] = {
     ),
     # (of anything reviewed: a place, a dish, a class, a way of working — not only of a product to buy)
     "review": (
-        "先想清楚自己最在意的是什么，再看适不适合",
-        "别只看别人的结论，能亲自试一次最好",
-        "没有绝对的好坏，合不合适看自己的需求和习惯",
+        "把优点和缺点各列三条，放在一起看更清楚",
+        "花的钱和花的时间都算进去，再说值不值",
+        "先看看自己是不是它适合的那类人",
     ),
     "story": (
         "慢一点没关系，找到适合自己的节奏最重要",
