@@ -225,3 +225,4 @@ def test_a_scene_s_advice_is_for_its_own_subject_not_a_reader_nor_a_neighbour() 
     # advice true of any dog is for a dog, not for a dog's flight
     assert voice.scene_tips("pets", "柯基", "第一次养柯基要准备什么")
     assert not voice.scene_tips("pets", "狗狗坐飞机托运全流程", "狗狗第一次坐飞机托运全流程攻略")
+

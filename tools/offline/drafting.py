@@ -959,6 +959,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
     n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)
     n_tips = {"shorter": 1, "longer": 4}.get(length or "", 2)
+    if _WEEK_ASKED.search(ctx.request) and length != "shorter":  # 一周不重样: every day the notes give
+        days = {m.group(0) for ln in material.lines if (m := _WEEKDAY.match(ln.text))}
+        n_points = max(n_points, min(len(days), 7))
     extra_on, reserved = _asked_more(material, words, fb, kind)
     scene = material.scene()
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
@@ -1107,6 +1110,10 @@ def _with_advice(
         room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
         tips += general[: max(0, room - len(tips))]
     return points, tips, shape
+
+
+_WEEK_ASKED = re.compile(r"一周|七天|7天|工作日|周一到周[五日天]")
+_WEEKDAY = re.compile(r"^(?:周|星期)[一二三四五六日天]")
 
 
 def _told_clause(subject: str) -> bool:
