@@ -182,7 +182,8 @@ def _units(body: str) -> list[_Unit]:
         record = any(len(labelled[at] & other) >= 2 for o, other in enumerate(labelled) if o != at)
         for k, line in enumerate(lines(paragraph)):
             number += 1
-            if is_heading(line) or (k == 0 and (_TITLE_LINE.fullmatch(line) or record)):
+            opens = k == 0 and len(lines(paragraph)) > 1 and (_TITLE_LINE.fullmatch(line) or record)
+            if is_heading(line) or opens:
                 heading = normalise(line)
                 continue
             parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]

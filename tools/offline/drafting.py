@@ -960,8 +960,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)
     n_tips = {"shorter": 1, "longer": 4}.get(length or "", 2)
     if _WEEK_ASKED.search(ctx.request) and length != "shorter":  # 一周不重样: every day the notes give
-        days = {m.group(0) for ln in material.lines if (m := _WEEKDAY.match(ln.text))}
-        n_points = max(n_points, min(len(days), 7))
+        weekdays = {m.group(0) for ln in material.lines if (m := _WEEKDAY.match(ln.text))}
+        n_points = max(n_points, min(len(weekdays), 7))
     extra_on, reserved = _asked_more(material, words, fb, kind)
     scene = material.scene()
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
