@@ -182,6 +182,7 @@ def test_the_subject_of_a_told_deed_a_pair_and_a_question(request_text: str, exp
         # a refused manner is no topic; a post asked of the reader is no reader-only clause
         ("给想考研的人写一篇复习计划，别太鸡汤", "考研复习计划"),
         ("给宝妈写一周辅食清单，每天预算30块", "一周辅食清单"),
+        ("不用烤箱的蛋糕做法，写详细点", "不用烤箱的蛋糕做法"),  # 不用 names this subject
         # told of whom it was done with
         ("我和同事第一次去攀岩，全程手抖，帮我写成搞笑日记", "我和同事第一次去攀岩"),
     ],

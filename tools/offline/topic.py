@@ -350,8 +350,9 @@ _WHAT_IS = re.compile(
     r"^(?:什么是|啥是|何为)(?P<x>[^，,。？?]{2,16})[？?]?$|^(?P<y>[^，,。？?]{2,16})(?:是什么|是啥)[？?]?$"
 )
 _PLAN_WORD = re.compile(r"(?:路线|计划|清单|指南|攻略|规划|方法|经验|书单|建议|入门)$")
-# what the post must not be or say (别太鸡汤, 不要写外卖, 避免广告感): an instruction, never its subject
-_REFUSED = re.compile(r"^(?:别|不要|不用|不必|不想|避免|千万别|切记别|尽量别|尽量不要)")
+# what the post must not be or say (别太鸡汤, 不要写外卖, 避免广告感): an instruction, never its subject — not
+# 不用/不想, which name subjects too (不用烤箱的蛋糕, 不想上班的时候)
+_REFUSED = re.compile(r"^(?:别|不要|避免|千万别|切记别|尽量别|尽量不要)")
 
 
 def peel(clause: str) -> str:
