@@ -4,6 +4,7 @@ offline writer makes of it passes the critic."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -108,3 +109,43 @@ def test_a_day_plan_s_summary_card_names_what_is_done_not_the_day() -> None:
     ]
     result = card_overlays(items, paragraphs, "泉州两天一夜", ["泉州"])[2]
     assert "Day1" not in result["lines"] and "西街和开元寺" in result["lines"]
+
+
+def test_spare_doings_fill_only_the_slots_the_evidence_leaves() -> None:
+    points = ["去老街骑楼拍照", "防晒要足，帽子和墨镜都带上"]
+    spare = ["下午去海边走走，踩踩水", "晚上去海鲜排档吃饭", "查好潮汐表，退潮时去赶海", "早起去海边看日出"]
+    plan, left = itinerary.day_plan(2, points, random.Random(0), spare) or ([], [])
+    lines = [line for _, slots in plan for _, line in slots]
+    assert plan[0][1][1] == ("下午", "去老街骑楼拍照")  # the evidence's doing goes first
+    assert ("晚上", "去海鲜排档吃饭") in plan[0][1]  # a spare line said at a time goes in that slot
+    assert left == ["防晒要足，帽子和墨镜都带上"]  # a spare line left over is dropped, not made a tip
+    assert len(lines) == len(set(lines))
+    # with no doing of its own and no spare lines, a trip keeps its list
+    assert itinerary.day_plan(2, ["防晒要足"], random.Random(0), []) is None
+    assert itinerary.day_plan(2, ["防晒要足"], random.Random(0), spare[:2]) is not None
+
+
+def test_a_trip_s_doings_follow_its_scenes() -> None:
+    from tools.offline.voice import trip_doings
+
+    sea = trip_doings("大连看海两天一夜")
+    assert any("赶海" in d for d in sea[0]) and len(sea) == 2  # the sea's, then a town's
+    hike = trip_doings("武功山徒步两天一夜")
+    assert hike and all(not any("老街" in d for d in pool) for pool in hike)  # no town streets on a hike
+    assert not any("老街" in d for pool in trip_doings("上海迪士尼一日游") for d in pool)
+    town = trip_doings("西江千户苗寨三天两晚")
+    assert len(town) == 1 and any("小巷" in d for d in town[0])
+    refused = trip_doings("大连两天一夜，不看海")
+    assert not any("赶海" in d for pool in refused for d in pool)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_trip_the_notes_know_nothing_of_is_still_told_day_by_day(seed: int) -> None:
+    request_text = "写一篇去大连看海的两天一夜攻略，面向第一次去的大学生"
+    draft = _draft(request_text, "大连看海的两天一夜", seed)
+    body = str(draft["body"])
+    assert "Day1" in body and "Day2" in body and "Day3" not in body
+    slots = [ln for ln in body.splitlines() if re.match(r"(?:早上|上午|中午|下午|傍晚|晚上)：", ln)]
+    assert sum("海" in ln for ln in slots) >= 2  # the days are the sea's, not any town's
+    brief = {"topic": "大连看海的两天一夜", "theme": "travel", "contentType": "guide", "keywords": ["大连"]}
+    assert [f.check for f in text_findings(request=request_text, brief=brief, draft=draft)] == []

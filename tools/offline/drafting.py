@@ -992,7 +992,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
     # (a trip of so many days is told day by day, when its points or its hours hold enough to do)
     planned = days and shape in ("points", "timeline")
-    by_day = _day_paragraphs(ctx, days, points, tips, key, length, e) if planned else []
+    if planned:
+        spare = _spare_doings(ctx, fb, [*points, *tips])
+        by_day = _day_paragraphs(ctx, days, points, tips, key, length, e, spare)
+    else:
+        by_day = []
     paragraphs += by_day or _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
     if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
         extra_on += _other_half(ctx, subject, [*points, *tips])
@@ -1060,7 +1064,9 @@ def _general_advice(
     named = _particular_words(subject)
     # no theme of the corpus, or a subject the theme's advice never speaks of (苔藓微景观 is no storage
     # job, 狗狗坐飞机托运 no new pet's first week): advice said of the thing asked
-    foreign = named and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in named)
+    # (a place is no such subject: a trip to 西江千户苗寨 takes a trip's advice)
+    unplaced = {w for w in named if not places(w)}
+    foreign = unplaced and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in unplaced)
     if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips):
         said = tuple(t.format(k=key) for t in voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"]))
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
@@ -1201,6 +1207,25 @@ def _tips_paragraph(ctx: Context, kind: str, tips: list[str], key: str, e: Calla
     return tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips)
 
 
+def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
+    """What a trip's days may be filled with when the evidence says too little: the doings of the scenes
+    the request names, else a town's (`voice.trip_doings`), each pool in an order drawn from `ctx.rng` —
+    none the editor refuses, none the post says already (赶海 at low tide once, as a tip or as a doing)."""
+    spare: list[str] = []
+    said_words = [_particular_words(t) for t in said]
+    for pool in voice.trip_doings(f"{ctx.request} {ctx.topic}"):
+        usable = [
+            d
+            for d in pool
+            if d not in spare
+            and not any(x in d for x in fb.avoid)
+            and not any(len(_particular_words(d) & w) >= 2 for w in said_words)
+        ]
+        ctx.rng.shuffle(usable)
+        spare += usable
+    return spare
+
+
 def _day_paragraphs(
     ctx: Context,
     days: int,
@@ -1209,10 +1234,12 @@ def _day_paragraphs(
     key: str,
     length: str | None,
     e: Callable[[], str],
+    spare: list[str],
 ) -> list[str]:
     """A trip's days, slot by slot (`tools.offline.itinerary`), then what did not fit them as tips (as
-    many as the length asked for allows); [] when the points hold too few things to do for a plan."""
-    laid_out = itinerary.day_plan(days, points, ctx.rng)
+    many as the length asked for allows); [] when the points and the `spare` doings hold too few things to
+    do for a plan."""
+    laid_out = itinerary.day_plan(days, points, ctx.rng, spare)
     if laid_out is None:
         return []
     plan, left = laid_out

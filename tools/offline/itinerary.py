@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 from tools.entities import places
 
@@ -104,25 +105,32 @@ def _take(queue: list[str], when: str, *, timed: bool = False) -> tuple[str, str
 
 
 def day_plan(
-    days: int, points: list[str], rng: random.Random
+    days: int, points: list[str], rng: random.Random, spare: Sequence[str] = ()
 ) -> tuple[list[tuple[str, list[tuple[str, str]]]], list[str]] | None:
     """The days (each a label and its slots: (time of day, what to do)) and the points left over, or None
-    when the points hold fewer than `MIN_DOINGS` things to do.
+    when the points and the `spare` lines hold fewer than `MIN_DOINGS` things to do.
 
-    The points that are things to do fill the free slots in their order; the frame lines take the slots a
-    trip always has (arriving, the first evening, leaving). A slot with nothing to say is left out, days
-    with none (the middle of a long trip) are said together as free days, and the last day ends with
-    leaving."""
+    The points that are things to do fill the free slots in their order; a slot none of them fits takes a
+    `spare` line (the trip scene's doings, data/lexicon/scene_tips.txt) in an order drawn from `rng`. The
+    frame lines take the slots a trip always has (arriving, the first evening,
+    leaving). A slot with nothing to say is left out, days with none (the middle of a long trip) are said
+    together as free days, and the last day ends with leaving."""
     queue = [p for p in points if is_doing(p)]
-    if len(queue) < MIN_DOINGS:
-        return None
     left = [p for p in points if p not in queue]
+    extra = [s for s in spare if s not in queue]
+    if len(queue) + len(extra) < MIN_DOINGS:
+        return None
 
     def say(pool: tuple[str, ...]) -> str:
         return pool[rng.randrange(len(pool))]
 
+    def take(when: str, *, timed: bool = False) -> tuple[str, str]:
+        """The slot's line: the evidence's first, else a spare one (a spare line left over is dropped)."""
+        taken = _take(queue, when, timed=timed)
+        return taken if taken[1] else _take(extra, when, timed=timed)
+
     if days == 1:
-        hours = [_take(queue, when) for when in ("上午", "中午", "下午")]
+        hours = [take(when, timed=when == "中午") for when in ("上午", "中午", "下午")]
         return [("", [*(h for h in hours if h[1]), ("傍晚", say(ONE_DAY_END))])], [*queue, *left]
     plan: list[tuple[str, list[tuple[str, str]]]] = []
     for day in range(1, days + 1):
@@ -135,10 +143,10 @@ def day_plan(
                 slots.append((when, say(ARRIVE)))
             elif when == "晚上":  # (each frame line once: a post says nothing twice)
                 frame = say(FIRST_EVENING) if day == 1 else say(EVENING) if day == 2 else ""
-                taken = _take(queue, when, timed=True)
+                taken = take(when, timed=True)
                 if taken[1] or frame:
                     slots.append(taken if taken[1] else (when, frame))
-            elif (taken := _take(queue, when, timed=when == "中午"))[1]:  # (lunch only when a line says so)
+            elif (taken := take(when, timed=when == "中午"))[1]:  # (lunch only when a line says so)
                 slots.append(taken)
         plan.append((f"Day{day}", slots))
     return _rest_days(plan), [*queue, *left]

@@ -392,17 +392,25 @@ _REFUSED = re.compile(r"(?:不|别|不用|不要|无需|不想|不去|没有?)(?
 class SceneTips(tuple[str, ...]):
     """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁),
     `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
-    steps say more."""
+    steps say more; `doings` the things a trip of the scene does (赶海, 看日落), for a trip's days when the
+    evidence has too few (tools/offline/itinerary.py)."""
 
     ordered: bool
     generic: bool
     dish: bool  # the steps of the very dish the post is about (tools/offline/dishes.py)
+    doings: tuple[str, ...]
 
     def __new__(
-        cls, tips: Iterable[str] = (), *, ordered: bool = False, generic: bool = False, dish: bool = False
+        cls,
+        tips: Iterable[str] = (),
+        *,
+        ordered: bool = False,
+        generic: bool = False,
+        dish: bool = False,
+        doings: tuple[str, ...] = (),
     ) -> SceneTips:
         made = super().__new__(cls, tips)
-        made.ordered, made.generic, made.dish = ordered, generic, dish
+        made.ordered, made.generic, made.dish, made.doings = ordered, generic, dish, doings
         return made
 
 
@@ -414,6 +422,7 @@ def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
             (t.strip() for t in fields["tips"].split("｜") if t.strip()),
             ordered=fields.get("ordered", "").strip() == "yes",
             generic=fields.get("generic", "").strip() == "yes",
+            doings=tuple(t.strip() for t in fields.get("doings", "").split("｜") if t.strip()),
         )
         out.append((name, re.compile(fields["when"]), tips))
     return out
@@ -460,6 +469,28 @@ def _little_more(subject: str, when: re.Pattern[str]) -> bool:
     """Is the subject its kind (the scene's word) and little else — at most two characters of its own?"""
     rest = _ANY_OF_KIND.sub("", when.sub("", subject))
     return len(rest) <= 2
+
+
+_TOWN = "travel.城市漫步"  # the scene whose doings fit a day in any town
+
+
+@cache
+def _alone() -> frozenset[str]:
+    """The scenes a trip spends its days on (`alone: yes`: a theme park), with no day in town added."""
+    return frozenset(n for n, f in sections("scene_tips.txt").items() if f.get("alone", "").strip() == "yes")
+
+
+def trip_doings(text: str) -> list[tuple[str, ...]]:
+    """What a trip's days may be filled with, as pools: the doings of the scenes the request names (看海 →
+    the sea's, 徒步 → a hike's) in the order it names them — not in a clause that refuses one — then a
+    town's, unless the trip is an outing or a scene marked `alone` (a hike, a ski trip or a theme park
+    spends no day in town streets)."""
+    text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    found = [(m.start(), name, tips) for name, when, tips in _scenes() if (m := when.search(text))]
+    named = sorted((at, tips.doings) for at, _, tips in found if tips.doings)
+    outing = any(name.startswith("outdoor.") or name in _alone() for _, name, _ in found)
+    town = [] if outing else [tips.doings for name, _, tips in _scenes() if name == _TOWN]
+    return [*(doings for _, doings in named), *town]
 
 
 def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
