@@ -227,3 +227,32 @@ def test_a_scene_s_advice_is_for_its_own_subject_not_a_reader_nor_a_neighbour() 
     assert voice.scene_tips("pets", "柯基", "第一次养柯基要准备什么")
     assert not voice.scene_tips("pets", "狗狗坐飞机托运全流程", "狗狗第一次坐飞机托运全流程攻略")
 
+
+
+# --- session 19: a blind probe of 60 fresh requests (round 25) ---------------------------------------------
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # a feeling or a day asked for is no subject: the told deed is, without when it was told
+        ("我当了妈妈刚好一年，帮我写篇感悟，真实一点，不要贩卖焦虑", "当妈妈刚好一年"),
+        ("我家橘猫今天第一次洗澡，惨叫了半小时，帮我写个搞笑日常", "橘猫第一次洗澡"),
+        ("我今天裸辞了，帮我写篇帖子记录一下现在的心情，不要太丧", "裸辞"),
+        # a trip set out from a city is about where it goes; 安排一下 is a frame
+        ("周末从上海出发去安吉，带爸妈，帮我安排一下写成小红书", "安吉"),
+        # two things and which of them: the pair, whole, spaces and all
+        ("国企和外企哪个更适合刚毕业的女生？写个对比，不要带性别偏见", "国企和外企"),
+        ("帕梅拉和周六野的跟练视频哪个更适合新手？写个对比", "帕梅拉和周六野"),
+        ("iPhone 15和华为Mate 60对比，写给纠结换机的人看", "iPhone 15和华为Mate 60"),
+        ("大理和丽江到底选哪个？写个对比帖", "大理和丽江"),
+        ("珂润和理肤泉面霜对比测评，干皮视角", "珂润和理肤泉面霜"),
+    ],
+)
+def test_the_subject_of_a_feeling_a_trip_s_start_and_a_pair(request_text: str, expected: str) -> None:
+    assert subject(request_text) == expected
+
+
+def test_asking_for_one_is_no_reader() -> None:
+    from tools.offline.text import extract_audience
+
+    assert extract_audience("减脂期一日三餐怎么吃？给个一周食谱") is None
+    assert extract_audience("给点建议，写给第一次去广东的朋友") == "第一次去广东的朋友"

@@ -123,6 +123,10 @@ def subject_of(topic: str, audience: str) -> str:
     topic = re.sub(r"[“”\"「」『』]", "", topic)  # a quoted subject (“户外婚礼新娘底妆”) without its marks
     subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的(?=\S{2})", "", topic.strip())
     subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
+    compared = _COMPARED.fullmatch(subject) or _WHICH_OF.match(subject)
+    # two things compared are said whole, as the pair (凤凰古城和镇远古镇对比, iPhone 15和华为Mate 60对比)
+    if compared and len(compared["pair"]) <= _PAIR_LIMIT:
+        return compared["pair"].strip()
     stripped = _KIND_WORDS.sub("", subject)
     if stripped != subject:  # …and what qualified the kind word alone (睡上铺的小经验 → 睡上铺), and
         # what joined it to another (写周报的模板和经验 → 写周报的模板)
@@ -150,7 +154,9 @@ def subject_of(topic: str, audience: str) -> str:
         said = [t for t in things_in(why["rest"]) if why["rest"].endswith(t)]
         subject = done.group(1) if done else said[-1] if said else why["rest"]
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
-    if asked:
+    if asked and (pair := _WHICH_OF.match(subject)):  # 国企和外企哪个更适合…: the two things asked about
+        subject = pair["pair"]
+    elif asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
@@ -164,6 +170,11 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
     # 我家金毛…, 我接插画单, 我们的亲子游: whose
     subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
+    # when a told day was is no part of what it is about (橘猫今天第一次洗澡 → 橘猫第一次洗澡)
+    subject = re.sub(rf"(?:{_TOLD_WHEN})(?=[\u4e00-\u9fff]{{2}})(?!.*什么)", "", subject)
+    subject = re.sub(r"^当了(?=\S{2})", "当", subject)  # 当了妈妈一年 → 当妈妈一年
+    # where a trip sets out from is no part of it (周末从上海出发去安吉 → 安吉)
+    subject = re.sub(r"^(?:周末|假期|五一|国庆)?从[\u4e00-\u9fff]{2,5}?(?:出发)?[去到](?=\S{2})", "", subject)
     # where and how long a told deed went on (我在县城开了一年奶茶店 → 县城开奶茶店): the place and the deed
     subject = re.sub(r"^在(?![家外])(?=\S{4})", "", subject)
     subject = re.sub(rf"(?<=\S{{2}})了(?:{_SPAN.pattern})(?=\S{{2}})", "", subject)
@@ -216,6 +227,7 @@ def subject_of(topic: str, audience: str) -> str:
     return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
 
 
+_TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚"
 # 我 and its adverb after a time (裸辞后我终于…), not before what I did, counted (被裁员之后我做了这几件事)
 _AFTER_I = re.compile(
     r"(?<=\S{2}后)我们?(?:终于|总算|也|还|才|就)?(?![做干学试改]了?[这那几一两二三四五六七八九十\d])(?=\S{2})"
@@ -553,9 +565,15 @@ def _within(text: str, limit: int) -> str:
 
 
 _LATIN = re.compile(r"^[\sA-Za-z0-9]+$")
-_PAIR = re.compile(r"\S{2,}(?:和|与|跟|还是|vs|VS|PK)\S{2,}")
+_PAIR = re.compile(r"[^\s，,。]\S*?[^，,。]+?(?:和|与|跟|还是|vs|VS|PK)[^，,。]{2,}")
 # two things compared: the pair says it (凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇)
-_COMPARED = re.compile(r"(?P<pair>.{2,}(?:和|与|跟|还是|vs|VS|PK).{2,}?)的?(?:对比|比较|PK|横评|测评|区别)")
+_COMPARED = re.compile(r"(?P<pair>.{2,}(?:和|与|跟|还是|vs|VS|PK).{2,}?)的?(?:对比|比较|PK|横评|测评|区别)+")
+# two things and the question which of them (帕梅拉和周六野的跟练视频哪个更适合新手 → 帕梅拉和周六野)
+_WHICH_OF = re.compile(
+    r"(?P<pair>[^，,。的]{2,}(?:和|与|跟|还是|vs|VS)[^，,。的]{2,}?)(?=的|到底|选|更|最|比较|哪|谁)"
+    r"的?[^，,。]{0,6}?(?:哪个|哪家|哪款|哪一个|谁)"
+)
+_PAIR_LIMIT = 20
 _FINER_PLACE = re.compile(r"[\u4e00-\u9fff]{1,4}(?:路|街|巷|区|镇|村|古城|古镇|景区|公园)")
 # Words a subject cannot end on: an adverb, a pronoun, a preposition, a conjunction or a particle
 # (老房子厨房水龙头一直, 不用管道疏通剂自己), a count without its noun (zone 2慢跑三个 of 三个月), a space
@@ -736,7 +754,8 @@ def _title(
         return fitting[0]
     short = {**fields, "e": "", "a": fields["a"][:4]}
     fallback = ("｜".join([*fb.title_add, "{s}"]) if fb.title_add else templates[0]).format(**short)
-    return fallback[:TITLE_LIMIT]
+    # (cut to the limit, never on a separator left hanging: no "iPhone 15和华为Mate 60｜")
+    return re.sub(r"[｜|，,：:\s]+$", "", fallback[:TITLE_LIMIT])
 
 
 _PLANNED = re.compile(r"游|行程|路线|旅行|计划|安排|规划|日程|时间|周末|假期|一天|一周|备考|复习|作息|挑战")
