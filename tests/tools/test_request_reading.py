@@ -245,10 +245,38 @@ def test_a_scene_s_advice_is_for_its_own_subject_not_a_reader_nor_a_neighbour() 
         ("iPhone 15和华为Mate 60对比，写给纠结换机的人看", "iPhone 15和华为Mate 60"),
         ("大理和丽江到底选哪个？写个对比帖", "大理和丽江"),
         ("珂润和理肤泉面霜对比测评，干皮视角", "珂润和理肤泉面霜"),
+        # whose cooking it was and that I learnt it: the dish; what was made of what
+        ("我妈做的酸菜鱼终于被我学会了，帮我写篇分享，附上做法", "酸菜鱼"),
+        ("我花了一个周末把阳台改成了小花园，帮我写篇分享", "阳台改成小花园"),
+        # a tone and a kind (励志帖) is no subject; nor parts of any trip (路线和装备); a list asked
+        # for the question keeps what the list is of (穿搭清单)
+        ("坚持健身一年瘦了30斤，帮我写个励志帖，但别太鸡汤", "健身一年瘦了30斤"),
+        ("武功山徒步两天一夜，写一篇路线和装备攻略，面向没爬过山的新手", "武功山徒步两天一夜"),
+        ("去三亚度假穿什么？列个穿搭清单", "三亚度假穿搭"),
+        ("从杭州坐动车去黄山玩三天，帮我写一篇行程笔记", "黄山行程"),  # one aspect and a place stay
+        # a verb of one character goes, not a word's first character (学生党)
+        ("学生党平价彩妆清单", "学生党平价彩妆"),
     ],
 )
 def test_the_subject_of_a_feeling_a_trip_s_start_and_a_pair(request_text: str, expected: str) -> None:
     assert subject(request_text) == expected
+
+
+def test_food_in_a_place_not_said_to_be_cooked_is_eaten_out() -> None:
+    from tools.offline.scenes import scene_of
+    from tools.offline.voice import scene_tips
+
+    for eaten in ("成都火锅推荐", "杭州西湖边吃杭帮菜怎么避坑", "周末去西安吃什么"):
+        assert scene_of("food", eaten) == "food_out", eaten
+        assert any("招牌" in t or "排队" in t for t in scene_tips("food", eaten, eaten)), eaten
+    for cooked in ("成都火锅底料怎么炒", "扬州炒饭", "北京烤鸭在家做"):
+        assert scene_of("food", cooked) == "food", cooked
+
+
+def test_an_adverb_is_no_heading_key() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("当妈妈刚好一年", ["妈妈", "刚好"]) == "妈妈"
 
 
 def test_asking_for_one_is_no_reader() -> None:

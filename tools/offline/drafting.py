@@ -168,6 +168,12 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
     subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
+    # whose cooking it was and that I learnt it (我妈做的酸菜鱼终于被我学会了 → 酸菜鱼): the dish
+    subject = re.sub(rf"^我?(?:{_KIN})(?:做|烧|包|煮|炖|腌|卤)的(?=\S{{2}})", "", subject)
+    subject = re.sub(r"(?<=\S{2})(?:终于|总算)?被我(?:学会|做成功?|复刻成功?|搞定|做出来)了?$", "", subject)
+    # what was made of what (花了一个周末把阳台改成了小花园 → 阳台改成小花园)
+    if made := _MADE_OVER.match(re.sub(r"^我们?", "", subject)):
+        subject = f"{made['x']}{made['v']}成{made['y']}"
     # 我家金毛…, 我接插画单, 我们的亲子游: whose
     subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
     # when a told day was is no part of what it is about (橘猫今天第一次洗澡 → 橘猫第一次洗澡)
@@ -221,12 +227,19 @@ def subject_of(topic: str, audience: str) -> str:
         subject = re.sub(
             r"^[\d一二两三四五六七八九十]+[天日晚夜](?:[\d一二两三四五六七八九十]+[晚夜])?", "", subject
         )
-    subject = re.sub(r"^[烤做学煮蒸炖画拍练](?=\S{4})", "", subject)  # 烤戚风蛋糕不塌 → 戚风蛋糕不塌
+    # 烤戚风蛋糕不塌 → 戚风蛋糕不塌: a verb of one character, not a word's first (学生党, 练习册)
+    if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
+        subject = subject[1:]
     subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
     # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
     return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
 
 
+_KIN = "妈妈|我妈|老妈|爸爸|我爸|老爸|外婆|奶奶|姥姥|婆婆|爷爷|外公"
+_MADE_OVER = re.compile(
+    r"^(?:花了?[^把，,]{1,6}?)?把(?P<x>[\u4e00-\u9fff]{2,6}?)(?P<v>改|变|布置|打造|收拾|整理|装修|刷|改造)成了?"
+    r"(?P<y>[\u4e00-\u9fff]{2,8})$"
+)
 _TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚"
 # 我 and its adverb after a time (裸辞后我终于…), not before what I did, counted (被裁员之后我做了这几件事)
 _AFTER_I = re.compile(
@@ -390,6 +403,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         and not k.startswith(("不", "没"))
         and not _DOING.fullmatch(k)  # 辅食, not 添加
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
+        and not _adverb(k)  # 妈妈, not 刚好 of 当妈妈刚好一年
     ]
 
     if fit:
@@ -420,6 +434,12 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     ]
     named = [w for w in words if _particular(w)]  # 上铺 of 带的东西和睡上铺, not 东西
     return (named or words)[0] if words else subject[:4]
+
+
+def _adverb(word: str) -> bool:
+    """Is the word an adverb (刚好, 终于, 总算): how, never what a post is about?"""
+    tagged = segmenter.posseg(word)
+    return len(tagged) == 1 and tagged[0][1] == "d"
 
 
 def _distinct(lines: list[str]) -> list[str]:

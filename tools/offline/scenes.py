@@ -9,7 +9,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tools.entities import places
 from tools.offline.lexicon import Theme
+
+# …said of food to be had somewhere (推荐, 吃, 避坑): a dish's name alone (扬州炒饭) may be a recipe asked for
+_EATEN = re.compile(r"推荐|吃(?!法)|避坑|好吃|攻略|打卡|美食|去|逛|哪")
+# A dish made at home, asked how: never eating out, wherever the dish comes from (成都火锅底料怎么炒)
+_COOKED = re.compile(
+    r"做法|在家|自己做|自制|食谱|菜谱|怎么[做炒煮烧炖蒸烤煎拌腌卤包熬]|教程|步骤|配方|复刻|学会|下厨|厨房"
+)
 
 GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
 
@@ -22,12 +30,16 @@ def goals() -> dict[str, Any]:
 
 def scene_of(theme_key: str, text: str) -> str:
     """The goal table's scene: the theme, or a finer scene of it the text names — 'food_out' for eating out
-    (探店, 必吃 …, never a recipe), 'makeup' for make-up (眼妆, 底妆 …, not skincare)."""
+    (探店, 必吃 …, or food in a place not said to be cooked; never a recipe), 'makeup' for make-up (眼妆,
+    底妆 …, not skincare)."""
     scene = theme_key or "*"
     data = goals()
     for finer, themes in data["scene_themes"].items():
         if scene in themes and re.search(data["scenes"][finer], text, re.IGNORECASE):
             return finer
+    # food to be had in a place, not said to be cooked, is eaten there (成都火锅推荐, 西湖边吃杭帮菜)
+    if scene == "food" and _EATEN.search(text) and places(text) and not _COOKED.search(text):
+        return "food_out"
     return scene
 
 

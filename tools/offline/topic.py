@@ -43,7 +43,7 @@ _MADE_INTO = re.compile(
     r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)(?:写成|扩写成|扩成|整理成|做成|改成|变成)"
 )
 _MAKE = re.compile(
-    r"^安排一下|^(?:写写|写|扩写|扩|发|出|来|做|整理|创作|生成|编|搞|整|弄|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
+    r"^安排一下|^(?:写写|写|扩写|扩|发|出|来|做|整理|列|创作|生成|编|搞|整|弄|改|看)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
     # 写小户型收纳的笔记: the verb right before the subject, the kind of post at the end
     r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
@@ -100,11 +100,11 @@ _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|�
 _KIND_ONLY = re.compile(
     # (in a tone: 走心的长文, 温暖治愈的笔记)
     r"(?:(?:走心|温暖|治愈|暖心|搞笑|轻松|幽默|文艺|真诚|真实|实用|简短|详细|俏皮|有趣|深度|温柔|感人|有温度|"
-    r"接地气|口语化)+的?)?"
+    r"接地气|口语化|励志|正能量|鸡汤)+的?)?"
     r"(?:我的|自己的|这段|这次|那段|(?:现在|此刻|当下|最近|今天)的?)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
     r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集|长文|短文|文章|随笔|小作文|长帖|对比|比较|横评"
     # (a feeling or a day told, with nothing of what: 写篇感悟, 记录一下现在的心情, 写个搞笑日常)
-    r"|感悟|感想|心情|日常|碎碎念|心里话|近况|想法|吐槽"
+    r"|感悟|感想|心情|日常|碎碎念|心里话|近况|想法|吐槽|帖子?|贴"
     # (a diary is a kind too: 写成日记, 日记体的笔记, 心情日记)
     r"|(?:心情|打卡|复盘|成长)?日记(?:体|风)?|游记|复盘)(?:笔记|分享|帖|贴)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
@@ -357,6 +357,11 @@ _PLAN_WORD = re.compile(r"(?:路线|计划|清单|指南|攻略|规划|方法|�
 _REFUSED = re.compile(r"^(?:别|不要|避免|千万别|切记别|尽量别|尽量不要)")
 
 
+# Parts of any trip or plan, two or more, with nothing of what it is (路线和装备攻略, 住宿和交通)
+_ASPECT = "(?:路线|装备|住宿|交通|美食|预算|行程|天气|门票|费用|花费|注意事项)"
+_ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻略|清单|指南|分享)?")
+
+
 def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
     if _WHO_I_AM.match(clause.strip()) or _REFUSED.match(clause.strip()):
@@ -471,13 +476,19 @@ def extract_topic(request: str) -> str:
     asked = _ASKED_TAIL.search(topic)
     later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
-        topic = topic[: asked.start()] + later.group(0)
+        # (…with what the later clause says of it: 去三亚度假穿什么？列个穿搭清单 → 去三亚度假穿搭清单)
+        said = next((peel(c) for c in clauses if c != first and later.group(0) in c), "")
+        whole = said if said.endswith(later.group(0)) and len(said) <= len(later.group(0)) + 4 else ""
+        topic = topic[: asked.start()] + (whole or later.group(0))
     elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备
         topic = topic[: asked.start()] + "准备"
     if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
         thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
         topic = thing + topic
     topic = _owned(topic, clauses, first)
+    if _ASPECTS_ONLY.fullmatch(topic):  # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject
+        others = [t for c, t in peeled if c != first and len(t) >= 2 and not _ASPECTS_ONLY.fullmatch(t)]
+        topic = next(iter(others), topic)
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
         topic = next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]

@@ -15,6 +15,7 @@ from functools import cache
 from tools.entities import other_readers, readers
 from tools.lexfiles import sections
 from tools.offline.dishes import dish_steps
+from tools.offline.scenes import scene_of
 from tools.offline.topic import CLAUSE
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
@@ -471,6 +472,7 @@ def _little_more(subject: str, when: re.Pattern[str]) -> bool:
     return len(rest) <= 2
 
 
+_EATING_OUT = "food.探店"  # the scene of eating out
 _TOWN = "travel.城市漫步"  # the scene whose doings fit a day in any town
 
 
@@ -527,6 +529,10 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     ]
     asked = [t for w, t in own if w.search(text) and (not t.generic or _little_more(subject, w))]
     found = max(named, key=lambda f: f[:4])[4] if named else next(iter(asked), SceneTips())
+    # eaten out, a dish's scene is no cooking steps (成都火锅推荐); a finer scene of another theme stays
+    cooking = not found or any(tips is found for name, _, tips in scenes if name.startswith("food."))
+    if theme == "food" and cooking and scene_of(theme, text) == "food_out":
+        return next(tips for name, _, tips in scenes if name == _EATING_OUT)
     if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
         return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
