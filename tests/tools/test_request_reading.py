@@ -284,3 +284,37 @@ def test_asking_for_one_is_no_reader() -> None:
 
     assert extract_audience("减脂期一日三餐怎么吃？给个一周食谱") is None
     assert extract_audience("给点建议，写给第一次去广东的朋友") == "第一次去广东的朋友"
+
+
+def _drafted(request: str, theme: str, kind: str = "list", seed: int = 1) -> dict[str, object]:
+    brief = {"topic": extract_topic(request), "theme": theme, "contentType": kind, "keywords": []}
+    sections = {"request": request, "brief": brief, "evidence": {"facts": [], "recommendedTags": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    return compose_draft(ctx)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_holiday_outfit_list_speaks_of_holiday_clothes_not_of_buying_a_place(seed: int) -> None:
+    draft = _drafted("去三亚度假穿什么？列个穿搭清单", "fashion", seed=seed)
+    body, tags = str(draft["body"]), [str(t) for t in draft["tags"]]  # type: ignore[attr-defined]
+    assert "买三亚" not in body and "三亚不必" not in body and "三亚先" not in body
+    assert any(w in body for w in ("凉鞋", "防晒衫", "速干", "墨镜"))
+    assert not any(s in t for t in tags for s in ("冬", "秋"))  # no season the request never names
+
+
+def test_a_season_tag_stays_only_when_the_request_names_the_season() -> None:
+    def tags(request: str) -> list[str]:
+        brief = {"topic": extract_topic(request), "theme": "fashion", "contentType": "list", "keywords": []}
+        evidence = {"facts": [], "recommendedTags": ["秋冬穿搭", "冬季穿搭", "通勤穿搭"]}
+        sections = {"request": request, "brief": brief, "evidence": evidence}
+        ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+        return [str(t) for t in compose_draft(ctx)["tags"]]
+
+    assert {"秋冬穿搭", "冬季穿搭"} <= set(tags("冬天通勤穿搭清单"))
+    assert not {"秋冬穿搭", "冬季穿搭"} & set(tags("通勤穿搭清单"))
+    assert "通勤穿搭" in tags("通勤穿搭清单")
+
+
+def test_asking_for_a_list_is_a_frame() -> None:
+    assert extract_topic("减脂期一日三餐怎么吃？给个一周食谱") == "减脂期一日三餐一周食谱"
+    assert extract_topic("给一份搬家清单") == "搬家清单"

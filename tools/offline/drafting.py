@@ -849,6 +849,9 @@ def _tags(
     base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
         base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
+        # …nor of a season the request never names (no #冬季穿搭 on a Sanya holiday)
+        said = f"{ctx.request} {ctx.topic}"
+        base = [t for t in base if not (m := _SEASON.search(t)) or any(x in said for x in _SEASONS[m[0]])]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
     if fb.tags_refresh and not fb.tags_set:
         old = {str(t) for t in previous.get("tags") or []}
@@ -871,6 +874,15 @@ def _tags(
         spare = [*generic_tags(ctx.theme.key), *generic_tags("any")]
         tags = dedupe([*tags, *(t for t in spare if not any(x in t for x in avoid))])[: max(3, len(tags))]
     return tags[:8]
+
+
+_SEASON = re.compile(r"秋冬|春夏|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|早春|初秋|初夏|寒冬|盛夏")
+# the words a request names each season by (秋冬 is named by 秋 or 冬)
+_SEASONS = {
+    **{w: (w[0],) for w in ("春季", "夏季", "秋季", "冬季", "春天", "夏天", "秋天", "冬天")},
+    "秋冬": ("秋", "冬"), "春夏": ("春", "夏"), "早春": ("春",), "初秋": ("秋",), "初夏": ("夏",),
+    "寒冬": ("冬",), "盛夏": ("夏",),
+}  # fmt: skip
 
 
 def _street(tag: str, request: str) -> str:
@@ -1104,10 +1116,14 @@ def _general_advice(
     # no theme of the corpus, or a subject the theme's advice never speaks of (苔藓微景观 is no storage
     # job, 狗狗坐飞机托运 no new pet's first week): advice said of the thing asked
     # (a place is no such subject: a trip to 西江千户苗寨 takes a trip's advice)
+    # (…nor is a dish: every dish is cooked, and the cooking advice is of any — 酸菜鱼 takes it)
     unplaced = {w for w in named if not places(w)}
     foreign = unplaced and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in unplaced)
+    foreign = foreign and ctx.theme.key != "food"
     if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips):
-        said = tuple(t.format(k=key) for t in voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"]))
+        # (said of the subject's word, never of a place: no "买三亚前想想用在什么场合")
+        own_tips = () if places(key) else voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"])
+        said = tuple(t.format(k=key) for t in own_tips)
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
