@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tools.cardtext import WHEN_LABEL, clean, clip, is_page_mark, paragraph_lines
+from tools.tripframe import FRAME
 
 LINE_CHARS = 34  # a card line longer than this is cut at a phrase boundary
 HEAD_CHARS = 14
@@ -110,7 +111,8 @@ def tidy_overlays(
             # a summary names the points the detail cards made (their labels: 九分直筒裤, 长度) rather than
             # repeating their lines or a section heading; the detail cards' headings only when the lines
             # have no short label and the card has little else
-            named = [p for p in dict.fromkeys(_point_name(t) for t in shown_lines) if p]
+            # (…not a trip's frame, said of every trip: 落地先办入住 is no point of this one)
+            named = [p for p in dict.fromkeys(_point_name(t) for t in shown_lines if not _framed(t)) if p]
             own = [ln for ln in lines if not _is_label(ln) and not _CALL.search(ln)]
             # in the detail cards' order; a point name it already shows (tidied a second time: 鸡蛋灌饼)
             # stays, though it is as short as a section label
@@ -138,6 +140,13 @@ def tidy_overlays(
             {**overlay, "headline": headline[:40] or None, "lines": lines[:8], "caption": caption or None}
         )
     return sorted(out, key=lambda o: int(o["imageIndex"]))
+
+
+def _framed(line: str) -> bool:
+    """Is a card line one of the frame lines every trip's days have (arriving, the first evening, leaving:
+    `tools.tripframe`), after its time of day?"""
+    said = line.rstrip("…").strip().partition("：")[2] or line
+    return any(said.startswith(frame[:8]) for frame in FRAME)
 
 
 def _point_name(line: str) -> str:

@@ -149,3 +149,31 @@ def test_a_trip_the_notes_know_nothing_of_is_still_told_day_by_day(seed: int) ->
     assert sum("海" in ln for ln in slots) >= 2  # the days are the sea's, not any town's
     brief = {"topic": "大连看海的两天一夜", "theme": "travel", "contentType": "guide", "keywords": ["大连"]}
     assert [f.check for f in text_findings(request=request_text, brief=brief, draft=draft)] == []
+
+
+def test_a_day_plan_s_summary_card_skips_the_frame_every_trip_has() -> None:
+    from tools.overlays import card_overlays
+
+    paragraphs = [
+        "大连看海两天一夜，照着走就行。",
+        "Day1\n上午：落地先办入住，行李一放，轻装出门。\n下午：去海边走走，找一段人少的沙滩踩踩水。\n"
+        "晚上：去海鲜排档吃饭，挑当天的海货现做。",
+        "收藏这份攻略，下个假期直接出发！",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "result", "paragraphIndexes": [2]},
+    ]
+    lines = card_overlays(items, paragraphs, "大连看海两天一夜", ["大连"])[2]["lines"]
+    assert not any("入住" in ln for ln in lines)  # arriving is every trip's, no point of this one
+    assert any("海边" in ln or "海鲜" in ln for ln in lines)
+
+
+def test_a_trip_s_pictures_show_its_scene() -> None:
+    from tools.offline.voice import scene_image
+
+    assert "大海" in scene_image("travel", "写一篇去大连看海的两天一夜攻略")
+    assert "夜景" in scene_image("travel", "凤凰古城夜景怎么拍")  # the phrase's head, not 古城
+    assert scene_image("travel", "泉州两天一夜") == ""  # no scene of its own: the theme's look
+    assert scene_image("travel", "大连两天一夜，不看海") == ""

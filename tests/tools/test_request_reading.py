@@ -318,3 +318,20 @@ def test_a_season_tag_stays_only_when_the_request_names_the_season() -> None:
 def test_asking_for_a_list_is_a_frame() -> None:
     assert extract_topic("减脂期一日三餐怎么吃？给个一周食谱") == "减脂期一日三餐一周食谱"
     assert extract_topic("给一份搬家清单") == "搬家清单"
+
+
+def test_a_lone_time_of_day_before_numbered_steps_sets_the_scene() -> None:
+    facts = [
+        {"text": t, "sourceId": "n1", "sourceTitle": "5分钟通勤妆"}
+        for t in (
+            "早上时间紧，这套5分钟通勤妆我已经画了一年",
+            "第1分钟：防晒后用气垫拍薄薄一层",
+            "第2分钟：用遮瑕盖住黑眼圈",
+            "第3分钟：眉笔补空缺的地方",
+        )
+    ]
+    brief = {"topic": "5分钟通勤妆", "theme": "beauty", "contentType": "guide", "keywords": ["通勤妆"]}
+    sections = {"request": "5分钟通勤妆教程，一步一步写", "brief": brief, "evidence": {"facts": facts}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    body = str(compose_draft(ctx)["body"])
+    assert "1️⃣ 第1分钟" in body and "早上时间紧" not in body.split("1️⃣")[1]

@@ -691,6 +691,9 @@ def _arrange(
     tips = [*material.of("tip", lead=True), *material.of("tip", lead=False)]
     told = material.of("story", "item", "step", "outcome", lead=True)
     steps = material.of("step", lead=True)
+    kinds = [ln.sequence for ln in steps]
+    if kinds.count("step") >= 2 and kinds.count("time") == 1:  # a lone 早上… before 第1分钟、第2分钟 sets
+        steps = [ln for ln in steps if ln.sequence != "time"]  # the scene (早上时间紧…): it is no step
     if kind in ("story", "diary") and len(told) >= 3 and len(steps) < 2:  # told, not a list squashed
         return _Arrangement(_texts(told), _texts(tips[:n_tips]), "", "told")
     if len(steps) >= 2:

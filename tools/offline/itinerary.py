@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from tools.entities import places
+from tools.tripframe import ARRIVE, EVENING, FIRST_EVENING, LEAVE, ONE_DAY_END, REST
 
 # A span of days, said the ways requests say it: 两天一夜, 三天两晚, 4天3晚, 三日游, 5天行程, 一日游, 周末
 _SPAN = re.compile(
@@ -25,26 +26,8 @@ _SPAN = re.compile(
 _NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 MAX_DAYS = 5  # a longer trip keeps the list: a post is no day planner
 
-# The frame of any trip's days (see the module docstring), each said a few ways so trip posts share no line
-ARRIVE = (
-    "到了先去住处放下行李，在附近走走，熟悉一下周边",
-    "先去住的地方放下行李，就近找个地方吃饭，慢慢进入状态",
-    "落地先办入住，行李一放，轻装出门",
-)
-FIRST_EVENING = (
-    "第一天别排太满，晚上早点回住处休息，第二天才有体力",
-    "晚上不安排远的地方，住处附近转转就回去歇着",
-)
-EVENING = (
-    "晚上找一家本地人多的馆子吃饭，吃完沿街散散步",
-    "晚饭后别急着回去，出门走一走，看看这里夜里的样子",
-)
-LEAVE = (
-    "留出返程的时间，提前一个多小时往车站或机场走",
-    "早点收拾行李往回走，别把返程卡得太紧",
-)
-REST = "不排固定行程，想逛就逛，累了就在住处附近歇着，给后面留点体力"
-ONE_DAY_END = ("傍晚前把想去的地方走完，回程别赶最后一班车", "天黑前往回走，别赶最后一班车")
+# The frame of any trip's days (see the module docstring): tools/tripframe.py, which the card overlays
+# read too (a summary card sums up what this trip does, not the frame every trip has)
 MIN_DOINGS = 2  # fewer things to do than this and the post keeps its list: a plan of frame lines says nothing
 
 _SLOTS = ("上午", "中午", "下午", "晚上")

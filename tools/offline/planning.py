@@ -12,6 +12,7 @@ from tools.labels import POSITION_LABELS, PREFERENCE_LABELS, ROLE_LABELS
 from tools.offline.context import Context, walk
 from tools.offline.drafting import subject_of
 from tools.offline.text import dedupe
+from tools.offline.voice import scene_image
 from tools.overlays import card_overlays
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -218,6 +219,8 @@ def compose_image_plans(ctx: Context) -> dict[str, Any]:
     # a plan rejected for its look gets another layout than the one it had
     layout_seed = f"{title}|{feedback}" if _FEEDBACK_LAYOUT.search(feedback) else title
     overlays = card_overlays(items, paragraphs, title, tags)
+    # (a trip's scene has its own look: a sea trip's pictures are of the sea, not the theme's town streets)
+    look = scene_image(theme.key, f"{ctx.request} {ctx.topic}") or theme.scene
     plans, bindings = [], []
     for item in items:
         index, role = int(item.get("index", 1)), str(item.get("role", "detail"))
@@ -225,7 +228,7 @@ def compose_image_plans(ctx: Context) -> dict[str, Any]:
             p for p in item.get("paragraphIndexes", []) if isinstance(p, int) and 0 <= p < len(paragraphs)
         ]
         focus = str(item.get("visualFocus") or ctx.topic)
-        scene = f"{theme.scene}，画面主体：{focus}"
+        scene = f"{look}，画面主体：{focus}"
         page = ROLE_LABELS.get(role, "内页")
         room = POSITION_LABELS.get(str(item.get("textPosition")), "中部")
         atmosphere = "、".join(ref_words[:3]) or (f"{mood.label}、{theme.tone}" if mood else theme.tone)

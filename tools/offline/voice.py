@@ -495,6 +495,19 @@ def trip_doings(text: str) -> list[tuple[str, ...]]:
     return [*(doings for _, doings in named), *town]
 
 
+def scene_image(theme: str, text: str) -> str:
+    """What the pictures of the theme's scene the text names last show — a phrase ends in its head (看海 →
+    the sea and the sky; 凤凰古城夜景 → the night) — or '' when it names none with a look of its own
+    (data/lexicon/scene_tips.txt `image:`)."""
+    text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    looks = [
+        (found.start(), fields["image"])
+        for name, fields in sections("scene_tips.txt").items()
+        if name.split(".")[0] == theme and fields.get("image") and (found := re.search(fields["when"], text))
+    ]
+    return max(looks)[1] if looks else ""
+
+
 def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
     subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
