@@ -191,6 +191,8 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"(?<=\S{4})了$", "", subject)
     # (…the verb a question ends on, not the word it ends: 重庆夏天怎么穿, 西安本地人常去的小吃)
     subject = _without_end_verb(subject, r"(?<=.{2})(?<![逛喝玩])[穿吃买]$").replace("需要", "")
+    # how many ways, not what (职场新人和领导沟通的几个小技巧 → …的技巧: the title says the count)
+    subject = re.sub(rf"(?<=\S{{3}})(?:几|[一二两三四五六七八九十\d]+)个小?(?={_WAYS})", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     subject = re.sub(r"(?<=.{2})(?:家常|在家)?做法$", "", subject)  # 番茄牛腩家常做法 → 番茄牛腩
     before, _, after = subject.rpartition("的")
@@ -235,6 +237,11 @@ def subject_of(topic: str, audience: str) -> str:
     return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
 
 
+# A person a post tells of, by their place in one's life: who, not what about
+PERSON = re.compile(
+    r"妈妈|爸爸|爸妈|父母|老妈|老爸|孩子|宝宝|老公|老婆|女儿|儿子|老人|长辈|家人|朋友|同事|自己"
+)
+_WAYS = "技巧|方法|建议|习惯|细节|误区|要点|原则|妙招"
 _KIN = "妈妈|我妈|老妈|爸爸|我爸|老爸|外婆|奶奶|姥姥|婆婆|爷爷|外公"
 _MADE_OVER = re.compile(
     r"^(?:花了?[^把，,]{1,6}?)?把(?P<x>[\u4e00-\u9fff]{2,6}?)(?P<v>改|变|布置|打造|收拾|整理|装修|刷|改造)成了?"
@@ -1119,8 +1126,9 @@ def _general_advice(
     # no theme of the corpus, or a subject the theme's advice never speaks of (苔藓微景观 is no storage
     # job, 狗狗坐飞机托运 no new pet's first week): advice said of the thing asked
     # (a place is no such subject: a trip to 西江千户苗寨 takes a trip's advice)
-    # (…nor is a dish: every dish is cooked, and the cooking advice is of any — 酸菜鱼 takes it)
-    unplaced = {w for w in named if not places(w)}
+    # (…nor a dish: every dish is cooked, and the cooking advice is of any — 酸菜鱼 takes it)
+    # (…nor a person, nor the theme's own word: 40岁妈妈的日常穿搭 takes a wardrobe's advice)
+    unplaced = {w for w in named if not places(w) and not PERSON.fullmatch(w) and w not in ctx.theme.triggers}
     foreign = unplaced and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in unplaced)
     foreign = foreign and ctx.theme.key != "food"
     if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips):

@@ -13,7 +13,7 @@ from typing import Any
 from tools import segmenter
 from tools.entities import places, posseg_cut, readers
 from tools.offline.context import Context, engagement, note_dicts, tag_names
-from tools.offline.drafting import SEVERAL, subject_words
+from tools.offline.drafting import PERSON, SEVERAL, subject_words
 from tools.offline.material import is_labelled
 from tools.offline.text import (
     dedupe,
@@ -99,7 +99,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     distinct = _distinct(other or core, notes, named) or other or core
     # (…a person it tells of sets it apart only when nothing else does: 妈妈 of 当妈妈一年 makes no lead of
     # 妈妈牌酸菜鱼)
-    distinct = [w for w in distinct if not readers(w) and not _PERSON.fullmatch(w)] or distinct
+    distinct = [w for w in distinct if not readers(w) and not PERSON.fullmatch(w)] or distinct
     # A request for several things (推荐几道快手早餐, 三款防晒) is answered by several notes, one or two items
     # each — never one note's recipe steps numbered as "4 dishes".
     several = brief.get("contentType") == "list" and bool(SEVERAL.search(f"{ctx.request} {ctx.topic}"))
@@ -256,10 +256,6 @@ def _leads(note: dict[str, Any], finer: list[str]) -> bool:
     return not finer or any(place in head for place in finer)
 
 
-# A person a post tells of, by their place in one's life: who, not what about
-_PERSON = re.compile(
-    r"妈妈|爸爸|爸妈|父母|老妈|老爸|孩子|宝宝|老公|老婆|女儿|儿子|老人|长辈|家人|朋友|同事|自己"
-)
 # How long or when, not what: a Dalian note need not say 两天一夜 to lead a two-day Dalian post
 _DURATION = re.compile(
     r"^(?:[\d一二两三四五六七八九十半]+[天日晚夜周月年]|[一二两三四五六七八九十]天[一二两三四五六七八九十][晚夜]"
