@@ -347,3 +347,13 @@ def test_a_theme_s_own_word_or_a_person_is_no_subject_its_advice_never_speaks_of
     assert "拿不准的地方，先问问身边" not in body and "日常穿搭相关的东西" not in body
     pet = str(_drafted("狗狗坐飞机托运需要注意什么，写一篇", "pets", kind="guide")["body"])
     assert "航空箱" in pet and "坐飞机相关的东西" not in pet
+
+
+def test_general_advice_is_said_of_what_a_list_is_of_and_a_place_keeps_its_theme_s() -> None:
+    excel = str(_drafted("行政文员必会的Excel函数清单", "career")["body"])
+    assert "买Excel" not in excel and "挑Excel先定预算" not in excel
+    trip = str(_drafted("泉州三日游笔记，要有每天的路线", "travel", kind="guide")["body"])
+    assert "拿不准的地方，先问问" not in trip and "第一次做慢一点" not in trip
+    fraud = _drafted("教爸妈识别电信诈骗，写得简单易懂", "parenting", kind="guide")
+    assert "验证码" in str(fraud["body"]) or "反诈" in str(fraud["body"])
+    assert "诈骗相关的东西" not in str(fraud["body"])

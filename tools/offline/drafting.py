@@ -412,6 +412,7 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
         and not _adverb(k)  # 妈妈, not 刚好 of 当妈妈刚好一年
     ]
+    fit = [k for k in fit if not PERSON.fullmatch(k)] or fit  # 电信诈骗, not 爸妈 of 教爸妈识别电信诈骗
 
     if fit:
         # words that follow each other in the subject are one compound (戚风+蛋糕 → 戚风蛋糕, 干皮+护肤);
@@ -1131,8 +1132,9 @@ def _general_advice(
     unplaced = {w for w in named if not places(w) and not PERSON.fullmatch(w) and w not in ctx.theme.triggers}
     foreign = unplaced and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in unplaced)
     foreign = foreign and ctx.theme.key != "food"
-    if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips):
-        # (said of the subject's word, never of a place: no "买三亚前想想用在什么场合")
+    # (said of the subject's word, never of a place: no "买三亚前想想用在什么场合" — a place's post keeps its
+    # theme's advice)
+    if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips and not places(key)):
         own_tips = () if places(key) else voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"])
         said = tuple(t.format(k=key) for t in own_tips)
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
