@@ -177,3 +177,30 @@ def test_a_trip_s_pictures_show_its_scene() -> None:
     assert "夜景" in scene_image("travel", "凤凰古城夜景怎么拍")  # the phrase's head, not 古城
     assert scene_image("travel", "泉州两天一夜") == ""  # no scene of its own: the theme's look
     assert scene_image("travel", "大连两天一夜，不看海") == ""
+
+
+def test_the_last_afternoon_takes_no_evening_line_the_way_home_is_at_dusk() -> None:
+    spare = ["傍晚找个高处看日落", "下午去老街走走", "早上去菜市场吃早点"]
+    for seed in range(4):
+        plan, _ = itinerary.day_plan(2, ["去海边走走", "逛老城区"], random.Random(seed), spare) or ([], [])
+        last = [when for when, _ in plan[-1][1]]
+        assert last.count("傍晚") == 1 and last[-1] == "傍晚"
+
+
+def test_a_trip_the_notes_know_leads_with_them_however_the_request_words_its_parts() -> None:
+    import json
+    from pathlib import Path
+
+    from tools.offline.writing import compose_evidence
+
+    corpus = Path(__file__).resolve().parents[2] / "data" / "notes" / "travel.jsonl"
+    text = corpus.read_text(encoding="utf-8")
+    notes = [json.loads(line) for line in text.splitlines() if line.strip()]
+    quanzhou = [n for n in notes if "泉州" in n["title"]]
+    request_text = "泉州三日游笔记，要有每天的路线和花费，语气轻松一点"
+    brief = {"topic": "泉州三日游", "theme": "travel", "contentType": "guide",
+             "keywords": ["三日游", "泉州", "每天", "路线", "花费"]}  # fmt: skip
+    sections = {"request": request_text, "brief": brief, "notes": quanzhou}
+    ctx = Context(task="evidence", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    facts = compose_evidence(ctx)["facts"]
+    assert len(facts) >= 4 and any("西街" in f["text"] for f in facts)

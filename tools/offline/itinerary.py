@@ -70,14 +70,16 @@ _SLOT_OF = {
 }  # fmt: skip
 
 
-def _take(queue: list[str], when: str, *, timed: bool = False) -> tuple[str, str]:
+def _take(queue: list[str], when: str, *, timed: bool = False, not_at: str = "") -> tuple[str, str]:
     """The first queued line for the slot `when`, as (the time it is said at, what to do): a line said at
     that time of day keeps its own time word as the slot's (中午：在西街吃面线糊), a line said at no time
-    takes the slot's — unless `timed`; ("", "") when none fits."""
+    takes the slot's — unless `timed`; none said at `not_at`; ("", "") when none fits."""
     slot = "下午" if when in ("中午", "傍晚") else when  # (lunch is the afternoon's: 中午 lines go with it)
     for i, line in enumerate(queue):
         said = _TIME_OF.match(line)
         at = said.group("t") if said else ""
+        if not_at and at == not_at:
+            continue
         if (said is None and not timed) or (at == "中午" if when == "中午" else at and _SLOT_OF[at] == slot):
             queue.pop(i)
             if said is None:
@@ -107,10 +109,10 @@ def day_plan(
     def say(pool: tuple[str, ...]) -> str:
         return pool[rng.randrange(len(pool))]
 
-    def take(when: str, *, timed: bool = False) -> tuple[str, str]:
+    def take(when: str, *, timed: bool = False, not_at: str = "") -> tuple[str, str]:
         """The slot's line: the evidence's first, else a spare one (a spare line left over is dropped)."""
-        taken = _take(queue, when, timed=timed)
-        return taken if taken[1] else _take(extra, when, timed=timed)
+        taken = _take(queue, when, timed=timed, not_at=not_at)
+        return taken if taken[1] else _take(extra, when, timed=timed, not_at=not_at)
 
     if days == 1:
         hours = [take(when, timed=when == "中午") for when in ("上午", "中午", "下午")]
@@ -129,7 +131,8 @@ def day_plan(
                 taken = take(when, timed=True)
                 if taken[1] or frame:
                     slots.append(taken if taken[1] else (when, frame))
-            elif (taken := take(when, timed=when == "中午"))[1]:  # (lunch only when a line says so)
+            # (lunch only when a line says so; the last afternoon no 傍晚 line: the way home is at 傍晚)
+            elif (taken := take(when, timed=when == "中午", not_at="傍晚" if day == days else ""))[1]:
                 slots.append(taken)
         plan.append((f"Day{day}", slots))
     return _rest_days(plan), [*queue, *left]

@@ -84,6 +84,9 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     # to a writer than the best sentence of each of five notes. The others give their best two.
     # (…a doing said only of how the request wants it, not in its topic, is no subject: 想吃想逛都兼顾)
     core = [w for w in subject_words(words) if w in ctx.topic or not _plain_doing(w)]
+    # (…nor a part of any trip or plan, nor how long it lasts: a Quanzhou note need not say 每天 or 花费 to
+    # lead a post asking for each day's route and spending, nor 三日游 to lead a three-day trip)
+    core = [w for w in core if not _ASPECT.match(w) and not _DURATION.match(w)] or core
     # who it is for is not all it is about: a note on 职场新人 buying clothes does not lead a post on a
     # 职场新人's 周报 — the lead must say something else the subject says, and reader words weigh half
     audience = str(brief.get("audience") or "")
@@ -258,9 +261,11 @@ def _leads(note: dict[str, Any], finer: list[str]) -> bool:
 
 # How long or when, not what: a Dalian note need not say 两天一夜 to lead a two-day Dalian post
 _DURATION = re.compile(
-    r"^(?:[\d一二两三四五六七八九十半]+[天日晚夜周月年]|[一二两三四五六七八九十]天[一二两三四五六七八九十][晚夜]"
+    r"^(?:[\d一二两三四五六七八九十半]+[天日晚夜周月年](?:游)?|[一二两三四五六七八九十]天[一二两三四五六七八九十][晚夜]"
     r"|周末|假期|暑假|寒假|国庆|五一|时间|时候|每天|日常)$"
 )
+# A part of any trip or plan, not what sets this one apart
+_ASPECT = re.compile(r"^(?:路线|花费|费用|预算|交通|住宿|行程|每天|天气|门票|装备|注意事项)$")
 _DIGITS = str.maketrans("一二两三四五六七八九", "1223456789")
 _ASKED = re.compile(r"怎么|如何|什么|哪些|准备|需要|利用|选择")  # how it is asked, not what about
 
