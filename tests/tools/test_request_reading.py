@@ -357,3 +357,8 @@ def test_general_advice_is_said_of_what_a_list_is_of_and_a_place_keeps_its_theme
     fraud = _drafted("教爸妈识别电信诈骗，写得简单易懂", "parenting", kind="guide")
     assert "验证码" in str(fraud["body"]) or "反诈" in str(fraud["body"])
     assert "诈骗相关的东西" not in str(fraud["body"])
+
+
+def test_one_s_own_parents_are_no_parenting() -> None:
+    assert detect_theme("教爸妈识别电信诈骗，写得简单易懂").key != "parenting"
+    assert detect_theme("新手爸妈必看的辅食清单").key == "parenting"
