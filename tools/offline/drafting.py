@@ -124,7 +124,8 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的(?=\S{2})", "", topic.strip())
     subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
     compared = _COMPARED.fullmatch(subject) or _WHICH_OF.match(subject)
-    # two things compared are said whole, as the pair (凤凰古城和镇远古镇对比, iPhone 15和华为Mate 60对比)
+    # two things compared, or asked which of, are said whole, as the pair (凤凰古城和镇远古镇对比, iPhone 15和
+    # 华为Mate 60对比, 国企和外企哪个更适合…)
     if compared and len(compared["pair"]) <= _PAIR_LIMIT:
         return compared["pair"].strip()
     stripped = _KIND_WORDS.sub("", subject)
@@ -154,9 +155,7 @@ def subject_of(topic: str, audience: str) -> str:
         said = [t for t in things_in(why["rest"]) if why["rest"].endswith(t)]
         subject = done.group(1) if done else said[-1] if said else why["rest"]
     asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
-    if asked and (pair := _WHICH_OF.match(subject)):  # 国企和外企哪个更适合…: the two things asked about
-        subject = pair["pair"]
-    elif asked:
+    if asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
@@ -1277,7 +1276,7 @@ def _tips_paragraph(ctx: Context, kind: str, tips: list[str], key: str, e: Calla
 
 def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     """What a trip's days may be filled with when the evidence says too little: the doings of the scenes
-    the request names, else a town's (`voice.trip_doings`), each pool in an order drawn from `ctx.rng` —
+    the request names, then a town's (`voice.trip_doings`), each pool in an order drawn from `ctx.rng` —
     none the editor refuses, none the post says already (赶海 at low tide once, as a tip or as a doing)."""
     spare: list[str] = []
     said_words = [_particular_words(t) for t in said]

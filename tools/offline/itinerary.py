@@ -95,11 +95,11 @@ def day_plan(
     """The days (each a label and its slots: (time of day, what to do)) and the points left over, or None
     when the points and the `spare` lines hold fewer than `MIN_DOINGS` things to do.
 
-    The points that are things to do fill the free slots in their order; a slot none of them fits takes a
-    `spare` line (the trip scene's doings, data/lexicon/scene_tips.txt) in an order drawn from `rng`. The
-    frame lines take the slots a trip always has (arriving, the first evening,
-    leaving). A slot with nothing to say is left out, days with none (the middle of a long trip) are said
-    together as free days, and the last day ends with leaving."""
+    The points that are things to do fill the free slots in their order; a slot none of them fits takes
+    the first `spare` line that fits it (the doings of the trip's scenes, data/lexicon/scene_tips.txt; a
+    spare line left over is dropped, never made a tip). The frame lines take the slots a trip always has
+    (arriving, the first evening, leaving). A slot with nothing to say is left out, days with none (the
+    middle of a long trip) are said together as free days, and the last day ends with leaving."""
     queue = [p for p in points if is_doing(p)]
     left = [p for p in points if p not in queue]
     extra = [s for s in spare if s not in queue]

@@ -391,6 +391,11 @@ CLOSINGS: dict[str, tuple[str, ...]] = {
 _REFUSED = re.compile(r"(?:不|别|不用|不要|无需|不想|不去|没有?)(?!错|少|久|到|了|同|太|算)")
 
 
+def _unrefused(text: str) -> str:
+    """The text without the clauses that refuse what they name (不自驾, 不看海)."""
+    return "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+
+
 class SceneTips(tuple[str, ...]):
     """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁),
     `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
@@ -450,7 +455,7 @@ def activities(text: str, *, asked: bool = False) -> frozenset[str]:
     """The activity scenes `text` names (露营, 赏秋叶 …); of a request (`asked`), not in a clause that
     refuses one (不露营)."""
     if asked:
-        text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+        text = _unrefused(text)
     return frozenset(name for name, (when, _) in _activities().items() if when.search(text))
 
 
@@ -488,7 +493,7 @@ def trip_doings(text: str) -> list[tuple[str, ...]]:
     the sea's, 徒步 → a hike's) in the order it names them — not in a clause that refuses one — then a
     town's, unless the trip is an outing or a scene marked `alone` (a hike, a ski trip or a theme park
     spends no day in town streets)."""
-    text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    text = _unrefused(text)
     found = [(m.start(), name, tips) for name, when, tips in _scenes() if (m := when.search(text))]
     named = sorted((at, tips.doings) for at, _, tips in found if tips.doings)
     outing = any(name.startswith("outdoor.") or name in _alone() for _, name, _ in found)
@@ -498,9 +503,9 @@ def trip_doings(text: str) -> list[tuple[str, ...]]:
 
 def scene_image(theme: str, text: str) -> str:
     """What the pictures of the theme's scene the text names last show — a phrase ends in its head (看海 →
-    the sea and the sky; 凤凰古城夜景 → the night) — or '' when it names none with a look of its own
+    the sea and its rocks; 凤凰古城夜景 → the night) — or '' when it names none with a look of its own
     (data/lexicon/scene_tips.txt `image:`)."""
-    text = "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    text = _unrefused(text)
     looks = [
         (found.start(), fields["image"])
         for name, fields in sections("scene_tips.txt").items()
