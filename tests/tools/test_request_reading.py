@@ -362,3 +362,11 @@ def test_general_advice_is_said_of_what_a_list_is_of_and_a_place_keeps_its_theme
 def test_one_s_own_parents_are_no_parenting() -> None:
     assert detect_theme("教爸妈识别电信诈骗，写得简单易懂").key != "parenting"
     assert detect_theme("新手爸妈必看的辅食清单").key == "parenting"
+
+
+def test_what_it_all_cost_is_an_outcome_not_a_tip() -> None:
+    from tools.offline.material import role_of
+
+    assert role_of("总花费不到200元", "总花费不到200元") == "outcome"
+    assert role_of("一共花了80块", "一共花了80块") == "outcome"
+    assert role_of("预算300元以内", "预算300元以内") != "outcome"  # a budget asked for is no result

@@ -67,6 +67,8 @@ _ALSO = re.compile(r"^(?:另外|此外|还有|再就是)[，,]?")  # what a note
 _OUTCOME = re.compile(
     r"^(?:这样|照这样|坚持|现在|如今|一年下来|半年下来|[一两三四五六七八九十\d]+(?:周|个月|天|年)(?:下来|后|之后))"
     r".*(?:了|多了|不少|一半|好转|稳定|[\d一二三四五六七八九十]+(?:分钟|斤|元|块))"
+    # what it all came to (总花费不到200元, 一共花了80块): an outcome, not a tip
+    r"|^(?:总花费|总共花了?|一共花了?|全部花了|整个改造花了)[^，。；]{0,6}?[\d一二三四五六七八九十两百千]+(?:元|块)"
 )
 
 # The author's situation, which a story tells and a list leaves out: 来苏州第三次 / 一个人来西安的第四天 /
