@@ -93,22 +93,27 @@ def test_a_trip_without_a_span_keeps_its_list() -> None:
     assert "Day1" not in body and "上午：" not in body
 
 
-def test_a_day_plan_s_summary_card_names_what_is_done_not_the_day() -> None:
+def _summary_lines(paragraphs: list[str], title: str, tags: list[str]) -> list[str]:
+    """The lines of the summary card of a post whose second paragraph is its one detail card."""
     from tools.overlays import card_overlays
 
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
+        {"index": 3, "role": "result", "paragraphIndexes": [len(paragraphs) - 1]},
+    ]
+    return [str(line) for line in card_overlays(items, paragraphs, title, tags)[2]["lines"]]
+
+
+def test_a_day_plan_s_summary_card_names_what_is_done_not_the_day() -> None:
     paragraphs = [
         "泉州两天一夜，照着走就行。",
         "Day1\n上午：落地先办入住，行李一放，轻装出门。\n下午：西街和开元寺，开元寺免费，东西塔很壮观。",
         "Day2\n上午：去蟳埔村体验簪花，建议选早上人少的时候。\n傍晚：留出返程的时间，提前往车站走。",
         "收藏这份攻略，下个假期直接出发！",
     ]
-    items = [
-        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
-        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
-        {"index": 3, "role": "result", "paragraphIndexes": [3]},
-    ]
-    result = card_overlays(items, paragraphs, "泉州两天一夜", ["泉州"])[2]
-    assert "Day1" not in result["lines"] and "西街和开元寺" in result["lines"]
+    lines = _summary_lines(paragraphs, "泉州两天一夜", ["泉州"])
+    assert "Day1" not in lines and "西街和开元寺" in lines
 
 
 def test_spare_doings_fill_only_the_slots_the_evidence_leaves() -> None:
@@ -152,20 +157,13 @@ def test_a_trip_the_notes_know_nothing_of_is_still_told_day_by_day(seed: int) ->
 
 
 def test_a_day_plan_s_summary_card_skips_the_frame_every_trip_has() -> None:
-    from tools.overlays import card_overlays
-
     paragraphs = [
         "大连看海两天一夜，照着走就行。",
         "Day1\n上午：落地先办入住，行李一放，轻装出门。\n下午：去海边走走，找一段人少的沙滩踩踩水。\n"
         "晚上：去海鲜排档吃饭，挑当天的海货现做。",
         "收藏这份攻略，下个假期直接出发！",
     ]
-    items = [
-        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
-        {"index": 2, "role": "detail", "paragraphIndexes": [1]},
-        {"index": 3, "role": "result", "paragraphIndexes": [2]},
-    ]
-    lines = card_overlays(items, paragraphs, "大连看海两天一夜", ["大连"])[2]["lines"]
+    lines = _summary_lines(paragraphs, "大连看海两天一夜", ["大连"])
     assert not any("入住" in ln for ln in lines)  # arriving is every trip's, no point of this one
     assert any("海边" in ln or "海鲜" in ln for ln in lines)
 

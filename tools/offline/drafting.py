@@ -860,8 +860,7 @@ def _tags(
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
         base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
         # …nor of a season the request never names (no #冬季穿搭 on a Sanya holiday)
-        said = f"{ctx.request} {ctx.topic}"
-        base = [t for t in base if not (m := _SEASON.search(t)) or any(x in said for x in _SEASONS[m[0]])]
+        base = [t for t in base if not _other_season(t, f"{ctx.request} {ctx.topic}")]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
     if fb.tags_refresh and not fb.tags_set:
         old = {str(t) for t in previous.get("tags") or []}
@@ -887,12 +886,13 @@ def _tags(
 
 
 _SEASON = re.compile(r"秋冬|春夏|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|早春|初秋|初夏|寒冬|盛夏")
-# the words a request names each season by (秋冬 is named by 秋 or 冬)
-_SEASONS = {
-    **{w: (w[0],) for w in ("春季", "夏季", "秋季", "冬季", "春天", "夏天", "秋天", "冬天")},
-    "秋冬": ("秋", "冬"), "春夏": ("春", "夏"), "早春": ("春",), "初秋": ("秋",), "初夏": ("夏",),
-    "寒冬": ("冬",), "盛夏": ("夏",),
-}  # fmt: skip
+
+
+def _other_season(tag: str, said: str) -> bool:
+    """Does the tag name a season `said` never names — by any of its characters of 春夏秋冬 (秋冬 by 秋
+    or by 冬)?"""
+    season = _SEASON.search(tag)
+    return season is not None and not any(c in said for c in season.group(0) if c in "春夏秋冬")
 
 
 def _street(tag: str, request: str) -> str:
@@ -1133,8 +1133,9 @@ def _general_advice(
     foreign = foreign and ctx.theme.key != "food"
     # (said of the subject's word, never of a place: no "买三亚前想想用在什么场合" — a place's post keeps its
     # theme's advice)
-    if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips and not places(key)):
-        own_tips = () if places(key) else voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"])
+    place_key = bool(places(key))
+    if not voice.THEME_TIPS.get(ctx.theme.key) or (foreign and not theme_tips and not place_key):
+        own_tips = () if place_key else voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"])
         said = tuple(t.format(k=key) for t in own_tips)
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles

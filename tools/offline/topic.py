@@ -104,7 +104,7 @@ _KIND_ONLY = re.compile(
     r"(?:我的|自己的|这段|这次|那段|(?:现在|此刻|当下|最近|今天)的?)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
     r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集|长文|短文|文章|随笔|小作文|长帖|对比|比较|横评"
     # (a feeling or a day told, with nothing of what: 写篇感悟, 记录一下现在的心情, 写个搞笑日常)
-    r"|感悟|感想|心情|日常|碎碎念|心里话|近况|想法|吐槽|帖子?|贴"
+    r"|感悟|感想|心情|日常|碎碎念|心里话|近况|想法|吐槽|帖|贴"
     # (a diary is a kind too: 写成日记, 日记体的笔记, 心情日记)
     r"|(?:心情|打卡|复盘|成长)?日记(?:体|风)?|游记|复盘)(?:笔记|分享|帖|贴)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
@@ -474,10 +474,12 @@ def extract_topic(request: str) -> str:
         if _any_trigger(whose) and head not in whose:
             first, topic = asking[0][0], whose + head
     asked = _ASKED_TAIL.search(topic)
-    later = next((m for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), None)
+    later_clause, later = next(
+        ((c, m) for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), ("", None)
+    )
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
         # (…with what the later clause says of it: 去三亚度假穿什么？列个穿搭清单 → 去三亚度假穿搭清单)
-        said = next((peel(c) for c in clauses if c != first and later.group(0) in c), "")
+        said = peel(later_clause)
         whole = said if said.endswith(later.group(0)) and len(said) <= len(later.group(0)) + 4 else ""
         topic = topic[: asked.start()] + (whole or later.group(0))
     elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备

@@ -400,12 +400,15 @@ class SceneTips(tuple[str, ...]):
     """A scene's advice; `ordered` when its tips are steps in the order they are done (焯水 before 收汁),
     `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
     steps say more; `doings` the things a trip of the scene does (赶海, 看日落), for a trip's days when the
-    evidence has too few (tools/offline/itinerary.py)."""
+    evidence has too few (tools/offline/itinerary.py); `alone` when a trip of the scene spends its days on
+    it (a theme park: no day in town streets); `image` what its pictures show, in place of the theme's."""
 
     ordered: bool
     generic: bool
     dish: bool  # the steps of the very dish the post is about (tools/offline/dishes.py)
     doings: tuple[str, ...]
+    alone: bool
+    image: str
 
     def __new__(
         cls,
@@ -415,9 +418,12 @@ class SceneTips(tuple[str, ...]):
         generic: bool = False,
         dish: bool = False,
         doings: tuple[str, ...] = (),
+        alone: bool = False,
+        image: str = "",
     ) -> SceneTips:
         made = super().__new__(cls, tips)
-        made.ordered, made.generic, made.dish, made.doings = ordered, generic, dish, doings
+        made.ordered, made.generic, made.dish = ordered, generic, dish
+        made.doings, made.alone, made.image = doings, alone, image
         return made
 
 
@@ -430,6 +436,8 @@ def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
             ordered=fields.get("ordered", "").strip() == "yes",
             generic=fields.get("generic", "").strip() == "yes",
             doings=tuple(t.strip() for t in fields.get("doings", "").split("｜") if t.strip()),
+            alone=fields.get("alone", "").strip() == "yes",
+            image=fields.get("image", "").strip(),
         )
         out.append((name, re.compile(fields["when"]), tips))
     return out
@@ -482,12 +490,6 @@ _EATING_OUT = "food.探店"  # the scene of eating out
 _TOWN = "travel.城市漫步"  # the scene whose doings fit a day in any town
 
 
-@cache
-def _alone() -> frozenset[str]:
-    """The scenes a trip spends its days on (`alone: yes`: a theme park), with no day in town added."""
-    return frozenset(n for n, f in sections("scene_tips.txt").items() if f.get("alone", "").strip() == "yes")
-
-
 def trip_doings(text: str) -> list[tuple[str, ...]]:
     """What a trip's days may be filled with, as pools: the doings of the scenes the request names (看海 →
     the sea's, 徒步 → a hike's) in the order it names them — not in a clause that refuses one — then a
@@ -496,7 +498,7 @@ def trip_doings(text: str) -> list[tuple[str, ...]]:
     text = _unrefused(text)
     found = [(m.start(), name, tips) for name, when, tips in _scenes() if (m := when.search(text))]
     named = sorted((at, tips.doings) for at, _, tips in found if tips.doings)
-    outing = any(name.startswith("outdoor.") or name in _alone() for _, name, _ in found)
+    outing = any(name.startswith("outdoor.") or tips.alone for _, name, tips in found)
     town = [] if outing else [tips.doings for name, _, tips in _scenes() if name == _TOWN]
     return [*(doings for _, doings in named), *town]
 
@@ -507,9 +509,9 @@ def scene_image(theme: str, text: str) -> str:
     (data/lexicon/scene_tips.txt `image:`)."""
     text = _unrefused(text)
     looks = [
-        (found.start(), fields["image"])
-        for name, fields in sections("scene_tips.txt").items()
-        if name.split(".")[0] == theme and fields.get("image") and (found := re.search(fields["when"], text))
+        (found.start(), tips.image)
+        for name, when, tips in _scenes()
+        if name.split(".")[0] == theme and tips.image and (found := when.search(text))
     ]
     return max(looks)[1] if looks else ""
 
