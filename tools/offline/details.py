@@ -132,8 +132,11 @@ def request_details(request: str, subject: str) -> Details:
             if _TOLD.search(clause):
                 telling, opened = True, clause
             continue
-        elif subject and _KIND_TAIL.search(clause) and _first(subject) in _first(clause):
-            continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事, 狗狗第一次坐飞机…攻略)
+        elif _KIND_TAIL.search(clause) and (
+            (subject and _first(subject) in _first(clause)) or not _TOLD.search(clause)
+        ):
+            continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事, 狗狗第一次坐飞机…攻略), or
+            # of a part of it, which tells nothing (租房第一次做饭，厨房必备清单)
         elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
             details.told += [opened] if opened and not details.told else []
             details.told += [was_setting, clause] if was_setting else [clause]

@@ -680,6 +680,7 @@ class _Arrangement:
     tips: list[str]
     outcome: str  # what came of it: the body's last words before the call to action
     shape: str  # "told" (a story in its order), "steps", "timeline" (a day in its hours) or "points"
+    # (a list of things to have is shaped "things" by `_things_list`, after the arrangement)
 
 
 _ASKS_STEPS = re.compile(r"步骤|做法|教程|流程|怎么做|顺序")
@@ -1029,9 +1030,14 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
     key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
-    points, tips, shape = _with_advice(
-        arranged, general, theme_tips, subject, brief, (n_points, n_tips), length
-    )
+    things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()
+    days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
+    if things.things and not days:  # what to have is the list; the scene's advice and notes beside it
+        points, tips, shape = _things_list(ctx, things, arranged, (n_points, n_tips), length)
+    else:
+        points, tips, shape = _with_advice(
+            arranged, general, theme_tips, subject, brief, (n_points, n_tips), length
+        )
     outcome = arranged.outcome
 
     details = request_details(ctx.request, subject)
@@ -1050,7 +1056,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         points = [p + endings[i // 2 % len(endings)] if i % 2 == 0 else p for i, p in enumerate(points)]
 
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
-    days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
     # (a trip of so many days is told day by day, when its points or its hours hold enough to do)
     planned = days and shape in ("points", "timeline")
     if planned:
@@ -1059,6 +1064,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     else:
         by_day = []
     paragraphs += by_day or _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
+    if things.things and shape != "things" and length != "shorter":
+        # a trip asked for its days and its gear (路线和装备攻略): the days, then what to bring for them
+        # (none the post already names: 防晒霜、帽子和墨镜 after a tip on them)
+        said_text = "\n".join(paragraphs)
+        extra = [t for t in things.things if not any(n in said_text for n in voice.thing_names([t]))]
+        heading = pick(ctx.rng, voice.THINGS_HEADINGS).format(e=f"{e()}{key}·").strip()
+        paragraphs.append(heading + "\n" + "\n".join(f"· {t}" for t in extra[:4]))
     if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
         extra_on += _other_half(ctx, subject, [*points, *tips])
     for subject_word, on_it in extra_on:
@@ -1078,6 +1090,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # a list of things has "{n}个…" titles; a trip to a place listed as tips does not (3个秋天去婺源看红叶)
     several = SEVERAL.search(f"{ctx.request} {subject}")
     title_kind = "guide" if kind == "list" and places(subject) and not several else kind
+    title_kind = "list" if shape == "things" else title_kind  # 西藏旅行必带物品 is a list, wherever it goes
     # a new title is not the last one, nor one the creator already revised away (the revision history)
     used = {str(h.get("titleBefore") or "") for h in ctx.data("history") or [] if isinstance(h, dict)}
     avoid = {str(previous.get("title") or ""), *used} - {""}
@@ -1186,6 +1199,40 @@ def _with_advice(
     return points, tips, shape
 
 
+def _things_asked(ctx: Context, subject: str, fb: Feedback) -> voice.SceneTips:
+    """The scene of what to have (data/lexicon/scene_tips.txt `things:`) when the request asks for things,
+    with none of its things or advice the editor said to leave out; () when it does not ask, or its scene
+    lists none."""
+    scene = voice.things_asked(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
+    kept = [t for t in scene if not any(x in t for x in fb.avoid)]
+    return voice.SceneTips(kept, things=tuple(t for t in scene.things if not any(x in t for x in fb.avoid)))
+
+
+def _things_list(
+    ctx: Context,
+    scene: voice.SceneTips,
+    arranged: _Arrangement,
+    counts: tuple[int, int],
+    length: str | None,
+) -> tuple[list[str], list[str], str]:
+    """A list of things to have: the scene's essentials first (the first three, as the data orders them),
+    then others of its list in the order the post's seed draws — six in all, four in a shorter post, every
+    one in a longer. Beside it, the scene's advice, then the evidence's lines; neither names a thing the
+    list holds (随身带水、零食、湿巾 below 湿巾和纸巾)."""
+    n_points, n_tips = counts
+    things = scene.things
+    rest = list(things[3:])
+    ctx.rng.shuffle(rest)
+    n = {"shorter": 4, "longer": len(things)}.get(length or "", n_points + 2)
+    points = [*things[:3], *rest][:n]
+    names = voice.thing_names(points)
+    advice = list(scene)
+    ctx.rng.shuffle(advice)
+    # the scene's advice first: a note's lines may be another list's items (番茄炒蛋 beside a kitchen's pans)
+    beside = [t for t in [*advice, *arranged.points, *arranged.tips] if not any(w in t for w in names)]
+    return points, beside[:n_tips], "things"
+
+
 _WEEK_ASKED = re.compile(r"一周|七天|7天|工作日|周一到周[五日天]")
 _WEEKDAY = re.compile(r"^(?:周|星期)[一二三四五六日天]")
 
@@ -1251,9 +1298,11 @@ def _list_paragraphs(
 ) -> list[str]:
     """The list under its heading (numbered, or told in its note's order) and the tips under theirs."""
     marker = (lambda i: f"{i + 1}.") if plain else (lambda i: KEYCAPS[i])
-    headings = {"steps": voice.STEP_HEADINGS, "timeline": voice.TIMELINE_HEADINGS}.get(
-        shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"]
-    )
+    headings = {
+        "steps": voice.STEP_HEADINGS,
+        "timeline": voice.TIMELINE_HEADINGS,
+        "things": voice.THINGS_HEADINGS,
+    }.get(shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"])
     heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
     paragraphs = []
     if shape == "told":  # told in its note's order, not enumerated
@@ -1265,12 +1314,15 @@ def _list_paragraphs(
             heading.strip() + "\n" + "\n".join(f"{marker(i)} {p}{bullet_e()}" for i, p in enumerate(points))
         )
     if tips and length != "shorter":
-        paragraphs.append(_tips_paragraph(ctx, kind, tips, key, e))
+        paragraphs.append(_tips_paragraph(ctx, kind, tips, key, e, things=shape == "things"))
     return paragraphs
 
 
-def _tips_paragraph(ctx: Context, kind: str, tips: list[str], key: str, e: Callable[[], str]) -> str:
-    tip_heading = pick(ctx.rng, voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"]))
+def _tips_paragraph(
+    ctx: Context, kind: str, tips: list[str], key: str, e: Callable[[], str], *, things: bool = False
+) -> str:
+    pool = voice.THINGS_TIP_HEADINGS if things else voice.TIP_HEADINGS.get(kind, voice.TIP_HEADINGS["guide"])
+    tip_heading = pick(ctx.rng, pool)
     tip_heading = tip_heading.format(e=f"{e()}{key}·")
     return tip_heading.strip() + "\n" + "\n".join(f"· {t}" for t in tips)
 

@@ -217,6 +217,9 @@ POINT_HEADINGS: dict[str, tuple[str, ...]] = {
 }
 # The main list when it is the lead note's numbered steps, in order.
 STEP_HEADINGS: tuple[str, ...] = ("{e}步骤", "{e}具体做法", "{e}按这个顺序来", "{e}关键几步", "{e}一步一步来")
+# …and when it is the things to have for a scene (猫砂盆和猫砂：…), with the advice beside it.
+THINGS_HEADINGS: tuple[str, ...] = ("{e}要准备的东西", "{e}这几样备齐", "{e}我的清单", "{e}必备这几样")
+THINGS_TIP_HEADINGS: tuple[str, ...] = ("{e}另外提醒", "{e}准备的时候注意", "{e}备齐之后")
 # …and when those steps are a day's hours (早上… 下午… 晚上…).
 TIMELINE_HEADINGS: tuple[str, ...] = ("{e}时间线", "{e}按时间来", "{e}时间安排")
 TIP_HEADINGS: dict[str, tuple[str, ...]] = {
@@ -401,7 +404,8 @@ class SceneTips(tuple[str, ...]):
     `generic` when they are true of anything of its theme (家常菜: 调味少量多次) and a particular dish's own
     steps say more; `doings` the things a trip of the scene does (赶海, 看日落), for a trip's days when the
     evidence has too few (tools/offline/itinerary.py); `alone` when a trip of the scene spends its days on
-    it (a theme park: no day in town streets); `image` what its pictures show, in place of the theme's."""
+    it (a theme park: no day in town streets); `image` what its pictures show, in place of the theme's;
+    `things` what to have for it (猫砂盆和猫砂：…), for a post that asks what to get or bring."""
 
     ordered: bool
     generic: bool
@@ -409,6 +413,7 @@ class SceneTips(tuple[str, ...]):
     doings: tuple[str, ...]
     alone: bool
     image: str
+    things: tuple[str, ...]
 
     def __new__(
         cls,
@@ -420,24 +425,29 @@ class SceneTips(tuple[str, ...]):
         doings: tuple[str, ...] = (),
         alone: bool = False,
         image: str = "",
+        things: tuple[str, ...] = (),
     ) -> SceneTips:
         made = super().__new__(cls, tips)
         made.ordered, made.generic, made.dish = ordered, generic, dish
-        made.doings, made.alone, made.image = doings, alone, image
+        made.doings, made.alone, made.image, made.things = doings, alone, image, things
         return made
 
 
 @cache
 def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
+    def listed(fields: dict[str, str], field: str) -> tuple[str, ...]:
+        return tuple(t.strip() for t in fields.get(field, "").split("｜") if t.strip())
+
     out = []
     for name, fields in sections("scene_tips.txt").items():
         tips = SceneTips(
-            (t.strip() for t in fields["tips"].split("｜") if t.strip()),
+            listed(fields, "tips"),
             ordered=fields.get("ordered", "").strip() == "yes",
             generic=fields.get("generic", "").strip() == "yes",
-            doings=tuple(t.strip() for t in fields.get("doings", "").split("｜") if t.strip()),
+            doings=listed(fields, "doings"),
             alone=fields.get("alone", "").strip() == "yes",
             image=fields.get("image", "").strip(),
+            things=listed(fields, "things"),
         )
         out.append((name, re.compile(fields["when"]), tips))
     return out
@@ -516,26 +526,39 @@ def scene_image(theme: str, text: str) -> str:
     return max(looks)[1] if looks else ""
 
 
-def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
-    """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
-    subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
-    suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
-    request names — not in a clause that refuses it (不自驾: no driving tips for a trip by bus); () when
-    none."""
-    # (…nor in a clause that only says who it is for: 适合租房党 asks for no renting tips)
-    text = "，".join(
+def _asking(text: str) -> str:
+    """The clauses of a request that may name its scene: not one that refuses it (不自驾), nor one that only
+    says who it is for (适合租房党 asks for no renting tips)."""
+    return "，".join(
         c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()) and not _FOR_WHOM.match(c.strip())
     )
+
+
+def _fitting_scenes(theme: str, text: str) -> list[tuple[str, re.Pattern[str], SceneTips]]:
+    """The scenes a post of `theme` asked by `text` (its asking clauses) may be about."""
     # a scene whose advice speaks to readers the request does not name is not its scene (a trip with kids'
     # 午睡 and 母婴室 for a grown-up's long train ride); a child's scene is for a post about a child (备考作息
     # is no bedtime story)
     named_readers = readers(text)
-    scenes = [
+    return [
         s
         for s in _scenes()
         if not other_readers("".join(s[2]), named_readers)
         and (s[0].split(".")[0] != "parenting" or theme == "parenting" or _A_CHILD.search(text))
     ]
+
+
+def _scene_named(
+    theme: str,
+    subject: str,
+    text: str,
+    scenes: list[tuple[str, re.Pattern[str], SceneTips]],
+    *,
+    any_subject: bool = False,
+) -> SceneTips:
+    """Of `scenes`, the one the subject names (its head, see below), else the first of the post's theme
+    the request names; () when none. `any_subject`: a scene true of anything of its kind is one of any
+    subject naming it (what to have for a dog is the same whatever the post says of it)."""
     own = [(when, tips) for name, when, tips in scenes if name.split(".")[0] == theme]
     # a Chinese phrase ends in its head: the scene named last in the subject is what it is about (宝宝辅食 is
     # feeding, 青岛海边晨跑 is running); of two at the same place, the one that names more of it (宠物友好餐厅
@@ -546,10 +569,23 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     named = [
         (not tips.generic, *max((m.end(), m.end() - m.start()) for m in when.finditer(subject)), -rank, tips)
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
-        if when.search(subject) and (not tips.generic or _little_more(subject, when))
+        if when.search(subject) and (not tips.generic or any_subject or _little_more(subject, when))
     ]
-    asked = [t for w, t in own if w.search(text) and (not t.generic or _little_more(subject, w))]
-    found = max(named, key=lambda f: f[:4])[4] if named else next(iter(asked), SceneTips())
+    asked = [
+        t for w, t in own if w.search(text) and (not t.generic or any_subject or _little_more(subject, w))
+    ]
+    return max(named, key=lambda f: f[:4])[4] if named else next(iter(asked), SceneTips())
+
+
+def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
+    """General advice for the scene a post is about (`data/lexicon/scene_tips.txt`): the first scene the
+    subject itself names, of the post's theme before the others (播客 is learning, whatever theme 通勤
+    suggested; 宝宝辅食 is feeding, not a trip with a baby), else the first scene of the post's theme the
+    request names — not in a clause that refuses it (不自驾: no driving tips for a trip by bus); () when
+    none."""
+    text = _asking(text)
+    scenes = _fitting_scenes(theme, text)
+    found = _scene_named(theme, subject, text, scenes)
     # eaten out, a dish's scene is no cooking steps (成都火锅推荐); a finer scene of another theme stays
     cooking = not found or any(tips is found for name, _, tips in scenes if name.startswith("food."))
     if theme == "food" and cooking and scene_of(theme, text) == "food_out":
@@ -557,3 +593,43 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
         return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
+
+
+# a request asking what to have, get or bring (新手养猫必备清单, 露营需要准备什么, 西藏旅行必带物品, 待产包)
+THINGS_ASKED = re.compile(
+    r"必备|必带|要带|带(?:什么|啥|哪些)|(?:准备|备|买|入)(?:什么|啥|哪些|些什么)|哪些东西|什么东西|装备|物品|用品"
+    r"|行李|打包|待产包|(?:购物|采购|好物)清单|品清单"
+)
+
+
+def things_asked(theme: str, subject: str, text: str) -> SceneTips:
+    """The scene of what to have, for a request (`text`) asking for things (猫砂盆和猫砂：… for 新手养猫必备
+    清单): its advice, and its `things` — chosen among the scenes that list things as `scene_tips` chooses,
+    first of the clause that asks (租房第一次做饭，厨房必备清单 → a kitchen's), then of the subject and the
+    request; the first three, then two of each other scene of its kind the subject names (带娃去海边: the
+    sea's, then a child's), then the rest. () when the request asks for no things or names no scene that
+    lists them."""
+    ask = THINGS_ASKED.search(text) or THINGS_ASKED.search(subject)
+    if not ask:
+        return SceneTips()
+    clause = next((c for c in CLAUSE.split(ask.string) if ask.group(0) in c), "")
+    text = _asking(text)
+    scenes = [s for s in _fitting_scenes(theme, text) if s[2].things]
+    found = _scene_named(theme, clause, "", scenes, any_subject=True)
+    found = found or _scene_named(theme, subject, text, scenes, any_subject=True)
+    if not found:
+        return found
+    kind = next(name for name, _, tips in scenes if tips is found).split(".")[0]
+    others = [  # (of the same kind: a beach trip's things are no beach outfit)
+        tips.things[:2]
+        for name, when, tips in scenes
+        if name.startswith(f"{kind}.") and when.search(f"{subject}，{clause}") and tips is not found
+    ]
+    things = dict.fromkeys([*found.things[:3], *(t for pair in others for t in pair), *found.things[3:]])
+    return SceneTips(found, things=tuple(things))
+
+
+def thing_names(things: Iterable[str]) -> list[str]:
+    """The names of things as listed (防晒衣、帽子和墨镜：… → 防晒衣, 帽子, 墨镜): a line that names one says
+    nothing the list does not."""
+    return [w for t in things for w in re.split(r"[、和或]", t.split("：")[0]) if len(w) >= 2]

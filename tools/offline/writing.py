@@ -12,6 +12,7 @@ from typing import Any
 
 from tools import segmenter
 from tools.entities import places, posseg_cut, readers
+from tools.offline import voice
 from tools.offline.context import Context, engagement, note_dicts, tag_names
 from tools.offline.drafting import PERSON, SEVERAL, subject_words
 from tools.offline.material import is_labelled
@@ -364,6 +365,8 @@ def compose_answer(ctx: Context) -> str:
     # a first-solids note for a toddler's first flight); who it is for (宝宝) is no subject
     core = _question_core(f"{topic}，{question}")
     notes = [n for n in notes if any(w in _text(n) for w in core)]
+    if not notes and (general := _general_answer(ctx, question, topic)):
+        return general
     if not notes:
         return (
             f"关于「{shorten(question, 30)}」：离线模式下我只能根据本地笔记库回答，"
@@ -381,21 +384,43 @@ def compose_answer(ctx: Context) -> str:
     return "\n".join(lines)
 
 
+def _general_answer(ctx: Context, question: str, topic: str) -> str:
+    """With no note on it, a question about what to have is answered from its scene's list of things
+    (data/lexicon/scene_tips.txt), said as what is usually needed, not as anyone's report; '' when the
+    question asks for no things or its scene lists none."""
+    scene = voice.things_asked(ctx.theme.key, topic, question)
+    things = scene.things[:6]
+    if not things:
+        return ""
+    lines = [f"关于「{shorten(question, 30)}」，本地笔记库里没有直接相关的笔记，一般要准备的是这些："]
+    lines += [f"{i}. {t}" for i, t in enumerate(things, start=1)]
+    # (advice that says again what the list says is no more: 防晒衣 twice)
+    names = voice.thing_names(things)
+    if more := next((a for a in scene if not any(w in a for w in names)), ""):
+        lines.append(f"另外，{more}。")
+    lines.append("需要的话，我可以把这些写成一篇完整的笔记。")
+    return "\n".join(lines)
+
+
 # What a question asks besides its subject: how, what, whether one must (怎么, 什么, 需要, 注意)
 _ASKED_WORDS = frozenset(
-    ["怎么", "怎么办", "什么", "哪些", "如何", "为什么", "需要", "准备", "注意", "安排", "可以", "应该"]
+    [
+        *("怎么", "怎么办", "什么", "哪些", "如何", "为什么", "需要", "准备", "注意", "安排", "可以", "应该"),
+        *("装备", "东西", "物品", "用品", "必备", "清单"),  # what kind of answer, not what it is about
+    ]
 )
 
 
 def _question_core(text: str) -> list[str]:
     """The words a question is about: its nouns, verbs and adjectives of two characters or more, without
-    who it is for (宝宝, 上班族), how much or when (三天, 两岁, 第一周) and what it asks (怎么, 需要)."""
-    return [
-        word
+    who it is for (宝宝, 上班族), how much or when (三天, 两岁, 第一周) and what it asks (怎么, 需要) — unless
+    who it is for is all it names (养仓鼠需要买什么: the hamster is the subject)."""
+    words = [
+        (word, bool(readers(word)))
         for word, flag in posseg_cut(text)
         if len(word) >= 2
         and flag[:1] in ("n", "v", "a")
         and word not in _ASKED_WORDS
-        and not readers(word)
         and not re.match(r"^(?:第|[一二两三四五六七八九十\d])", word)
     ]
+    return [w for w, reader in words if not reader] or [w for w, _ in words]
