@@ -234,10 +234,12 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
     paras = paragraphs(str(draft.get("body", "")))
     if len(paras) < 2:
         return []
-    closing = strip_emoji(paras[-1])
+    # (words quoted are someone's, not the post's ask: 纸条上写着“陌生人让你…点链接…一律先打给儿子”)
+    closing = _QUOTED.sub("", strip_emoji(paras[-1]))
     context = without_challenge(scope.kind_text.lower())  # 30天打卡 is no visit to a place
     for key, family in sections("cta_families.txt").items():
-        match = re.search(family["cta"], closing)
+        # (…nor what the writer did: 以上是我下单时的价格)
+        match = next((m for m in re.finditer(family["cta"], closing) if not _own_deed(closing, m)), None)
         if not match:
             continue
         fits = [w for w in family.get("fits", "").split() if w in context]
@@ -256,6 +258,18 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
         reason = f"结尾预告的下期内容「{_clip(teaser.group(1))}」和这篇的主题「{topic}」无关"
         return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]
     return []
+
+
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+_BY_WRITER = re.compile(r"(?:我|我们|自己)(?:已经|当时|刚|那时)?$")
+
+
+def _own_deed(closing: str, match: re.Match[str]) -> bool:
+    """Is the call-to-action word what the writer did (以上是我下单时的价格), not what the reader is asked
+    to do (我拉你进群 asks)?"""
+    after = closing[match.end() :]
+    done = after.startswith(("时", "的时候", "的", "了", "过"))
+    return done and bool(_BY_WRITER.search(closing[: match.start()]))
 
 
 # A closing that asks the reader to follow for the next post names what that post will be about (关注我，
@@ -347,9 +361,16 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         for i, line in enumerate(body_lines)
     ]
     for where, line, last, goes_on in candidates:
-        why = "" if goes_on or _formula(line) else _unfinished(line, last)
+        # (a line that ends on a dash leads into the next one, as a colon does: 先说原则—— / 能带走的才买。)
+        leads_in = line.rstrip().endswith("——") and not last
+        why = "" if goes_on or leads_in or _formula(line) else _unfinished(line, last)
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
+    for line in [title_text, *body_lines]:
+        if clause := _placed_nowhere(line):
+            shown = clause if len(clause) <= 12 else "…" + clause[-11:]
+            reason = f"「{shown}」后面少了放到哪里，话没说完"
+            return [Finding("cut_off", "readability", "writer_agent", reason)]
     for line in body_lines:
         for sentence in _stopped_inside(line):
             shown = sentence if len(sentence) <= 12 else "…" + sentence[-11:]
@@ -366,7 +387,8 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         chosen = chosen or bool(_AMOUNTS.match(strip_emoji(line).strip()))
         chosen = chosen or _formula(line)
         ends = bool(_END.search(line)) or opens or chosen or line in broken
-        cut = i < len(body_lines) - 1 and not ends
+        # (…and not one that ends on its object, a noun, in a plan's labelled line: 第7周：…拌进米粉)
+        cut = i < len(body_lines) - 1 and not ends and not _labelled_whole(line)
         if cut and len(ended) >= max(2, len(prose) - 1):
             tail = strip_emoji(line).strip()
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
@@ -385,6 +407,26 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
 _NEVER_LAST = frozenset(
     "只有 被 从 向 往 为了 因为 所以 如果 但是 而且 比如 例如 包括 关于 以及".split()  # noqa: SIM905
 )
+
+
+# A verb that puts something somewhere, or makes it into something, with the 进/入/到/在/给/成 that wants the
+# place or the result after it (当地人会把整只土鸡放进；, 切成 then a full stop): a clause cannot end on it
+_PLACING = re.compile(
+    r"(?:[放倒装塞扔丢泡浸拌撒挂摆贴码铺堆寄交搬移挪夹插灌淋浇抹涂洒滴藏埋][进入到在给]"
+    r"|[送传留][进入在给]|[切剪揉搓捏折卷叠拼煮熬炸][成])$"
+)
+
+
+def _placed_nowhere(line: str) -> str:
+    """The first clause of a line that ends on a putting verb with nothing after its 进/到/在 … (see
+    `_PLACING`); '' when none. Not a heading, which names a step (倒入)."""
+    if is_heading(line):
+        return ""
+    for clause in re.split(r"[，,。；;！!？?、：:\n…~～]", strip_emoji(line)):
+        clause = clause.strip(" 　\"'“”）)")
+        if len(clause) >= 4 and _PLACING.search(clause):
+            return clause
+    return ""
 
 
 def _stopped_inside(line: str) -> list[str]:
@@ -421,6 +463,17 @@ def _cut_items(body: str) -> list[str]:
     return out
 
 
+_LABEL = re.compile(r"^[^，,。：:]{1,8}[：:]")
+
+
+def _labelled_whole(line: str) -> bool:
+    """A labelled line (第7周：…, 洁面：…) whose last clause ends on a noun: an item of its list, told whole
+    without an end mark as its neighbours are."""
+    text = strip_emoji(line).strip()
+    tagged = posseg_cut(text)
+    return bool(_LABEL.match(text)) and bool(tagged) and tagged[-1][1].startswith("n")
+
+
 def _formula(line: str) -> bool:
     """A formula of parts (事实（简短）+ 我想要的 + 这个岗位正好能给): no sentence to finish."""
     return len(re.findall(r"[+＋]", line)) >= 2
@@ -434,8 +487,12 @@ def _broken_lines(body: str) -> set[str]:
     return {
         line
         for line, after in pairwise(raw)
-        if line.endswith(("，", ",", "、")) and after and not is_heading(line) and not LIST_ITEM.match(line)
-        and not is_heading(after) and not LIST_ITEM.match(after)
+        if line.endswith(("，", ",", "、"))
+        and after
+        and not is_heading(line)
+        and not LIST_ITEM.match(line)
+        and not is_heading(after)
+        and not LIST_ITEM.match(after)
     }
 
 
@@ -450,7 +507,7 @@ _AMOUNT = (
     r"(?:克|g|千克|kg|毫升|ml|勺|匙|颗|个|片|根|块|瓣|杯|碗|斤|把|滴|袋|包|盒|瓶|张|件|双|条)|少许|适量|若干)"
 )
 # …ending on a thing's amount (花椒1小把): whole, though 把 may also open a clause
-_AMOUNT_END = re.compile(rf"[\u4e00-\u9fff]{_AMOUNT}$")
+_AMOUNT_END = re.compile(rf"[\u4e00-\u9fff]\s*{_AMOUNT}$")  # (花椒 1小把 too)
 _AMOUNTS = re.compile(rf"^(?:[^，,、。；;]{{1,10}}?{_AMOUNT}[，,、]\s*)+[^，,、。；;]{{1,10}}?{_AMOUNT}$")
 
 

@@ -550,6 +550,7 @@ def _home(escaped: str) -> list[str]:
         # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
         rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
         rf"从{escaped}(?:带回来?|买回来?|寄来|寄过来)",  # 之前从景德镇带回来的那套
+        rf"{escaped}的?(?:厂家|工厂|源头厂)",  # 在网上找了佛山的厂家直发
         # …made there (奶奶只认绍兴产的花雕, 日本冈山产原色牛仔), a thing named by where it is from
         # (景德镇那套), or brought back from a trip there (前年去景德镇玩，一口气背回来一整套餐具)
         rf"{escaped}(?:{_NAME})?(?:出)?产(?:的|地|区)?(?![品业生后妇假])",
@@ -567,6 +568,21 @@ def _moved(escaped: str) -> list[str]:
         rf"从{escaped}(?:搬回|搬到|搬来|搬走|辞职|回到?老家)",
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
         rf"离开{escaped}",
+    ]
+
+
+def _whereabouts(escaped: str, listed: str) -> list[str]:
+    """Of a post about no place, the writer's whereabouts, each said where it is said: where a move took
+    them (从上海搬到青岛), where they, their clients or family are (我人在杭州，最大的客户在深圳;
+    一年里飞了四次深圳), a city given as an example (比如在上海，落户…), where a thing is bought from
+    (说从日本中古店帮你代购)."""
+    return [
+        rf"搬(?:到|去|来|回)了?{escaped}",
+        rf"(?:人|我|我们|家|客户|公司|总部|同事|朋友|家人|爸妈|父母|对象|男朋友|女朋友)(?:都|也|一直)?在{listed}",
+        rf"飞了?[一两二三四五六七八九十几\d]+(?:趟|次){escaped}|(?:去|跑|飞)[一两二三四五六七八九十几\d]+(?:趟|次){escaped}",
+        rf"(?:比如|例如|像是?)(?:在|去)?{listed}",
+        rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
+        rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
     ]
 
 
@@ -603,6 +619,8 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     patterns.append(rf"(?:附近|周边|旁边|隔壁)(?:还有|也有)(?:{_NAME}[、和或跟])*{escaped}")
     if not asked and any(re.search(p, text) for p in _moved(escaped)):
         return True  # a post about no place, by a writer who moved from there: its whole background
+    if not asked:  # …and where its writer is and goes, where it is said
+        patterns += _whereabouts(escaped, listed)
     if to_asked:
         # a part of the requested place, named after it (成都玉林: Chengdu's 玉林, not the city in 广西)
         patterns.append(rf"(?:{to_asked})的?{escaped}")

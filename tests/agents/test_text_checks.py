@@ -1628,12 +1628,19 @@ ROUND_22_FAILING = frozenset(
 ROUND_24_FAILING = frozenset(
     f"draft-{n}-good" for n in ("f646", "f648", "g847", "g856", "g865", "g876", "g877")
 )
+# Round 26 (F701–F724, G901–G945; a third of each held out): ten of its good posts still fail — a tangent or
+# a repair story read as drift (a phone's settings path, a grandfather's phone), a review's parallel lines
+# told alike, a past trip's 陶溪川 among a renovation's costs, and held-out ones
+ROUND_26_FAILING = frozenset(
+    f"draft-{n}-good"
+    for n in ("f721", "g907", "g914", "g915", "g919", "g925", "g928", "g935", "g936", "g938")
+)
 LATE_GOOD = sorted(
     i
     for i, row in _QUALITY_DRAFTS.items()
     if row["family"] >= "F206"
     and not row["flaws"]
-    and i not in ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING
+    and i not in ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING
 )
 ROUND_18_CAUGHT = {
     "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
@@ -1663,6 +1670,10 @@ ROUND_18_CAUGHT = {
     "draft-f639-2": "cta_mismatch",  # 评论区留言“预约”，我把参观时间私信发你 closing a guide
     "draft-f647-2": "cta_mismatch",  # 评论区扣“冥想”…报名链接…只剩10个名额 closing a comparison
     "draft-f647-1": "cut_off",  # 椭圆机在中等阻力下只有。: a sentence stopped on 只有 before its full stop
+    # round 26
+    "draft-f701-2": "cut_off",  # 当地人会把整只土鸡放进；: a putting verb with nowhere to put it
+    "draft-f707-2": "cut_off",  # 都放在，也不去强行抓它: 放在 with its place cut
+    "draft-f718-1": "stock_phrase",  # 最温柔的铠甲 … 愿每一个努力生活的你，都值得被温暖包裹
 }
 
 
@@ -1688,7 +1699,11 @@ def test_round_18_to_22_good_posts_pass(row_id: str) -> None:
     机票成都往返), the spots near it for another post (附近还有明月山), a thing's make (绍兴产的花雕, 景德镇那
     套, 日本冈山产), a move from a city (从北京搬回了老家), a likeness (被叫作“金色布达拉宫”), records of two
     products with the same labels (质地：/ 成膜：), protein powder in a muscle plan, #自律生活 on a workout,
-    a story's callback in dialogue (round 24)."""
+    a story's callback in dialogue (round 24); 城西 as a part of town, a line leading into the next on a
+    dash (先说原则——), an ingredient's 花椒 1小把, a plan's labelled line ending on its object (第7周：…拌进
+    米粉), where the writer, a client or a move is in a post about no place (我人在杭州, 客户在深圳, 从上海
+    搬到青岛, 比如在上海, 从日本中古店代购), a quoted warning's 点链接 and the writer's own 下单时 in a
+    closing (round 26)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 
