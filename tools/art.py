@@ -86,11 +86,14 @@ def _hash(*parts: object) -> int:
 def scene_mood(head: str, body: str = "") -> Mood | None:
     """The mood the words call for: `head` (subject, prompt, title) weighs three times `body` (the post).
     A night word in `head` always makes a night scene; in the body, night must score at least as well as
-    any other mood (a breakfast post that mentions last night is not a night scene)."""
+    any other mood and be said more than once (a breakfast post that mentions last night, a cat toy that
+    keeps it quiet 晚上, is not a night scene)."""
     scores = {m.key: sum(3 * head.count(w) + body.count(w) for w in m.words) for m in moods()}
     by_key = {m.key: m for m in moods()}
     if any(w in head for w in by_key["night"].words) if "night" in by_key else False:
         return by_key["night"]
+    if scores.get("night", 0) < 2:
+        scores["night"] = 0
     best = max(scores, key=lambda k: (scores[k], k == "night"), default=None)
     return by_key[best] if best is not None and scores[best] > 0 else None
 

@@ -427,3 +427,15 @@ def test_a_heading_marked_like_a_list_item_stays_a_heading() -> None:
     assert cards[1]["headline"] == "应届生·我的做法"
     assert cards[1]["lines"][0].startswith("先问清楚")
     assert len(cards[2]["lines"]) == 3 and "带上简历" in cards[2]["lines"][0]
+
+
+def test_a_passing_evening_in_the_body_makes_no_night_scene() -> None:
+    """A cat toy that keeps it quiet 晚上 is no night picture; a night word in the subject is, and so is a
+    body that keeps to the night."""
+    from tools.art import scene_mood
+
+    calm = scene_mood("新手养猫必备", "逗猫棒：每天陪它玩十几分钟，精力耗掉了晚上不闹")
+    assert calm is None or calm.key != "night"
+    assert (mood := scene_mood("夜市小吃", "")) is not None and mood.key == "night"
+    evening = scene_mood("散步路线", "晚上沿着江边走，夜里的灯火很好看")
+    assert evening is not None and evening.key == "night"
