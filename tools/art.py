@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -83,11 +84,15 @@ def _hash(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+_SLOT_LABEL = re.compile(r"(?m)^(?:早上|上午|中午|下午|傍晚|晚上)[：:]")
+
+
 def scene_mood(head: str, body: str = "") -> Mood | None:
     """The mood the words call for: `head` (subject, prompt, title) weighs three times `body` (the post).
     A night word in `head` always makes a night scene; in the body, night must score at least as well as
     any other mood and be said more than once (a breakfast post that mentions last night, a cat toy that
     keeps it quiet 晚上, is not a night scene)."""
+    body = _SLOT_LABEL.sub("", body)  # (a day plan's 晚上： is an hour of the day, not the scene's)
     scores = {m.key: sum(3 * head.count(w) + body.count(w) for w in m.words) for m in moods()}
     by_key = {m.key: m for m in moods()}
     if any(w in head for w in by_key["night"].words) if "night" in by_key else False:

@@ -78,7 +78,9 @@ def _places(text: str) -> tuple[str, ...]:
         # only where the text treats it as one (去X, 在X, X旅行)
         if flag == "ns" and len(word) == 2 and not _listed(word) and not _placed(text, word):
             continue
-        if flag == "ns" or (flag in _NAMED_FLAGS and len(word) >= 3 and _LANDMARK.search(word)):
+        # (…and a city jieba reads as a name or a noun is one: 拉萨 nrt, 大理 n)
+        named = flag in _NAMED_FLAGS and len(word) >= 3 and bool(_LANDMARK.search(word))
+        if flag == "ns" or named or _city(word):
             found.append(word)
     # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is
     # about
@@ -99,6 +101,15 @@ def _placed(text: str, word: str) -> bool:
         (m.start() > 0 and text[m.start() - 1] in _BEFORE_PLACE) or _AFTER_PLACE.match(text, m.end())
         for m in re.finditer(re.escape(word), text)
     )
+
+
+def _city(word: str) -> bool:
+    """Is `word` a province or a prefecture by its own name (拉萨, 大理), and no everyday word that is
+    also one (开封, 朝阳: `data/lexicon/word_places.txt`)?"""
+    from tools.lexfiles import word_list
+
+    codes = divisions().get(word, frozenset())
+    return any(c.endswith("00") for c in codes) and word not in word_list("word_places.txt")
 
 
 def _listed(word: str) -> bool:

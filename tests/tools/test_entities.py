@@ -112,3 +112,16 @@ def test_theme_words_do_not_straddle_words() -> None:
 
     assert "早教" not in theme_hits("parenting", "定点上厕所要趁早教。", min_len=2)
     assert "早教" in theme_hits("parenting", "周末带孩子去上早教课。", min_len=2)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("第一次去拉萨，三天两晚怎么安排", ["拉萨"]),  # jieba reads 拉萨 as a transliterated name (nrt)
+        ("去大理玩五天", ["大理"]),  # …and 大理 as a noun
+        ("大理石台面怎么保养", []),  # marble is no city
+        ("长沙臭豆腐在家复刻", []),  # a dish named by its origin, as before
+    ],
+)
+def test_a_city_jieba_does_not_tag_as_a_place_is_one(text: str, found: list[str]) -> None:
+    assert places(text) == found

@@ -439,3 +439,11 @@ def test_a_passing_evening_in_the_body_makes_no_night_scene() -> None:
     assert (mood := scene_mood("夜市小吃", "")) is not None and mood.key == "night"
     evening = scene_mood("散步路线", "晚上沿着江边走，夜里的灯火很好看")
     assert evening is not None and evening.key == "night"
+
+
+def test_a_day_plan_s_evening_slots_make_no_night_scene() -> None:
+    from tools.art import scene_mood
+
+    plan = "Day1\n上午：去湖边走走。\n晚上：早点回住处。\n\nDay2\n早上：看雪山。\n晚上：吃顿热汤面。"
+    mood = scene_mood("拉萨三天两晚", plan)
+    assert mood is None or mood.key != "night"

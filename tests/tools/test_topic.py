@@ -402,3 +402,17 @@ def test_the_scene_is_what_the_subject_ends_on_and_names_most_of() -> None:
 )
 def test_a_post_s_tone_and_kind_are_no_subject(request_text: str, topic: str) -> None:
     assert extract_topic(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("第一次去拉萨，三天两晚怎么安排？要带什么也写一下", "拉萨三天两晚怎么安排"),
+        ("去大理玩，五天四晚怎么玩", "大理五天四晚怎么玩"),
+        ("第一次带娃去三亚，一周行程怎么排", "三亚一周行程怎么排"),
+    ],
+)
+def test_a_trip_s_span_asked_how_to_spend_takes_its_place_from_another_clause(
+    request_text: str, topic: str
+) -> None:
+    assert extract_topic(request_text) == topic

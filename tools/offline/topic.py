@@ -277,10 +277,11 @@ def _subject_of(clause: str) -> str:
     return text[found[0][0] :].strip("的 ") if found else ""
 
 
-# A trip's span and its kind, with nothing of where (两天一夜的路线, 三日游行程)
+# A trip's span and its kind, with nothing of where (两天一夜的路线, 三日游行程, 三天两晚怎么安排, 一周行程
+# 怎么排)
 _ROUTE_ONLY = re.compile(
-    r"(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?|半日|周末)?(?:游)?的?"
-    r"(?:路线|行程|攻略|安排|玩法)(?:分享)?"
+    r"(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?|半日|周末|[一二两三\d]个?(?:周|星期))?"
+    r"(?:游)?的?(?:路线|行程)?(?:怎么|如何)?(?:路线|行程|攻略|安排|玩法|玩|排|走)(?:分享)?"
 )
 
 
