@@ -103,3 +103,8 @@ def test_a_question_about_what_to_get_is_answered_with_the_things_when_no_note_h
     camping = {"title": "露营新手装备清单", "desc": "给新手的建议是先买必需品。", "tags": []}
     skiing = answer("第一次滑雪需要准备什么装备", [camping])
     assert "露营" not in skiing and "雪镜" in skiing
+
+
+def test_an_old_or_ill_animal_s_things_are_no_starter_kit() -> None:
+    assert not voice.things_asked("pets", "适合老年猫的猫粮和用品", "推荐几款适合老年猫的猫粮和用品").things
+    assert voice.things_asked("pets", "新手养猫必备", "新手养猫必备清单").things

@@ -609,10 +609,9 @@ def things_asked(theme: str, subject: str, text: str) -> SceneTips:
     request; the first three, then two of each other scene of its kind the subject names (带娃去海边: the
     sea's, then a child's), then the rest. () when the request asks for no things or names no scene that
     lists them."""
-    ask = THINGS_ASKED.search(text) or THINGS_ASKED.search(subject)
-    if not ask:
+    clause = things_clause(text) or things_clause(subject)
+    if not clause or _LATE_STAGE.search(clause):  # an old or ill animal's things are no starter kit
         return SceneTips()
-    clause = next((c for c in CLAUSE.split(ask.string) if ask.group(0) in c), "")
     text = _asking(text)
     scenes = [s for s in _fitting_scenes(theme, text) if s[2].things]
     found = _scene_named(theme, clause, "", scenes, any_subject=True)
@@ -627,6 +626,18 @@ def things_asked(theme: str, subject: str, text: str) -> SceneTips:
     ]
     things = dict.fromkeys([*found.things[:3], *(t for pair in others for t in pair), *found.things[3:]])
     return SceneTips(found, things=tuple(things))
+
+
+# A stage of life or of an illness no scene's list of things is for (老年猫, 术后): the notes say what
+# it needs
+_LATE_STAGE = re.compile(r"老年|老猫|老狗|高龄|术后|生病|瘫痪|残疾|临终")
+
+
+def things_clause(text: str) -> str:
+    """The clause of `text` that asks for things (厨房必备清单 of 租房第一次做饭，厨房必备清单); ''
+    when none."""
+    ask = THINGS_ASKED.search(text)
+    return next((c for c in CLAUSE.split(text) if ask.group(0) in c), "") if ask else ""
 
 
 def thing_names(things: Iterable[str]) -> list[str]:
