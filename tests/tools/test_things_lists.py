@@ -108,3 +108,14 @@ def test_a_question_about_what_to_get_is_answered_with_the_things_when_no_note_h
 def test_an_old_or_ill_animal_s_things_are_no_starter_kit() -> None:
     assert not voice.things_asked("pets", "适合老年猫的猫粮和用品", "推荐几款适合老年猫的猫粮和用品").things
     assert voice.things_asked("pets", "新手养猫必备", "新手养猫必备清单").things
+
+
+def test_a_trip_asked_for_its_days_and_its_gear_keeps_its_days_and_adds_the_gear() -> None:
+    request_text = "武功山徒步两天一夜，写一篇路线和装备攻略，面向没爬过山的新手"
+    brief = {"topic": "武功山徒步两天一夜", "theme": "travel", "contentType": "guide", "keywords": ["武功山"]}
+    sections: dict[str, object] = {"request": request_text, "brief": brief, "evidence": {"facts": []}}
+    body = str(compose_draft(Context("draft", sections, "", None, random.Random(1)))["body"])
+    assert "Day1" in body and "Day2" in body  # the route, day by day
+    headings = [h.format(e="") for h in voice.THINGS_HEADINGS]
+    gear = [p for p in body.split("\n\n") if any(h in p for h in headings)]
+    assert gear and any("登山鞋" in p or "登山杖" in p for p in gear)  # …then what to bring

@@ -1071,8 +1071,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # (none the post already names: 防晒霜、帽子和墨镜 after a tip on them)
         said_text = "\n".join(paragraphs)
         extra = [t for t in things.things if not any(n in said_text for n in voice.thing_names([t]))]
-        heading = pick(ctx.rng, voice.THINGS_HEADINGS).format(e=f"{e()}{key}·").strip()
-        paragraphs.append(heading + "\n" + "\n".join(f"· {t}" for t in extra[:4]))
+        if extra:
+            heading = pick(ctx.rng, voice.THINGS_HEADINGS).format(e=f"{e()}{key}·").strip()
+            paragraphs.append(heading + "\n" + "\n".join(f"· {t}" for t in extra[:4]))
     if not fb.expand and length != "shorter":  # the subject's second half gets its own say (柯基掉毛和减肥)
         extra_on += _other_half(ctx, subject, [*points, *tips])
     for subject_word, on_it in extra_on:
