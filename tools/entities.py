@@ -103,13 +103,19 @@ def _placed(text: str, word: str) -> bool:
     )
 
 
-def _city(word: str) -> bool:
-    """Is `word` a province or a prefecture by its own name (拉萨, 大理), and no everyday word that is
-    also one (开封, 朝阳: `data/lexicon/word_places.txt`)?"""
+@cache
+def word_places() -> frozenset[str]:
+    """Place names that are also everyday words (`data/lexicon/word_places.txt`: 开封, 朝阳 …)."""
     from tools.lexfiles import word_list
 
+    return frozenset(word_list("word_places.txt"))
+
+
+def _city(word: str) -> bool:
+    """Is `word` a province or a prefecture by its own name (拉萨, 大理), and no everyday word that is
+    also one (`word_places`)?"""
     codes = divisions().get(word, frozenset())
-    return any(c.endswith("00") for c in codes) and word not in word_list("word_places.txt")
+    return any(c.endswith("00") for c in codes) and word not in word_places()
 
 
 def _listed(word: str) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from tools import segmenter
-from tools.entities import divisions, not_places, places, posseg_cut
+from tools.entities import divisions, not_places, places, posseg_cut, word_places
 from tools.lexfiles import LEXICON
 
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -108,7 +108,7 @@ def reportable(name: str) -> bool:
     if codes is None:
         return resolve(name) is not None
     # A suffix inside an everyday word (郊区 "suburbs", 红旗 "red flag") does not spell out a division.
-    spelled = bool(re.search(r"[区县市旗州]$", name)) and name not in _word_places()
+    spelled = bool(re.search(r"[区县市旗州]$", name)) and name not in word_places()
     return any(code.endswith("00") for code in codes) or spelled
 
 
@@ -229,7 +229,7 @@ def mentioned(text: str) -> list[str]:
     towns = [*places(text), *(w for w, flag in _tagged(text) if flag in _NAME_FLAGS | {"nr"})]
     for p in towns:  # jieba reads 凤凰古城 or 蓬莱阁 as one name: the county it names
         town = _TOWN_SUFFIX.match(p)
-        if town and town.group(1) not in _word_places() and resolve(town.group(1)) is not None:
+        if town and town.group(1) not in word_places() and resolve(town.group(1)) is not None:
             found.append(town.group(1))
     regions = _regions()
     tagged = _tagged(text)
@@ -243,7 +243,7 @@ def mentioned(text: str) -> list[str]:
             i > 0
             and _went_before(tagged, i)
             and not _STRUCTURE_HEAD.search(word)
-            and word not in _word_places()
+            and word not in word_places()
         )
         named = word in regions and (
             (reportable(word) and (flag in _NAME_FLAGS or _major(word)))
@@ -318,12 +318,6 @@ _VERB_FLAGS = frozenset(
 )  # jieba reads the name as a verb, adjective, adverb
 
 
-@cache
-def _word_places() -> frozenset[str]:
-    """Place names that are also everyday words (data/lexicon/word_places.txt)."""
-    return frozenset(w for line in _lines("word_places.txt") for w in line.split())
-
-
 # Characters before a name that leave it a name of its own: verbs of going and being somewhere, and joiners.
 _PLACE_LEAD = frozenset("去到在来从回往至飞游逛住离赴抵和与及跟同或、是了比像")
 # A city name ending in one of these and glued to a one-character word before it names a structure: the
@@ -386,7 +380,7 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
         return name in _landmarks() or len(name) >= 3 or town
     if not text.replace(name, "").strip():  # a tag that is the name alone
         return True
-    if name in _word_places():
+    if name in word_places():
         # jieba's tag is its dictionary's, the same in every sentence (朝阳 is always `ns`): for a name
         # that is also a word only the words around it tell the place.
         return _word_place_context(text, start, end, tokens)

@@ -1228,11 +1228,10 @@ def _things_list(
     ctx.rng.shuffle(rest)
     n = {"shorter": 4, "longer": len(things)}.get(length or "", n_points + 2)
     points = [*things[:3], *rest][:n]
-    names = voice.thing_names(points)
     advice = list(scene)
     ctx.rng.shuffle(advice)
     # the scene's advice first: a note's lines may be another list's items (番茄炒蛋 beside a kitchen's pans)
-    beside = [t for t in [*advice, *arranged.points, *arranged.tips] if not any(w in t for w in names)]
+    beside = voice.untold([*advice, *arranged.points, *arranged.tips], points)
     return points, beside[:n_tips], "things"
 
 

@@ -641,6 +641,12 @@ def things_clause(text: str) -> str:
 
 
 def thing_names(things: Iterable[str]) -> list[str]:
-    """The names of things as listed (防晒衣、帽子和墨镜：… → 防晒衣, 帽子, 墨镜): a line that names one says
-    nothing the list does not."""
+    """The names of things as listed (防晒衣、帽子和墨镜：… → 防晒衣, 帽子, 墨镜)."""
     return [w for t in things for w in re.split(r"[、和或]", t.split("：")[0]) if len(w) >= 2]
+
+
+def untold(lines: Iterable[str], things: Iterable[str]) -> list[str]:
+    """The lines that name none of the listed things: one that names one says nothing the list does not
+    (随身带水、零食、湿巾 below 湿巾和纸巾：…)."""
+    names = thing_names(things)
+    return [line for line in lines if not any(name in line for name in names)]

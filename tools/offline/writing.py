@@ -395,8 +395,7 @@ def _general_answer(ctx: Context, question: str, topic: str) -> str:
     lines = [f"关于「{shorten(question, 30)}」，本地笔记库里没有直接相关的笔记，一般要准备的是这些："]
     lines += [f"{i}. {t}" for i, t in enumerate(things, start=1)]
     # (advice that says again what the list says is no more: 防晒衣 twice)
-    names = voice.thing_names(things)
-    if more := next((a for a in scene if not any(w in a for w in names)), ""):
+    if more := next(iter(voice.untold(scene, things)), ""):
         lines.append(f"另外，{more}。")
     lines.append("需要的话，我可以把这些写成一篇完整的笔记。")
     return "\n".join(lines)
