@@ -22,6 +22,8 @@ from tools.offline.drafting import compose_draft
         ("4天3晚西双版纳行程", 4),
         ("长沙一日游", 1),
         ("周末去苏州", 2),
+        ("杭州西湖周末一日游路线", 1),  # a count of days says more than 周末
+        ("周末两天一夜去莫干山", 2),
         ("新疆十二天自驾", 0),  # a span this long is no plan a post lays out (十二天 is no 二天)
         ("9天行程", 0),
         ("厦门美食攻略", 0),
@@ -49,6 +51,24 @@ def test_a_plan_arrives_rests_and_leaves_and_says_nothing_twice() -> None:
     plan, _ = itinerary.day_plan(5, points, random.Random(0)) or ([], [])
     free = [label for label, slots in plan if slots == [("全天", itinerary.REST)]]
     assert len(free) == 1 and "Day4" in free[0]  # the free middle of a long trip, said once
+
+
+@pytest.mark.parametrize(
+    ("line", "doing", "said"),
+    [
+        ("杨公堤：比苏堤人少，骑车很舒服", True, "去杨公堤，比苏堤人少，骑车很舒服。"),
+        ("北山街到宝石山：沿湖走一段后上山", True, "北山街到宝石山，沿湖走一段后上山。"),
+        ("我的路线：从栈桥出发，往北走到天主教堂", True, "从栈桥出发，往北走到天主教堂。"),
+        ("从大学路走到小鱼山公园，山顶能看海", True, "从大学路走到小鱼山公园，山顶能看海。"),
+        ("门票：免费，但要提前预约", False, "门票：免费，但要提前预约。"),
+        ("交通：地铁2号线直达", False, "交通：地铁2号线直达。"),
+        ("全程约5公里，4个小时", False, "全程约5公里，4个小时。"),
+    ],
+)
+def test_a_line_led_by_a_spot_s_name_is_a_place_to_go(line: str, doing: bool, said: str) -> None:
+    """Notes list spots as 名称：说明; a plan's slot says going there, with no second colon after its time."""
+    assert itinerary.is_doing(line) is doing
+    assert itinerary.sentence(line) == said
 
 
 def test_too_little_to_do_keeps_the_list() -> None:
@@ -140,6 +160,8 @@ def test_a_trip_s_doings_follow_its_scenes() -> None:
     assert not any("老街" in d for pool in trip_doings("上海迪士尼一日游") for d in pool)
     town = trip_doings("西江千户苗寨三天两晚")
     assert len(town) == 1 and any("小巷" in d for d in town[0])
+    for child in ("带两岁宝宝去青岛玩三天", "带3岁半的孩子去厦门", "带娃去三亚"):  # a child's age between
+        assert any("孩子" in d for pool in trip_doings(child) for d in pool), child
     refused = trip_doings("大连两天一夜，不看海")
     assert not any("赶海" in d for pool in refused for d in pool)
 
@@ -202,3 +224,11 @@ def test_a_trip_the_notes_know_leads_with_them_however_the_request_words_its_par
     ctx = Context(task="evidence", sections=sections, last_user="", schema=None, rng=random.Random(1))
     facts = compose_evidence(ctx)["facts"]
     assert len(facts) >= 4 and any("西街" in f["text"] for f in facts)
+
+
+def test_a_tag_is_made_a_whole_street_never_the_start_of_a_route() -> None:
+    from tools.offline.drafting import _street
+
+    assert _street("玉林", "成都玉林路小吃") == "玉林路"  # #玉林 is a city in 广西
+    assert _street("一日游", "杭州西湖周末一日游路线") == "一日游"  # not #一日游路
+    assert _street("citywalk", "北京胡同citywalk路线") == "citywalk"

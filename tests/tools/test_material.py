@@ -319,3 +319,53 @@ def test_a_red_leaf_post_says_nothing_of_camping() -> None:
     draft = compose_draft(_context("writer", sections))
     assert "露营" not in draft["body"] and "营地" not in draft["body"]
     assert "叶" in draft["body"]  # the scene's own advice instead
+
+
+TIMELINE = _note(
+    "timeline",
+    "秋招时间表，这几个节点别错过",
+    "8月：大厂提前批开始，简历最好7月底就改好；9月：正式批网申高峰，同时准备笔试；10月：笔试面试最密集，"
+    "记录每家公司的进度和面试官；11月：补录批次。",
+    ["秋招", "求职", "应届生", "网申"],
+    9000,
+)
+WEAKNESS = _note(
+    "weakness",
+    "面试被问“你的缺点”，别再这样答了",
+    "避雷答法：“我太追求完美了”，面试官一年要听几百遍。建议：选一个真实但不致命的缺点，再说你正在怎么改进。"
+    "比如：“我以前开会不太主动发言，现在会提前准备两个问题。”注意不要说和岗位核心能力冲突的缺点。",
+    ["面试", "面试技巧", "求职"],
+    8000,
+)
+CIVIL = _note(
+    "civil",
+    "考公结构化面试，从68分到85分的经历",
+    "第一次进面只拿了68分。做法：1.审题：每道题先花30秒写框架；2.每天对着手机录像答3道题；3.找研友互相打分。",
+    ["考公", "公务员面试", "结构化面试"],
+    8000,
+)
+
+
+def test_who_a_note_is_for_does_not_make_it_lead_nor_does_a_kind_of_the_subject() -> None:
+    """应届生 is who the post is for, 面试 what it is about: the timeline note that only names 应届生 does not
+    lead, and neither does a note whose tags name only a kind of interview the request never asks about."""
+    brief = {
+        "topic": "应届生第一次面试的准备", "audience": "应届生", "theme": "career", "contentType": "story",
+        "keywords": ["应届生", "第一次", "面试", "准备"],
+    }  # fmt: skip
+    request = "应届生第一次面试的准备经验分享"
+    sections = {"brief": brief, "notes": [TIMELINE, CIVIL, WEAKNESS], "request": request}
+    facts = compose_evidence(_context("evidence", sections))["facts"]
+    assert facts[0]["sourceId"] == "weakness"
+    # a closing quote stays with its sentence, never opening the next one
+    assert not any(f["text"].startswith("”") for f in facts)
+    assert any(f["text"].endswith("两个问题。”") for f in facts)
+
+
+def test_a_reader_named_in_the_topic_is_the_audience_and_the_subject_reads_as_a_noun() -> None:
+    from tools.offline.briefing import compose_brief
+    from tools.offline.drafting import subject_of
+
+    brief = compose_brief(_context("brief", {"request": "应届生第一次面试的准备经验分享"}))
+    assert brief["audience"] == "应届生"
+    assert subject_of("应届生第一次面试的准备", "应届生") == "面试准备"

@@ -194,6 +194,7 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(rf"(?<=\S{{3}})(?:几|[一二两三四五六七八九十\d]+)个小?(?={_WAYS})", "", subject)
     subject = re.sub(r"(?<=.{3})的(?:方法|做法|技巧|步骤|秘诀|窍门|诀窍|要点|关键)$", "", subject)
     subject = re.sub(r"(?<=.{2})(?:家常|在家)?做法$", "", subject)  # 番茄牛腩家常做法 → 番茄牛腩
+    subject = re.sub(r"^([\u4e00-\u9fff]{2,6})的(准备|安排|规划)$", r"\1\2", subject)  # 面试的准备 → 面试准备
     before, _, after = subject.rpartition("的")
     if _RELATIVE.search(before) and len(after) >= 2:  # 通勤路上可以听的播客 → 通勤播客: the thing it is
         noun = next((w for w in _nouns(_RELATIVE.sub("", before)) if len(w) >= 2), "")
@@ -900,7 +901,8 @@ def _other_season(tag: str, said: str) -> bool:
 
 def _street(tag: str, request: str) -> str:
     """The whole street a tag names only the first part of (#玉林 of 玉林路 is a city in 广西: #玉林路)."""
-    street = re.search(re.escape(tag) + r"[东西南北中]?(?:路|街|巷|大道)", request)
+    # (not 一日游路 of 一日游路线: a route is no street)
+    street = re.search(re.escape(tag) + r"[东西南北中]?(?:路(?![线上过])|街|巷|大道)", request)
     return street.group(0) if street else tag
 
 

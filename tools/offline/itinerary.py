@@ -35,9 +35,11 @@ _SLOTS = ("上午", "中午", "下午", "晚上")
 
 def trip_days(request: str) -> int:
     """How many days the request's trip lasts: 0 when it names no span, or one longer than `MAX_DAYS`."""
-    found = _SPAN.search(request)
-    if not found:
+    spans = list(_SPAN.finditer(request))
+    if not spans:
         return 0
+    # a count of days says more than 周末 (杭州周末一日游 is one day)
+    found = next((s for s in spans if not s.group("weekend")), spans[0])
     if found.group("day"):
         return 1
     if found.group("weekend"):
@@ -51,15 +53,29 @@ def trip_days(request: str) -> int:
 # 看好天气)
 _DOING = re.compile(
     r"^(?:先|再|然后|一早|早上|早晨|清晨|上午|中午|下午|午后|傍晚|晚上|夜里|早点|最后)?"
-    r"(?:去|逛|看(?!好)|吃|喝|尝|走|爬|坐|拍|赶|玩|参观|体验|骑|划|泡|登|打卡|沿|到|找|回|在(?!家))"
+    r"(?:去|逛|看(?!好)|吃|喝|尝|走|爬|坐|拍|赶|玩|参观|体验|骑|划|泡|登|打卡|沿|到|找|回|在(?!家)"
+    r"|从[^，。；]{1,10}(?:出发|走|骑|坐|开|到))"
 )
+# A spot's name leading its line (杨公堤：比苏堤人少…, 北山街到宝石山：沿湖走…): a place to go, not
+# advice (门票：…)
+_SPOT = re.compile(
+    r"(?:山|湖|岛|屿|寺|庙|塔|桥|路|街|巷|堤|湾|埠|港|滩|村|镇|园|馆|宫|楼|阁|峰|洞|广场|码头|步道|古城|景区|石窟|草原|峡谷)$"
+)
+# A label that frames a line of doings (我的路线：从栈桥出发…)
+_LABEL = re.compile(r"^(?P<label>[^，,。；;：:]{2,10})[：:]\s*(?P<rest>.+)$")
 
 
 def is_doing(line: str) -> bool:
     """A thing to do: said with a verb of doing, or a short first clause naming a place (西街和开元寺，…)."""
     line = line.strip()
     first = re.split(r"[，,。；;]", line)[0]
-    return bool(_DOING.match(line)) or (len(first) <= 10 and bool(places(first)))
+    if _DOING.match(line) or (len(first) <= 10 and bool(places(first))):
+        return True
+    labelled = _LABEL.match(line)
+    if labelled is None:
+        return False
+    label = labelled.group("label")
+    return bool(_SPOT.search(label) or places(label) or _DOING.match(labelled.group("rest")))
 
 
 # The time of day a line says it happens at (早上去侨港吃糖水, 中午在西街吃面线糊): the slot it goes in
@@ -156,6 +172,15 @@ def _rest_days(plan: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple[str,
 
 
 def sentence(line: str) -> str:
-    """A slot's line as a sentence: ended with 。 unless it ends already."""
+    """A slot's line as a sentence: ended with 。 unless it ends already; a line led by a spot's name said
+    as going there (杨公堤：比苏堤人少… → 去杨公堤，比苏堤人少…), one led by a frame's label without it
+    (我的路线：从栈桥出发… → 从栈桥出发…): a slot has a time before its colon already."""
     line = line.strip()
+    labelled = _LABEL.match(line)
+    if labelled and not _DOING.match(line):
+        label, rest = labelled.group("label"), labelled.group("rest")
+        if _SPOT.search(label) or places(label):
+            line = f"{'' if re.match(r'[去到逛从]|.+到', label) else '去'}{label}，{rest}"
+        elif _DOING.match(rest):
+            line = rest
     return line if re.search(r"[。！？!?…~～）)」”]$", line) else line.rstrip("，,；;、") + "。"

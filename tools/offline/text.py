@@ -17,7 +17,8 @@ from tools.offline.lexicon import GENERIC, STOPWORDS, THEMES, Theme
 
 T = TypeVar("T")
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])")
+# (a closing quote stays with its sentence: 他说：“好吃。”然后…)
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])(?![”’」』）)])|(?<=[。！？!?；;\n][”’」』）)])")
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]")
 _CONCRETE = re.compile(r"\d|[一二三四五六七八九十两半]+(?:个|元|块|分钟|小时|天|次|步|件|瓶|克|斤|公里|km)")
 # after 给/面向…, no reader: the writer (给我, 给自己) or a count of what is asked for (给个, 给一份, 给点)

@@ -96,7 +96,7 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     named = places(ctx.topic)
     finer = named[1:] or named  # 苏州平江路和山塘街: a note on either street may lead, not one on 苏州 alone
     rarity = _rarity(core, notes)  # once: every note's focus weighs the same words
-    focus = {id(n): _focus(core, n, rarity, audience) for n in notes}
+    focus = {id(n): _focus(core, n, rarity, audience, ctx.topic) for n in notes}
     notes.sort(key=lambda n: focus[id(n)], reverse=True)  # stable: engagement breaks ties
     # what sets this subject apart from its neighbours (午休 of 午休健身, 高铁 of 带宝宝坐高铁): a note that
     # does not say it is about a neighbour — a breakfast note is no lunch-break workout
@@ -328,17 +328,26 @@ def _rarity(words: list[str], notes: list[dict[str, Any]]) -> dict[str, float]:
     }
 
 
-def _focus(core: list[str], note: dict[str, Any], rarity: dict[str, float], audience: str = "") -> float:
+def _focus(
+    core: list[str], note: dict[str, Any], rarity: dict[str, float], audience: str = "", topic: str = ""
+) -> float:
     """How much a note is about the subject: its words in the title count most, then in the tags, then
     how often the text says them (a party note that mentions a 戚风 once is not a chiffon note), each word
-    weighed by its `rarity`, the reader's words (职场新人) half. 0 when it only shares the theme."""
+    weighed by its `rarity`, the reader's words (职场新人, 应届生) a fifth: who a note is for is not what it
+    is about, however rarely the other notes name them. A note whose tags name only a kind of the subject
+    the `topic` does not (公务员面试 and never 面试) is about that kind: its words count half. 0 when it
+    only shares the theme."""
     title, tags, desc = str(note["title"]), " ".join(map(str, note.get("tags") or [])), str(note["desc"])
+    named = [str(t) for t in note.get("tags") or []]
     total = 0.0
     for w in core:
-        weight = rarity[w] * (0.5 if w in audience else 1)
+        weight = rarity[w] * (0.2 if w in audience else 1)
         hits: float = 3 * (w in title) + 2 * (w in tags) + min(desc.count(w), 3)
         if not hits and len(w) >= 3:  # a compound's first word says part of it: 快手 of 快手菜 (快手早餐)
             hits = 0.5 * (3 * (w[:2] in title) + 2 * (w[:2] in tags))
+        kinds = [t for t in named if t.endswith(w) and t != w and t not in topic]
+        if topic and kinds and w not in named:
+            hits /= 2
         total += weight * hits
     return total
 
