@@ -69,11 +69,13 @@ class ToolOutcome:
 
 
 def research_query(brief: Brief) -> str:
-    """Topic plus the keywords it does not already contain (at most four terms)."""
+    """Topic plus the keywords it does not already contain (at most four terms), not those only saying who
+    the post is for (租房 of 租房的年轻人 would bring every renter's note before the living room's)."""
     terms: list[str] = []
     for word in (brief.topic, *brief.keywords):
         word = word.strip().lstrip("#")
-        if word and not any(word in kept for kept in terms):
+        reader = bool(terms) and word in (brief.audience or "")
+        if word and not any(word in kept for kept in terms) and not reader:
             terms.append(word)
     return " ".join(terms[:4])
 

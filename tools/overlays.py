@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from tools.cardtext import WHEN_LABEL, clean, clip, is_page_mark, paragraph_lines
@@ -113,6 +114,10 @@ def tidy_overlays(
             # have no short label and the card has little else
             # (…not a trip's frame, said of every trip: 落地先办入住 is no point of this one)
             named = [p for p in dict.fromkeys(_point_name(t) for t in shown_lines if not _framed(t)) if p]
+            # (…nor, when the plan has two points of its own, a doing any trip of its scene has: 就在附近找家
+            # 小店 is what a plan says when the notes have nothing for that hour)
+            own_points = [p for p in named if not _scene_doing(p)]
+            named = own_points if len(own_points) >= 2 else named
             own = [ln for ln in lines if not _is_label(ln) and not _CALL.search(ln)]
             # in the detail cards' order; a point name it already shows (tidied a second time: 鸡蛋灌饼)
             # stays, though it is as short as a section label
@@ -147,6 +152,22 @@ def _framed(line: str) -> bool:
     `tools.tripframe`), after its time of day?"""
     said = line.rstrip("…").strip().partition("：")[2] or line
     return any(said.startswith(frame[:8]) for frame in FRAME)
+
+
+_WHEN_FIRST = re.compile(r"^(?:早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)")
+
+
+@cache
+def _doings() -> tuple[str, ...]:
+    """Every scene's doings (data/lexicon/scene_tips.txt), without the time of day they open on."""
+    from tools.offline.voice import all_doings
+
+    return tuple(_WHEN_FIRST.sub("", d) for d in all_doings())
+
+
+def _scene_doing(point: str) -> bool:
+    """Is a point the start of a doing the writer fills a trip's free hours with, said of no place?"""
+    return len(point) >= 4 and any(d.startswith(point) for d in _doings())
 
 
 def _point_name(line: str) -> str:

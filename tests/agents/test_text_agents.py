@@ -184,6 +184,19 @@ async def test_brief_compiler_uses_the_clarification_and_consumes_reject_feedbac
 
 
 # --- research ---------------------------------------------------------------------------------------
+def test_the_research_query_is_what_the_post_is_about_not_who_it_is_for() -> None:
+    brief = Brief.model_validate({
+        "topic": "小户型客厅收纳改造", "audience": "租房的年轻人", "theme": "home", "contentType": "guide",
+        "keywords": ["小户型", "客厅", "租房", "软装"], "goal": "收纳", "tone": "实", "callToAction": "存",
+    })  # fmt: skip
+    assert research_query(brief) == "小户型客厅收纳改造 软装"
+    # …a topic that is the reader's own keeps the reader's word: it is what the post is about too
+    brief = brief.model_copy(
+        update={"topic": "上班族带饭", "audience": "上班族", "keywords": ["上班族", "便当"]}
+    )
+    assert research_query(brief) == "上班族带饭 便当"
+
+
 async def test_research_collects_camping_evidence_through_the_tools(ctx: StudioContext) -> None:
     state = await prepared(ctx, brief_compiler_agent)
     run = await run_node(research_evidence_agent, state, ctx)

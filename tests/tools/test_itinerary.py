@@ -190,6 +190,18 @@ def test_a_day_plan_s_summary_card_skips_the_frame_every_trip_has() -> None:
     assert any("海边" in ln or "海鲜" in ln for ln in lines)
 
 
+def test_a_summary_card_names_the_plan_s_own_spots_before_the_hours_any_trip_fills() -> None:
+    paragraphs = [
+        "杭州西湖一日游路线没那么复杂，记住下面这几条就够用。",
+        "杭州·一天这样走\n上午：去杨公堤，比苏堤人少，骑车很舒服。\n中午：就在附近找家小店，尝尝当地人平时吃的。\n"
+        "下午：北山街到宝石山，沿湖走一段后上宝石山。\n傍晚：天黑前往回走，别赶最后一班车。",
+        "收藏这份攻略，下个假期直接出发！",
+    ]
+    lines = _summary_lines(paragraphs, "杭州西湖一日游路线", ["杭州", "西湖"])
+    assert any("杨公堤" in ln for ln in lines) and any("宝石山" in ln for ln in lines)
+    assert not any("小店" in ln for ln in lines)  # a scene's general doing: no point of this trip
+
+
 def test_a_trip_s_pictures_show_its_scene() -> None:
     from tools.offline.voice import scene_image
 

@@ -453,6 +453,12 @@ def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
     return out
 
 
+def all_doings() -> list[str]:
+    """The doings of every scene: what the writer fills a trip's free hours with (the card overlays know
+    them from the places a post's notes gave)."""
+    return [d for _, _, tips in _scenes() for d in tips.doings]
+
+
 def scene_themes(text: str) -> list[str]:
     """The themes of the scenes `text` names, one entry per scene (卧铺火车 → travel's 火车 scene)."""
     return [name.split(".")[0] for name, when, _ in _scenes() if when.search(text)]
