@@ -19,7 +19,7 @@ from agents.events import Message, Progress, emit
 from agents.grounding import Scope
 from agents.intent import answer_time_query, category_of
 from agents.node import agent, prompt
-from agents.research_evidence import compact_notes, run_research_tool
+from agents.research_evidence import NOTE_CHARS, compact_notes, run_research_tool
 from agents.state import StudioState
 from tools.bilingual import localize
 from tools.errors import StudioError
@@ -29,6 +29,10 @@ NOTES_LIMIT = 5
 PROGRESS_EVERY = 40  # characters between two progress events
 EMPTY_ANSWER = "抱歉，这次没能生成回答，可以换个说法再问一次。"
 _ASKING = re.compile(r"^(?:请问|求问|求助|想问一下|想问|问一下)[，,\s]*")
+_THINGS_ASKED = re.compile(
+    r"(?:需要|要|该|应该|得)?(?P<verb>准备|带|买)(?:点|些)?(?:什么|哪些|啥)(?:东西)?(?:呢|呀|啊)?$"
+)
+_THINGS_LIST = {"准备": "准备清单", "带": "必带清单", "买": "购物清单"}
 _QUESTION_TAIL = re.compile(
     r"(?:该|应该|要)?(?:怎么办|怎么处理|怎么回答|怎么做|怎么样|如何是好|是什么|是啥|有哪些|有什么|好不好|行不行|"
     r"可以吗|正常吗|合适吗|对吗|吗|呢|么|嘛|呀|啊)+$"
@@ -39,14 +43,20 @@ def suggested_post_request(question: str) -> str | None:
     """A request for a post on the question's topic ("上班族颈椎痛怎么办？" → "写一篇上班族颈椎痛的笔记");
     None when nothing is left to write about."""
     core = localize(question).strip().strip("？?！!。.～~ ")
-    core = _QUESTION_TAIL.sub("", _ASKING.sub("", core)).strip("，,？? ")
+    core = _ASKING.sub("", core)
+    # what to get is asked for as its list (第一次养狗需要准备什么 → 写一篇第一次养狗的准备清单)
+    if (things := _THINGS_ASKED.search(core)) and len(subject := core[: things.start()].strip("，, ")) >= 2:
+        return f"写一篇{subject}的{_THINGS_LIST[things.group('verb')]}"
+    core = _QUESTION_TAIL.sub("", core).strip("，,？? ")
     return f"写一篇{core}的笔记" if len(core) >= 2 else None
 
 
 async def _notes_for(question: str, ctx: StudioContext) -> list[dict[str, Any]] | str | None:
     """The notes closest to the question; None when the search fails (the answer goes on without them)."""
     try:
-        found = await run_research_tool(ctx, NAME, "searchNotes", {"query": question, "limit": NOTES_LIMIT})
+        # (as much of each note as a post's research reads: its advice is past its opening story)
+        arguments = {"query": question, "limit": NOTES_LIMIT, "excerptChars": NOTE_CHARS}
+        found = await run_research_tool(ctx, NAME, "searchNotes", arguments)
     except StudioError:
         return None
     # the same grounding as a post's evidence: no other city's facts, no advice outside the question

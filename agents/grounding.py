@@ -58,6 +58,11 @@ _GENERIC_WORDS = frozenset({
 })
 # A number (a price, a time, a count) in a note that names no place describes some other town: no fact
 # for a post about a named place, which keeps only such a note's general advice.
+# The note's own place, pointed at (这个公园, 这家店, 这里): where the note was, not the request's place
+_ITS_PLACE = re.compile(
+    r"这(?:个|座|家|片|条|一带)?(?:公园|景区|营地|露营地|村子?|镇子?|古镇|地方|店|馆|园区|山|湖|岛|小区|商场)"
+    r"|这里|那里|那边"
+)
 _NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里|串|碗|份)")
 # … unless the sentence is advice to the reader ("每天最多安排2个景点") rather than a report of a place.
 _ADVICE = re.compile(r"建议|最好|别|不要|一定|记得|提前|尽量|可以|优先|避开|注意|最多|至少")
@@ -187,13 +192,14 @@ class Scope:
     def clean(self, text: str, note: Mapping[str, Any] | None = None) -> str:
         """`text` without the sentences that name another place or give advice outside the topic — nor,
         when `text` is from a `note` naming no place and the request names one, its specifics (numbers:
-        prices, times, counts of some other town's places); its general advice stays."""
+        prices, times, counts of some other town's places) and what it says of its own place however
+        advised (这个公园的露营区需要提前预约); its general advice stays."""
         unplaced = note is not None and bool(self.places) and not self._note_places(note)
         any_activity = note is not None and self.on_asked_activity(note)
         return "".join(
             s for s in _SENTENCE.findall(text)
             if self.sentence_fits(s, any_activity=any_activity)
-            and not (unplaced and _NUMBER.search(s) and not _ADVICE.search(s))
+            and not (unplaced and ((_NUMBER.search(s) and not _ADVICE.search(s)) or _ITS_PLACE.search(s)))
         ).strip()
 
     @staticmethod

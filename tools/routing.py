@@ -201,8 +201,10 @@ _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         ("diary", r"日记|日常(?![\u4e00-\u9fffA-Za-z])|碎碎念|打卡(?![地点攻])|记录|vlog|diary|journal"),
         ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|感受|体会|复盘|\bstory\b"
                   r"|(?:这个|这段|整个)过程|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"),
-        # a count of things is a list, unless a story said so first (我练到能连做5个，分享这个过程)
-        ("list", r"(?:\d+|[二两三四五六七八九十几]+)\s*(?:个(?!月|小时|星期|周)|[款家条处])"),
+        # a count of things is a list, unless a story said so first (我练到能连做5个，分享这个过程) — not a
+        # count of ways (几个我家的办法, 3个小技巧: tips on how, a guide)
+        ("list", r"(?:\d+|[二两三四五六七八九十几]+)\s*(?:个(?!月|小时|星期|周)|[款家条处])"
+                 r"(?![^，,。；;！!？?\n]{0,6}(?:办法|方法|技巧|妙招|建议|习惯|窍门|诀窍|原则|思路|要点))"),
         ("product", r"新品|种草|好物|产品(?!经理|运营|设计|岗)|安利|平价|单品"),  # (not a 产品经理's job)
         ("edu", r"知识|科普|原理|干货|入门知识|为什么|区别"),
         ("guide", r"攻略|指南|教程|步骤|怎么|如何|怎样|方法|新手|经验帖|经验贴|做法|食谱|路线|计划|规划|"

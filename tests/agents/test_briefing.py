@@ -87,6 +87,8 @@ def test_an_answer_suggests_a_post_on_its_topic() -> None:
     assert suggested_post_request("上班族颈椎痛怎么办？") == "写一篇上班族颈椎痛的笔记"
     assert suggested_post_request("请问杭州哪里可以露营？") == "写一篇杭州哪里可以露营的笔记"
     assert suggested_post_request("吗？") is None
+    assert suggested_post_request("第一次养狗需要准备什么") == "写一篇第一次养狗的准备清单"
+    assert suggested_post_request("去西藏要带哪些东西？") == "写一篇去西藏的必带清单"
 
 
 async def test_a_clarified_run_never_pastes_the_answer(studio: Resources) -> None:  # noqa: F811

@@ -71,6 +71,13 @@ def test_specifics_from_a_note_naming_no_place_are_no_facts_for_a_named_place() 
     assert not shunde.fact_fits("菜市场门口的生煎，4个8元", unplaced)
     anywhere = Scope.of("周末早餐探店合集")  # no place asked for: any town's venue is an example
     assert anywhere.fact_fits("菜市场门口的生煎，4个8元", unplaced)
+    # what the note says of its own place is no fact of the request's, however it is advised
+    camp = {"topic": "莫干山露营", "keywords": ["莫干山", "露营"], "theme": "outdoor"}
+    desc = "这个公园的露营区需要提前在小程序预约，一个营位58元。第一次选设施齐全的营地。"
+    park = note("城市公园露营", desc, ["露营"], "outdoor")
+    moganshan = Scope.of("周末去莫干山露营，新手攻略", camp)
+    assert moganshan.clean(park["desc"], park) == "第一次选设施齐全的营地。"
+    assert Scope.of("新手露营攻略").fact_fits("这个公园的露营区需要提前预约", park)
 
 
 def test_the_research_filter_is_stricter_than_the_critic_on_small_known_places() -> None:

@@ -184,6 +184,8 @@ async def test_stories_refused_text_and_the_lunar_date(
         ("推荐5个适合周末去的小众公园", "list"),  # a count of things recommended
         ("杭州三个宝藏咖啡馆", "list"),
         ("我的考研经历", "story"),
+        ("三岁宝宝挑食怎么办，分享几个我家的办法", "guide"),  # a count of ways is tips on how, no list
+        ("早起的3个小技巧", "guide"),
     ],
 )
 def test_a_count_makes_a_list_unless_a_story_says_otherwise(text: str, kind: str) -> None:

@@ -463,7 +463,8 @@ async def test_answer_agent_answers_a_question_from_the_notes(ctx: StudioContext
 
     assert_lifecycle(run, "answer_agent")
     call, result = tool_pairs(run)["searchNotes"]
-    assert call["toolInput"] == {"query": "露营要带哪些装备？", "limit": 5} and result["toolOutput"]["hits"]
+    assert call["toolInput"] == {"query": "露营要带哪些装备？", "limit": 5, "excerptChars": 400}
+    assert result["toolOutput"]["hits"]
     assert run.of_type("progress") and all(e["agent"] == "answer_agent" for e in run.of_type("progress"))
     [message] = run.of_type("message")
     answer = run.update["answer"]

@@ -269,6 +269,37 @@ def test_a_direct_answer_quotes_only_notes_on_the_question_s_subject() -> None:
     assert "纸箱" in adopted and "晒后修复" not in adopted
 
 
+def test_a_direct_answer_gives_each_note_s_advice_not_its_author_s_story() -> None:
+    import random
+
+    from tools.offline.context import Context
+    from tools.offline.writing import compose_answer
+
+    skirts = {
+        "title": "梨形身材夏天穿什么？5条裙子亲测",
+        "desc": "我是典型的梨形身材，上身瘦胯宽大腿粗。亲测好穿的5种：1. A字中长裙，遮住胯部；"
+        "2. 高腰伞裙，长度到小腿中间最显瘦；",
+        "tags": ["梨形身材"],
+    }
+    jeans = {
+        "title": "牛仔裤怎么选？梨形腿粗亲测不踩雷",
+        "desc": "买了不下二十条牛仔裤之后，终于找到适合梨形身材的款式。首选高腰直筒款，能遮住大腿外侧的肉；"
+        "颜色选中蓝和深蓝，比浅蓝更显瘦。",
+        "tags": ["牛仔裤", "梨形身材"],
+    }
+    coats = {
+        "title": "微胖女生秋冬怎么穿才显瘦？",
+        "desc": "几个显瘦技巧：1. 外套选H型或者茧型，不要选收腰太紧的；2. 深色打底。",
+        "tags": ["显瘦"],
+    }
+    sections = {"question": "梨形身材秋天怎么穿显瘦", "notes": [skirts, jeans, coats]}
+    answer = compose_answer(Context("answer", sections, "", None, random.Random(1)))
+    points = [ln for ln in answer.splitlines() if ln[:1].isdigit()]
+    assert len(points) == 3
+    assert "高腰伞裙" in points[0] and "中蓝" in points[1]  # not 我是典型…, not 买了…终于找到…
+    assert points[2].startswith("3. 外套选H型") and points[2].count("。") == 1  # no 几个显瘦技巧：1.
+
+
 @pytest.mark.parametrize(
     ("request_text", "topic"),
     [

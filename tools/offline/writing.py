@@ -15,7 +15,7 @@ from tools.entities import places, posseg_cut, readers
 from tools.offline import voice
 from tools.offline.context import Context, engagement, note_dicts, tag_names
 from tools.offline.drafting import PERSON, SEVERAL, subject_words
-from tools.offline.material import is_labelled
+from tools.offline.material import is_labelled, role_of
 from tools.offline.text import (
     dedupe,
     is_concrete,
@@ -374,7 +374,10 @@ def compose_answer(ctx: Context) -> str:
     # a first-solids note for a toddler's first flight); who it is for (宝宝) is no subject
     core = _question_core(f"{topic}，{question}")
     notes = [n for n in notes if any(w in _text(n) for w in core)]
-    if not notes and (general := _general_answer(ctx, question, topic)):
+    points = [(_answer_point(note, core), note["title"]) for note in notes[:4]]
+    # what to have is answered by the scene's list, whole, before the notes (a dog's coat, its leash):
+    # each tells of one thing, the list of what a start needs
+    if general := _general_answer(ctx, question, topic, points[:2]):
         return general
     if not notes:
         return (
@@ -383,29 +386,55 @@ def compose_answer(ctx: Context) -> str:
             f"或者让我直接帮你写一篇关于「{shorten(topic, 16)}」的笔记。"
         )
     lines = [f"关于「{shorten(question, 30)}」，我翻了本地笔记库里{len(notes)}篇相关笔记，要点如下："]
-    for i, note in enumerate(notes[:4], start=1):
-        said = sentences(note["desc"])
-        on_it = [s for s in said if any(w in s for w in core)] or said  # its sentence on the subject first
-        first = on_it[0] if on_it else note["desc"]
-        best = next((s for s in on_it if is_concrete(s)), None) or shorten(first, 60)
-        lines.append(f"{i}. {shorten(best, 80)}（来自《{note['title']}》）")
+    lines += [f"{i}. {point}（来自《{title}》）" for i, (point, title) in enumerate(points, start=1)]
     lines.append("需要的话，我可以把这些整理成一篇完整的笔记。")
     return "\n".join(lines)
 
 
-def _general_answer(ctx: Context, question: str, topic: str) -> str:
-    """With no note on it, a question about what to have is answered from its scene's list of things
-    (data/lexicon/scene_tips.txt), said as what is usually needed, not as anyone's report; '' when the
-    question asks for no things or its scene lists none."""
+def _answer_point(note: dict[str, Any], core: list[str]) -> str:
+    """What a note says to the question, in one sentence: its advice on the subject first, then its other
+    advice (a note on it names the subject once), then the rest — what to do, not the author's story
+    (我是典型的梨形身材…, 试了一个冬天总结出几个方法), and a list's items, not the words leading into it
+    (几个显瘦技巧：1. 外套选H型… → 外套选H型…)."""
+    said = [_LEAD_IN.sub("", s) for s in sentences(note["desc"])]
+    roles = {s: role_of(s, s.rstrip("；。")) for s in said}
+    good = [s for s in said if roles[s] not in ("story", "outcome") and not _TOLD.search(s)]
+    advice = [s for s in good if roles[s] in ("tip", "step") or _ADVICE.search(s)]
+    named = [s for s in said if any(w in s for w in core)]
+    on_it = [s for s in advice if s in named] or [s for s in good if s in named] or advice or good or named
+    on_it = on_it or said
+    first = on_it[0] if on_it else note["desc"]
+    best = next((s for s in on_it if is_concrete(s)), None) or shorten(first, 60)
+    return re.sub(r"[；;，,]$", "。", shorten(best, 80))
+
+
+# what the author went through (买了不下二十条之后，终于找到…; 试了一个冬天总结出…): a story, no answer
+_TOLD = re.compile(r"我|终于|(?:之|以)后[，,]|后来|总结出|试了")
+_LEAD_IN = re.compile(
+    r"^[^：:，,。]{2,12}[：:]\s*(?=(?:\d{1,2}\s*[.、)）]|第[一二三四五六七八九十]|[①-⑩]))(?:\d{1,2}\s*[.、)）]\s*)?"
+)
+
+
+def _general_answer(
+    ctx: Context, question: str, topic: str, points: list[tuple[str, str]] | None = None
+) -> str:
+    """A question about what to have is answered from its scene's list of things
+    (data/lexicon/scene_tips.txt), said as what is usually needed, not as anyone's report, then what the
+    notes on it say (`points`: a sentence and its note's title); '' when the question asks for no things
+    or its scene lists none."""
     scene = voice.things_asked(ctx.theme.key, topic, question)
     things = scene.things[:6]
     if not things:
         return ""
-    lines = [f"关于「{shorten(question, 30)}」，本地笔记库里没有直接相关的笔记，一般要准备的是这些："]
+    where = "一般" if points else "本地笔记库里没有直接相关的笔记，一般"
+    lines = [f"关于「{shorten(question, 30)}」，{where}要准备的是这些："]
     lines += [f"{i}. {t}" for i, t in enumerate(things, start=1)]
     # (advice that says again what the list says is no more: 防晒衣 twice)
     if more := next(iter(voice.untold(scene, things)), ""):
         lines.append(f"另外，{more}。")
+    if points:
+        lines.append("本地笔记里还提到：")
+        lines += [f"· {point}（来自《{title}》）" for point, title in points]
     lines.append("需要的话，我可以把这些写成一篇完整的笔记。")
     return "\n".join(lines)
 
