@@ -25,6 +25,13 @@ when it passes one of these bars:
   of the 460 sample notes a sentence a line; the closest good pair (two make-up tips, 出油…按压) reads 0.70
   with 0.415 of its characters shared.
 
+- a point announced as said again: a sentence after words that say so (换句话说, 说白了, 还是那句话,
+  还有一点要记住 …) is compared without them, and a cosine of `ANNOUNCED` with `ANNOUNCED_CHARS` of the
+  characters in common is enough — the writer's own words say it is a restatement. Set in session 21 on
+  the two tune rows of the benchmark it alone catches (draft-f86-2, draft-f164-1). No tune good post, test
+  post or sample note uses those words, so none could fail by it; a good post that announces a summary
+  and then says something new is tested to pass.
+
 Parallel items of a list or a plan (第3-4周：跑3分钟… / 第5-6周：跑5分钟…) read alike to the encoder: two
 units whose numbers differ (neither's a subset of the other's) are never a restatement, and two units under
 headings of their own (🦵 单腿臀桥 / 🦵 单腿硬拉) are held to the bar of items under different labels.
@@ -55,6 +62,7 @@ SAME_DETAILS = 0.60
 DETAIL_WORDS = 5
 RETOLD, RETOLD_CHARS, RETOLD_WORDS = 0.65, 0.42, 3
 RETOLD_FEW, RETOLD_FEW_CHARS, RETOLD_FEW_WORDS = 0.62, 0.43, 2  # fewer particular words, more characters
+ANNOUNCED, ANNOUNCED_CHARS = 0.60, 0.30  # a point the writer says they are saying again (换句话说，…)
 _RETOLD_BARS = ((RETOLD_WORDS, RETOLD, RETOLD_CHARS), (RETOLD_FEW_WORDS, RETOLD_FEW, RETOLD_FEW_CHARS))
 MIN_CHARS = 12  # shorter sentences (a label, "收藏起来～") embed too loosely to compare
 TOPIC_LINES = 3  # a word on this many lines is what the post is about, not a detail of one line
@@ -81,6 +89,15 @@ _REPORTED = re.compile(
 )
 
 
+# Words that announce a point said again (换句话说, 说白了, 再强调一次, 还有一点要记住): what follows restates
+# an earlier point by the writer's own account, so it is held to a lower bar of likeness — the encoder
+# reads a reworded point (把体温、精神头和小便次数看紧了 / 盯住体温、精神、尿量) no closer than two items
+_ANNOUNCED = re.compile(
+    r"(?:^|[。！？!?；;，,]\s*)(?:换句话说|也就是说|说白了|说到底|再说一遍|再强调一[次遍]|再提醒一[次遍]|还有一点要记住|"
+    r"还是那句话|重复一遍)[，,：:]?\s*"
+)
+
+
 @dataclass(frozen=True)
 class Restated:
     """Two units of a post that say the same thing; `whole` when either is a whole paragraph."""
@@ -96,6 +113,7 @@ class _Unit:
     text: str
     whole: bool
     heading: str = ""  # the heading the unit's paragraph opens with (🦵 单腿臀桥), if any
+    announced: bool = False  # what the writer says is said again (`_ANNOUNCED`), without those words
 
 
 def restatement(body: str, title: str = "") -> Restated | None:
@@ -121,7 +139,10 @@ def restatement(body: str, title: str = "") -> Restated | None:
         # a paragraph, or a line of dialogue, of a story: its details come back as it goes on (“谁看见乐乐的
         # 蓝色小车了？” / 只是说：“妈妈看到群里乐乐在找一辆蓝色小车…”)
         whole = a.whole or b.whole or bool(_SPEECH.search(a.text) or _SPEECH.search(b.text))
-        if better and close and _same_point(a.text, b.text, cosine, topic, apart, whole):
+        said_again = (a.announced or b.announced) and not whole and not numbers_differ(a.text, b.text)
+        if said_again and better and cosine >= ANNOUNCED and _char_dice(a.text, b.text) >= ANNOUNCED_CHARS:
+            best = (cosine, Restated(a.text, b.text, False))
+        elif better and close and _same_point(a.text, b.text, cosine, topic, apart, whole):
             best = (cosine, Restated(a.text, b.text, a.whole or b.whole))
     return best[1] if best else None
 
@@ -188,6 +209,9 @@ def _units(body: str) -> list[_Unit]:
                 continue
             parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
             units.extend(_Unit(number, s, False, heading) for s in parts)
+            for said in parts:  # what the writer says again, without the words announcing it
+                if (again := _ANNOUNCED.search(said)) and len(normalise(said[again.end() :])) >= MIN_CHARS:
+                    units.append(_Unit(number, said[again.end() :], False, heading, announced=True))
             for said in parts:  # what someone else is reported to say, without the frame that reports it
                 frame = _REPORTED.match(said)
                 rest = said[frame.end() :] if frame else ""
