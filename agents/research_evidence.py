@@ -36,6 +36,7 @@ from agents.grounding import Scope
 from agents.node import agent, call_tool, prompt
 from agents.review import review_feedback_text
 from agents.state import StudioState
+from tools.entities import READER_CONDITION
 from tools.errors import StudioError
 from tools.knowledge import KnowledgeStore
 from tools.labels import label
@@ -70,11 +71,12 @@ class ToolOutcome:
 
 def research_query(brief: Brief) -> str:
     """Topic plus the keywords it does not already contain (at most four terms), not those only saying who
-    the post is for (租房 of 租房的年轻人 would bring every renter's note before the living room's)."""
+    the post is for (租房 of 租房的年轻人 would bring every renter's note before the living room's) — but
+    a reader's skin or figure (油皮, 小个子), which is what the post is about too."""
     terms: list[str] = []
     for word in (brief.topic, *brief.keywords):
         word = word.strip().lstrip("#")
-        reader = bool(terms) and word in (brief.audience or "")
+        reader = bool(terms) and word in (brief.audience or "") and not READER_CONDITION.search(word)
         if word and not any(word in kept for kept in terms) and not reader:
             terms.append(word)
     return " ".join(terms[:4])

@@ -51,6 +51,11 @@ HEALTH_TOPIC = re.compile(
 )
 
 
+# A reader's skin or figure (干皮, 敏感肌, 小个子, 梨形身材): who a beauty or fashion post is for, and much of
+# what it is about — unlike a reader who is a person of some kind (应届生, 上班族, 新手爸妈)
+READER_CONDITION = re.compile(r"皮|肌|小个子|高个子|微胖|梨形|苹果型|苹果形|胯宽|腿粗|肩宽|身材")
+
+
 @lru_cache(maxsize=4096)
 def posseg_cut(text: str) -> tuple[tuple[str, str], ...]:
     """jieba's words of `text` with their part-of-speech flags."""

@@ -195,6 +195,10 @@ def test_the_research_query_is_what_the_post_is_about_not_who_it_is_for() -> Non
         update={"topic": "上班族带饭", "audience": "上班族", "keywords": ["上班族", "便当"]}
     )
     assert research_query(brief) == "上班族带饭 便当"
+    # …and a reader's skin or figure is what a beauty post is about
+    oily = {"topic": "夏天底妆不脱妆", "audience": "油皮", "keywords": ["油皮", "底妆"]}
+    brief = brief.model_copy(update=oily)
+    assert research_query(brief) == "夏天底妆不脱妆 油皮"
 
 
 async def test_research_collects_camping_evidence_through_the_tools(ctx: StudioContext) -> None:

@@ -369,3 +369,21 @@ def test_a_reader_named_in_the_topic_is_the_audience_and_the_subject_reads_as_a_
     brief = compose_brief(_context("brief", {"request": "应届生第一次面试的准备经验分享"}))
     assert brief["audience"] == "应届生"
     assert subject_of("应届生第一次面试的准备", "应届生") == "面试准备"
+
+
+def test_a_reader_s_skin_is_much_of_what_a_skincare_post_is_about() -> None:
+    """干皮 is who the post is for and what it is about: among the sample notes a 秋冬干皮保湿 search finds,
+    the dry-skin note leads, not the one on skincare prices (a person reader, 应届生, weighs a fifth; a
+    skin type half)."""
+    import json
+    from pathlib import Path
+
+    found = ("beauty-018", "beauty-046", "beauty-033", "beauty-039", "beauty-037", "beauty-015", "beauty-001")
+    path = Path(__file__).parents[2] / "data" / "notes" / "beauty.jsonl"
+    notes = {n["id"]: n for n in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+    brief = {
+        "topic": "秋冬干皮保湿护肤", "audience": "干皮", "theme": "beauty", "contentType": "story",
+        "keywords": ["护肤心得", "秋冬", "干皮", "保湿"],
+    }  # fmt: skip
+    sections = {"brief": brief, "notes": [notes[i] for i in found], "request": "秋冬干皮保湿护肤心得"}
+    assert compose_evidence(_context("evidence", sections))["facts"][0]["sourceId"] == "beauty-018"

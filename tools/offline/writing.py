@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from tools import segmenter
-from tools.entities import places, posseg_cut, readers
+from tools.entities import READER_CONDITION, places, posseg_cut, readers
 from tools.offline import voice
 from tools.offline.context import Context, engagement, note_dicts, tag_names
 from tools.offline.drafting import PERSON, SEVERAL, subject_words
@@ -334,14 +334,15 @@ def _focus(
     """How much a note is about the subject: its words in the title count most, then in the tags, then
     how often the text says them (a party note that mentions a 戚风 once is not a chiffon note), each word
     weighed by its `rarity`, the reader's words (职场新人, 应届生) a fifth: who a note is for is not what it
-    is about, however rarely the other notes name them. A note whose tags name only a kind of the subject
+    is about, however rarely the other notes name them — a reader's skin or figure (干皮, 小个子) half, as it
+    is much of what a skincare or outfit note is about. A note whose tags name only a kind of the subject
     the `topic` does not (公务员面试 and never 面试) is about that kind: its words count half. 0 when it
     only shares the theme."""
     title, tags, desc = str(note["title"]), " ".join(map(str, note.get("tags") or [])), str(note["desc"])
     named = [str(t) for t in note.get("tags") or []]
     total = 0.0
     for w in core:
-        weight = rarity[w] * (0.2 if w in audience else 1)
+        weight = rarity[w] * ((0.5 if READER_CONDITION.search(w) else 0.2) if w in audience else 1)
         hits: float = 3 * (w in title) + 2 * (w in tags) + min(desc.count(w), 3)
         if not hits and len(w) >= 3:  # a compound's first word says part of it: 快手 of 快手菜 (快手早餐)
             hits = 0.5 * (3 * (w[:2] in title) + 2 * (w[:2] in tags))
