@@ -117,6 +117,9 @@ _PLAN_ONLY = re.compile(
 )
 
 
+_FORM_ONLY = re.compile(r"(?:我的)?(?:模板|模版|框架|格式|话术)")
+
+
 # What a post is about only with its owner: how it is made (做法), the stories of (那些事) —
 # 养了三年柯基，说说掉毛和减肥的那些事 is about the corgi's shedding and diet,
 # 新手在家做红烧肉，不柴不腻的做法 about the dish
@@ -488,6 +491,10 @@ def extract_topic(request: str) -> str:
     if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
         thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
         topic = thing + topic
+    elif _FORM_ONLY.fullmatch(topic):  # 职场新人怎么写周报，分享我的模板 → 周报模板: the form of what the
+        # other clause does, named by its last thing (周报, not 职场)
+        things = [w for c in clauses if c != first for w in sorted(_theme_words(c), key=c.rfind)]
+        topic = (things[-1] if things else "") + topic
     topic = _owned(topic, clauses, first)
     if _ASPECTS_ONLY.fullmatch(topic):  # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject
         others = [t for c, t in peeled if c != first and len(t) >= 2 and not _ASPECTS_ONLY.fullmatch(t)]
