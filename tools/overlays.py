@@ -170,6 +170,9 @@ def _scene_doing(point: str) -> bool:
     return len(point) >= 4 and any(d.startswith(point) for d in _doings())
 
 
+_FRAME_LABEL = re.compile(r"(?:我的)?(?:时间线|时间表|流程|步骤|做法|方法|顺序|安排|总结|建议|提醒|经验)")
+
+
 def _point_name(line: str) -> str:
     """What a detail line is about, in a few words: its label ("九分直筒裤：露出脚踝…" → 九分直筒裤), the
     line itself when it is a short item ("防潮垫+睡袋"), or its first clause when that is a short whole
@@ -177,7 +180,8 @@ def _point_name(line: str) -> str:
     text = line.rstrip("…").strip()
     label, sep, rest = text.partition("：")
     if sep and 2 <= len(label) <= 8:  # 平日 or 下午 says when, not what: what is done then is the point
-        return _point_name(rest) if WHEN_LABEL.match(label) else label
+        # (…nor 时间线 or 做法, which say how what follows is told)
+        return _point_name(rest) if WHEN_LABEL.match(label) or _FRAME_LABEL.fullmatch(label) else label
     if len(text) <= 12 and not re.search(r"[，,。；;]", text):
         return text
     first = re.split(r"[，,。；;]", text, maxsplit=1)[0]

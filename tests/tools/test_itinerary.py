@@ -136,6 +136,16 @@ def test_a_day_plan_s_summary_card_names_what_is_done_not_the_day() -> None:
     assert "Day1" not in lines and "西街和开元寺" in lines
 
 
+def test_a_summary_card_names_what_a_frame_label_leads_into_not_the_label() -> None:
+    paragraphs = [
+        "考研英语复习这件事，我想认真记录一下。",
+        "复习·几点感受\n二战英语一从52分提到78分\n时间线：3-6月背单词\n每天100个新词加复习旧词",
+        "你有什么心得？评论区一起交流",
+    ]
+    lines = _summary_lines(paragraphs, "考研英语复习", ["考研英语"])
+    assert "时间线" not in lines and "3-6月背单词" in lines  # 时间线 says how the rest is told
+
+
 def test_spare_doings_fill_only_the_slots_the_evidence_leaves() -> None:
     points = ["去老街骑楼拍照", "防晒要足，帽子和墨镜都带上"]
     spare = ["下午去海边走走，踩踩水", "晚上去海鲜排档吃饭", "查好潮汐表，退潮时去赶海", "早起去海边看日出"]

@@ -387,3 +387,12 @@ def test_a_reader_s_skin_is_much_of_what_a_skincare_post_is_about() -> None:
     }  # fmt: skip
     sections = {"brief": brief, "notes": [notes[i] for i in found], "request": "秋冬干皮保湿护肤心得"}
     assert compose_evidence(_context("evidence", sections))["facts"][0]["sourceId"] == "beauty-018"
+
+
+def test_a_line_that_adds_to_what_its_note_said_before_is_no_line_of_its_own() -> None:
+    from tools.offline.material import as_line
+
+    assert as_line("加上艾宾浩斯复习（第1、2、4、7、15天各复习一次），抽查能记得75%左右") is None
+    assert as_line("再配合一点深蹲，效果更明显") is None
+    tip = "另外少喝咖啡、多喝水，秋冬每周做两次补水面膜。"
+    assert as_line(tip) == "少喝咖啡、多喝水，秋冬每周做两次补水面膜"  # an 另外 leans on nothing

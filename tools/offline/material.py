@@ -35,6 +35,7 @@ _STEP = re.compile(
 _PAIRS = (("“", "”"), ("（", "）"), ("「", "」"), ("(", ")"))
 _INTRO = re.compile(r"^[^：:]{0,14}(?:要点|几点|如下|总结|建议|经验|心得|分享|步骤|做法)[^：:]{0,4}[：:]")
 _INLINE_NUMBER = re.compile(r"(?<=[：:，,；;\s])\d{1,2}[.、]\s*")
+_ADDS_TO = re.compile(r"^(?:再|又)?(?:加上|配合上?|搭配上)")
 _CONNECTIVE = re.compile(r"^(?:另外|此外|而且|还有|所以|因此|但是|不过|然后|同时|最后|其次|首先)[，,、]?")
 _NARRATIVE = re.compile(r"^(?:我|我们|和|跟|去年|今年|以前|之前|上周|上个月|\d+月)|于是|开始了")
 _META = re.compile(r"(?:总结出的经验|说下真实感受|分享(?:一下)?(?:准备过程|经验|心得)|如下|以下)$")
@@ -98,6 +99,8 @@ def as_line(text: str, limit: int = 60) -> str | None:
         cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
         text = text[:cut] if cut >= 12 else ""
     if len(text) < shortest or _OPEN_END.search(text) or _META.search(text) or _TEASER.search(text):
+        return None
+    if _ADDS_TO.match(text):  # (加上艾宾浩斯复习…: what it is added to was said before, in its note)
         return None
     if any(text.count(a) != text.count(b) for a, b in _PAIRS):
         return None
