@@ -1032,7 +1032,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     scene = material.scene()
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
-    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·具体安排
+    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·要点
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
     things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0

@@ -205,7 +205,7 @@ LINE_ENDINGS: dict[str, tuple[str, ...]] = {
 
 # --- headings of the main list and the tips, by content type --------------------------------------------
 POINT_HEADINGS: dict[str, tuple[str, ...]] = {
-    "guide": ("{e}具体安排", "{e}要点", "{e}分开说说", "{e}我的做法"),
+    "guide": ("{e}具体怎么做", "{e}要点", "{e}分开说说", "{e}我的做法"),
     "list": ("{e}清单在这里", "{e}逐个说说", "{e}我的选择"),
     "review": ("{e}真实体验", "{e}亲身感受", "{e}优缺点"),
     "story": ("{e}后来我这样做", "{e}我做了这些调整"),
