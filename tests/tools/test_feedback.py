@@ -144,3 +144,20 @@ def test_notes_on_separate_lines_do_not_carry_their_subject_over() -> None:
     joined = parse("标题里加上「新手必看」\n换成写给大学生")
     assert joined.title_add == ["新手必看"] and joined.title_set is None and joined.audience == "大学生"
     assert parse("标题要有周末，再加上露营").title_add == ["周末", "露营"]  # within a note it does
+
+
+def test_shorter_shortens_a_story_told_in_prose_too() -> None:
+    """A post told as one paragraph of prose (a study story) has no list lines to drop: 写短一点 drops its
+    last sentences, never below two, and leaves the opening and the closing."""
+    from tools.offline.drafting import KEPT_TOLD, _shorten_body
+
+    told = (
+        "二战英语一从52分提到78分。3-6月背单词，每天100个新词。7-9月精做真题阅读，逐句翻译。"
+        "10月开始写作文，先背框架再改写。11-12月做套卷，严格按考试时间3小时。"
+    )
+    body = f"考研英语复习这件事，我想认真记录一下。\n\n{told}\n\n你有什么心得？评论区一起交流"
+    short = _shorten_body(body, int(0.75 * len(body)))
+    opening, kept, closing = short.split("\n\n")
+    assert len(short) <= 0.75 * len(body) and told.startswith(kept) and kept.count("。") >= KEPT_TOLD
+    assert opening == "考研英语复习这件事，我想认真记录一下。" and closing.startswith("你有什么心得")
+    assert _shorten_body(body, 10).split("\n\n")[1].count("。") == KEPT_TOLD  # the floor holds

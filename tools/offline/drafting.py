@@ -938,13 +938,15 @@ def _focus(word: str) -> re.Pattern[str] | None:
 
 
 KEPT_POINTS = 3  # a shortened post keeps at least this many list lines: shorter, never empty of points
+KEPT_TOLD = 2  # …and a told paragraph (a story in prose) at least this many sentences
+_TOLD_SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]*[”」）)]?")
 
 
 def _shorten_body(body: str, limit: int, keep: str = "") -> str:
     """Drop list lines from the end of the longest lists (never the opening, the closing, nor a section
     holding `keep` — what the editor asked for more of) until the body is within `limit` characters, and
     never below `KEPT_POINTS` list lines (a redo of a shortened draft asks for shorter again: the floor keeps
-    the post's substance)."""
+    the post's substance); then the last sentences of a told paragraph, down to `KEPT_TOLD`."""
     paragraphs = body.split("\n\n")
     while len("\n\n".join(paragraphs)) > limit:
         middle = [
@@ -954,7 +956,17 @@ def _shorten_body(body: str, limit: int, keep: str = "") -> str:
         ]
         points = sum(p.count("\n") for p in paragraphs[1:-1] if "\n" in p)
         if not middle or points <= KEPT_POINTS:
-            break
+            told = [
+                (i, said)
+                for i in range(1, len(paragraphs) - 1)
+                if "\n" not in paragraphs[i] and not (keep and keep in paragraphs[i])
+                and len(said := _TOLD_SENTENCE.findall(paragraphs[i])) > KEPT_TOLD
+            ]
+            if not told:
+                break
+            i, said = max(told, key=lambda t: len(paragraphs[t[0]]))
+            paragraphs[i] = "".join(said[:-1])
+            continue
         i = max(middle, key=lambda k: paragraphs[k].count("\n"))
         lines = paragraphs[i].split("\n")
         paragraphs[i] = "\n".join(lines[:-1])
