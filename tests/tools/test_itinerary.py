@@ -75,9 +75,10 @@ def test_too_little_to_do_keeps_the_list() -> None:
     assert itinerary.day_plan(2, ["防晒要足", "去海边走走"], random.Random(0)) is None
 
 
-def _draft(request: str, topic: str, seed: int = 1) -> dict[str, object]:
+def _draft(request: str, topic: str, seed: int = 1, facts: list[str] | None = None) -> dict[str, object]:
     brief = {"topic": topic, "theme": "travel", "contentType": "guide", "keywords": [topic[:2]]}
-    sections = {"request": request, "brief": brief, "evidence": {"facts": []}}
+    evidence = {"facts": [{"text": f, "sourceId": "n1", "sourceTitle": topic} for f in facts or []]}
+    sections = {"request": request, "brief": brief, "evidence": evidence}
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
     return compose_draft(ctx)
 
@@ -254,3 +255,16 @@ def test_a_tag_is_made_a_whole_street_never_the_start_of_a_route() -> None:
     assert _street("玉林", "成都玉林路小吃") == "玉林路"  # #玉林 is a city in 广西
     assert _street("一日游", "杭州西湖周末一日游路线") == "一日游"  # not #一日游路
     assert _street("citywalk", "北京胡同citywalk路线") == "citywalk"
+
+
+def test_a_route_s_total_is_left_out_once_its_stops_are_spread_over_the_days() -> None:
+    facts = [
+        "我的路线：从栈桥出发，往北走到天主教堂，周边的红瓦建筑拍照很出片。",
+        "沿浙江路、肥城路到大学路，那面著名的红墙拐角人比较多。",
+        "从大学路走到小鱼山公园，门票10元左右，山顶能俯瞰红瓦绿树和海。",
+        "全程约5公里，4个小时。",
+        "青岛老城区都是坡，顺路走会省很多体力。",
+    ]
+    body = str(_draft("青岛两天一夜攻略", "青岛两天一夜", 1, facts)["body"])
+    assert "Day1" in body and "栈桥" in body and "小鱼山" in body
+    assert "全程约5公里" not in body  # a total for a walk the plan has cut into hours says nothing

@@ -1362,6 +1362,9 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     return spare
 
 
+_ROUTE_TOTAL = re.compile(r"^(?:全程|总共|一共|整条路线?)(?:大?约|大概)?[\d一二两三四五六七八九十半]")
+
+
 def _day_paragraphs(
     ctx: Context,
     days: int,
@@ -1384,7 +1387,8 @@ def _day_paragraphs(
         lines = [f"{when}：{itinerary.sentence(line)}" for when, line in slots]
         head = f"{e()}{label}" if label else f"{e()}{key}·一天这样走"
         paragraphs.append(head + "\n" + "\n".join(lines))
-    rest = [*left, *tips]
+    # (…not a note's total for its route, once the route's stops are spread over the days: 全程约5公里)
+    rest = [line for line in [*left, *tips] if not _ROUTE_TOTAL.match(line)]
     room = {"shorter": 1, "longer": 6}.get(length or "", 3)
     if rest:
         paragraphs.append(_tips_paragraph(ctx, "guide", rest[:room], key, e))
