@@ -71,6 +71,7 @@ def test_a_place_named_in_another_clause_joins_a_short_topic() -> None:
 def test_a_plan_alone_takes_its_thing_from_another_clause() -> None:
     assert extract_topic("考研复习时间怎么安排，分享我的全年规划") == "考研全年规划"
     assert extract_topic("职场新人怎么写周报，分享我的模板") == "周报模板"  # the form of what is written
+    assert extract_topic("长沙两天怎么吃，美食攻略") == "长沙两天美食攻略"  # no 美食长沙
 
 
 def test_a_clause_that_only_names_the_reader_holds_no_subject() -> None:

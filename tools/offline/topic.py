@@ -458,7 +458,9 @@ def extract_topic(request: str) -> str:
     asking = [(c, t) for c, t in peeled if (a := _ASKED_TAIL.search(t)) and a.start() >= 2]
     told = next(iter(asking), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
     first, topic = next(iter(framed), None) or told
-    if not framed and asking and not _any_trigger(topic):  # 新手第一次养仓鼠，笼子、垫料和饮食要注意什么？
+    # 新手第一次养仓鼠，笼子、垫料和饮食要注意什么？ — not where the question names a place (长沙两天怎么吃，
+    # 美食攻略 is a Changsha guide, no 美食长沙)
+    if not framed and asking and not _any_trigger(topic) and not places(topic):
         whose = next(
             (w for c in clauses if c != first for w in _theme_words(c) if not _CONTENT_NOUN.search(w)), ""
         )
