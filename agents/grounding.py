@@ -58,14 +58,15 @@ _GENERIC_WORDS = frozenset({
 })
 # A number (a price, a time, a count) in a note that names no place describes some other town: no fact
 # for a post about a named place, which keeps only such a note's general advice.
-# The note's own place, pointed at (这个公园, 这家店, 这里): where the note was, not the request's place
+_NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里|串|碗|份)")
+# … unless the sentence is advice to the reader ("每天最多安排2个景点") rather than a report of a place.
+_ADVICE = re.compile(r"建议|最好|别|不要|一定|记得|提前|尽量|可以|优先|避开|注意|最多|至少")
+# …and what such a note says of its own place, pointed at (这个公园, 这家店, 这里), is about where the note
+# was, not the request's place, however it is advised.
 _ITS_PLACE = re.compile(
     r"这(?:个|座|家|片|条|一带)?(?:公园|景区|营地|露营地|村子?|镇子?|古镇|地方|店|馆|园区|山|湖|岛|小区|商场)"
     r"|这里|那里|那边"
 )
-_NUMBER = re.compile(r"\d|[一二三四五六七八九十两半]+(?:元|块|个|家|分钟|小时|公里|串|碗|份)")
-# … unless the sentence is advice to the reader ("每天最多安排2个景点") rather than a report of a place.
-_ADVICE = re.compile(r"建议|最好|别|不要|一定|记得|提前|尽量|可以|优先|避开|注意|最多|至少")
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 
 
