@@ -268,3 +268,15 @@ def test_a_route_s_total_is_left_out_once_its_stops_are_spread_over_the_days() -
     body = str(_draft("青岛两天一夜攻略", "青岛两天一夜", 1, facts)["body"])
     assert "Day1" in body and "栈桥" in body and "小鱼山" in body
     assert "全程约5公里" not in body  # a total for a walk the plan has cut into hours says nothing
+
+
+@pytest.mark.parametrize(
+    ("request_text", "kept"), [("杭州西湖一日游路线", False), ("杭州周边一日游推荐", True)]
+)
+def test_a_tag_for_a_city_s_surroundings_only_on_a_trip_out_of_it(request_text: str, kept: bool) -> None:
+    brief = {"topic": request_text, "theme": "travel", "contentType": "guide", "keywords": ["杭州"]}
+    evidence = {"facts": [], "recommendedTags": ["杭州周边", "杭州", "西湖", "周末去哪儿"]}
+    sections = {"request": request_text, "brief": brief, "evidence": evidence}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    tags = compose_draft(ctx)["tags"]
+    assert ("杭州周边" in tags) is kept and "杭州" in tags

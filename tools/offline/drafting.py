@@ -859,6 +859,9 @@ def _tags(
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     base = [_street(t, ctx.request) for t in base]
+    # (#杭州周边 is for trips out of 杭州, not a post on 西湖 itself)
+    if not fb.tags_set:
+        base = [t for t in base if not (t.endswith(("周边", "周边游")) and "周边" not in ctx.request)]
     whose = readers(f"{ctx.request} {ctx.topic}")  # no #养猫 on a dog's adoption
     base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
