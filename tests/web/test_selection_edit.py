@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Request, expect
 from tests.web.conftest import ARTIFACTS, Studio, run_workflow
 from tests.web.test_labels import raw_on_screen
 
-REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"  # an emoji (🔥) ends its first paragraph
+REQUEST = "帮我写一篇周末城市露营的小红书笔记，面向上班族"  # an emoji (🔥) opens a heading
 DONE_TIMEOUT = 90_000
 
 
@@ -59,12 +59,13 @@ def rewrite_bodies(page: Page) -> list[dict[str, Any]]:
 
 
 def pick_passage(body: str) -> tuple[int, str]:
-    """Lines of a paragraph after the first emoji of the body (so code points and UTF-16 units differ):
-    all but the paragraph's first line (its heading), two sentences or more for 更简洁 to shorten."""
+    """Lines of a paragraph after the first emoji of the body outside the Basic Multilingual Plane (so code
+    points and UTF-16 units differ), which may open that paragraph's heading: all but the paragraph's first
+    line (its heading), two sentences or more for 更简洁 to shorten."""
     emoji_at = next(i for i, ch in enumerate(body) if ord(ch) > 0xFFFF)
     for index, para in enumerate(paragraphs(body)):
         lines = para.split("\n")
-        if body.index(para) > emoji_at and len(lines) >= 3:
+        if body.index(para) + len(lines[0]) > emoji_at and len(lines) >= 3:
             return index, "\n".join(lines[1:])
     raise AssertionError("no passage to select after an emoji")
 
