@@ -154,15 +154,13 @@ def _framed(line: str) -> bool:
     return any(said.startswith(frame[:8]) for frame in FRAME)
 
 
-_WHEN_FIRST = re.compile(r"^(?:早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)")
-
-
 @cache
 def _doings() -> tuple[str, ...]:
     """Every scene's doings (data/lexicon/scene_tips.txt), without the time of day they open on."""
+    from tools.offline.itinerary import TIME_OF
     from tools.offline.voice import all_doings
 
-    return tuple(_WHEN_FIRST.sub("", d) for d in all_doings())
+    return tuple(TIME_OF.sub("", d) for d in all_doings())
 
 
 def _scene_doing(point: str) -> bool:

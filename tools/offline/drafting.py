@@ -859,15 +859,14 @@ def _tags(
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     base = [_street(t, ctx.request) for t in base]
-    # (#杭州周边 is for trips out of 杭州, not a post on 西湖 itself)
-    if not fb.tags_set:
-        base = [t for t in base if not (t.endswith(("周边", "周边游")) and "周边" not in ctx.request)]
     whose = readers(f"{ctx.request} {ctx.topic}")  # no #养猫 on a dog's adoption
     base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
         base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
         # …nor of a season the request never names (no #冬季穿搭 on a Sanya holiday)
         base = [t for t in base if not _other_season(t, f"{ctx.request} {ctx.topic}")]
+        # …nor of a city's surroundings on a post about the city itself (#杭州周边 on 西湖)
+        base = [t for t in base if not (t.endswith(("周边", "周边游")) and "周边" not in ctx.request)]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
     if fb.tags_refresh and not fb.tags_set:
         old = {str(t) for t in previous.get("tags") or []}

@@ -79,7 +79,7 @@ def is_doing(line: str) -> bool:
 
 
 # The time of day a line says it happens at (早上去侨港吃糖水, 中午在西街吃面线糊): the slot it goes in
-_TIME_OF = re.compile(r"^(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)")
+TIME_OF = re.compile(r"^(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)")
 _SLOT_OF = {
     "早上": "上午", "早晨": "上午", "清晨": "上午", "一早": "上午", "上午": "上午", "中午": "下午",
     "下午": "下午", "午后": "下午", "傍晚": "下午", "晚上": "晚上", "夜里": "晚上",
@@ -92,7 +92,7 @@ def _take(queue: list[str], when: str, *, timed: bool = False, not_at: str = "")
     takes the slot's — unless `timed`; none said at `not_at`; ("", "") when none fits."""
     slot = "下午" if when in ("中午", "傍晚") else when  # (lunch is the afternoon's: 中午 lines go with it)
     for i, line in enumerate(queue):
-        said = _TIME_OF.match(line)
+        said = TIME_OF.match(line)
         at = said.group("t") if said else ""
         if not_at and at == not_at:
             continue
