@@ -258,6 +258,10 @@ _NO_TEXT = re.compile(
     r"|\b(?:no|without(?:\s+any)?)\s+(?:text|caption|copy|words)\b"
     r"|\b(?:I'll|I\s+will|I'm\s+going\s+to)\s+write\s+(?:the\s+)?(?:words|text|caption|copy)\b|\b(?:just|only)\s+(?:the\s+|an?\s+)?(?:images?|pictures?)\b"
 )
+# The asker wants the answer itself, no post (直接告诉我答案, 简单回答一下就行)
+_ANSWER_ONLY = re.compile(
+    r"直接(?:告诉我|回答|说)(?:答案|结论)?|只要(?:答案|结论)|简单回答|给我个(?:答案|结论)"
+)
 _PICTURE = re.compile(
     r"图|照片|海报|壁纸|封面|插画|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",
     re.IGNORECASE,
@@ -282,6 +286,9 @@ def route(text: str) -> Route:
         intent, confidence, rule = "full_post", 0.3, "empty"
     elif refused and (wants_image or _PICTURE.search(text)):  # 只要图，不用写文案: images, whatever it names
         intent, confidence, rule = "image_only", 0.85, "image.no_text"
+    elif question and (refused or _ANSWER_ONLY.search(text)) and not (wants_image or _PICTURE.search(text)):
+        # 直接告诉我答案，不用写帖子: a question, whatever post word it names
+        intent, confidence, rule = "question", 0.8, "question.no_post"
     elif post and question and _FOR_MYSELF.search(text) and not markers().verbs.search(text):
         intent, confidence, rule = "question", 0.75, "question.for_myself"
     elif post:

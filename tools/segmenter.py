@@ -13,6 +13,7 @@ from tools.lexfiles import LEXICON
 
 _WORDS = LEXICON / "platform_words.txt"
 _LANDMARKS = LEXICON / "landmarks.tsv"
+_WORLD = LEXICON / "world_places.txt"
 
 
 @cache
@@ -30,6 +31,10 @@ def jieba() -> Any:
     for line in _LANDMARKS.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             module.add_word(line.split("\t")[0], 100, "ns")
+    for line in _WORLD.read_text(encoding="utf-8").splitlines():  # places abroad are places (清迈 is no
+        if line.strip() and not line.startswith("#"):  # adjective), as often words as they were
+            name = line.split("\t")[0]
+            module.add_word(name, module.dt.FREQ.get(name) or 100, "ns")
     return module
 
 

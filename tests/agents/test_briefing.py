@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -16,7 +17,10 @@ from agents.hitl import UserResponse, clarification_text
 from agents.node import prompt
 from agents.run import Resources, RunRequest, WorkflowRunner
 from tests.agents.test_graph import drain, studio  # noqa: F401  (the fixture)
+from tools.lexfiles import sections
 from tools.llm import LLMConfig, LLMGateway
+from tools.offline.briefing import goal_and_cta
+from tools.offline.scenes import goals
 
 CLARIFIED = "厦门三天两晚，写给第一次去的大学生，想多逛逛小众海边"
 
@@ -120,3 +124,18 @@ async def test_a_question_run_ends_with_a_suggested_post(studio: Resources) -> N
     assert events[-1]["suggestedRequest"] == "写一篇上班族颈椎痛的笔记"
     clock = await drain(runner, await runner.prepare_start(RunRequest(message="现在几点")))
     assert clock[-1]["type"] == "workflow_complete" and clock[-1]["suggestedRequest"] is None
+
+
+def test_calls_to_action_vary_by_topic_and_stay_of_their_kind() -> None:
+    """Posts of one kind do not all end alike: each goal lists calls to action of the same kind (the
+    critic's CTA families: a variant may match none, never another), and a topic always gets the same one."""
+    families = sections("cta_families.txt")
+    for key, entry in goals()["goals"].items():
+        kinds = [{f for f, family in families.items() if re.search(family["cta"], c)} for c in entry["cta"]]
+        named = [k for k in kinds if k]
+        assert len(entry["cta"]) >= 2 and all(k == named[0] for k in named), (key, entry["cta"], kinds)
+    topics = ["杭州西湖一日游", "厦门三天两晚", "泉州古城citywalk", "青岛海边两天", "成都三天吃喝", "大理"]
+    said = {goal_and_cta("travel", "guide", t, topic=t, audience="上班族")[1] for t in topics}
+    assert len(said) >= 2 and all(c in goals()["goals"]["travel/guide"]["cta"] for c in said), said
+    again = goal_and_cta("travel", "guide", topics[0], topic=topics[0], audience="上班族")
+    assert again == goal_and_cta("travel", "guide", topics[0], topic=topics[0], audience="上班族")

@@ -556,3 +556,13 @@ async def test_a_hike_carries_no_camping_tags(ctx: StudioContext) -> None:
     """The outdoor evidence holds camping notes; a sunrise hike's tags name no other activity of the theme."""
     draft = await written(ctx, "秋天去黄山看日出，爬山路线和装备清单")
     assert "黄山" in draft.tags and not any("露营" in t for t in draft.tags)
+
+
+async def test_where_a_trip_sets_out_from_is_no_tag(ctx: StudioContext) -> None:
+    """The city a road trip starts from, or its reader lives in, is not what the post is about; nor is a
+    told clause a tag."""
+    draft = await written(ctx, "从福州开车去屏南住了三天，龙潭村的老房子和咖啡馆太治愈了，帮我写写")
+    assert "屏南" in draft.tags and "福州" not in draft.tags, draft.tags
+    assert not any("住了" in t for t in draft.tags), draft.tags
+    draft = await written(ctx, "住杭州的朋友看过来，周六一日游去桐庐，富春江边骑车+吃农家菜，帮我写一篇")
+    assert "杭州" not in draft.tags and "桐庐" in draft.title, (draft.title, draft.tags)

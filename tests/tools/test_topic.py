@@ -449,3 +449,24 @@ def test_a_trip_s_span_asked_how_to_spend_takes_its_place_from_another_clause(
     request_text: str, topic: str
 ) -> None:
     assert extract_topic(request_text) == topic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        # readers called over, a style, only that it be written down: no subject
+        ("住杭州的朋友看过来，周六一日游去桐庐，富春江边骑车+吃农家菜，帮我写一篇", "桐庐一日游"),
+        ("香港一日citywalk，中环走到上环，打卡老街和茶餐厅，写成vlog风格", "香港一日citywalk"),
+        ("上周刚走完武功山两天一夜穿越，腿还酸着，想写下来给第一次去的人参考", "武功山两天一夜穿越"),
+        # the pot a dish was made in is no part of it; a post of it (…帖) is the thing
+        ("自己在家炖了一锅番茄牛腩，软烂入味，写篇做法，不要写成菜谱格式，像聊天一样", "番茄牛腩"),
+        ("写一篇泰山夜爬帖：几点出发能赶上日出，要带什么装备", "泰山夜爬"),
+        # a place abroad is a place; going there and the plan are the subject together
+        ("第一次去清迈，五天行程：古城寺庙、周日夜市、素贴山，帮我写成攻略帖", "清迈五天行程"),
+        ("国庆三天去厦门，帮我写篇攻略", "厦门三天"),
+    ],
+)
+def test_who_is_called_over_how_it_is_written_and_what_was_just_done_are_no_subject(
+    request_text: str, topic: str
+) -> None:
+    assert extract_topic(request_text) == topic

@@ -4,6 +4,7 @@ creative brief (topic, audience, goal, tone, constraints, keywords, call to acti
 from __future__ import annotations
 
 import re
+import zlib
 from typing import Any
 
 from tools.bilingual import localize
@@ -82,9 +83,12 @@ def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: 
     topic = core if len(core) >= 2 else topic
     table = data["goals"]
     entry = table.get(f"{scene}/{kind}") or table.get(f"{scene}/*") or table[f"*/{kind}"]
+    # one of the entry's calls to action, the same for the same topic (no two posts end alike by rule)
+    ctas = entry["cta"]
+    cta = ctas[zlib.crc32(topic.encode("utf-8")) % len(ctas)]
     return (
         entry["goal"].format(topic=topic, audience=audience),
-        entry["cta"].format(topic=topic, audience=audience),
+        cta.format(topic=topic, audience=audience),
     )
 
 

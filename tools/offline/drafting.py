@@ -339,8 +339,8 @@ def _tag_word(word: str) -> bool:
 def _subject_tag(subject: str) -> bool:
     """Is the subject itself a tag: a short name a tag may be (`_tag_word`), a compound of nouns
     (番茄肥牛汤, 戒夜奶) or one particular doing (赶海) — not a phrase (秋天的桂花糕做法)."""
-    if len(subject) > 6 or "的" in subject or not _taggable(subject):
-        return False
+    if len(subject) > 6 or "的" in subject or not _taggable(subject) or _told_clause(subject):
+        return False  # (屏南住了三天 is a clause, no name)
     named = "".join(dict.fromkeys(w for _, w in particulars(subject)))  # 番茄 + 炒蛋, 赶海
     return (
         _tag_word(subject)
@@ -859,6 +859,7 @@ def _tags(
     avoid = [*fb.avoid, *fb.tags_remove]
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     base = [_street(t, ctx.request) for t in base]
+    base = [t for t in base if not _only_setting_out(t, ctx.request, ctx.topic)]
     whose = readers(f"{ctx.request} {ctx.topic}")  # no #养猫 on a dog's adoption
     base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
@@ -892,6 +893,22 @@ def _tags(
 
 
 _SEASON = re.compile(r"秋冬|春夏|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|早春|初秋|初夏|寒冬|盛夏")
+
+
+# where a request sets out from, or where its reader or writer lives (从上海开车去松阳, 住杭州的朋友, 回北京)
+_SETTING_OUT = r"(?:从|回|离开|住在?|家在|人在){p}|{p}(?:[东南西北]?站|机场)?出发"
+
+
+def _only_setting_out(tag: str, request: str, topic: str) -> bool:
+    """Is the tag a place the request names only as where the trip sets out from or the writer lives — no
+    place the post is about (#上海 on 从上海开车去松阳)?"""
+    if places(tag) != [tag]:
+        return False
+    said = f"{request}\n{topic}"
+    at = [m.start() for m in re.finditer(re.escape(tag), said)]
+    way = re.compile(_SETTING_OUT.format(p=re.escape(tag)))
+    spans = [(m.start(), m.end()) for m in way.finditer(said)]
+    return bool(at) and all(any(a <= i < b for a, b in spans) for i in at)
 
 
 def _other_season(tag: str, said: str) -> bool:
@@ -1286,7 +1303,7 @@ def _opening(
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):  # as for titles (see _title)
         hook_pool = tuple(h for h in hook_pool if not h.startswith("第一次")) or hook_pool
     if _told_clause(fields["s"]):  # no "我的宝宝坐高铁回老家里": a clause is nobody's thing
-        hook_pool = tuple(h for h in hook_pool if "我的{s}" not in h) or hook_pool
+        hook_pool = tuple(h for h in hook_pool if not re.search(r"我的\{s\}|\{s\}的?要点", h)) or hook_pool
     if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
         hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})

@@ -71,6 +71,7 @@ _LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要
 _TAIL = re.compile(
     r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|内容|图文|种草文|推文)$"
     r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
+    r"|(?<=[\u4e00-\u9fff]{3})(?<![请字])帖$"  # 泰山夜爬帖: a post of it (not 请帖, 字帖, nor 励志帖: a kind)
 )
 # a "make" frame in the middle of a clause: 给刚毕业的大学生写一篇… / …写篇经验帖
 _MID_MAKE = re.compile(
@@ -289,6 +290,12 @@ _ROUTE_ONLY = re.compile(
 
 
 _GUIDE_END = re.compile(r"(?:攻略|路线|行程|指南)$")
+# only the going somewhere (第一次去清迈), and a span of days going there (周六一日游去桐庐)
+_GOING = re.compile(r"(?:第一次|头一回|准备|打算)?(?:去|到|来)(?P<p>[\u4e00-\u9fff]{2,6})")
+_SPAN_TO = re.compile(
+    r"(?:周[六日末]|周末|国庆|五一|端午|清明|中秋|春节|假期|暑假|寒假)?"
+    r"(?P<span>[一二两三四五六七八九十\d]+(?:日游|天[一二两三四五六七\d]?[夜晚]?))(?:去|到)(?P<p>[\u4e00-\u9fff]{2,6})"
+)
 
 
 def _theme_words(text: str) -> list[str]:
@@ -319,6 +326,18 @@ _HOW_TO_WRITE = re.compile(
     r"|emoji|表情|^(?:口语化?|轻松|俏皮|温柔|正式)(?:一点|一些|点)?$"
     # a form said by example (写成用前用后对比那种, 像朋友聊天那样)
     r"|(?:那种|那样|这种|的感觉|的形式)$"
+    # only that it be written down, or in which style (想写下来给…参考, 写成vlog风格)
+    r"|^(?:写|记|记录)(?:下来|出来)"
+)
+# a clause that only names the style (写成vlog风格): checked before its frame is peeled
+_STYLE_ONLY = re.compile(r"^(?:写成|写出|弄成|写得)[^，,。；;]{0,10}?(?:风格|文风|风|口吻|语气)$")
+# readers called over (住杭州的朋友看过来, 油皮姐妹注意了): who it is for, no subject
+_CALLED_OVER = re.compile(
+    r"^[^，,。]{0,14}?(?:朋友|姐妹|宝子|人|党|家长|同学|宝妈|们)(?:看过来|看这里|注意了?|注意啦|听我说|快收藏)$"
+)
+# what the writer has just done, before the thing done (上周刚走完武功山穿越 → 武功山穿越)
+_JUST_DONE = re.compile(
+    r"^(?:(?:上|这)(?:周末?|个月)|昨天|前天|最近|今天|周末)?(?:刚刚?|才)?(?:走|爬|去|玩|逛|跑|看|吃|学|做)完了?"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
 _FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气|看)$")
@@ -333,7 +352,8 @@ _DONE = re.compile(
 )
 _HOW_MANY = re.compile(
     r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
-    r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只)?"
+    r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只"
+    r"|锅|桌|道|袋|罐|盒|包|把)?"
     r"(?:多)?的?"
 )
 
@@ -368,7 +388,7 @@ _ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻�
 
 def peel(clause: str) -> str:
     """A clause without its frame: '能不能帮我写一下新手化妆的步骤' → '新手化妆的步骤'."""
-    if _WHO_I_AM.match(clause.strip()) or _REFUSED.match(clause.strip()):
+    if any(p.match(clause.strip()) for p in (_WHO_I_AM, _REFUSED, _STYLE_ONLY, _CALLED_OVER)):
         return ""
     text = _TONE_LEAD.sub("", STYLE.sub("", clause).strip())
     if what := _WHAT_IS.match(text):  # 什么是早C晚A: what it asks about is the subject
@@ -503,6 +523,7 @@ def extract_topic(request: str) -> str:
         topic = next(iter(others), topic)
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
         topic = next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
+    topic = _place_and_plan(topic, [t for c, t in peeled if c != first])
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
     # (where the trip goes before where it sets out: 从上海坐高铁去厦门 is a Xiamen trip)
     elsewhere.sort(key=lambda p: bool(re.search(rf"从{re.escape(p)}", request)))
@@ -548,12 +569,26 @@ _BARE_THEME = re.compile(
 _WHO_WORD = re.compile(r"新手|小白|萌新|宝妈|学生党|上班族|打工人|女生|男生|大学生|朋友|大家")
 
 
+def _place_and_plan(topic: str, others: list[str]) -> str:
+    """Going somewhere and the plan another clause names, or a span of days going there, as one subject:
+    第一次去清迈，五天行程 → 清迈五天行程, 周六一日游去桐庐 → 桐庐一日游."""
+    going = _GOING.fullmatch(topic)
+    plan = next((t for t in others if _ROUTE_ONLY.fullmatch(t)), "") if going else ""
+    if going and plan and places(going.group("p")) == [going.group("p")]:
+        return going.group("p") + plan
+    if (trip := _SPAN_TO.fullmatch(topic)) and places(trip.group("p")) == [trip.group("p")]:
+        return trip.group("p") + trip.group("span")
+    return topic
+
+
 def _unquoted(topic: str) -> str:
     if (quoted := _QUOTED.match(topic)) and len(quoted.group("rest")) <= 8:
         topic = quoted.group("x")
     if (kind := _KIND_AFTER.search(topic)) and kind.start() >= 4:
         topic = topic[: kind.start()]
-    return _MY_WAY.sub("", topic)
+    topic = _MY_WAY.sub("", topic)
+    just = _JUST_DONE.match(topic)  # (上周刚走完武功山穿越 → 武功山穿越)
+    return topic[just.end() :] if just and just.end() and len(topic) - just.end() >= 4 else topic
 
 
 _KEYWORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{1,8}")
