@@ -98,7 +98,8 @@ _HUMAN_DRUGS = frozenset(("退烧", "布洛芬", "对乙酰氨基酚", "美林",
 _VET_GIVES = frozenset(("消炎药", "止痛药"))
 _PET_CARE = re.compile(r"绝育|手术|术后|生病|看病|就医|受伤|住院")
 # What a training plan feeds the body with: sports nutrition, not a medicine or a supplement for an illness
-_SPORTS_FOOD = re.compile(r"蛋白粉|乳清|肌酸|电解质|支链氨基酸|BCAA|bcaa|增肌粉")
+_SPORTS_FOOD = re.compile(r"蛋白粉|乳清|肌酸|电解质|盐丸|能量胶|支链氨基酸|BCAA|bcaa|增肌粉")
+_EXERTION = frozenset({"fitness", "outdoor"})  # themes whose readers sweat: a hike's salt and electrolytes
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 _CALORIES = frozenset(("大卡", "千卡", "卡路里"))
@@ -528,10 +529,27 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
         elsewhere = any(len(theme_hits(t, para, min_len=2)) >= 2 for t in _others(scope))
         # …and names no two things the paragraphs on the topic name (湖边 and 步道 in a tips list of a
         # lakeside run): a paragraph about something else shares no things with the post
-        cohesive = sum(w in topical for w in _things(para)) >= 2
+        # (…or one and a name jieba splits: 台阶 and 如意桥 of a hike's route in its body-care tips)
+        shared = [w for w in _things(para) if w in topical]
+        named = any(not any(w in g or g in w for w in shared) for g in _trigrams(para) & _trigrams(topical))
+        cohesive = len(shared) + named >= 2
         if len(said) >= 2 and elsewhere and not touching[para] and para not in thread and not cohesive:
             out.extend(said)
     return out
+
+
+_FUNCTION_CHARS = frozenset("的了是在我你他她它们也都就和与很还要会能把被给让这那有个一不没")
+
+
+def _trigrams(text: str) -> set[str]:
+    """Runs of three Chinese characters with no function character (如意桥, not 的时候): a name or a thing's
+    word, shared with another paragraph only when both speak of it."""
+    return {
+        run[i : i + 3]
+        for run in re.findall(r"[\u4e00-\u9fff]{3,}", text)
+        for i in range(len(run) - 2)
+        if not _FUNCTION_CHARS.intersection(run[i : i + 3])
+    }
 
 
 def _things(text: str) -> set[str]:
@@ -612,7 +630,8 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         shaped = _shaped_advice(domain, said, scope, allowed=domain in by_theme)
         if domain == "weight_loss" and "food" in scope.themes and set(used) <= _CALORIES:
             shaped = []  # a dish's calories (一碗大约550大卡) are what it is, not a diet
-        if domain == "medical" and "fitness" in scope.themes:  # 练完补一勺蛋白粉: a workout's food, no drug
+        if domain == "medical" and _EXERTION.intersection(scope.themes):  # 练完补一勺蛋白粉, a night climb's
+            # 电解质冲剂: what a workout or a hike takes in, no drug
             shaped = [w for w in shaped if not _SPORTS_FOOD.search(w)]
         used += [w for w in shaped if w not in used]
         if not used or (
@@ -641,8 +660,9 @@ def _advice_patterns() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
     }
 
 
-# A sentence about the writer, not the pet (我自己也天天失眠，医生给开了…): a pet post may dose its pet.
-_WRITER = re.compile(r"我自己|自己也|我也")
+# A sentence about the writer or the owner, not the pet (我自己也天天失眠，医生给开了…; 铲屎官自己肠胃
+# 不舒服…): a pet post may dose its pet.
+_WRITER = re.compile(r"我自己|自己也|我也|(?:铲屎官|主人|大人|你)自己")
 _PET = re.compile(r"猫|狗|宠|它|主子|毛孩子|喵|汪")
 
 

@@ -199,6 +199,10 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
     others = [t for t in sections("theme_words.txt") if t not in scope.themes]
     elsewhere = {w for w in _theme_words(lowered, others) if w not in post}
+    trip = {"travel", "outdoor"}.intersection(scope.themes)  # (no 罗马尼亚硬拉: an exercise, no trip)
+    travelled = elsewhere <= _theme_words(lowered, ["travel"])
+    if trip and scope.places.names and elsewhere and travelled and not named:
+        return True  # a post about a named place is a trip there, however it is told (#特种兵旅行 on 泰山)
     if elsewhere and not (elsewhere <= _SPENDING and _MONEY.search(post)):
         return False
     return any(g in post for w in own for g in bigrams(w)) or not advice_domains(lowered)
@@ -363,7 +367,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
     for where, line, last, goes_on in candidates:
         # (a line that ends on a dash leads into the next one, as a colon does: 先说原则—— / 能带走的才买。)
         leads_in = line.rstrip().endswith("——") and not last
-        why = "" if goes_on or leads_in or _formula(line) else _unfinished(line, last)
+        why = "" if goes_on or leads_in or _formula(line) else _unfinished(line, last, where == "标题")
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
     for line in [title_text, *body_lines]:
@@ -376,6 +380,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
             shown = sentence if len(sentence) <= 12 else "…" + sentence[-11:]
             reason = f"句子「{shown}」停在半句就句号结束了，后面的内容被截断了"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
+    bare = _bare_lists(body)
     prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
     ended = [line for _, line in prose if _END.search(line)]
     for i, line in prose:
@@ -388,7 +393,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         chosen = chosen or _formula(line)
         ends = bool(_END.search(line)) or opens or chosen or line in broken
         # (…and not one that ends on its object, a noun, in a plan's labelled line: 第7周：…拌进米粉)
-        cut = i < len(body_lines) - 1 and not ends and not _labelled_whole(line)
+        cut = i < len(body_lines) - 1 and not ends and not _labelled_whole(line) and line.strip() not in bare
         if cut and len(ended) >= max(2, len(prose) - 1):
             tail = strip_emoji(line).strip()
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
@@ -437,6 +442,23 @@ def _stopped_inside(line: str) -> list[str]:
         words_ = [w for w in segmenter.cut(part.rstrip("。！？!?")) if w.strip()]
         if len(words_) >= 3 and words_[-1] in _NEVER_LAST:
             out.append(part)
+    return out
+
+
+def _bare_lists(body: str) -> set[str]:
+    """The items of lists whose items mostly end bare (□ 水杯两个 / □ 湿巾、干纸巾各一包), and the labelled
+    lines of records that mostly do (刺激：很少 / 适合：…): an item that tells a sentence or two ends its last
+    one bare as well, in the list's own style."""
+    by_mark: dict[str, list[str]] = {}  # (a list under several headings is one list by its mark)
+    for line in (line.strip() for line in body.splitlines()):
+        if (mark := LIST_ITEM.match(line)) is not None:
+            by_mark.setdefault(re.sub(r"\d+", "1", mark.group(0).strip()), []).append(line)
+        elif _LABEL.match(strip_emoji(line).strip()):  # records of labelled lines (上脸：… / 刺激：…) too
+            by_mark.setdefault("：", []).append(line)
+    out: set[str] = set()
+    for items in by_mark.values():
+        if len(items) >= 3 and sum(not _END.search(item) for item in items) * 2 > len(items):
+            out.update(items)
     return out
 
 
@@ -529,7 +551,10 @@ def cjk_count(text: str) -> int:
     return len(re.findall(r"[\u4e00-\u9fff]", text))
 
 
-def _unfinished(line: str, last: bool) -> str:
+_WHEN = frozenset(("之后", "以后", "之前", "的时候"))
+
+
+def _unfinished(line: str, last: bool, title: bool = False) -> str:
     text = strip_emoji(line).strip()
     if not text or text.endswith(("…", "...")):
         return ""
@@ -542,7 +567,10 @@ def _unfinished(line: str, last: bool) -> str:
         return "以冒号结尾，后面没有内容"
     tail = [w for w in segmenter.cut(text) if w.strip()]
     ending = next((c for c in _CONNECTIVES if len(c) > 1 and text.endswith(c)), tail[-1] if tail else "")
-    if ending in _CONNECTIVES and not is_heading(line) and not _TIME_CHOSEN.search(text):
+    # (a title or a labelled line may be a time clause: 第一次汇报搞砸之后, 适合：屏障受损的时候)
+    labelled = (label := _LABEL.match(text)) is not None and not re.search(r"[，,。；;]", text[label.end() :])
+    when = ending in _WHEN and (title or labelled) and cjk_count(text) >= 5
+    if ending in _CONNECTIVES and not is_heading(line) and not _TIME_CHOSEN.search(text) and not when:
         return f"停在「{ending}」上，话没说完"
     if _MEASURE_END.search(text) and not is_heading(line):
         return f"停在「{text[-4:]}」，量词后面没有东西"

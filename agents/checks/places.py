@@ -549,6 +549,9 @@ def _home(escaped: str) -> list[str]:
         # (景德镇那套), or brought back from a trip there (前年去景德镇玩，一口气背回来一整套餐具)
         rf"{escaped}(?:{_NAME})?(?:出)?产(?:的|地|区)?(?![品业生后妇假])",
         rf"{escaped}(?:的|买的|带回来的)?那(?:套|件|条|个|只|款|瓶|双|罐|包)",
+        # a produce named by where it grows (云南小粒咖啡, 新疆长绒棉, 内蒙古羊绒): a kind of the thing
+        rf"{escaped}(?:小粒|长绒|高山|本地)?(?:咖啡|红茶|绿茶|白茶|乌龙|普洱|棉|羊绒|羊毛|丝绸|真丝|大米|香米|小米"
+        rf"|蜂蜜|枸杞|红枣|核桃|火腿|腊肉|牛肉干|奶酪|辣椒|花椒|白酒|黄酒|酱油|陈醋)",
         rf"去{escaped}(?:玩|旅游|旅行|出差)[^。！!？?\n]{{0,12}}?(?:带回|背回|买回|拎回|扛回|淘)",
         # the ticket from home (机票成都往返每人约900元)
         rf"(?:机票|高铁票?|动车票?|火车票?|航班){escaped}(?:往返|出发|直飞)|{escaped}(?:往返|直飞)",
@@ -577,6 +580,9 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"(?:比如|例如|像是?)(?:在|去)?{listed}",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
         rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
+        # …and where a trip of theirs went (寒假带女儿从成都飞三亚看外公外婆): the story's way, not the post's
+        # place
+        rf"从{_NAME}(?:飞|坐[^，,。！!？?；;\n]{{0,4}}?到|开车到|开车去|去|回)(?:到)?{escaped}",
     ]
 
 

@@ -25,7 +25,8 @@ _SENTENCE = re.compile(r"(?<=[。！？!?；;…])|\n")
 _NUMBERING = re.compile(r"^(?:\d{1,2}\s*[.、)）:：](?!\d)|[①-⑩]|[（(]\d{1,2}[)）]|[-·•*])\s*")
 # A line that is an item of a list: numbered (1. / 1️⃣ / ①), bulleted, or led by an emoji.
 LIST_ITEM = re.compile(
-    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf])"
+    r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3|[-·•*▪︎]|[\U0001f000-\U0001faff\u2600-\u27bf]"
+    r"|[□■◆◇○●▶►▸√✓])"  # (a checklist's box: □ 滋润型面霜，比平时厚一个度)
 )
 _NOT_WORD = re.compile(r"[\W_]+")
 # Words of request scaffolding that say nothing about the topic.

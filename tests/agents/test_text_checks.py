@@ -1635,12 +1635,17 @@ ROUND_26_FAILING = frozenset(
     f"draft-{n}-good"
     for n in ("f721", "g907", "g914", "g915", "g919", "g925", "g928", "g935", "g936", "g938")
 )
+# Round 27 (F801–F816, G1001–G1036; a third of each held out): six of its good posts still fail — a
+# tag that names the post's kind of sewing (#旧衣改造 on altering trousers) and five held out
+ROUND_27_FAILING = frozenset(
+    f"draft-g{n}-good" for n in (1007, 1017, 1020, 1026, 1029, 1035)
+)
 LATE_GOOD = sorted(
     i
     for i, row in _QUALITY_DRAFTS.items()
     if row["family"] >= "F206"
     and not row["flaws"]
-    and i not in ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING
+    and i not in ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
 )
 ROUND_18_CAUGHT = {
     "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
@@ -1674,6 +1679,11 @@ ROUND_18_CAUGHT = {
     "draft-f701-2": "cut_off",  # 当地人会把整只土鸡放进；: a putting verb with nowhere to put it
     "draft-f707-2": "cut_off",  # 都放在，也不去强行抓它: 放在 with its place cut
     "draft-f718-1": "stock_phrase",  # 最温柔的铠甲 … 愿每一个努力生活的你，都值得被温暖包裹
+    # round 27
+    "draft-f806-2": "cta_mismatch",  # 报名我的21天控油训练营 closing a face-wash review
+    "draft-f807-1": "off_topic_advice",  # 铲屎官自己…冲一袋蒙脱石散，一天三次，空腹喝 in a cat-food post
+    "draft-f815-1": "off_topic_advice",  # 企业年金…缴存比例拉满，税前扣除 in a desk-stretch routine
+    "draft-f815-2": "stock_phrase",  # 肩颈里，藏着每一份不为人知的努力
 }
 
 
@@ -1703,7 +1713,10 @@ def test_round_18_to_22_good_posts_pass(row_id: str) -> None:
     dash (先说原则——), an ingredient's 花椒 1小把, a plan's labelled line ending on its object (第7周：…拌进
     米粉), where the writer, a client or a move is in a post about no place (我人在杭州, 客户在深圳, 从上海
     搬到青岛, 比如在上海, 从日本中古店代购), a quoted warning's 点链接 and the writer's own 下单时 in a
-    closing (round 26)."""
+    closing (round 26); a title that is a time clause (第一次汇报搞砸之后), records of labelled lines and a
+    checklist's □ items that end bare, electrolytes on a night climb, #特种兵旅行 on 泰山, a family flight
+    told in a post about no place (从成都飞三亚看外公外婆), 云南小粒咖啡, a hike's knee tips beside its
+    route (round 27)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 

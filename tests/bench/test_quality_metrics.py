@@ -197,9 +197,16 @@ def test_the_request_set() -> None:
     assert {r["split"] for r in rows} == set(SPLITS)
     # round 1 (req-001…) split before tuning; rounds 2–6 and 8 (req-201…req-640, req-901…) were measured
     # once as fresh, then tuned on; round 7 (req-701…800) is held out, and with round 1's third it is
-    # about a third of the set; round 10 (req-1001…) held a third of itself out as it was written
+    # about a third of the set; rounds 10 and 11 (req-1001…) held a third of themselves out as they were
+    # written
     _split_rule([r for r in rows if int(r["id"][4:]) < 200], "kind")
-    _split_rule([r for r in rows if int(r["id"][4:]) >= 1000], "kind")
+    _split_rule([r for r in rows if 1000 <= int(r["id"][4:]) < 1200], "kind")
+    # round 12 (req-1201…) held out the ids ending on 2, 5 or 8 as it was written
+    assert all(
+        r["split"] == ("holdout" if int(r["id"][4:]) % 10 in (2, 5, 8) else "tune")
+        for r in rows
+        if int(r["id"][4:]) >= 1200
+    )
     later = [(r, int(r["id"][4:])) for r in rows if 200 <= int(r["id"][4:]) < 1000]
     assert all(r["split"] == ("holdout" if 700 <= n < 900 else "tune") for r, n in later)
     assert 0.25 <= sum(r["split"] == "holdout" for r in rows) / len(rows) <= 0.4
