@@ -85,7 +85,9 @@ def _places(text: str) -> tuple[str, ...]:
             continue
         # (…and a city jieba reads as a name or a noun is one: 拉萨 nrt, 大理 n)
         named = flag in _NAMED_FLAGS and len(word) >= 3 and bool(_LANDMARK.search(word))
-        if flag == "ns" or named or _city(word):
+        # (…and a county jieba reads as a name, where the text treats it as a place: 去安吉住了两晚)
+        county = flag in _NAMED_FLAGS and word in divisions() and _placed(text, word)
+        if flag == "ns" or named or county or _city(word):
             found.append(word)
     # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is
     # about
@@ -97,7 +99,9 @@ def _places(text: str) -> tuple[str, ...]:
 
 
 _BEFORE_PLACE = frozenset("去到在来从回游逛飞住")
-_AFTER_PLACE = re.compile(r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食")
+_AFTER_PLACE = re.compile(
+    r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食|[一二两三四五六七\d](?:天|晚|日游)"
+)
 
 
 def _placed(text: str, word: str) -> bool:

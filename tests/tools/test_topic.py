@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tools.entities import places
 from tools.offline.topic import extract_topic
 
 
@@ -470,3 +471,11 @@ def test_who_is_called_over_how_it_is_written_and_what_was_just_done_are_no_subj
     request_text: str, topic: str
 ) -> None:
     assert extract_topic(request_text) == topic
+
+
+def test_a_trip_told_from_where_it_set_out_is_about_where_it_went() -> None:
+    """从X开车去Y住了两晚: the way there is no part of the subject, and a county jieba reads as a name is a
+    place where the text treats it as one."""
+    assert extract_topic("从上海开车去安吉住了两晚，竹林和咖啡馆都很出片，帮我写写") == "安吉两晚"
+    assert extract_topic("从福州开车去屏南住了三天，龙潭村的老房子和咖啡馆太治愈了，帮我写写") == "屏南三天"
+    assert places("安吉两晚") == ["安吉"] and places("安吉是个好名字") == []

@@ -19,6 +19,11 @@ _COOKED = re.compile(
     r"做法|在家|自己做|自制|食谱|菜谱|怎么[做炒煮烧炖蒸烤煎拌腌卤包熬]|教程|步骤|配方|复刻|学会|下厨|厨房"
 )
 
+# a trip counted in days, its plan, or the drive there
+_TRIP = re.compile(
+    r"(?:住|待|呆|玩)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|[一二两三四五六七\d]天|行程|路线|(?:开车|自驾)去"
+)
+
 GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
 
 
@@ -36,6 +41,8 @@ def scene_of(theme_key: str, text: str) -> str:
     data = goals()
     for finer, themes in data["scene_themes"].items():
         if scene in themes and re.search(data["scenes"][finer], text, re.IGNORECASE):
+            if finer == "food_out" and scene == "travel" and _TRIP.search(text):
+                continue  # a trip of days that passes a café (安吉住了两晚，竹林和咖啡馆) is still a trip
             return finer
     # food to be had in a place, not said to be cooked, is eaten there (成都火锅推荐, 西湖边吃杭帮菜)
     if scene == "food" and _EATEN.search(text) and places(text) and not _COOKED.search(text):

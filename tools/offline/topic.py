@@ -331,6 +331,13 @@ _HOW_TO_WRITE = re.compile(
 )
 # a clause that only names the style (写成vlog风格): checked before its frame is peeled
 _STYLE_ONLY = re.compile(r"^(?:写成|写出|弄成|写得)[^，,。；;]{0,10}?(?:风格|文风|风|口吻|语气)$")
+# the way a trip set out, before where it went (从上海开车去…), and a stay told (安吉住了两晚)
+_SET_OUT_LEAD = re.compile(
+    r"^从[\u4e00-\u9fff]{2,4}?(?:开车|自驾|坐高铁|坐动车|坐飞机|坐火车|飞|出发)?(?:去|到)(?=[\u4e00-\u9fff]{2})"
+)
+_STAYED = re.compile(
+    r"(?P<p>[\u4e00-\u9fff]{2,4}?)(?:住|待|呆|玩)了(?P<n>[一二两三四五六七八九十\d]+)(?P<u>天|晚|夜)"
+)
 # readers called over (住杭州的朋友看过来, 油皮姐妹注意了): who it is for, no subject
 _CALLED_OVER = re.compile(
     r"^[^，,。]{0,14}?(?:朋友|姐妹|宝子|人|党|家长|同学|宝妈|们)(?:看过来|看这里|注意了?|注意啦|听我说|快收藏)$"
@@ -588,7 +595,12 @@ def _unquoted(topic: str) -> str:
         topic = topic[: kind.start()]
     topic = _MY_WAY.sub("", topic)
     just = _JUST_DONE.match(topic)  # (上周刚走完武功山穿越 → 武功山穿越)
-    return topic[just.end() :] if just and just.end() and len(topic) - just.end() >= 4 else topic
+    topic = topic[just.end() :] if just and just.end() and len(topic) - just.end() >= 4 else topic
+    # where the trip set out from is no part of it (从上海开车去安吉住了两晚 → 安吉两晚)
+    if (lead := _SET_OUT_LEAD.match(topic)) and len(topic) - lead.end() >= 2:
+        topic = topic[lead.end() :]
+    stayed = _STAYED.fullmatch(topic)
+    return stayed.group("p") + stayed.group("n") + stayed.group("u") if stayed else topic
 
 
 _KEYWORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{1,8}")
