@@ -566,3 +566,15 @@ async def test_where_a_trip_sets_out_from_is_no_tag(ctx: StudioContext) -> None:
     assert not any("住了" in t for t in draft.tags), draft.tags
     draft = await written(ctx, "住杭州的朋友看过来，周六一日游去桐庐，富春江边骑车+吃农家菜，帮我写一篇")
     assert "杭州" not in draft.tags and "桐庐" in draft.title, (draft.title, draft.tags)
+
+
+async def test_an_english_subject_is_read_for_what_it_is(ctx: StudioContext) -> None:
+    """skin cycling is a skincare rotation, not a ride; a HIIT routine for busy mums is a workout, not
+    parenting; the aspects of a subject (原因和处理) are not its headings' key."""
+    draft = await written(ctx, "写一篇skin cycling的帖子，我坚持了一个月，A醇、刷酸、修护三天一轮")
+    text = draft.title + draft.body + "".join(draft.tags)
+    assert "护肤" in text and "骑行" not in text and "骑车" not in text, text
+    draft = await written(ctx, "Write a post about my 12-week HIIT routine for busy moms, emojis please!")
+    assert "HIIT" in draft.title and not {"育儿", "亲子"} & set(draft.tags), (draft.title, draft.tags)
+    draft = await written(ctx, "家里柯基最近老舔爪子，舔到脚趾缝都红了，写一篇狗狗舔爪的原因和处理笔记")
+    assert "原因和处理·" not in draft.body, draft.body

@@ -387,6 +387,13 @@ def _nouns(text: str) -> list[str]:
     ]
 
 
+# aspects of a thing, alone or joined (原因和处理, 好处与坏处): no key of their own
+_ASPECTS = re.compile(
+    r"(?:原因|处理|处理方法|解决办法|办法|方法|步骤|注意事项|区别|好处|坏处|优缺点|利弊|误区|要点|症状|预防)"
+    r"(?:[和与及、](?:原因|处理|处理方法|解决办法|办法|方法|步骤|注意事项|区别|好处|坏处|误区|要点|症状|预防))*"
+)
+
+
 def _key(subject: str, keywords: list[str] | None = None) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
@@ -399,6 +406,8 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     if "的" in subject:  # 好用的婴儿推车 → 婴儿推车, 秋天的桂花糕做法 → 桂花糕, 新手化妆的步骤 → 化妆
         before, head = subject.rsplit("的", 1)
         head = _ABSTRACT.sub("", head)
+        if _ASPECTS.fullmatch(head) and len(before) >= 2:  # 狗狗舔爪的原因和处理: the thing, not its aspects
+            return _key(before, keywords)
         if 2 <= len(head) <= 5 and head not in _NOT_TAGS and not _SPAN.fullmatch(head) and _particular(head):
             return head
         # 用过的尾灯和反光装备: a head too long for a heading holds the thing, not the 用过 before it

@@ -243,6 +243,7 @@ THEMES: dict[str, Theme] = {
                 "拉伸",
                 "有氧",
                 "深蹲",
+                "hiit",  # (the request is read lowercased)
             ),
             "想动起来的上班族",
             "积极、有干劲",
