@@ -86,7 +86,7 @@ def _places(text: str) -> tuple[str, ...]:
         # (…and a city jieba reads as a name or a noun is one: 拉萨 nrt, 大理 n)
         named = flag in _NAMED_FLAGS and len(word) >= 3 and bool(_LANDMARK.search(word))
         # (…and a county jieba reads as a name, where the text treats it as a place: 去安吉住了两晚)
-        county = flag in _NAMED_FLAGS and word in divisions() and _placed(text, word)
+        county = flag in _NAMED_FLAGS and word in divisions() and _placed(text, word, _DAYS_AFTER)
         if flag == "ns" or named or county or _city(word):
             found.append(word)
     # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is
@@ -99,15 +99,17 @@ def _places(text: str) -> tuple[str, ...]:
 
 
 _BEFORE_PLACE = frozenset("去到在来从回游逛飞住")
-_AFTER_PLACE = re.compile(
-    r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食|[一二两三四五六七\d](?:天|晚|日游)"
-)
+_AFTER_PLACE = re.compile(r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食")
+_DAYS_AFTER = re.compile(r"[一二两三四五六七\d](?:天|晚|日游)")  # (安吉两晚: a county's stay)
 
 
-def _placed(text: str, word: str) -> bool:
-    """Is some mention of `word` treated as a place: right after 去/在/从 …, or right before 旅行/市/站 …?"""
+def _placed(text: str, word: str, after: re.Pattern[str] | None = None) -> bool:
+    """Is some mention of `word` treated as a place: right after 去/在/从 …, or right before 旅行/市/站 … (or
+    what `after` also allows)?"""
     return any(
-        (m.start() > 0 and text[m.start() - 1] in _BEFORE_PLACE) or _AFTER_PLACE.match(text, m.end())
+        (m.start() > 0 and text[m.start() - 1] in _BEFORE_PLACE)
+        or _AFTER_PLACE.match(text, m.end())
+        or (after is not None and after.match(text, m.end()))
         for m in re.finditer(re.escape(word), text)
     )
 

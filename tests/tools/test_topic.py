@@ -478,4 +478,8 @@ def test_a_trip_told_from_where_it_set_out_is_about_where_it_went() -> None:
     place where the text treats it as one."""
     assert extract_topic("从上海开车去安吉住了两晚，竹林和咖啡馆都很出片，帮我写写") == "安吉两晚"
     assert extract_topic("从福州开车去屏南住了三天，龙潭村的老房子和咖啡馆太治愈了，帮我写写") == "屏南三天"
-    assert places("安吉两晚") == ["安吉"] and places("安吉是个好名字") == []
+    assert places("安吉两晚") == ["安吉"] and places("安吉是个好名字") == [] and places("练吉他两天") == []
+    # …but a route's two ends, a learner's way, a home stay and a meal eaten are no trips set out on
+    assert extract_topic("从成都到重庆的高铁攻略") == "从成都到重庆的高铁攻略"
+    assert extract_topic("从新手到高手的进阶之路") == "从新手到高手的进阶之路"
+    assert extract_topic("吃完火锅怎么去味") == "吃完火锅怎么去味"

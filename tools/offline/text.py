@@ -154,11 +154,11 @@ _NOT_A_BAG = re.compile(r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|�
 
 
 # What the post must not be or say (别写成鸡汤, 不要推荐具体品牌): no sign of its theme
+_NOT_THIS = re.compile(r"(?:别|不要|不想|避免)(?:写成|写得像|弄成|搞成|像|提|推荐)[^，,。；;！!？?\n]{0,8}")
 # a stay somewhere counted in days or nights, or a drive there (去屏南住了三天, 开车去松阳)
 _STAY = re.compile(
     r"(?:住|待|呆|玩|逛)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|(?:开车|自驾|坐高铁|坐动车|飞)去"
 )
-_NOT_THIS = re.compile(r"(?:别|不要|不想|避免)(?:写成|写得像|弄成|搞成|像|提|推荐)[^，,。；;！!？?\n]{0,8}")
 # Triggers that name a kind of post more than a thing (攻略 of an A醇 攻略): half a trigger, so a thing wins
 _KIND_TRIGGERS = frozenset({"攻略", "打卡"})
 

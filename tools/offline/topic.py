@@ -333,7 +333,9 @@ _HOW_TO_WRITE = re.compile(
 _STYLE_ONLY = re.compile(r"^(?:写成|写出|弄成|写得)[^，,。；;]{0,10}?(?:风格|文风|风|口吻|语气)$")
 # the way a trip set out, before where it went (从上海开车去…), and a stay told (安吉住了两晚)
 _SET_OUT_LEAD = re.compile(
-    r"^从[\u4e00-\u9fff]{2,4}?(?:开车|自驾|坐高铁|坐动车|坐飞机|坐火车|飞|出发)?(?:去|到)(?=[\u4e00-\u9fff]{2})"
+    # (not a route's two ends: 从成都到重庆的高铁)
+    r"^从(?P<p>[\u4e00-\u9fff]{2,4}?)(?:(?:开车|自驾|坐高铁|坐动车|坐飞机|坐火车|飞|出发)(?:去|到)|去)"
+    r"(?=[\u4e00-\u9fff]{2})"
 )
 _STAYED = re.compile(
     r"(?P<p>[\u4e00-\u9fff]{2,4}?)(?:住|待|呆|玩)了(?P<n>[一二两三四五六七八九十\d]+)(?P<u>天|晚|夜)"
@@ -343,8 +345,9 @@ _CALLED_OVER = re.compile(
     r"^[^，,。]{0,14}?(?:朋友|姐妹|宝子|人|党|家长|同学|宝妈|们)(?:看过来|看这里|注意了?|注意啦|听我说|快收藏)$"
 )
 # what the writer has just done, before the thing done (上周刚走完武功山穿越 → 武功山穿越)
-_JUST_DONE = re.compile(
-    r"^(?:(?:上|这)(?:周末?|个月)|昨天|前天|最近|今天|周末)?(?:刚刚?|才)?(?:走|爬|去|玩|逛|跑|看|吃|学|做)完了?"
+_JUST_DONE = re.compile(  # (a time or a 刚 leads it: 吃完火锅怎么去味 keeps its 吃完)
+    r"^(?=上|这|昨|前天|最近|今天|周末|刚|才)(?:(?:上|这)(?:周末?|个月)|昨天|前天|最近|今天|周末)?(?:刚刚?|才)?"
+    r"(?:走|爬|去|玩|逛|跑|看|吃|学|做)完了?"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
 _FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气|看)$")
@@ -588,6 +591,11 @@ def _place_and_plan(topic: str, others: list[str]) -> str:
     return topic
 
 
+def _a_place(name: str) -> bool:
+    """Is `name` a place where it is gone to (安吉, which jieba alone reads as a person's name)?"""
+    return places(f"去{name}") == [name]
+
+
 def _unquoted(topic: str) -> str:
     if (quoted := _QUOTED.match(topic)) and len(quoted.group("rest")) <= 8:
         topic = quoted.group("x")
@@ -597,10 +605,13 @@ def _unquoted(topic: str) -> str:
     just = _JUST_DONE.match(topic)  # (上周刚走完武功山穿越 → 武功山穿越)
     topic = topic[just.end() :] if just and just.end() and len(topic) - just.end() >= 4 else topic
     # where the trip set out from is no part of it (从上海开车去安吉住了两晚 → 安吉两晚)
-    if (lead := _SET_OUT_LEAD.match(topic)) and len(topic) - lead.end() >= 2:
+    lead = _SET_OUT_LEAD.match(topic)
+    if lead and len(topic) - lead.end() >= 2 and _a_place(lead.group("p")):
         topic = topic[lead.end() :]
     stayed = _STAYED.fullmatch(topic)
-    return stayed.group("p") + stayed.group("n") + stayed.group("u") if stayed else topic
+    if stayed and _a_place(stayed.group("p")):
+        return stayed.group("p") + stayed.group("n") + stayed.group("u")
+    return topic
 
 
 _KEYWORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{1,8}")
