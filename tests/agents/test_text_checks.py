@@ -1684,6 +1684,7 @@ ROUND_18_CAUGHT = {
     "draft-f807-1": "off_topic_advice",  # 铲屎官自己…冲一袋蒙脱石散，一天三次，空腹喝 in a cat-food post
     "draft-f815-1": "off_topic_advice",  # 企业年金…缴存比例拉满，税前扣除 in a desk-stretch routine
     "draft-f815-2": "stock_phrase",  # 肩颈里，藏着每一份不为人知的努力
+    "draft-f812-2": "cta_mismatch",  # 周末在家照着做煲仔饭 closing a 探店 review of 顺德
 }
 
 
