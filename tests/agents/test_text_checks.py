@@ -1880,3 +1880,18 @@ def test_sports_nutrition_in_a_training_plan_is_no_medical_advice() -> None:
     assert checks(request, post) == set()
     dosed = body.replace("补一勺蛋白粉", "每天吃两粒褪黑素胶囊")
     assert "off_topic_advice" in checks(request, {**post, "body": dosed})
+
+
+def test_a_recipe_s_call_to_action_is_one_for_a_dish_not_for_any_home_routine() -> None:
+    """在家照着做煲仔饭 closes a recipe, not a 探店 review; 在家照着做这套动作 closes a home workout."""
+    request = "久坐上班族5分钟肩颈拉伸，在工位和家里都能做"
+    body = (
+        "每天对着电脑八九个小时，这套动作我已经坚持两个月了。\n\n"
+        "1. 低头拉伸：右手放在后脑勺，轻轻把头往下压，保持30秒。\n"
+        "2. 扩胸：双手在背后十指交扣，往后往下拉，保持30秒。\n\n"
+        "收藏起来，在家照着做这套动作，每天十分钟就够。"
+    )
+    post = {"title": "5分钟肩颈拉伸", "body": body, "tags": ["肩颈拉伸", "久坐", "上班族", "拉伸"]}
+    assert "cta_mismatch" not in checks(request, post)
+    row = _QUALITY_DRAFTS["draft-f812-2"]
+    assert "cta_mismatch" in checks(row["request"], row["draft"], brief=row["brief"])
