@@ -523,6 +523,7 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
     thread = _thread(body, scope)
     touching = {para: _touches(para, scope) for para in paragraphs(body)}
     topical = "\n".join(para for para, touches in touching.items() if touches)
+    topical_names = _trigrams(topical)  # (once: every middle paragraph is read against the same)
     for para in paragraphs(body)[1:-1]:
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
         # (of a theme not near the request's: a trip's clothes are outdoor gear, its meals food)
@@ -531,7 +532,7 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
         # lakeside run): a paragraph about something else shares no things with the post
         # (…or one and a name jieba splits: 台阶 and 如意桥 of a hike's route in its body-care tips)
         shared = [w for w in _things(para) if w in topical]
-        named = any(not any(w in g or g in w for w in shared) for g in _trigrams(para) & _trigrams(topical))
+        named = any(not any(w in g or g in w for w in shared) for g in _trigrams(para) & topical_names)
         cohesive = len(shared) + named >= 2
         if len(said) >= 2 and elsewhere and not touching[para] and para not in thread and not cohesive:
             out.extend(said)

@@ -200,8 +200,10 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     others = [t for t in sections("theme_words.txt") if t not in scope.themes]
     elsewhere = {w for w in _theme_words(lowered, others) if w not in post}
     trip = {"travel", "outdoor"}.intersection(scope.themes)  # (no 罗马尼亚硬拉: an exercise, no trip)
-    travelled = elsewhere <= _theme_words(lowered, ["travel"])
-    if trip and scope.places.names and elsewhere and travelled and not named:
+    if (
+        trip and scope.places.names and elsewhere and not named
+        and elsewhere <= _theme_words(lowered, ["travel"])  # (read last: only for a place's trip post)
+    ):
         return True  # a post about a named place is a trip there, however it is told (#特种兵旅行 on 泰山)
     if elsewhere and not (elsewhere <= _SPENDING and _MONEY.search(post)):
         return False
