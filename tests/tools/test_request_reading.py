@@ -370,3 +370,72 @@ def test_what_it_all_cost_is_an_outcome_not_a_tip() -> None:
     assert role_of("总花费不到200元", "总花费不到200元") == "outcome"
     assert role_of("一共花了80块", "一共花了80块") == "outcome"
     assert role_of("预算300元以内", "预算300元以内") != "outcome"  # a budget asked for is no result
+
+
+# --- session 23: fresh requests tried as a new user would ------------------------------------------------
+def rng() -> random.Random:
+    return random.Random(1)
+
+
+def _brief(request: str) -> dict[str, object]:
+    from tools.offline.briefing import compose_brief
+
+    ctx = Context(task="brief", sections={"request": request}, last_user="", schema=None, rng=rng())
+    return compose_brief(ctx)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "theme"),
+    [
+        ("推荐几本适合通勤路上读的小说", ""),  # 通勤 says when the novels are read: no commuter's clothes
+        ("适合跑步时听的歌单推荐", ""),
+        ("分享几件适合通勤穿的外套", "fashion"),  # the thing itself is of the theme: it stays
+        ("通勤路上听的播客推荐", "career"),  # …or of its own theme (播客 is learning)
+        ("适合露营带的零食", "outdoor"),
+    ],
+)
+def test_a_thing_named_by_its_use_takes_no_theme_from_the_use(request_text: str, theme: str) -> None:
+    brief = _brief(request_text)
+    assert brief["theme"] == theme
+    assert brief["audience"] not in ("通勤路上读", "跑步时听")
+
+
+def test_a_post_of_no_theme_borrows_no_advice_from_the_theme_of_its_use() -> None:
+    brief = _brief("推荐几本适合通勤路上读的小说")
+    sections = {"request": "推荐几本适合通勤路上读的小说", "brief": brief, "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    body = str(compose_draft(ctx)["body"])
+    assert "小说" in body and not any(w in body for w in ("面料", "鞋子", "基础款", "配饰"))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "who"),
+    [
+        ("适合晚上看的电影推荐", None),
+        ("适合跑步时听的歌单", None),
+        ("适合梨形身材的裤子", "梨形身材"),
+        ("适合学生党带的午饭", "学生党"),
+        ("适合露营带的零食", None),
+    ],
+)
+def test_when_or_where_a_thing_is_used_is_no_reader(request_text: str, who: str | None) -> None:
+    assert extract_audience(request_text) == who
+
+
+def test_the_thing_kept_or_learned_is_the_subject_s_word_and_its_tag() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("夏天空调房养多肉", ["夏天", "空调房", "多肉"]) == "多肉"
+    assert _key("阳台种番茄", ["阳台", "番茄"]) == "番茄"
+    request = "夏天空调房养多肉的经验"
+    evidence = {"facts": [], "recommendedTags": []}
+    sections = {"request": request, "brief": _brief(request), "evidence": evidence}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    assert "多肉" in [str(t) for t in compose_draft(ctx)["tags"]]
+
+
+def test_the_topic_said_whole_is_no_story_told() -> None:
+    assert request_details("新手学吉他的第一个月", "学吉他", "新手学吉他的第一个月").said() == ""
+    # …what happened after it still is, and the topic clause opens it
+    told = request_details("新手学吉他的第一个月，手指磨出了茧", "学吉他", "新手学吉他的第一个月").said()
+    assert "手指磨出了茧" in told

@@ -71,6 +71,11 @@ _VAGUE = re.compile(
 _CONSTRAINT = re.compile(
     r"不要|别|避免|不超过|以内|控制在|预算|\d+\s*字|必须|一定要|记得|带上|提到|少用|多用"
 )
+# what a thing is named for using in (通勤路上读的, 跑步时听的): its doing before 的 and the thing
+_USED_IN = re.compile(
+    r"(?P<use>[\u4e00-\u9fffA-Za-z]{2,12}?(?:读|看|听|用|玩|带|背|送))的(?P<thing>[\u4e00-\u9fffA-Za-z]{2,8})$"
+)
+_LIST_TAIL = re.compile(r"(?:推荐|清单|合集|分享|种草|盘点|大全)$")
 _HITL_FIELD = re.compile(r"^(方向|说明)[:：](.*)$")
 
 
@@ -198,15 +203,23 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     named = detect_theme(subject) if not vague else GENERIC
     if named is not GENERIC and not any(w in subject for w in theme.triggers):
         theme = named
+    # …and a thing of no theme, named with what it is used for (适合通勤路上读的小说, 跑步时听的歌单), is of
+    # no theme: 通勤 says when it is read, and a post on novels borrows no commuter's clothes
+    used_in = _USED_IN.search(topic) if not vague else None
+    thing = _LIST_TAIL.sub("", used_in["thing"]) if used_in else ""
+    of_thing = detect_theme(thing) if len(thing) >= 2 else GENERIC
+    no_theme = bool(used_in and of_thing is GENERIC and any(w in used_in["use"] for w in theme.triggers))
+    theme = of_thing if of_thing is not GENERIC and not any(w in thing for w in theme.triggers) else theme
+    theme = GENERIC if no_theme else theme
     trip = bool(places(topic) and re.search(_goals()["trip_words"], topic))
     if trip:
         theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
-    if theme is GENERIC or not (trip or any(w in topic.lower() for w in theme.triggers)):
+    if not no_theme and (theme is GENERIC or not (trip or any(w in topic.lower() for w in theme.triggers))):
         # a topic that says its theme by ordinary words only (饮食 of 笼子、垫料和饮食) gives way to the
         # request's own trigger (养仓鼠)
         asked = detect_theme(f"{local} {direction} {detail}")
         theme = asked if asked is not GENERIC else theme
-    if theme is GENERIC and places(f"{local} {detail}"):
+    if theme is GENERIC and not no_theme and places(f"{local} {detail}"):
         theme = theme_by_key("travel")  # a trip somewhere named, with no other theme word
     scene = scene_of("" if theme is GENERIC else theme.key, f"{local} {direction} {detail}")
     explicit = (extract_audience(detail) if detail else None) or reader_asked

@@ -47,8 +47,8 @@ class Context:
 
     @property
     def theme(self) -> Theme:
-        key = self.brief.get("theme")
-        theme = theme_by_key(key) if key else detect_theme(self.request)
+        key = self.brief.get("theme")  # ("" when the brief found none: 通勤路上读的小说 wears no clothes)
+        theme = theme_by_key(key) if key or isinstance(key, str) else detect_theme(self.request)
         return facet(theme, f"{self.request} {self.topic}")  # make-up speaks as make-up, not skincare
 
     @property

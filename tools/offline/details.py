@@ -102,9 +102,10 @@ def _first(text: str) -> str:
     return text.replace("第一次", "")
 
 
-def request_details(request: str, subject: str) -> Details:
+def request_details(request: str, subject: str, topic: str = "") -> Details:
     """The request's own story, terms, items and steps (see the module docstring); `subject` is the topic
-    the writer already says, so its clause is not said again."""
+    the writer already says, so its clause is not said again — nor the clause that is the whole `topic`
+    (新手学吉他的第一个月 of subject 学吉他: a topic, nothing that happened)."""
     details = Details()
     telling = False  # a clause right after a told one goes on telling (…，膝盖有点疼，后来…)
     setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
@@ -126,7 +127,7 @@ def request_details(request: str, subject: str) -> Details:
                 details.steps.append(clause)
             else:
                 details.items += [i for i in items if i not in details.items]
-        elif clause in subject or (subject in clause and len(clause) - len(subject) < 4):
+        elif clause in subject or (subject in clause and len(clause) - len(subject) < 4) or clause == topic:
             # the subject itself (两岁宝宝戒夜奶): the opening names it — unless it tells what happened and
             # the story goes on (我第一次自己包荠菜馄饨，失败了三次才成功): then it is the story's start
             if _TOLD.search(clause):

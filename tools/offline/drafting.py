@@ -423,6 +423,10 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
     ]
     fit = [k for k in fit if not PERSON.fullmatch(k)] or fit  # 电信诈骗, not 爸妈 of 教爸妈识别电信诈骗
 
+    # what the subject keeps, grows or learns ends it, and is its word (夏天空调房养多肉 → 多肉, not 空调房)
+    done_to = [k for k in fit if re.search(rf"[养种学练]{re.escape(k)}$", subject)]
+    if done_to:
+        return done_to[0]
     if fit:
         # words that follow each other in the subject are one compound (戚风+蛋糕 → 戚风蛋糕, 干皮+护肤);
         # else the longest word, of equals the last, as a Chinese compound ends in its head (城市露营 → 露营)
@@ -851,7 +855,9 @@ def _tags(
             *(
                 k
                 for k in ctx.brief.get("keywords", [])
-                if 2 <= len(k) <= 8 and _tag_word(k) and not (places(k) and not places(ctx.request))
+                if 2 <= len(k) <= 8
+                and (_tag_word(k) or (k in subject and _one_noun(k)))  # (…or a thing the subject names: 多肉)
+                and not (places(k) and not places(ctx.request))
             ),
             *ctx.theme.tags[:1],  # the theme's name tag: its other tags may not fit (家常菜 on 探店)
         ]
@@ -1084,7 +1090,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         )
     outcome = arranged.outcome
 
-    details = request_details(ctx.request, subject)
+    details = request_details(ctx.request, subject, ctx.topic)
     if shape != "told":  # the things the request lists, or what it says to do, lead the list
         known = [*points, *tips, *(ln.text for ln in material.lines)]
         points, tips = _own_points(details, points, tips, known, n_points, n_tips)

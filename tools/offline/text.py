@@ -221,7 +221,18 @@ def extract_audience(text: str) -> str | None:
     if match:
         return match.group("who")
     match = _AUDIENCE.search(text)
-    return match.group("who") if match else None
+    who = match.group("who") if match else ""
+    # (a reader's use of it is not the reader: 学生党 of 适合学生党带的午饭 — but when or where a thing is
+    # used names no reader: 适合通勤路上读的小说, 适合晚上看的电影, 适合露营带的零食)
+    used = _USED.search(who)
+    if used and _A_PERSON.search(who[: used.start()]):
+        return who[: used.start()]
+    return who if who and not used and not _WHEN_OR_WHERE.search(who) else None
+
+
+_USED = re.compile(r"[读听看玩带穿背戴]$")
+_WHEN_OR_WHERE = re.compile(r"(?:路上|时|时候|期间|晚上|早上|睡前|饭后|[里中上])$")
+_A_PERSON = re.compile(r"(?:党|族|人|们|宝宝|孩子|娃|妈妈|爸爸|宝妈|新手|小白|女生|男生|学生|老人|爸妈)$")
 
 
 def shorten(text: str, limit: int) -> str:

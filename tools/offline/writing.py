@@ -262,7 +262,7 @@ def _leads(note: dict[str, Any], finer: list[str]) -> bool:
 
 # How long or when, not what: a Dalian note need not say 两天一夜 to lead a two-day Dalian post
 _DURATION = re.compile(
-    r"^(?:[\d一二两三四五六七八九十半]+[天日晚夜周月年](?:游)?|[一二两三四五六七八九十]天[一二两三四五六七八九十][晚夜]"
+    r"^(?:第?[\d一二两三四五六七八九十半]+个?[天日晚夜周月年](?:游)?|[一二两三四五六七八九十]天[一二两三四五六七八九十][晚夜]"
     r"|周末|假期|暑假|寒假|国庆|五一|时间|时候|每天|日常)$"
 )
 # A part of any trip or plan, not what sets this one apart
