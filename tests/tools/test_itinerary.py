@@ -280,3 +280,23 @@ def test_a_tag_for_a_city_s_surroundings_only_on_a_trip_out_of_it(request_text: 
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
     tags = compose_draft(ctx)["tags"]
     assert ("杭州周边" in tags) is kept and "杭州" in tags
+
+
+def test_a_note_s_timed_lines_go_in_their_slots_once_a_day_without_their_label_twice() -> None:
+    """A note's plan (第一天中午：…；下午：…) is said slot by slot: its time words make the lines things to
+    do, the slot's label is not said twice (下午：：), and a day has one lunch."""
+    points = [
+        "第一天中午：火车站附近吃米粉，一碗12元左右",
+        "下午：橘子洲头散步，傍晚沿江看夕阳",
+        "晚上：去夜市吃口味虾和糖油粑粑",
+        "第二天早上：吃一碗肉丝粉加一个煎蛋",
+        "中午：随便找一家湘菜馆，辣椒炒肉几乎都不会差",
+    ]
+    spare = ["中午：就在附近找家小店，尝尝当地人平时吃的", "找一家街边的咖啡馆坐一坐"]
+    plan, left = itinerary.day_plan(2, points, random.Random(0), spare) or ([], [])
+    said = [(when, line) for _, slots in plan for when, line in slots]
+    assert ("中午", "火车站附近吃米粉，一碗12元左右") in said
+    assert ("下午", "橘子洲头散步，傍晚沿江看夕阳") in said
+    assert not any(line.startswith(("：", ":")) for _, line in said) and not left
+    for _, slots in plan:
+        assert [when for when, _ in slots].count("中午") <= 1

@@ -1412,10 +1412,13 @@ def _day_paragraphs(
     """A trip's days, slot by slot (`tools.offline.itinerary`), then what did not fit them as tips (as
     many as the length asked for allows); [] when the points and the `spare` doings hold too few things to
     do for a plan."""
-    laid_out = itinerary.day_plan(days, points, ctx.rng, spare)
+    # (a tip said at a time of day is a thing to do then: 中午：火车站附近吃米粉 goes in a day's noon)
+    timed = [t for t in tips if itinerary.TIME_OF.match(t) and t not in points]
+    laid_out = itinerary.day_plan(days, [*points, *timed], ctx.rng, spare)
     if laid_out is None:
         return []
     plan, left = laid_out
+    tips = [t for t in tips if t not in timed]
     paragraphs = []
     for label, slots in plan:
         lines = [f"{when}：{itinerary.sentence(line)}" for when, line in slots]

@@ -71,6 +71,8 @@ def is_doing(line: str) -> bool:
     first = re.split(r"[，,。；;]", line)[0]
     if _DOING.match(line) or (len(first) <= 10 and bool(places(first))):
         return True
+    if (timed := TIME_OF.match(line)) and len(line[timed.end() :].lstrip("，,：: ")) >= 4:
+        return True  # said at a time of day, as a plan's lines are (中午：火车站附近吃米粉)
     labelled = _LABEL.match(line)
     if labelled is None:
         return False
@@ -79,14 +81,19 @@ def is_doing(line: str) -> bool:
 
 
 # The time of day a line says it happens at (早上去侨港吃糖水, 中午在西街吃面线糊): the slot it goes in
-TIME_OF = re.compile(r"^(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)")
+# (…after the day it is on, which the plan decides: 第一天中午：…)
+TIME_OF = re.compile(
+    r"^(?:第[一二三四五六七八九十\d]{1,2}天)?(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)"
+)
 _SLOT_OF = {
     "早上": "上午", "早晨": "上午", "清晨": "上午", "一早": "上午", "上午": "上午", "中午": "下午",
     "下午": "下午", "午后": "下午", "傍晚": "下午", "晚上": "晚上", "夜里": "晚上",
 }  # fmt: skip
 
 
-def _take(queue: list[str], when: str, *, timed: bool = False, not_at: str = "") -> tuple[str, str]:
+def _take(
+    queue: list[str], when: str, *, timed: bool = False, not_at: tuple[str, ...] = ()
+) -> tuple[str, str]:
     """The first queued line for the slot `when`, as (the time it is said at, what to do): a line said at
     that time of day keeps its own time word as the slot's (中午：在西街吃面线糊), a line said at no time
     takes the slot's — unless `timed`; none said at `not_at`; ("", "") when none fits."""
@@ -94,13 +101,13 @@ def _take(queue: list[str], when: str, *, timed: bool = False, not_at: str = "")
     for i, line in enumerate(queue):
         said = TIME_OF.match(line)
         at = said.group("t") if said else ""
-        if not_at and at == not_at:
+        if at and at in not_at:
             continue
         if (said is None and not timed) or (at == "中午" if when == "中午" else at and _SLOT_OF[at] == slot):
             queue.pop(i)
             if said is None:
                 return when, line
-            rest = line[said.end() :].lstrip("，, ")
+            rest = line[said.end() :].lstrip("，,：: ")  # (中午：在西街吃面线糊 → 在西街吃面线糊)
             return (said.group("t"), rest) if len(rest) >= 4 else (when, line)
     return "", ""
 
@@ -125,7 +132,7 @@ def day_plan(
     def say(pool: tuple[str, ...]) -> str:
         return pool[rng.randrange(len(pool))]
 
-    def take(when: str, *, timed: bool = False, not_at: str = "") -> tuple[str, str]:
+    def take(when: str, *, timed: bool = False, not_at: tuple[str, ...] = ()) -> tuple[str, str]:
         """The slot's line: the evidence's first, else a spare one (a spare line left over is dropped)."""
         taken = _take(queue, when, timed=timed, not_at=not_at)
         return taken if taken[1] else _take(extra, when, timed=timed, not_at=not_at)
@@ -148,10 +155,16 @@ def day_plan(
                 if taken[1] or frame:
                     slots.append(taken if taken[1] else (when, frame))
             # (lunch only when a line says so; the last afternoon no 傍晚 line: the way home is at 傍晚)
-            elif (taken := take(when, timed=when == "中午", not_at="傍晚" if day == days else ""))[1]:
+            # (…and one lunch a day: an afternoon after a 中午 line takes no other)
+            elif (taken := take(when, timed=when == "中午", not_at=_not_at(slots, last=day == days)))[1]:
                 slots.append(taken)
         plan.append((f"Day{day}", slots))
     return _rest_days(plan), [*queue, *left]
+
+
+def _not_at(slots: list[tuple[str, str]], *, last: bool) -> tuple[str, ...]:
+    """The times of day a day's next slot takes no line of: a second lunch, or the last day's evening."""
+    return (*(("中午",) if any(when == "中午" for when, _ in slots) else ()), *(("傍晚",) if last else ()))
 
 
 def _rest_days(plan: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple[str, list[tuple[str, str]]]]:
