@@ -300,3 +300,16 @@ def test_a_note_s_timed_lines_go_in_their_slots_once_a_day_without_their_label_t
     assert not any(line.startswith(("：", ":")) for _, line in said) and not left
     for _, slots in plan:
         assert [when for when, _ in slots].count("中午") <= 1
+
+
+def test_the_doings_a_request_names_are_in_its_days() -> None:
+    """坐一趟米轨小火车，再逛逛紫陶街 are what the trip is for: its days do them, before any general doing
+    — the request's wish (再, 想) not said."""
+    request = "建水古城慢游两天一夜：坐一趟米轨小火车，再逛逛紫陶街，写成一篇适合带爸妈去的攻略"
+    brief = {"topic": "建水古城慢游两天一夜", "theme": "travel", "contentType": "guide", "keywords": ["建水"]}
+    sections = {"request": request, "brief": brief, "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(3))
+    body = str(compose_draft(ctx)["body"])
+    days = body.split("Day2")
+    assert len(days) == 2 and "米轨小火车" in body and "紫陶街" in body
+    assert not re.search(r"：(?:再|想)", body)

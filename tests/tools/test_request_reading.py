@@ -439,3 +439,11 @@ def test_the_topic_said_whole_is_no_story_told() -> None:
     # …what happened after it still is, and the topic clause opens it
     told = request_details("新手学吉他的第一个月，手指磨出了茧", "学吉他", "新手学吉他的第一个月").said()
     assert "手指磨出了茧" in told
+
+
+def test_a_heading_key_is_no_manner_no_level_and_no_kind_of_content() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("额头闭口反反复复刷酸", ["额头", "闭口", "反反复复", "刷酸"]) != "反反复复"
+    assert _key("溯溪新手入门", ["溯溪", "新手入门", "装备"]) == "溯溪"
+    assert _key("午休拉伸动作", ["午休", "拉伸", "动作"]) != "动作"

@@ -10,6 +10,8 @@ with general advice.
 - `terms`: what the post must keep to (预算…以内, 不自驾, 全程坐大巴, 尽量少走路).
 - `items`: the things the request lists (A、B、C / A、B和C / A + B + C), without the verb that leads them.
 - `steps`: what the request says to do, in its order (先查潮汐表, 带小铲子、盐和网兜; 上午…中午…; A → B).
+- `wants`: the things to do it names on their own (坐一趟米轨小火车, 再逛逛紫陶街, 想傍晚上去看日落): a trip's
+  days have them before any general doing.
 
 Clauses that frame or ask (写篇笔记, 帮我…, 怎么处理？, 给新手), name only the reader, or are the subject
 itself are none of these.
@@ -64,6 +66,13 @@ _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 _LEADS = re.compile(r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像)")
 
 
+# a thing to do the request names on its own (坐一趟米轨小火车, 想傍晚上去看日落), without the wish
+_WANT = re.compile(
+    r"^(?P<wish>(?:想|要|还想|再|顺便)?)(?:早上|上午|中午|下午|傍晚|晚上)?"
+    r"(?:去|坐|逛|看|吃|爬|走|骑|拍|泡|登|徒步|体验|打卡|赏|乘|上去|上山)"
+)
+
+
 # The kind of post a clause asks for, at its end (…的踩坑故事, …的经历, …日记)
 _KIND_TAIL = re.compile(r"(?:故事|经历|心得|感受|日记|记录|攻略|笔记|分享|测评|清单|教程)$")
 
@@ -74,6 +83,7 @@ class Details:
     terms: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
+    wants: list[str] = field(default_factory=list)
 
     def said(self) -> str:
         """The writer's own situation as one sentence: what happened, then the terms (their order in the
@@ -148,6 +158,8 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             details.steps.append(clause)
         else:
             setting = clause
+            if want := _WANT.match(clause):
+                details.wants.append(clause[want.end("wish") :])
     if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps
         details.steps = []
     return details

@@ -458,9 +458,11 @@ def _key(subject: str, keywords: list[str] | None = None) -> str:
 
 
 def _adverb(word: str) -> bool:
-    """Is the word an adverb (刚好, 终于, 总算): how, never what a post is about?"""
+    """Is the word an adverb or a set phrase of manner (刚好, 终于, 反反复复, 一如既往): how, never what a
+    post is about — nor the level of who does it (新手入门, 入门)?"""
     tagged = segmenter.posseg(word)
-    return len(tagged) == 1 and tagged[0][1] == "d"
+    manner = len(tagged) == 1 and tagged[0][1] in ("d", "l", "i")
+    return manner or bool(re.fullmatch(r"(.)\1(.)\2|(.)(.)\3\4|新手入门|入门|小白|新手", word))
 
 
 def _distinct(lines: list[str]) -> list[str]:
@@ -495,7 +497,7 @@ _GENERIC_HEAD = re.compile(
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
     r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南"
-    r"|顺序|原因|回答|问题|区别|选择)$"
+    r"|顺序|原因|回答|问题|区别|选择|动作)$"
 )
 _PLAIN = frozenset(
     {"在家", "周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"}
@@ -1110,7 +1112,15 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     planned = days and shape in ("points", "timeline")
     if planned:
         spare = _spare_doings(ctx, fb, [*points, *tips])
-        by_day = _day_paragraphs(ctx, days, points, tips, key, length, e, spare)
+        # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
+        # climb through the meadows, with its hours)
+        said = _particular_words("".join(points)) - set(places(ctx.request))
+        wants = [
+            w
+            for w in details.wants
+            if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w))) & said
+        ]
+        by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)
     else:
         by_day = []
     paragraphs += by_day or _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
