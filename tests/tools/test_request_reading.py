@@ -447,3 +447,12 @@ def test_a_heading_key_is_no_manner_no_level_and_no_kind_of_content() -> None:
     assert _key("额头闭口反反复复刷酸", ["额头", "闭口", "反反复复", "刷酸"]) != "反反复复"
     assert _key("溯溪新手入门", ["溯溪", "新手入门", "装备"]) == "溯溪"
     assert _key("午休拉伸动作", ["午休", "拉伸", "动作"]) != "动作"
+
+
+def test_a_post_not_on_a_trip_is_headed_by_the_thing_not_the_place() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("宜宾燃面", ["宜宾", "燃面"], trip=False) == "燃面"
+    assert _key("深圳大厂做运营", ["深圳", "大厂", "运营"], trip=False) == "运营"
+    assert _key("宜宾燃面", ["宜宾", "燃面"]) == "宜宾"  # a trip's headings name where
+    assert _key("厦门三天两晚", ["厦门"], trip=False) == "厦门"  # …and a place alone stays

@@ -394,13 +394,20 @@ _ASPECTS = re.compile(
 )
 
 
-def _key(subject: str, keywords: list[str] | None = None) -> str:
+def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
-    (螺蛳粉和老友粉, 凤凰古城和镇远古镇), when they fit a heading."""
+    (螺蛳粉和老友粉, 凤凰古城和镇远古镇), when they fit a heading. Not a trip's (`trip` False), a post is
+    about the thing done or had at the place, when the subject names one (宜宾燃面 → 燃面, 深圳大厂做运营 →
+    运营): the place is only where."""
     if _PAIR.fullmatch(subject) and len(subject) <= 9 and not re.search(r"[的了]", subject):
         return subject
     named = places(subject)
+    if named and not trip:
+        rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
+        thing = _key(rest, [k for k in keywords or [] if k not in named]) if len(rest) >= 2 else ""
+        if len(thing) >= 2 and thing in rest and not places(thing) and _particular(thing):
+            return thing
     if named:
         return _finest(subject, named)
     if "的" in subject:  # 好用的婴儿推车 → 婴儿推车, 秋天的桂花糕做法 → 桂花糕, 新手化妆的步骤 → 化妆
@@ -1080,7 +1087,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     scene = material.scene()
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
-    key = _key(subject, [str(k) for k in brief.get("keywords", [])])  # headings name it: 厦门·要点
+    trip = ctx.theme.key in ("travel", "outdoor")  # headings name it: 厦门·要点, 燃面·要点
+    key = _key(subject, [str(k) for k in brief.get("keywords", [])], trip=trip)
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
     things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
