@@ -456,3 +456,13 @@ def test_a_post_not_on_a_trip_is_headed_by_the_thing_not_the_place() -> None:
     assert _key("深圳大厂做运营", ["深圳", "大厂", "运营"], trip=False) == "运营"
     assert _key("宜宾燃面", ["宜宾", "燃面"]) == "宜宾"  # a trip's headings name where
     assert _key("厦门三天两晚", ["厦门"], trip=False) == "厦门"  # …and a place alone stays
+    assert _key("自贡出差一周", ["自贡", "出差"], trip=False) == "自贡"  # why one was there is no thing
+
+
+def test_a_pet_s_train_ride_takes_the_pet_s_trip_advice_not_a_passenger_s() -> None:
+    """带狗狗坐高铁: the pet's trip reaches 高铁 as far as the train's scene does, and names more of it."""
+    from tools.offline.voice import scene_tips
+
+    tips = "".join(scene_tips("pets", "带狗狗坐高铁", "带狗狗坐高铁要注意什么？写个攻略"))
+    assert "宠物" in tips or "航空箱" in tips
+    assert not any(w in tips for w in ("颈枕", "卧铺", "靠窗"))

@@ -394,6 +394,9 @@ _ASPECTS = re.compile(
 )
 
 
+_TRIP_WORDS = r"游|旅行|旅游|行程|自驾|路线|研学|citywalk|[一两二三四五六七八九十几\d][日天晚]"
+
+
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
@@ -406,7 +409,10 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
     if named and not trip:
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
         thing = _key(rest, [k for k in keywords or [] if k not in named]) if len(rest) >= 2 else ""
-        if len(thing) >= 2 and thing in rest and not places(thing) and _particular(thing):
+        # (…not why or how one was there: 自贡出差一周 and 重庆早餐打卡 are about the place's food)
+        circumstance = re.search(r"出差|打卡|探店|出游|旅行|旅游|游玩|出发", thing)
+        own = len(thing) >= 2 and thing in rest and not places(thing) and _particular(thing)
+        if own and not circumstance:
             return thing
     if named:
         return _finest(subject, named)
@@ -1087,7 +1093,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     scene = material.scene()
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
-    trip = ctx.theme.key in ("travel", "outdoor")  # headings name it: 厦门·要点, 燃面·要点
+    # headings name it: 厦门·要点 of a trip (a family's 西安亲子研学路线 too), 燃面·要点 of a dish
+    trip = ctx.theme.key in ("travel", "outdoor") or bool(re.search(_TRIP_WORDS, subject))
     key = _key(subject, [str(k) for k in brief.get("keywords", [])], trip=trip)
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
     things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()

@@ -574,7 +574,7 @@ def _scene_named(
     # (…and one true of anything of its kind only of a subject that is little more than its kind: a dog's
     # walks for 养狗 or 柯基日常, not for 狗狗坐飞机托运)
     named = [
-        (not tips.generic, *max((m.end(), m.end() - m.start()) for m in when.finditer(subject)), -rank, tips)
+        (not tips.generic, *_reach(when, subject), -rank, tips)
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
         if when.search(subject) and (not tips.generic or any_subject or _little_more(subject, when))
     ]
@@ -582,6 +582,14 @@ def _scene_named(
         t for w, t in own if w.search(text) and (not t.generic or any_subject or _little_more(subject, w))
     ]
     return max(named, key=lambda f: f[:4])[4] if named else next(iter(asked), SceneTips())
+
+
+def _reach(when: re.Pattern[str], subject: str) -> tuple[int, int]:
+    """How far into the subject a scene's pattern reaches, and how much of it it names: the furthest end of
+    a match from any start (带狗狗坐高铁: the pet's trip reaches 高铁 as far as the train does, from 狗狗 on —
+    a first match 带狗狗坐 would end before it)."""
+    found = [m for i in range(len(subject)) if (m := when.match(subject, i))]
+    return max((m.end(), m.end() - m.start()) for m in found) if found else (0, 0)
 
 
 def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
