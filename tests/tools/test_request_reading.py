@@ -457,6 +457,7 @@ def test_a_post_not_on_a_trip_is_headed_by_the_thing_not_the_place() -> None:
     assert _key("宜宾燃面", ["宜宾", "燃面"]) == "宜宾"  # a trip's headings name where
     assert _key("厦门三天两晚", ["厦门"], trip=False) == "厦门"  # …and a place alone stays
     assert _key("自贡出差一周", ["自贡", "出差"], trip=False) == "自贡"  # why one was there is no thing
+    assert _key("厦门晨跑打卡", ["厦门", "晨跑", "打卡"], trip=False) == "晨跑"
 
 
 def test_a_pet_s_train_ride_takes_the_pet_s_trip_advice_not_a_passenger_s() -> None:
@@ -466,3 +467,16 @@ def test_a_pet_s_train_ride_takes_the_pet_s_trip_advice_not_a_passenger_s() -> N
     tips = "".join(scene_tips("pets", "带狗狗坐高铁", "带狗狗坐高铁要注意什么？写个攻略"))
     assert "宠物" in tips or "航空箱" in tips
     assert not any(w in tips for w in ("颈枕", "卧铺", "靠窗"))
+
+
+def test_a_post_for_one_skin_type_takes_no_tag_of_the_other() -> None:
+    """#干皮 on a post for 油皮: skin types are readers that clash."""
+    from tools.entities import other_readers, readers
+
+    assert other_readers("干皮", readers("油皮夏天怎么护肤")) == {"dry_skin"}
+    assert not other_readers("干皮", readers("换季护肤心得"))  # a post for any skin may speak of it
+    brief = _brief("油皮夏天怎么护肤，写篇经验")
+    evidence = {"facts": [], "recommendedTags": ["护肤", "干皮", "夏季护肤"]}
+    sections = {"request": "油皮夏天怎么护肤，写篇经验", "brief": brief, "evidence": evidence}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=rng())
+    assert "干皮" not in [str(t) for t in compose_draft(ctx)["tags"]]

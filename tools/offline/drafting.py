@@ -410,9 +410,9 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
         thing = _key(rest, [k for k in keywords or [] if k not in named]) if len(rest) >= 2 else ""
         # (…not why or how one was there: 自贡出差一周 and 重庆早餐打卡 are about the place's food)
-        circumstance = re.search(r"出差|打卡|探店|出游|旅行|旅游|游玩|出发", thing)
-        own = len(thing) >= 2 and thing in rest and not places(thing) and _particular(thing)
-        if own and not circumstance:
+        # (…and 晨跑打卡 is 晨跑)
+        thing = re.sub(r"出差|打卡|探店|出游|旅行|旅游|游玩|出发", "", thing)
+        if len(thing) >= 2 and thing in rest and not places(thing) and _particular(thing):
             return thing
     if named:
         return _finest(subject, named)
