@@ -480,3 +480,22 @@ def test_a_post_for_one_skin_type_takes_no_tag_of_the_other() -> None:
     sections = {"request": "油皮夏天怎么护肤，写篇经验", "brief": brief, "evidence": evidence}
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=rng())
     assert "干皮" not in [str(t) for t in compose_draft(ctx)["tags"]]
+
+
+def test_a_story_told_with_no_advice_gets_its_scene_s_advice_beside_it() -> None:
+    facts = [
+        {"text": t, "sourceId": "b1", "sourceTitle": "精简护肤一年"}
+        for t in (
+            "以前护肤步骤多达八九步，皮肤反而经常闷痘",
+            "去年开始精简护肤，现在早上只有三步",
+            "晚上是卸妆、洁面、一瓶修护精华",
+            "一年下来，皮肤状态稳定了很多",
+            "很少再长痘，每个月的护肤开销也降到了一百多",
+            "现在换季也不怎么泛红了",
+        )
+    ]
+    brief = _brief("油皮夏天怎么护肤，写篇经验")
+    sections = {"request": "油皮夏天怎么护肤，写篇经验", "brief": brief, "evidence": {"facts": facts}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=rng())
+    body = str(compose_draft(ctx)["body"])
+    assert "精简护肤" in body and "· " in body  # the story, then advice on 油皮 beside it

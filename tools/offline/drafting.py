@@ -1268,7 +1268,9 @@ def _with_advice(
         general = general[3:]
     # a short post (two points, no advice) gets its scene's advice: true of any such post, not filler
     short = len(points) + len(tips) < n_points + n_tips - 1 and length != "shorter"
-    if thin or short or length == "longer":
+    # …and a story told with no advice beside it gets its scene's (油皮 told of 精简护肤: 油皮's own advice)
+    bare = shape == "told" and not tips and length != "shorter"
+    if thin or short or bare or length == "longer":
         # a longer post whose list came out short says more advice instead
         room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
         tips += general[: max(0, room - len(tips))]
