@@ -139,3 +139,14 @@ def test_calls_to_action_vary_by_topic_and_stay_of_their_kind() -> None:
     assert len(said) >= 2 and all(c in goals()["goals"]["travel/guide"]["cta"] for c in said), said
     again = goal_and_cta("travel", "guide", topics[0], topic=topics[0], audience="上班族")
     assert again == goal_and_cta("travel", "guide", topics[0], topic=topics[0], audience="上班族")
+
+
+async def test_whose_recovery_it_is_makes_no_lead_of_a_note_on_a_child(studio: Resources) -> None:  # noqa: F811
+    """新手妈妈产后恢复: the postpartum note leads the post, not a toddler's nights that name 妈妈."""
+    runner = WorkflowRunner(studio)
+    request = RunRequest(message="新手妈妈产后恢复的经验分享", enable_hitl=False, image_count=1)
+    events = await drain(runner, await runner.prepare_start(request))
+    done = events[-1]
+    assert done["type"] == "workflow_complete"
+    assert "凯格尔" in done["body"] or "腹直肌" in done["body"]
+    assert not any(w in done["body"] for w in ("夜奶", "读绘本", "断夜"))

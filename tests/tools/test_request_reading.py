@@ -499,3 +499,11 @@ def test_a_story_told_with_no_advice_gets_its_scene_s_advice_beside_it() -> None
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=rng())
     body = str(compose_draft(ctx)["body"])
     assert "精简护肤" in body and "· " in body  # the story, then advice on 油皮 beside it
+
+
+
+def test_a_city_s_gardens_are_its_classical_gardens_not_a_balcony_s() -> None:
+    from tools.bilingual import localize
+
+    assert "园林" in localize("Write a post about a weekend in Suzhou gardens")
+    assert "花园" in localize("my balcony garden")

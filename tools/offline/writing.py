@@ -92,6 +92,8 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     # 职场新人's 周报 — the lead must say something else the subject says, and reader words weigh half
     audience = str(brief.get("audience") or "")
     other = [w for w in core if w not in audience]
+    # (…nor whose it is: 妈妈 of 新手妈妈产后恢复 makes no lead of a note on a toddler's nights)
+    other = [w for w in other if not PERSON.fullmatch(w)] or other
     # a post on a place within a city (鼓浪屿, 东山岛) follows no note that is not about that place
     named = places(ctx.topic)
     finer = named[1:] or named  # 苏州平江路和山塘街: a note on either street may lead, not one on 苏州 alone
