@@ -5,6 +5,7 @@ the probe's own."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -507,3 +508,16 @@ def test_a_city_s_gardens_are_its_classical_gardens_not_a_balcony_s() -> None:
 
     assert "园林" in localize("Write a post about a weekend in Suzhou gardens")
     assert "花园" in localize("my balcony garden")
+
+
+def test_a_list_of_no_things_promises_no_count_nor_favourites() -> None:
+    """A corpus that knows no novels gives general advice on choosing them: the title and the opening say
+    so (小说怎么挑), never 小说清单｜3个都值得 nor 干脆列成清单."""
+    for seed in range(4):
+        request = "推荐几本适合通勤路上读的小说"
+        sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+        ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+        draft = compose_draft(ctx)
+        title, opening = str(draft["title"]), str(draft["body"]).split("\n\n")[0]
+        assert not re.search(r"\d个|私藏|都值得|清单", title), title
+        assert "清单" not in opening and "这几样" not in opening, opening

@@ -775,6 +775,12 @@ def _emoji(ctx: Context, plain: bool) -> Any:
     return (lambda: "") if plain else (lambda: pick(ctx.rng, kept or ctx.theme.emoji))
 
 
+def _general_lines(key: str) -> set[str]:
+    """Every line of general advice a post may fall back on, said of `key`."""
+    said = {t.format(k=key) for tips in voice.SUBJECT_TIPS.values() for t in tips}
+    return said | {t for tips in voice.GENERAL_TIPS.values() for t in tips}
+
+
 def _title(
     ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patterns: str, avoid: set[str]
 ) -> str:
@@ -1116,7 +1122,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
 
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
-    hook = _opening(ctx, kind, tone, fb, fields, shape, scene, angle, e)
+    # a list of no things, only the general advice on choosing them (a corpus that knows no novels),
+    # promises no count nor favourites: it opens and is titled as a guide to choosing
+    choosing = kind == "list" and bool(points) and all(p in _general_lines(key) for p in points)
+    hook = _opening(ctx, "guide" if choosing else kind, tone, fb, fields, shape, scene, angle, e)
     if tone in voice.ASIDES:
         endings = voice.LINE_ENDINGS[tone]
         # the voice in every other line: a particle on each reads as a tic
@@ -1138,7 +1147,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)
     else:
         by_day = []
-    paragraphs += by_day or _list_paragraphs(ctx, kind, shape, points, tips, key, plain, fb, length, e)
+    listed_as = "guide" if choosing else kind  # (headed 要点, not 我的选择, when it chose no things)
+    paragraphs += by_day or _list_paragraphs(ctx, listed_as, shape, points, tips, key, plain, fb, length, e)
     if things.things and shape != "things" and length != "shorter":
         # a trip asked for its days and its gear (路线和装备攻略): the days, then what to bring for them
         # (none the post already names: 防晒霜、帽子和墨镜 after a tip on them)
@@ -1167,6 +1177,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     several = SEVERAL.search(f"{ctx.request} {subject}")
     title_kind = "guide" if kind == "list" and places(subject) and not several else kind
     title_kind = "list" if shape == "things" else title_kind  # 西藏旅行必带物品 is a list, wherever it goes
+    title_kind = "choosing" if choosing and title_kind == "list" else title_kind  # 小说怎么挑, not 3个都值得
     # a new title is not the last one, nor one the creator already revised away (the revision history)
     used = {str(h.get("titleBefore") or "") for h in ctx.data("history") or [] if isinstance(h, dict)}
     avoid = {str(previous.get("title") or ""), *used} - {""}
@@ -1346,6 +1357,8 @@ def _opening(
         hook_pool = tuple(h for h in hook_pool if not h.startswith("第一次")) or hook_pool
     if _told_clause(fields["s"]):  # no "我的宝宝坐高铁回老家里": a clause is nobody's thing
         hook_pool = tuple(h for h in hook_pool if not re.search(r"我的\{s\}|\{s\}的?要点", h)) or hook_pool
+    if not (_PLANNED.search(fields["s"]) or ctx.theme.key in ("travel", "outdoor")):  # as for titles
+        hook_pool = tuple(h for h in hook_pool if "安排" not in h) or hook_pool
     if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order
         hook_pool = tuple(h for h in hook_pool if not re.search(r"顺序|几步", h)) or hook_pool
     hook = pick(ctx.rng, hook_pool).format(**{**fields, "e": e()})

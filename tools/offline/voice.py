@@ -69,6 +69,13 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{s}｜按需抄作业{e}",
         "{s}，这份清单很实用",
     ),
+    # a list that names no things, only how to choose them (see drafting._title's caller)
+    "choosing": (
+        "{s}怎么挑？先想清楚这几点{e}",
+        "挑{s}之前，先看这几条",
+        "{s}怎么选，说说我的思路{e}",
+        "选{s}的几个小原则{e}",
+    ),
     "review": (
         "{s}真实测评，说点实话",
         "{s}值不值？用完说说{e}",
@@ -279,19 +286,19 @@ GENERAL_TIPS: dict[str, tuple[str, ...]] = {
 # guitar, a wedding favour, a turtle's tank): true of choosing, learning or doing anything, and said of
 # the thing asked about rather than of nothing. Never a made-up fact.
 SUBJECT_TIPS: dict[str, tuple[str, ...]] = {
-    # ({k} only where any noun phrase reads well — 关于{k}, never 第一次接触狗狗 or 清单里的暑假)
+    # ({k} only where any noun phrase reads well — 关于{k}, never 第一次接触狗狗 or 清单里的暑假; and no
+    # line saying again what a line of GENERAL_TIPS says, which may follow them)
     "guide": (
         "关于{k}，先弄清楚自己的情况和最想解决的问题，再对照着做",
-        "别想着一步到位，先从最容易做到的一件开始，顺了再加",
-        "拿不准的地方，先问问真正有经验的人，能少走不少弯路",
+        "先从最容易做到的一件开始，做顺了再往上加",
+        "多看几个真实的例子，比只看一篇总结靠谱",
         "每试一次就简单记一笔，哪些有用、哪些没用，下次心里就有数",
-        "网上的说法很多，拿不准或者情况特殊的时候，找专业的人问一问更稳妥",
+        "网上的说法很多，情况特殊的时候，找专业的人问一问更稳妥",
     ),
     # (of any list — things to buy, dishes, tools, skills, books: never "买Excel前")
     "list": (
         "关于{k}，先想清楚自己最需要的是什么，再对着清单挑",
-        "不必一次配齐，先挑最常用的两三样，用上了再添",
-        "按自己的需要和预算来，用不上的先放一放",
+        "用不上的先放一放，别为了凑齐而买",
         "拿不准的，先看看身边人的真实反馈再决定",
     ),
     "review": (
