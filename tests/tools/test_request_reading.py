@@ -521,3 +521,10 @@ def test_a_list_of_no_things_promises_no_count_nor_favourites() -> None:
         title, opening = str(draft["title"]), str(draft["body"]).split("\n\n")[0]
         assert not re.search(r"\d个|私藏|都值得|清单", title), title
         assert "清单" not in opening and "这几样" not in opening, opening
+
+
+def test_swimming_and_board_games_are_no_trip() -> None:
+    from tools.offline.drafting import _TRIP_WORDS
+
+    assert re.search(_TRIP_WORDS, "杭州一日游") and re.search(_TRIP_WORDS, "三亚亲子游")
+    assert not re.search(_TRIP_WORDS, "深圳学游泳") and not re.search(_TRIP_WORDS, "上海桌游")

@@ -394,7 +394,10 @@ _ASPECTS = re.compile(
 )
 
 
-_TRIP_WORDS = r"游|旅行|旅游|行程|自驾|路线|研学|citywalk|[一两二三四五六七八九十几\d][日天晚]"
+# (游 of a trip, not of 游泳, 游戏 nor 桌游)
+_TRIP_WORDS = (
+    r"(?<!桌)游(?![泳戏])|旅行|旅游|行程|自驾|路线|研学|citywalk|[一两二三四五六七八九十几\d][日天晚]"
+)
 
 
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
