@@ -528,3 +528,8 @@ def test_swimming_and_board_games_are_no_trip() -> None:
 
     assert re.search(_TRIP_WORDS, "杭州一日游") and re.search(_TRIP_WORDS, "三亚亲子游")
     assert not re.search(_TRIP_WORDS, "深圳学游泳") and not re.search(_TRIP_WORDS, "上海桌游")
+
+
+def test_learning_to_swim_in_a_city_is_no_trip() -> None:
+    assert _brief("深圳学游泳的第一个月")["theme"] == "fitness"
+    assert _brief("三亚亲子游攻略")["theme"] == "travel"
