@@ -24,6 +24,7 @@ from tools.offline import itinerary, voice
 from tools.offline.context import Context
 from tools.offline.details import Details, request_details
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
+from tools.offline.scenes import goals
 from tools.offline.text import (
     dedupe,
     extract_audience,
@@ -394,10 +395,14 @@ _ASPECTS = re.compile(
 )
 
 
-# (游 of a trip, not of 游泳, 游戏 nor 桌游)
-_TRIP_WORDS = (
-    r"(?<!桌)游(?![泳戏])|旅行|旅游|行程|自驾|路线|研学|citywalk|[一两二三四五六七八九十几\d][日天晚]"
-)
+# A trip's words beyond the brief's (data/brief/goals.json trip_words: 游, 旅行, 三天 …): a route, a study
+# tour, a citywalk, 3日, 几天
+_MORE_TRIP_WORDS = re.compile(r"路线|研学|citywalk|\d日|几[天晚]")
+
+
+def _a_trip(subject: str) -> bool:
+    """Does the subject name a trip (西安亲子研学路线, 杭州一日游 — not 深圳学游泳 nor 上海桌游)?"""
+    return bool(re.search(goals()["trip_words"], subject) or _MORE_TRIP_WORDS.search(subject))
 
 
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
@@ -1103,7 +1108,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
     # headings name it: 厦门·要点 of a trip (a family's 西安亲子研学路线 too), 燃面·要点 of a dish
-    trip = ctx.theme.key in ("travel", "outdoor") or bool(re.search(_TRIP_WORDS, subject))
+    trip = ctx.theme.key in ("travel", "outdoor") or _a_trip(subject)
     key = _key(subject, [str(k) for k in brief.get("keywords", [])], trip=trip)
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
     things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()

@@ -71,7 +71,7 @@ def is_doing(line: str) -> bool:
     first = re.split(r"[，,。；;]", line)[0]
     if _DOING.match(line) or (len(first) <= 10 and bool(places(first))):
         return True
-    if (timed := TIME_OF.match(line)) and len(line[timed.end() :].lstrip("，,：: ")) >= 4:
+    if (timed := TIME_OF.match(line)) and len(_after_time(line, timed)) >= 4:
         return True  # said at a time of day, as a plan's lines are (中午：火车站附近吃米粉)
     labelled = _LABEL.match(line)
     if labelled is None:
@@ -91,6 +91,11 @@ _SLOT_OF = {
 }  # fmt: skip
 
 
+def _after_time(line: str, said: re.Match[str]) -> str:
+    """What a line said at a time of day does then (中午：在西街吃面线糊 → 在西街吃面线糊)."""
+    return line[said.end() :].lstrip("，,：: ")
+
+
 def _take(
     queue: list[str], when: str, *, timed: bool = False, not_at: tuple[str, ...] = ()
 ) -> tuple[str, str]:
@@ -107,7 +112,7 @@ def _take(
             queue.pop(i)
             if said is None:
                 return when, line
-            rest = line[said.end() :].lstrip("，,：: ")  # (中午：在西街吃面线糊 → 在西街吃面线糊)
+            rest = _after_time(line, said)
             return (said.group("t"), rest) if len(rest) >= 4 else (when, line)
     return "", ""
 
