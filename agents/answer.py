@@ -33,20 +33,27 @@ _THINGS_ASKED = re.compile(
     r"(?:需要|要|该|应该|得)?(?P<verb>准备|带|买)(?:点|些)?(?:什么|哪些|啥)(?:东西)?(?:呢|呀|啊)?$"
 )
 _THINGS_LIST = {"准备": "准备清单", "带": "必带清单", "买": "购物清单"}
+_HEED_ASKED = re.compile(
+    r"[，,\s]*(?:有)?(?:需要|要|该|应该|得)?注意(?:点|些)?(?:什么|哪些|啥)(?:事项|问题)?(?:呢|呀|啊)?$"
+    r"|[，,\s]*有(?:什么|哪些|啥)(?:需要|要)?注意的(?:地方|事项)?(?:吗|呢)?$"
+)
 _QUESTION_TAIL = re.compile(
     r"(?:该|应该|要)?(?:怎么办|怎么处理|怎么回答|怎么做|怎么样|如何是好|是什么|是啥|有哪些|有什么|好不好|行不行|"
-    r"可以吗|正常吗|合适吗|对吗|吗|呢|么|嘛|呀|啊)+$"
+    r"可以吗|正常吗|合适吗|对吗|吗|呢|(?<![什怎这那多])么|嘛|呀|啊)+$"
 )
 
 
 def suggested_post_request(question: str) -> str | None:
     """A request for a post on the question's topic ("上班族颈椎痛怎么办？" → "写一篇上班族颈椎痛的笔记");
-    None when nothing is left to write about."""
+    None when nothing is left to write about. A question word stays whole ("…还能吃什么" is kept, never cut
+    to "…吃什")."""
     core = localize(question).strip().strip("？?！!。.～~ ")
     core = _ASKING.sub("", core)
     # what to get is asked for as its list (第一次养狗需要准备什么 → 写一篇第一次养狗的准备清单)
     if (things := _THINGS_ASKED.search(core)) and len(subject := core[: things.start()].strip("，, ")) >= 2:
         return f"写一篇{subject}的{_THINGS_LIST[things.group('verb')]}"
+    if (heed := _HEED_ASKED.search(core)) and len(subject := core[: heed.start()].strip("，, ")) >= 2:
+        return f"写一篇{subject}的注意事项"
     core = _QUESTION_TAIL.sub("", core).strip("，,？? ")
     return f"写一篇{core}的笔记" if len(core) >= 2 else None
 

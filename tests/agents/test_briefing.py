@@ -93,6 +93,11 @@ def test_an_answer_suggests_a_post_on_its_topic() -> None:
     assert suggested_post_request("吗？") is None
     assert suggested_post_request("第一次养狗需要准备什么") == "写一篇第一次养狗的准备清单"
     assert suggested_post_request("去西藏要带哪些东西？") == "写一篇去西藏的必带清单"
+    assert suggested_post_request("宝宝第一次去游泳馆，要注意什么") == "写一篇宝宝第一次去游泳馆的注意事项"
+    assert suggested_post_request("露营有哪些要注意的地方？") == "写一篇露营的注意事项"
+    # a question word is never cut in half (什么 is no sentence-final 么)
+    asked = "西安回民街除了肉夹馍还能吃什么"
+    assert suggested_post_request(asked) == f"写一篇{asked}的笔记"
 
 
 async def test_a_clarified_run_never_pastes_the_answer(studio: Resources) -> None:  # noqa: F811
