@@ -536,3 +536,34 @@ def test_swimming_and_board_games_are_no_trip() -> None:
 def test_learning_to_swim_in_a_city_is_no_trip() -> None:
     assert _brief("深圳学游泳的第一个月")["theme"] == "fitness"
     assert _brief("三亚亲子游攻略")["theme"] == "travel"
+
+
+# --- session 24: fresh requests tried as a new user would ------------------------------------------------
+@pytest.mark.parametrize(
+    ("request_text", "theme"),
+    [
+        ("通勤妆五分钟快速上手", "beauty"),  # make-up for commuting, not clothes
+        ("露营穿搭分享", "fashion"),  # clothes for a camp, not camping
+        ("通勤穿搭一周不重样", "fashion"),  # one theme's words together stay that theme
+        ("健身小白第一个月练背的经验", "fitness"),  # 练背的经验 is no thing named by its use (背 = carry)
+    ],
+)
+def test_a_compound_is_of_its_head_s_theme(request_text: str, theme: str) -> None:
+    assert _brief(request_text)["theme"] == theme
+
+
+def test_what_is_trained_or_grown_heads_the_post() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("健身小白第一个月练背", ["健身", "小白", "练背"]) == "练背"
+    assert _key("阳台种薄荷和罗勒", ["阳台", "薄荷", "罗勒"]) == "薄荷和罗勒"
+    assert _key("螺蛳粉和老友粉", ["螺蛳粉", "老友粉"]) == "螺蛳粉和老友粉"  # a pair compared stays whole
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_doing_is_never_chosen_counted_nor_kept_in_a_title(seed: int) -> None:
+    request = "第一次养柯基要准备哪些东西，写个清单"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    title = str(compose_draft(ctx)["title"])
+    assert not re.search(r"(?:挑|选|搞定|把|实测|私藏的|\d个)养柯基", title), title

@@ -206,6 +206,8 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     # …and a thing of no theme, named with what it is used for (适合通勤路上读的小说, 跑步时听的歌单), is of
     # no theme: 通勤 says when it is read, and a post on novels borrows no commuter's clothes
     used_in = _USED_IN.search(topic) if not vague else None
+    if used_in and re.fullmatch(f"(?:{_goals()['content_suffixes']})+", used_in["thing"]):
+        used_in = None  # 练背的经验 is a post on the use itself, no thing named by it
     thing = _LIST_TAIL.sub("", used_in["thing"]) if used_in else ""
     of_thing = detect_theme(thing) if len(thing) >= 2 else GENERIC
     no_theme = bool(used_in and of_thing is GENERIC and any(w in used_in["use"] for w in theme.triggers))

@@ -412,7 +412,9 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
     about the thing done or had at the place, when the subject names one (宜宾燃面 → 燃面, 深圳大厂做运营 →
     运营): the place is only where."""
     if _PAIR.fullmatch(subject) and len(subject) <= 9 and not re.search(r"[的了]", subject):
-        return subject
+        # (what is grown or learnt is the pair, not where: 阳台种薄荷和罗勒 → 薄荷和罗勒)
+        grown = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)
+        return grown["pair"] if grown else subject
     named = places(subject)
     if named and not trip:
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
@@ -813,6 +815,10 @@ def _title(
     # 把…安排明白了, 挑…, …的正确打开方式 of it
     if not _nominal(fields["s"]):
         templates = [t for t in templates if re.match(r"\{s\}[｜，]", t)] or templates
+    # a subject that opens on a doing (养柯基, 去泉州) is no thing to choose, count or keep: no 挑养柯基,
+    # 6个养柯基, 私藏的去泉州
+    if _a_doing(fields["s"]):
+        templates = [t for t in templates if not _THING_BEFORE.search(t)] or templates
     if _told_clause(fields["s"]):  # a clause is nobody's thing (no 我的县城开奶茶店故事, 今天的坚持晨跑30天)
         templates = [t for t in templates if not re.search(r"的\{s\}|\{s\}的", t)] or templates
     candidates = [t.format(**fields) for t in templates]
@@ -848,6 +854,16 @@ def _question(topic: str) -> str:
     if not found or max(found.start(), len(text) - found.end()) < 2 or not 5 <= len(text) <= 14:
         return ""
     return text
+
+
+# what only a thing can follow: a verb of choosing or doing, a count, a keeper
+_THING_BEFORE = re.compile(r"(?:挑|选|搞定|把|实测|私藏的|\{n\}个)\{s\}")
+
+
+def _a_doing(subject: str) -> bool:
+    """Does the subject open on a one-character verb of doing (养柯基, 去泉州, 做番茄牛腩)?"""
+    words = segmenter.cut(subject)
+    return len(words) > 1 and len(words[0]) == 1 and bool(_DOES.match(words[0]))
 
 
 _STUTTER = ("第一次", "新手", "攻略", "清单", "指南", "合集", "心得", "记录", "入门")

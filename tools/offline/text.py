@@ -163,6 +163,25 @@ _STAY = re.compile(
 _KIND_TRIGGERS = frozenset({"攻略", "打卡"})
 
 
+@cache
+def _others_heads(theme: str) -> tuple[str, ...]:
+    """The triggers of every other theme that can head a compound: all but the kinds of post (攻略, 打卡)."""
+    return tuple(
+        w for t in THEMES.values() if t.key != theme for w in t.triggers if w not in _KIND_TRIGGERS
+    )
+
+
+def _trigger_weight(text: str, word: str, theme: str) -> float:
+    """How much a trigger's occurrences in the text say its theme: half for a kind of post, and half where
+    another theme's trigger follows it at once — a Chinese compound ends in its head, so 通勤妆 is make-up
+    for commuting, 露营穿搭 clothes for a camp (the first word only says what for)."""
+    weight = 0.5 if word in _KIND_TRIGGERS else 1.0
+    return sum(
+        weight / 2 if text.startswith(_others_heads(theme), found.end()) else weight
+        for found in re.finditer(re.escape(word), text)
+    )
+
+
 def detect_theme(text: str) -> Theme:
     """The corpus theme whose trigger words the text mentions most. A tie goes to the theme more of whose
     ordinary words the text uses (通勤时间读书: 通勤 is a fashion trigger, 读书 a career one, and 通勤, 读书
@@ -174,7 +193,7 @@ def detect_theme(text: str) -> Theme:
     best, best_hits = GENERIC, (0.0, 0)
     for theme in THEMES.values():
         triggers = sum(
-            (lowered if len(word) > 1 else unbagged).count(word) * (0.5 if word in _KIND_TRIGGERS else 1)
+            _trigger_weight(lowered if len(word) > 1 else unbagged, word, theme.key)
             for word in theme.triggers
         )
         if theme.key == "travel":  # a stay of days, a drive there: a trip, whatever it ate (咖啡馆)
