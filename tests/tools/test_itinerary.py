@@ -313,3 +313,12 @@ def test_the_doings_a_request_names_are_in_its_days() -> None:
     days = body.split("Day2")
     assert len(days) == 2 and "米轨小火车" in body and "紫陶街" in body
     assert not re.search(r"：(?:再|想)", body)
+
+
+def test_a_line_that_says_its_time_further_on_keeps_to_that_time() -> None:
+    """住在洱海边的民宿，整个下午在院子里晒太阳 is an afternoon: never the morning's line."""
+    points = ["住在洱海边的民宿，整个下午在院子里晒太阳看书", "沿湖骑车到古镇，停下来拍照", "去镇上吃午饭"]
+    for seed in range(6):
+        plan, _ = itinerary.day_plan(1, points, random.Random(seed)) or ([], [])
+        said = [(when, line) for _, slots in plan for when, line in slots]
+        assert all(when in ("下午", "傍晚") for when, line in said if "整个下午" in line), said

@@ -567,3 +567,11 @@ def test_a_doing_is_never_chosen_counted_nor_kept_in_a_title(seed: int) -> None:
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
     title = str(compose_draft(ctx)["title"])
     assert not re.search(r"(?:挑|选|搞定|把|实测|私藏的|\d个)养柯基", title), title
+
+
+@pytest.mark.parametrize("request_text", ["梨形身材夏天怎么穿显瘦，分享几套", "成都周末火锅推荐"])
+def test_a_subject_that_says_when_is_no_tag_its_words_are(request_text: str) -> None:
+    sections = {"request": request_text, "brief": _brief(request_text), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    tags = [str(t) for t in compose_draft(ctx)["tags"]]
+    assert not any(re.search(r".(?:夏天|周末)", t) for t in tags), tags

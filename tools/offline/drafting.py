@@ -79,6 +79,12 @@ _NOT_TAGS = frozenset(
         "内容",
         "整理",
         "记录",
+        # a kind of advice, not what it is about (油烟机清洁小妙招 is about 油烟机)
+        "妙招",
+        "小妙招",
+        "小技巧",
+        "窍门",
+        "小窍门",
         # what the subject is like, not what it is (好用的婴儿推车): no tag, no heading key
         "好用",
         "好看",
@@ -342,6 +348,9 @@ def _subject_tag(subject: str) -> bool:
     (番茄肥牛汤, 戒夜奶) or one particular doing (赶海) — not a phrase (秋天的桂花糕做法)."""
     if len(subject) > 6 or "的" in subject or not _taggable(subject) or _told_clause(subject):
         return False  # (屏南住了三天 is a clause, no name)
+    when = [m.start() for m in _SEASON.finditer(subject)] + [subject.find(w) for w in _PLAIN if len(w) >= 2]
+    if any(at > 0 for at in when):  # a when said first names a kind (秋冬护肤, 在家健身); later, it
+        return False  # only says when (梨形身材夏天, 成都周末火锅 — their words are the tags)
     named = "".join(dict.fromkeys(w for _, w in particulars(subject)))  # 番茄 + 炒蛋, 赶海
     return (
         _tag_word(subject)
@@ -520,7 +529,7 @@ _GENERIC_HEAD = re.compile(
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
     r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南"
-    r"|顺序|原因|回答|问题|区别|选择|动作)$"
+    r"|顺序|原因|回答|问题|区别|选择|动作|妙招|窍门|诀窍)$"
 )
 _PLAIN = frozenset(
     {"在家", "周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"}

@@ -85,6 +85,8 @@ def is_doing(line: str) -> bool:
 TIME_OF = re.compile(
     r"^(?:第[一二三四五六七八九十\d]{1,2}天)?(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)"
 )
+# …or further on, when it opens on something else (住在洱海边的民宿，整个下午在院子里晒太阳)
+_TIME_INSIDE = re.compile(r"(?P<t>早上|早晨|清晨|上午|中午|下午|午后|傍晚|晚上|夜里)")
 _SLOT_OF = {
     "早上": "上午", "早晨": "上午", "清晨": "上午", "一早": "上午", "上午": "上午", "中午": "下午",
     "下午": "下午", "午后": "下午", "傍晚": "下午", "晚上": "晚上", "夜里": "晚上",
@@ -108,6 +110,9 @@ def _take(
         at = said.group("t") if said else ""
         if at and at in not_at:
             continue
+        inside = _TIME_INSIDE.search(line) if said is None else None
+        if inside and (inside["t"] != "中午" if when == "中午" else _SLOT_OF[inside["t"]] != slot):
+            continue  # a line that says its own time further on (…，整个下午在院子里看书) keeps to it
         if (said is None and not timed) or (at == "中午" if when == "中午" else at and _SLOT_OF[at] == slot):
             queue.pop(i)
             if said is None:
