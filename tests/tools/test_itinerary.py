@@ -322,3 +322,16 @@ def test_a_line_that_says_its_time_further_on_keeps_to_that_time() -> None:
         plan, _ = itinerary.day_plan(1, points, random.Random(seed)) or ([], [])
         said = [(when, line) for _, slots in plan for when, line in slots]
         assert all(when in ("下午", "傍晚") for when, line in said if "整个下午" in line), said
+
+
+def test_the_places_a_trip_request_lists_bare_are_visited_in_its_days() -> None:
+    """五天行程：古城寺庙、周日夜市、素贴山 names where to go: each is a day's line (a night market at night),
+    never a bare tip."""
+    request = "第一次去清迈，五天行程：古城寺庙、周日夜市、素贴山，帮我写成攻略帖"
+    brief = {"topic": "清迈五天行程", "theme": "travel", "contentType": "guide", "keywords": ["清迈"]}
+    sections = {"request": request, "brief": brief, "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(3))
+    body = str(compose_draft(ctx)["body"])
+    assert "晚上：去周日夜市逛逛" in body and "去素贴山看看" in body and "去古城寺庙看看" in body
+    assert not re.search(r"^· (?:古城寺庙|周日夜市|素贴山)$", body, re.MULTILINE)
+    assert itinerary.is_stop("鼓浪屿") and not itinerary.is_stop("速干毛巾")

@@ -1171,10 +1171,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         spare = _spare_doings(ctx, fb, [*points, *tips])
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
         # climb through the meadows, with its hours)
+        # (…and the places it lists bare are places to go to: 五天行程：古城寺庙、周日夜市、素贴山)
+        stops = [i for i in details.items if itinerary.is_stop(i) and not itinerary.is_doing(i)]
+        points, tips = [p for p in points if p not in stops], [t for t in tips if t not in stops]
         said = _particular_words("".join(points)) - set(places(ctx.request))
         wants = [
             w
-            for w in details.wants
+            for w in [*details.wants, *map(itinerary.visit, stops)]
             if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w))) & said
         ]
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)

@@ -61,6 +61,22 @@ _DOING = re.compile(
 _SPOT = re.compile(
     r"(?:山|湖|岛|屿|寺|庙|塔|桥|路|街|巷|堤|湾|埠|港|滩|村|镇|园|馆|宫|楼|阁|峰|洞|广场|码头|步道|古城|景区|石窟|草原|峡谷)$"
 )
+# …or a place to go to that a list may name bare (古城寺庙、周日夜市、素贴山)
+_SIGHT = re.compile(r"(?:夜市|市场|集市|老街|古城|古镇|博物馆|美术馆|公园|景区|寺庙)$")
+
+
+def is_stop(item: str) -> bool:
+    """Is a listed item a place to go to (素贴山, 周日夜市, 鼓浪屿), not a thing to bring or have?"""
+    return bool(places(item) or _SPOT.search(item) or _SIGHT.search(item))
+
+
+def visit(stop: str) -> str:
+    """A day's line going to a listed stop, at the time of day it is for (晚上去周日夜市逛逛)."""
+    when = "晚上" if "夜" in stop else ""
+    stroll = re.search(r"(?:市|市场|集市|街|老街|古城|古镇)$", stop)
+    return f"{when}去{stop}{'逛逛' if stroll else '看看'}"
+
+
 # A label that frames a line of doings (我的路线：从栈桥出发…)
 _LABEL = re.compile(r"^(?P<label>[^，,。；;：:]{2,10})[：:]\s*(?P<rest>.+)$")
 
