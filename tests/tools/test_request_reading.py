@@ -575,3 +575,12 @@ def test_a_subject_that_says_when_is_no_tag_its_words_are(request_text: str) -> 
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
     tags = [str(t) for t in compose_draft(ctx)["tags"]]
     assert not any(re.search(r".(?:夏天|周末)", t) for t in tags), tags
+
+
+def test_a_plan_s_subject_is_the_thing_trained_and_a_school_start_is_parenting() -> None:
+    assert _brief("壶铃入门先练哪些动作？帮我出一篇新手四周训练计划")["topic"].startswith("壶铃")
+    from tools.offline.drafting import _key
+
+    assert _key("跳绳21天训练计划", ["跳绳", "21天", "训练", "计划"]) == "跳绳"
+    assert _brief("帮我写一篇幼升小暑假的准备清单：调作息、练握笔、学会自己整理书包")["theme"] == "parenting"
+    assert _brief("寒假时间规划经验分享，给大学生")["theme"] == "career"

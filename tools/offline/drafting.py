@@ -294,7 +294,7 @@ def _finest(subject: str, named: list[str]) -> str:
 
 
 _NOT_A_NAME = frozenset({"m", "mq", "t", "tg", "s", "r", "p", "c", "u", "q", "f"})
-_DOING = re.compile(r"添加|回答|选择|使用|制作|准备|注意|处理|应对|解决|开始|坚持|分享|推荐")
+_DOING = re.compile(r"添加|回答|选择|使用|制作|准备|注意|处理|应对|解决|开始|坚持|分享|推荐|训练|练习")
 
 
 @cache

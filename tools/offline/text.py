@@ -161,21 +161,24 @@ _STAY = re.compile(
 )
 # Triggers that name a kind of post more than a thing (攻略 of an A醇 攻略): half a trigger, so a thing wins
 _KIND_TRIGGERS = frozenset({"攻略", "打卡"})
+_NO_HEADS = _KIND_TRIGGERS | {"暑假", "寒假"}
 
 
 @cache
 def _others_heads(theme: str) -> tuple[str, ...]:
-    """The triggers of every other theme that can head a compound: all but the kinds of post (攻略, 打卡)."""
+    """The triggers of every other theme that can head a compound: all but the kinds of post (攻略, 打卡)
+    and the times of year (幼升小暑假 is still a child's summer)."""
     return tuple(
-        w for t in THEMES.values() if t.key != theme for w in t.triggers if w not in _KIND_TRIGGERS
+        w for t in THEMES.values() if t.key != theme for w in t.triggers if w not in _NO_HEADS
     )
 
 
 def _trigger_weight(text: str, word: str, theme: str) -> float:
-    """How much a trigger's occurrences in the text say its theme: half for a kind of post, and half where
-    another theme's trigger follows it at once — a Chinese compound ends in its head, so 通勤妆 is make-up
-    for commuting, 露营穿搭 clothes for a camp (the first word only says what for)."""
-    weight = 0.5 if word in _KIND_TRIGGERS else 1.0
+    """How much a trigger's occurrences in the text say its theme: half for a kind of post or a time of
+    year (攻略, 暑假), and half where another theme's trigger follows it at once — a Chinese compound ends in
+    its head, so 通勤妆 is make-up for commuting, 露营穿搭 clothes for a camp (the first word only says what
+    for)."""
+    weight = 0.5 if word in _NO_HEADS else 1.0
     return sum(
         weight / 2 if text.startswith(_others_heads(theme), found.end()) else weight
         for found in re.finditer(re.escape(word), text)
