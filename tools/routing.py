@@ -137,9 +137,17 @@ _POLITE_ASK = re.compile(
 _ENDS_AS_QUESTION = re.compile(r"(?:[?？]|[吗呢么嘛])[\s!！~～。]*$")
 
 
+# A trip's plan asked how to lay out (香山一日游怎么安排, 三日游如何玩): the plan is what is asked for
+_PLAN_ASKED = re.compile(
+    r"(?:一日游|两日游|三日游|路线|行程)\s*(?:该|要)?(?:怎么|如何)(?:安排|玩|走|排|规划)"
+)
+
+
 def _is_subject(text: str, start: int, end: int) -> bool:
     """An artifact word the question is about ("小红书笔记被限流了", "攻略里说的"), not one asked for."""
     m = markers()
+    if _PLAN_ASKED.match(text, start):
+        return False
     rest = text[end:]
     while (more := m.strong.match(rest)) or (more := m.weak.match(rest)):  # "小红书|笔记|为什么…"
         rest = rest[more.end() :]

@@ -335,3 +335,9 @@ def test_the_places_a_trip_request_lists_bare_are_visited_in_its_days() -> None:
     assert "晚上：去周日夜市逛逛" in body and "去素贴山看看" in body and "去古城寺庙看看" in body
     assert not re.search(r"^· (?:古城寺庙|周日夜市|素贴山)$", body, re.MULTILINE)
     assert itinerary.is_stop("鼓浪屿") and not itinerary.is_stop("速干毛巾")
+
+
+def test_a_line_of_what_a_trip_cost_is_no_doing() -> None:
+    assert not itinerary.is_doing("玩：蜈支洲岛门票加船票约150元，潜水体验另算")
+    assert not itinerary.is_doing("住宿：前两晚住大东海附近的海景民宿")
+    assert itinerary.is_doing("玩蜈支洲岛，上午坐船过去")

@@ -584,3 +584,20 @@ def test_a_plan_s_subject_is_the_thing_trained_and_a_school_start_is_parenting()
     assert _key("跳绳21天训练计划", ["跳绳", "21天", "训练", "计划"]) == "跳绳"
     assert _brief("帮我写一篇幼升小暑假的准备清单：调作息、练握笔、学会自己整理书包")["theme"] == "parenting"
     assert _brief("寒假时间规划经验分享，给大学生")["theme"] == "career"
+
+
+def test_what_one_got_to_eat_is_the_subject() -> None:
+    """吃到了人生第一口甑糕 is a deed done (吃到了 is no 到了 of arriving): the post is on 西安甑糕."""
+    request = "在西安吃到了人生第一口甑糕，枣和糯米蒸得黏糊糊的太好吃了，写一篇小红书笔记"
+    assert _brief(request)["topic"] == "西安甑糕"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_subject_that_is_a_state_is_nobody_s_in_the_opening(seed: int) -> None:
+    """戚风蛋糕总是塌 is what happens, not a thing one has: no 我的戚风蛋糕总是塌里 — and the subject's own
+    clause with only who is new to it (新手第一次做…) is no story told."""
+    request = "新手第一次做戚风蛋糕总是塌，分享我的成功经验"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    body = str(compose_draft(ctx)["body"])
+    assert "我的戚风蛋糕总是塌" not in body and "新手第一次做戚风蛋糕总是塌。" not in body

@@ -107,6 +107,13 @@ def _items(clause: str) -> list[str]:
     return list(dict.fromkeys(parts))
 
 
+def _names(clause: str, subject: str) -> bool:
+    """Is the clause the subject with little more than who is new to it (新手第一次做戚风蛋糕总是塌 of
+    戚风蛋糕总是塌)?"""
+    bare = _first(clause)
+    return bool(subject) and _first(subject) in bare and len(bare) - len(_first(subject)) < 4
+
+
 def _first(text: str) -> str:
     """`text` without 第一次, which a subject may have dropped (狗狗坐飞机托运 of 狗狗第一次坐飞机托运…)."""
     return text.replace("第一次", "")
@@ -137,7 +144,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
                 details.steps.append(clause)
             else:
                 details.items += [i for i in items if i not in details.items]
-        elif clause in subject or (subject in clause and len(clause) - len(subject) < 4) or clause == topic:
+        elif clause in subject or _names(clause, subject) or clause == topic:
             # the subject itself (两岁宝宝戒夜奶): the opening names it — unless it tells what happened and
             # the story goes on (我第一次自己包荠菜馄饨，失败了三次才成功): then it is the story's start
             if _TOLD.search(clause):

@@ -1387,12 +1387,13 @@ def _opening(
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
     if tone != "formal" and kind == "review" and _PAIR.search(fields["s"]):  # two things, side by side
         hook_pool = voice.HOOKS["comparison"]
+    # no "我的宝宝坐高铁回老家里", "我的戚风蛋糕总是塌里": a clause or a state is nobody's thing
+    if _told_clause(fields["s"]) or not _nominal(fields["s"]):
+        hook_pool = tuple(h for h in hook_pool if not re.search(r"我的\{s\}|\{s\}的?要点", h)) or hook_pool
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):  # as for titles (see _title)
         hook_pool = tuple(h for h in hook_pool if not h.startswith("第一次")) or hook_pool
-    if _told_clause(fields["s"]):  # no "我的宝宝坐高铁回老家里": a clause is nobody's thing
-        hook_pool = tuple(h for h in hook_pool if not re.search(r"我的\{s\}|\{s\}的?要点", h)) or hook_pool
     if not (_PLANNED.search(fields["s"]) or ctx.theme.key in ("travel", "outdoor")):  # as for titles
         hook_pool = tuple(h for h in hook_pool if "安排" not in h) or hook_pool
     if shape not in ("steps", "timeline"):  # no "把顺序排对" before a list that has no order

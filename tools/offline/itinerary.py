@@ -77,13 +77,20 @@ def visit(stop: str) -> str:
     return f"{when}去{stop}{'逛逛' if stroll else '看看'}"
 
 
+# A line of a trip's costs, by what they were for (机票：…, 玩：…, 门票：…)
+_COST_LINE = re.compile(
+    r"^(?:机票|车票|高铁|住宿|交通|玩|吃|门票|餐饮|购物|其他|总计|合计|花费|预算|费用)[：:]"
+)
 # A label that frames a line of doings (我的路线：从栈桥出发…)
 _LABEL = re.compile(r"^(?P<label>[^，,。；;：:]{2,10})[：:]\s*(?P<rest>.+)$")
 
 
 def is_doing(line: str) -> bool:
-    """A thing to do: said with a verb of doing, or a short first clause naming a place (西街和开元寺，…)."""
+    """A thing to do: said with a verb of doing, or a short first clause naming a place (西街和开元寺，…) —
+    not a line of what a trip cost (玩：蜈支洲岛门票加船票约150元)."""
     line = line.strip()
+    if _COST_LINE.match(line):
+        return False
     first = re.split(r"[，,。；;]", line)[0]
     if _DOING.match(line) or (len(first) <= 10 and bool(places(first))):
         return True
