@@ -146,7 +146,10 @@ def test_a_note_that_does_not_say_what_sets_the_subject_apart_does_not_lead() ->
         "audience": "上班族",
     }
     alone = _context("evidence", {"brief": brief, "notes": [BREAKFAST], "request": brief["topic"]})
-    assert not compose_evidence(alone)["facts"]  # nothing about 午休: nothing borrowed from breakfast
+    evidence = compose_evidence(alone)
+    assert not evidence["facts"]  # nothing about 午休: nothing borrowed from breakfast
+    # …and the editor reads so in the summary, with no filler (暂无) and no word of how often (每天)
+    assert "没有直接讲「" in evidence["summary"] and "暂无" not in evidence["summary"]
     both = _context(
         "evidence", {"brief": brief, "notes": [BREAKFAST, LUNCH_BREAK], "request": brief["topic"]}
     )

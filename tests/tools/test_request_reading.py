@@ -601,3 +601,8 @@ def test_a_subject_that_is_a_state_is_nobody_s_in_the_opening(seed: int) -> None
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
     body = str(compose_draft(ctx)["body"])
     assert "我的戚风蛋糕总是塌" not in body and "新手第一次做戚风蛋糕总是塌。" not in body
+
+
+def test_a_plan_is_of_what_it_plans_not_of_whom() -> None:
+    assert _brief("宝宝六个月开始加辅食，第一周吃什么，分享我的安排")["topic"] == "辅食安排"
+    assert _brief("考研复习时间怎么安排，分享我的全年规划")["topic"] == "考研全年规划"

@@ -119,6 +119,8 @@ _PLAN_ONLY = re.compile(
 )
 
 
+# people a theme's trigger may name (宝宝, 爸妈): whom a plan is for, not what it plans
+_WHOM = re.compile(r"宝宝|孩子|娃|宝妈|奶爸|小朋友|儿童|爸妈|父母|老人|长辈|新手爸[妈爸]|[大二]宝|老[大二]")
 _FORM_ONLY = re.compile(r"(?:我的)?(?:模板|模版|框架|格式|话术)")
 
 
@@ -522,7 +524,9 @@ def extract_topic(request: str) -> str:
     elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备
         topic = topic[: asked.start()] + "准备"
     if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
-        thing = next((w for c in clauses if c != first for w in _theme_words(c)), "")
+        # (what is planned, not for whom: 辅食 of 宝宝六个月开始加辅食, not 宝宝)
+        words = [w for c in clauses if c != first for w in _theme_words(c)]
+        thing = next(iter(sorted(words, key=lambda w: bool(_WHOM.fullmatch(w)))), "")
         topic = thing + topic
     elif _FORM_ONLY.fullmatch(topic):  # 职场新人怎么写周报，分享我的模板 → 周报模板: the form of what the
         # other clause does, named by its last thing (周报, not 职场)

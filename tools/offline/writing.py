@@ -26,7 +26,7 @@ from tools.offline.text import (
     strip_emoji,
     units,
 )
-from tools.offline.topic import extract_topic
+from tools.offline.topic import GENERIC_WORDS, extract_topic
 
 # --- evidence ----------------------------------------------------------------------------------------
 _PATTERN_WORDS = (
@@ -125,15 +125,18 @@ def compose_evidence(ctx: Context) -> dict[str, Any]:
     # none about it (仓鼠 in a corpus of cats and dogs): no note's tags (#柯基), the subject's own only
     tags = _recommended_tags(words, on_subject[:10], tag_names([ctx.data("top_tags"), ctx.data("trend")]))
     desc_words = Counter(w for n in notes[:10] for w in keywords(n["desc"], 8))
-    common = [w for w, _ in desc_words.most_common(6) if w not in ctx.topic][:3]
+    # (what the notes talk about: things, not when or how much — 猫砂, not 每天 or 至少)
+    common = [w for w, _ in desc_words.most_common(12) if w not in ctx.topic and _talked_of(w)][:3]
     likes = [int(n.get("likes") or 0) for n in notes[:10]]
     if notes:
         summary = (
             f"检索到{len(notes)}篇与「{ctx.topic}」相关的笔记，"
             f"前{len(likes)}篇平均点赞约{sum(likes) // len(likes)}；"
             f"高互动内容集中在{'、'.join(common) or ctx.topic}，"
-            f"热门标签有{'、'.join(tags[:4]) or '暂无'}。"
+            + (f"热门标签有{'、'.join(tags[:4])}。" if tags else "没有贴合主题的热门标签。")
         )
+        if not facts:  # notes of the theme, none on the subject itself: the editor is told so
+            summary += f"这些笔记都没有直接讲「{ctx.topic}」，正文以通用经验为主。"
     else:
         summary = f"语料库里暂时没有与「{ctx.topic}」直接相关的笔记，建议以个人经验和通用技巧为主。"
     gaps = ctx.text("gaps")
@@ -464,3 +467,11 @@ def _question_core(text: str) -> list[str]:
         and not re.match(r"^(?:第|[一二两三四五六七八九十\d])", word)
     ]
     return [w for w, reader in words if not reader] or [w for w, _ in words]
+
+
+def _talked_of(word: str) -> bool:
+    """Is the word a thing or an activity a note talks about (猫砂, 换粮), not when, how often or how much
+    (每天, 至少)?"""
+    parts = posseg_cut(word)
+    named = len(parts) == 1 and parts[0][1] in ("n", "nz", "vn", "nr", "ns")
+    return named and len(word) >= 2 and word not in GENERIC_WORDS  # (not 时候, 建议)
