@@ -606,3 +606,12 @@ def test_a_subject_that_is_a_state_is_nobody_s_in_the_opening(seed: int) -> None
 def test_a_plan_is_of_what_it_plans_not_of_whom() -> None:
     assert _brief("宝宝六个月开始加辅食，第一周吃什么，分享我的安排")["topic"] == "辅食安排"
     assert _brief("考研复习时间怎么安排，分享我的全年规划")["topic"] == "考研全年规划"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_title_counts_steps_only_of_a_post_of_steps(seed: int) -> None:
+    request = "租房党十平米卧室改造分享"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    title = str(compose_draft(ctx)["title"])  # (general advice on a makeover: points, no steps)
+    assert not re.search(r"步|顺序", title), title

@@ -801,7 +801,14 @@ def _general_lines(key: str) -> set[str]:
 
 
 def _title(
-    ctx: Context, kind: str, fields: dict[str, str], fb: Feedback, patterns: str, avoid: set[str]
+    ctx: Context,
+    kind: str,
+    fields: dict[str, str],
+    fb: Feedback,
+    patterns: str,
+    avoid: set[str],
+    *,
+    ordered: bool = True,
 ) -> str:
     if fb.title_set:
         return fb.title_set[:TITLE_LIMIT]
@@ -811,6 +818,8 @@ def _title(
     favoured = "？" if "提问" in patterns else "{n}" if "数字" in patterns else None
     weights = {t: (1.3 if favoured and favoured in t else 1.0) * ctx.rng.random() for t in templates}
     templates.sort(key=lambda t: -weights[t])
+    if not ordered:  # no "3步搞定", "亲测顺序" over points that are no steps (体能, 推荐路线)
+        templates = [t for t in templates if not re.search(r"步|顺序", t)] or templates
     # a template that says again what the subject says (第一次 + 猫咪第一次打疫苗) reads as a stutter
     templates = [t for t in templates if not any(w in t and w in fields["s"] for w in _STUTTER)] or templates
     # "第一次{s}" says the reader is new to something they do (第一次去泉州, 第一次养猫) — not of a thing
@@ -1217,7 +1226,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # a new title is not the last one, nor one the creator already revised away (the revision history)
     used = {str(h.get("titleBefore") or "") for h in ctx.data("history") or [] if isinstance(h, dict)}
     avoid = {str(previous.get("title") or ""), *used} - {""}
-    title = _title(ctx, title_kind, fields, fb, patterns, avoid=avoid)
+    ordered = shape in ("steps", "timeline") or bool(by_day)  # (a title counts steps only of steps)
+    title = _title(ctx, title_kind, fields, fb, patterns, avoid=avoid, ordered=ordered)
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
     return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}
