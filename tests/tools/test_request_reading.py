@@ -615,3 +615,20 @@ def test_a_title_counts_steps_only_of_a_post_of_steps(seed: int) -> None:
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
     title = str(compose_draft(ctx)["title"])  # (general advice on a makeover: points, no steps)
     assert not re.search(r"步|顺序", title), title
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_clause_is_never_chosen_counted_nor_kept_in_a_title(seed: int) -> None:
+    request = "我家狗狗第一次坐飞机托运的全过程，写篇笔记给要带狗出行的人"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    title = str(compose_draft(ctx)["title"])
+    assert not re.search(r"(?:挑|选|搞定|把|实测|私藏的|\d个)狗狗", title), title
+
+
+def test_a_season_and_a_theme_give_way_to_the_thing_another_clause_names() -> None:
+    assert _brief("秋冬穿搭，一件灰色大衣的五种搭法")["topic"] == "一件灰色大衣的五种搭法"
+    assert subject_of("一件灰色大衣的五种搭法", "") == "灰色大衣"  # (its count and its ways said apart)
+    from tools.offline.drafting import _key
+
+    assert _key("面试被问到离职原因", ["面试", "问到", "离职", "原因"]) == "离职"

@@ -222,6 +222,8 @@ def subject_of(topic: str, audience: str) -> str:
         own = "" if where else _thing_and_kind(subject, 10)
         subject = before if generic and len(before) >= 3 else (where + after if where else own or after)
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
+    # (…nor one of a thing: 一件灰色大衣 → 灰色大衣, but 一个人 is alone)
+    subject = re.sub(r"^一(?:[件款只条双套本台支瓶]|个(?!人))(?=\S{2})", "", subject)
     if pair := _COMPARED.fullmatch(subject):  # 凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇: the pair says it
         subject = pair["pair"]
     subject = re.sub(r"^(?:测评|推荐|盘点|分享)(?=\S{3})", "", subject)  # 测评三款平价防晒 → 平价防晒
@@ -294,7 +296,9 @@ def _finest(subject: str, named: list[str]) -> str:
 
 
 _NOT_A_NAME = frozenset({"m", "mq", "t", "tg", "s", "r", "p", "c", "u", "q", "f"})
-_DOING = re.compile(r"添加|回答|选择|使用|制作|准备|注意|处理|应对|解决|开始|坚持|分享|推荐|训练|练习")
+_DOING = re.compile(
+    r"添加|回答|选择|使用|制作|准备|注意|处理|应对|解决|开始|坚持|分享|推荐|训练|练习|问到|遇到|碰到"
+)
 
 
 @cache
@@ -529,7 +533,7 @@ _GENERIC_HEAD = re.compile(
 # What is said about a subject rather than the subject (做法 of 桂花糕做法, 步骤, 变化)
 _ABSTRACT = re.compile(
     r"(?:做法|方法|步骤|变化|经历|感受|体验|过程|准备|安排|技巧|注意事项|事项|误区|思路|规划|计划|行程|路线|指南"
-    r"|顺序|原因|回答|问题|区别|选择|动作|妙招|窍门|诀窍)$"
+    r"|顺序|原因|回答|问题|区别|选择|动作|妙招|窍门|诀窍|搭法|穿法|吃法|玩法|用法)$"
 )
 _PLAIN = frozenset(
     {"在家", "周末", "一周", "一天", "秋冬", "春夏", "夏天", "冬天", "秋天", "春天", "平价", "第一次"}
@@ -833,9 +837,9 @@ def _title(
     # 把…安排明白了, 挑…, …的正确打开方式 of it
     if not _nominal(fields["s"]):
         templates = [t for t in templates if re.match(r"\{s\}[｜，]", t)] or templates
-    # a subject that opens on a doing (养柯基, 去泉州) is no thing to choose, count or keep: no 挑养柯基,
-    # 6个养柯基, 私藏的去泉州
-    if _a_doing(fields["s"]):
+    # a subject that opens on a doing (养柯基, 去泉州) or is a clause (狗狗坐飞机托运) is no thing to choose,
+    # count or keep: no 挑养柯基, 6个养柯基, 私藏的狗狗坐飞机托运
+    if _a_doing(fields["s"]) or _told_clause(fields["s"]) or "第一次" in fields["s"]:
         templates = [t for t in templates if not _THING_BEFORE.search(t)] or templates
     if _told_clause(fields["s"]):  # a clause is nobody's thing (no 我的县城开奶茶店故事, 今天的坚持晨跑30天)
         templates = [t for t in templates if not re.search(r"的\{s\}|\{s\}的", t)] or templates
