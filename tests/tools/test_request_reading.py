@@ -632,3 +632,10 @@ def test_a_season_and_a_theme_give_way_to_the_thing_another_clause_names() -> No
     from tools.offline.drafting import _key
 
     assert _key("面试被问到离职原因", ["面试", "问到", "离职", "原因"]) == "离职"
+
+
+def test_what_a_subject_says_did_not_happen_is_no_heading_key() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("跑步半年膝盖没受伤", ["跑步", "半年", "膝盖", "受伤"]) != "受伤"
+    assert _key("宝宝不爱喝水", ["宝宝", "喝水"]) == "喝水"  # (不爱 is not 不喝水)

@@ -453,6 +453,7 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         for k in subject_words(keywords or [])
         if k in subject
         and not k.startswith(("不", "没"))
+        and not re.search(rf"[不没别]{re.escape(k)}", subject)  # 跑步膝盖没受伤 is not about 受伤
         and not _DOING.fullmatch(k)  # 辅食, not 添加
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
         and not _adverb(k)  # 妈妈, not 刚好 of 当妈妈刚好一年
