@@ -639,3 +639,11 @@ def test_what_a_subject_says_did_not_happen_is_no_heading_key() -> None:
 
     assert _key("跑步半年膝盖没受伤", ["跑步", "半年", "膝盖", "受伤"]) != "受伤"
     assert _key("宝宝不爱喝水", ["宝宝", "喝水"]) == "喝水"  # (不爱 is not 不喝水)
+
+
+@pytest.mark.parametrize("seed", range(20, 32))
+def test_a_thing_worn_is_never_asked_whether_it_is_hard(seed: int) -> None:
+    request = "秋冬穿搭，一件灰色大衣的五种搭法"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    assert "难吗" not in str(compose_draft(ctx)["title"])

@@ -823,6 +823,11 @@ def _title(
     favoured = "？" if "提问" in patterns else "{n}" if "数字" in patterns else None
     weights = {t: (1.3 if favoured and favoured in t else 1.0) * ctx.rng.random() for t in templates}
     templates.sort(key=lambda t: -weights[t])
+    # "…难吗？" asks of a doing, a skill or a dish made (收纳, 考研英语, 番茄牛腩), not of a thing worn or
+    # owned, nor of a place (灰色大衣难吗, 小户型客厅难吗)
+    skills = ("food", "fitness", "beauty", "career", "outdoor")
+    if not (_a_doing(fields["s"]) or _done_word(fields["s"]) or ctx.theme.key in skills):
+        templates = [t for t in templates if "难吗" not in t] or templates
     if not ordered:  # no "3步搞定", "亲测顺序" over points that are no steps (体能, 推荐路线)
         templates = [t for t in templates if not re.search(r"步|顺序", t)] or templates
     # a template that says again what the subject says (第一次 + 猫咪第一次打疫苗) reads as a stutter
@@ -881,6 +886,12 @@ def _question(topic: str) -> str:
 
 # what only a thing can follow: a verb of choosing or doing, a count, a keeper
 _THING_BEFORE = re.compile(r"(?:挑|选|搞定|把|实测|私藏的|\{n\}个)\{s\}")
+
+
+def _done_word(subject: str) -> bool:
+    """Does the subject end on a doing (早起跑步, 刷酸, 阳台改造), by jieba's tag?"""
+    words = segmenter.posseg(subject)
+    return bool(words) and words[-1][1] in ("v", "vn")
 
 
 def _a_doing(subject: str) -> bool:
