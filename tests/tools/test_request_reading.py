@@ -647,3 +647,22 @@ def test_a_thing_worn_is_never_asked_whether_it_is_hard(seed: int) -> None:
     sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
     assert "难吗" not in str(compose_draft(ctx)["title"])
+
+
+def test_a_scene_the_request_rules_out_gives_no_advice_even_if_the_subject_names_it() -> None:
+    """给猫剪指甲: the subject 剪指甲 names no cat, the request does — no nail-salon advice for a cat."""
+    request = "怎么给猫剪指甲不被抓？写一篇新手教程"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    body = str(compose_draft(ctx)["body"])
+    assert "剪指甲" in body and not any(w in body for w in ("美甲", "卸甲", "甲油", "护甲油"))
+
+
+def test_what_is_kept_alive_heads_the_post_in_english_too() -> None:
+    from tools.offline.drafting import _key
+
+    brief = _brief("Tips for keeping a sourdough starter alive, write it as a xiaohongshu note")
+    assert brief["theme"] == "food" and "鲁邦种" in brief["topic"]
+    assert _key("养活鲁邦种", ["鲁邦种", "养活"]) == "鲁邦种"
+    assert _key("种活绿萝", ["绿萝"]) == "绿萝"
+    assert _brief("帮我写一篇 weekend brunch 在家做的笔记")["topic"].startswith("周末早午餐")

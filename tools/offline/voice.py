@@ -584,11 +584,23 @@ def _scene_named(
         (not tips.generic, *_reach(when, subject), -rank, tips)
         for rank, (when, tips) in enumerate([*own, *((when, tips) for _, when, tips in scenes)])
         if when.search(subject) and (not tips.generic or any_subject or _little_more(subject, when))
+        and not _ruled_out(when, text)
     ]
     asked = [
         t for w, t in own if w.search(text) and (not t.generic or any_subject or _little_more(subject, w))
     ]
     return max(named, key=lambda f: f[:4])[4] if named else next(iter(asked), SceneTips())
+
+
+# A scene's pattern that opens on what rules it out (^(?!.*(?:宝宝|猫|狗)).*?指甲): who or where it is not for
+_RULED_OUT = re.compile(r"^\^\(\?!(?P<not>\.\*\(\?:[^()]*\))\)")
+
+
+def _ruled_out(when: re.Pattern[str], text: str) -> bool:
+    """Does the request rule the scene out, where its subject alone did not say so (给猫剪指甲: the subject
+    剪指甲 names no cat, the request does — no nail-salon advice for a cat)?"""
+    found = _RULED_OUT.match(when.pattern)
+    return bool(found and text and re.search(found["not"], text))
 
 
 def _reach(when: re.Pattern[str], subject: str) -> tuple[int, int]:
