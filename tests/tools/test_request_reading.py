@@ -666,3 +666,11 @@ def test_what_is_kept_alive_heads_the_post_in_english_too() -> None:
     assert _key("养活鲁邦种", ["鲁邦种", "养活"]) == "鲁邦种"
     assert _key("种活绿萝", ["绿萝"]) == "绿萝"
     assert _brief("帮我写一篇 weekend brunch 在家做的笔记")["topic"].startswith("周末早午餐")
+
+
+def test_a_way_of_caring_for_something_is_of_what_the_other_clause_names() -> None:
+    assert _brief("猫咪总是掉毛，分享我的护理方法")["topic"] == "猫咪护理方法"
+    assert _brief("新手种绿萝总是黄叶，分享我的养护方法")["topic"] == "绿萝养护方法"
+    from tools.offline.drafting import _key
+
+    assert _key("绿萝养护方法", ["绿萝", "养护", "方法"]) == "绿萝"
