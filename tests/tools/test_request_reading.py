@@ -665,6 +665,7 @@ def test_what_is_kept_alive_heads_the_post_in_english_too() -> None:
     assert brief["theme"] == "food" and "鲁邦种" in brief["topic"]
     assert _key("养活鲁邦种", ["鲁邦种", "养活"]) == "鲁邦种"
     assert _key("种活绿萝", ["绿萝"]) == "绿萝"
+    assert _key("健身房用史密斯机", ["健身房", "史密斯机"]) == "史密斯机"  # (what is used, not where)
     assert _brief("帮我写一篇 weekend brunch 在家做的笔记")["topic"].startswith("周末早午餐")
 
 

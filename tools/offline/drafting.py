@@ -461,7 +461,7 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
     fit = [k for k in fit if not PERSON.fullmatch(k)] or fit  # 电信诈骗, not 爸妈 of 教爸妈识别电信诈骗
 
     # what the subject keeps, grows or learns ends it, and is its word (夏天空调房养多肉 → 多肉, not 空调房)
-    kept = r"(?:[养种学练]|[养种]活|[养种练]好|学会|照顾好?)"  # (养活鲁邦种 → 鲁邦种)
+    kept = r"(?:[养种学练用]|[养种]活|[养种练]好|学会|照顾好?)"  # (养活鲁邦种, 用史密斯机)
     done_to = [k for k in fit if re.search(rf"{kept}{re.escape(k)}$", subject)]
     if done_to:
         return done_to[0]
