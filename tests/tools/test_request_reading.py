@@ -675,3 +675,8 @@ def test_a_way_of_caring_for_something_is_of_what_the_other_clause_names() -> No
     from tools.offline.drafting import _key
 
     assert _key("绿萝养护方法", ["绿萝", "养护", "方法"]) == "绿萝"
+
+
+def test_things_tried_and_counted_are_what_the_question_chooses() -> None:
+    assert _brief("梨形身材怎么挑牛仔裤，分享我试过的几条")["topic"] == "梨形身材牛仔裤"
+    assert _brief("油皮怎么选防晒，推荐我用过的三款")["topic"] == "油皮防晒"

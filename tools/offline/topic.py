@@ -119,6 +119,10 @@ _PLAN_ONLY = re.compile(
 )
 
 
+# Things one tried, counted and not named (我试过的几条, 用过的三款): the question names them
+_TRIED_ONLY = re.compile(r"我?[试用买穿吃喝玩]过的?(?:几|[两三四五六七八九十\d]+)[条款件个双支瓶本家道样种]$")
+# …and a question of choosing them (怎么挑牛仔裤, 如何选防晒)
+_CHOOSING = re.compile(r"(?:该|要)?(?:怎么|如何|怎样)(?:挑|选|买)")
 # people a theme's trigger may name (宝宝, 爸妈): whom a plan is for, not what it plans
 _WHOM = re.compile(r"宝宝|孩子|娃|宝妈|奶爸|小朋友|儿童|爸妈|父母|老人|长辈|新手爸[妈爸]|[大二]宝|老[大二]")
 _FORM_ONLY = re.compile(r"(?:我的)?(?:模板|模版|框架|格式|话术)")
@@ -523,6 +527,10 @@ def extract_topic(request: str) -> str:
         topic = topic[: asked.start()] + (whole or later.group(0))
     elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备
         topic = topic[: asked.start()] + "准备"
+    if (counted := _TRIED_ONLY.search(topic)) and len(topic) - len(counted.group(0)) <= 4:
+        # 梨形身材怎么挑牛仔裤，分享我试过的几条: the things counted are what the question chooses
+        asked_for = next((t for c, t in peeled if c != first and _CHOOSING.search(t)), "")
+        topic = _CHOOSING.sub("", asked_for) if asked_for else topic
     if _PLAN_ONLY.fullmatch(topic):  # 考研复习时间怎么安排，分享我的全年规划 → 考研全年规划: whose plan
         # (what is planned, not for whom: 辅食 of 宝宝六个月开始加辅食, not 宝宝)
         words = [w for c in clauses if c != first for w in _theme_words(c)]
