@@ -680,3 +680,14 @@ def test_a_way_of_caring_for_something_is_of_what_the_other_clause_names() -> No
 def test_things_tried_and_counted_are_what_the_question_chooses() -> None:
     assert _brief("梨形身材怎么挑牛仔裤，分享我试过的几条")["topic"] == "梨形身材牛仔裤"
     assert _brief("油皮怎么选防晒，推荐我用过的三款")["topic"] == "油皮防晒"
+
+
+def test_a_style_word_alone_says_nothing_of_what_the_post_is_about() -> None:
+    """日式 of 日式咖喱饭 is a style: no subject word (which keeps a note's 日式胡麻酱 line), no tag."""
+    from tools.offline.drafting import subject_words
+
+    assert subject_words(["日式", "咖喱饭"]) == ["咖喱饭"]
+    request = "周末在家做一顿日式咖喱饭"
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    assert "日式" not in compose_draft(ctx)["tags"]
