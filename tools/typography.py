@@ -137,23 +137,25 @@ class FontBook:
                 # a word longer than a line is split into characters
                 tokens.extend(token if len(token) > 1 and self.width(token, size) > max_width else [token])
         lines: list[str] = []
-        line, width = "", 0.0
+        line, width, last = "", 0.0, ""
         for token in tokens:
             advance = self.width(token, size)
             if not line and token.isspace():
                 continue
             if not line or width + advance <= max_width:
-                line, width = line + token, width + advance
+                line, width, last = line + token, width + advance, token
                 continue
             if not words and token[0] in NO_LINE_START and width + advance <= max_width + size * 0.5:
                 line, width = line + token, width + advance  # hanging punctuation (body text only)
                 continue
             carry = ""
             if len(line) > 1 and (line[-1] in NO_LINE_END or token[0] in NO_LINE_START):
-                line, carry = line[:-1], line[-1]
+                # (display text carries its last word whole: 清迈五天|行程，, never 清迈五天行|程，)
+                whole = words and len(line) > len(last) > 1 and line.endswith(last)
+                line, carry = (line[: -len(last)], last) if whole else (line[:-1], line[-1])
             lines.append(line.rstrip())
             line = carry + ("" if token.isspace() else token)
-            width = self.width(line, size)
+            width, last = self.width(line, size), line
         if line.strip():
             lines.append(line.rstrip())
         if (

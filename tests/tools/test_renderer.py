@@ -218,6 +218,11 @@ def test_display_wrap_keeps_words_whole(fonts: FontBook) -> None:
     assert "".join(lines) == "上班族的快乐充电站"
     assert not any(line.endswith("快") for line in lines)  # "快乐" is one word
     assert all(fonts.width(line, size) <= 560 for line in lines)
+    # …also where a comma may not start a line: the word before it goes down whole (清迈五天|行程，)
+    for width in (760, 900, 1000):
+        size, lines = fonts.fit("清迈五天行程，新手照做", width, 3, 150, 64)
+        assert "".join(lines) == "清迈五天行程，新手照做"
+        assert not any(line.endswith("行") or line.startswith(("程", "，")) for line in lines), lines
 
 
 def test_fit_truncates_with_an_ellipsis(fonts: FontBook) -> None:
