@@ -137,9 +137,11 @@ _POLITE_ASK = re.compile(
 _ENDS_AS_QUESTION = re.compile(r"(?:[?？]|[吗呢么嘛])[\s!！~～。]*$")
 
 
-# A trip's plan asked how to lay out (香山一日游怎么安排, 三日游如何玩): the plan is what is asked for
+# A trip's plan asked how to lay out (香山一日游怎么安排, 三日游如何玩): the plan is what is asked for — not
+# the way somewhere (到天安门的路线怎么走 asks directions)
 _PLAN_ASKED = re.compile(
-    r"(?:一日游|两日游|三日游|路线|行程)\s*(?:该|要)?(?:怎么|如何)(?:安排|玩|走|排|规划)"
+    r"(?:一日游|两日游|三日游|行程)\s*(?:该|要)?(?:怎么|如何)(?:安排|玩|走|排|规划)"
+    r"|路线\s*(?:该|要)?(?:怎么|如何)(?:安排|规划)"
 )
 
 
