@@ -691,3 +691,20 @@ def test_a_style_word_alone_says_nothing_of_what_the_post_is_about() -> None:
     sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
     ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
     assert "日式" not in compose_draft(ctx)["tags"]
+
+
+def test_going_somewhere_and_a_guide_in_another_clause_are_one_subject() -> None:
+    assert _brief("第一次去大理，拍照攻略")["topic"] == "大理拍照攻略"
+    assert _brief("第一次去新疆喀纳斯，秋天拍照攻略")["topic"] == "新疆喀纳斯秋天拍照攻略"
+
+
+def test_a_line_of_another_trip_s_days_is_no_tip() -> None:
+    request = "第一次去新疆喀纳斯，秋天拍照攻略"
+    facts = [
+        {"text": "D9 到布尔津，去喀纳斯", "sourceId": "n1"},
+        {"text": "早上和傍晚的光最柔和，人也少", "sourceId": "n2"},
+        {"text": "热门点位排队的话，先去旁边人少的角落拍", "sourceId": "n2"},
+    ]
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": facts}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
+    assert "D9" not in str(compose_draft(ctx)["body"])

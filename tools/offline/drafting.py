@@ -903,6 +903,7 @@ def _a_doing(subject: str) -> bool:
     return len(words) > 1 and len(words[0]) == 1 and bool(_DOES.match(words[0]))
 
 
+_DAY_LABEL = re.compile(r"^(?:D|Day|DAY)\s?\d+\b", re.ASCII)
 _STUTTER = ("第一次", "新手", "攻略", "清单", "指南", "合集", "心得", "记录", "入门")
 _FIRST_TIME = re.compile(r"第一次|首次|新手|小白|入门|零基础")
 _DOES = re.compile(r"[去做养带学练考买装租种拍跑爬骑住坐搬]|给|在")  # a subject that opens on a doing
@@ -1182,6 +1183,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     kept = _distinct([*points, *tips])
     points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
 
+    if not (days and shape in ("points", "timeline")):  # a line of another trip's days (D9 到布尔津，去
+        # 喀纳斯) says nothing on its own, outside a plan by days
+        points = [p for p in points if not _DAY_LABEL.match(p)]
+        tips = [t for t in tips if not _DAY_LABEL.match(t)]
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     # a list of no things, only the general advice on choosing them (a corpus that knows no novels),
     # promises no count nor favourites: it opens and is titled as a guide to choosing

@@ -596,11 +596,14 @@ _WHO_WORD = re.compile(r"新手|小白|萌新|宝妈|学生党|上班族|打工�
 
 
 def _place_and_plan(topic: str, others: list[str]) -> str:
-    """Going somewhere and the plan another clause names, or a span of days going there, as one subject:
-    第一次去清迈，五天行程 → 清迈五天行程, 周六一日游去桐庐 → 桐庐一日游."""
+    """Going somewhere and the plan or the guide another clause names, or a span of days going there, as
+    one subject: 第一次去清迈，五天行程 → 清迈五天行程, 去成都，美食攻略 → 成都美食攻略, 周六一日游去桐庐 →
+    桐庐一日游."""
     going = _GOING.fullmatch(topic)
     plan = next((t for t in others if _ROUTE_ONLY.fullmatch(t)), "") if going else ""
-    if going and plan and places(going.group("p")) == [going.group("p")]:
+    # (…or a short guide of no place: 第一次去新疆喀纳斯，秋天拍照攻略 → 新疆喀纳斯秋天拍照攻略)
+    plan = plan or next((t for t in others if len(t) <= 8 and _GUIDE_END.search(t) and not places(t)), "")
+    if going and plan and "".join(places(going.group("p"))) == going.group("p"):
         return going.group("p") + plan
     if (trip := _SPAN_TO.fullmatch(topic)) and places(trip.group("p")) == [trip.group("p")]:
         return trip.group("p") + trip.group("span")
