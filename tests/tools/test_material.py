@@ -399,3 +399,22 @@ def test_a_line_that_adds_to_what_its_note_said_before_is_no_line_of_its_own() -
     assert as_line("再配合一点深蹲，效果更明显") is None
     tip = "另外少喝咖啡、多喝水，秋冬每周做两次补水面膜。"
     assert as_line(tip) == "少喝咖啡、多喝水，秋冬每周做两次补水面膜"  # an 另外 leans on nothing
+
+
+def test_a_numbered_part_keeps_no_copula_and_advice_sets_no_scene() -> None:
+    """其次是微喇叭裤 is a line on 微喇叭裤 (no 是微喇叭裤); the lead note's first advice (首选高腰直筒款…) is
+    a point of the post, not the situation its opening starts from."""
+    from tools.offline.material import as_line
+
+    assert as_line("其次是微喇叭裤，膝盖以下微微展开") == "微喇叭裤，膝盖以下微微展开"
+    assert as_line("是时候换季了，衣柜整理一下") == "是时候换季了，衣柜整理一下"
+    request = "梨形身材怎么挑牛仔裤，分享我试过的几条"
+    facts = [
+        {"text": "首选高腰直筒款，裤腿从臀部垂直落下", "sourceId": "jeans"},
+        {"text": "其次是微喇叭裤，膝盖以下微微展开", "sourceId": "jeans"},
+        {"text": "颜色选中蓝和深蓝，比浅蓝更显瘦", "sourceId": "jeans"},
+    ]
+    brief = {"topic": "梨形身材牛仔裤", "theme": "fashion", "contentType": "list", "keywords": ["牛仔裤"]}
+    ctx = _context("writer", {"brief": brief, "evidence": {"facts": facts}, "request": request})
+    body = str(compose_draft(ctx)["body"])
+    assert not body.startswith("首选") and "是微喇叭裤" not in body and "微喇叭裤" in body

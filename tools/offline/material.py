@@ -74,6 +74,8 @@ _OUTCOME = re.compile(
 
 # The author's situation, which a story tells and a list leaves out: 来苏州第三次 / 一个人来西安的第四天 /
 # 和闺蜜去了7天云南 / 去年开始… / 周六下午走了一遍
+# A line that opens on what to do or choose (首选…, 建议…, 先…, 别…): advice, not a situation
+_ADVISES = re.compile(r"首选|建议|推荐|优先|尽量|一定要|记得|千万|别|不要|可以|先|选")
 _SITUATION = re.compile(
     r"第[一二三四五六七八九十\d]+(?:次|天|年|座)|(?:去|来)了?[\d一二三四五六七八九十两]+天|这次|那次|一个人(?:来|去)"
     r"|^(?:和|跟|带)(?:闺蜜|朋友|爸妈|家人|老公|老婆|孩子|娃|同事)|^(?:去年|今年|最近|前段时间|以前|之前|上周|上个月|\d+月)"
@@ -93,8 +95,11 @@ def as_line(text: str, limit: int = 60) -> str | None:
     shortest = 4 if _NUMBERING.match(text) else 8
     if text.endswith(("…", "...")):  # an excerpt: keep its whole clauses only
         text = re.split(r"[，,；;]", text[:-1].rstrip("."))[0] if "，" in text else ""
+    whole = text
     text = _NUMBERING.sub("", _INTRO.sub("", text).lstrip()).lstrip()
     text = _CONNECTIVE.sub("", _INLINE_NUMBER.sub("", text))
+    if text != whole and text.startswith("是"):  # 其次是微喇叭裤 → 微喇叭裤, not 是微喇叭裤
+        text = text[1:]
     if len(text) > limit:
         cut = max(text.rfind(mark, 0, limit) for mark in "，；,;")
         text = text[:cut] if cut >= 12 else ""
@@ -164,7 +169,8 @@ class Material:
         if not first or first.role not in ("item", "story") or is_concrete(first.text):
             return ""
         own = "我" in first.text or _SITUATION.search(first.text) or _ABOUT_NOTE.search(first.text)
-        return "" if own or len(first.text) > 30 else first.text
+        # (…nor advice, which is a point: 首选高腰直筒款，… is no situation a reader knows)
+        return "" if own or _ADVISES.match(first.text) or len(first.text) > 30 else first.text
 
     def of(self, *roles: str, lead: bool | None = None) -> list[Line]:
         """Lines of these roles — only the lead note's (`lead=True`), only the others' (`False`), or all."""
