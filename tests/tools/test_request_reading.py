@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -389,6 +390,13 @@ def _brief(request: str) -> dict[str, object]:
     return compose_brief(ctx)
 
 
+def _draft(request: str, seed: int = 1, facts: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The offline writer's draft of the request, from its own brief and the evidence `facts` (none)."""
+    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": facts or []}}
+    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
+    return compose_draft(ctx)
+
+
 @pytest.mark.parametrize(
     ("request_text", "theme"),
     [
@@ -432,11 +440,7 @@ def test_the_thing_kept_or_learned_is_the_subject_s_word_and_its_tag() -> None:
 
     assert _key("夏天空调房养多肉", ["夏天", "空调房", "多肉"]) == "多肉"
     assert _key("阳台种番茄", ["阳台", "番茄"]) == "番茄"
-    request = "夏天空调房养多肉的经验"
-    evidence = {"facts": [], "recommendedTags": []}
-    sections = {"request": request, "brief": _brief(request), "evidence": evidence}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
-    assert "多肉" in [str(t) for t in compose_draft(ctx)["tags"]]
+    assert "多肉" in [str(t) for t in _draft("夏天空调房养多肉的经验")["tags"]]
 
 
 def test_the_topic_said_whole_is_no_story_told() -> None:
@@ -498,10 +502,7 @@ def test_a_story_told_with_no_advice_gets_its_scene_s_advice_beside_it() -> None
         "很少再长痘，每个月的护肤开销也降到了一百多",
         "现在换季也不怎么泛红了",
     )
-    brief = _brief("油皮夏天怎么护肤，写篇经验")
-    sections = {"request": "油皮夏天怎么护肤，写篇经验", "brief": brief, "evidence": {"facts": facts}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=rng())
-    body = str(compose_draft(ctx)["body"])
+    body = str(_draft("油皮夏天怎么护肤，写篇经验", facts=facts)["body"])
     assert "精简护肤" in body and "· " in body  # the story, then advice on 油皮 beside it
 
 
@@ -517,10 +518,7 @@ def test_a_list_of_no_things_promises_no_count_nor_favourites() -> None:
     """A corpus that knows no novels gives general advice on choosing them: the title and the opening say
     so (小说怎么挑), never 小说清单｜3个都值得 nor 干脆列成清单."""
     for seed in range(4):
-        request = "推荐几本适合通勤路上读的小说"
-        sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-        ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
-        draft = compose_draft(ctx)
+        draft = _draft("推荐几本适合通勤路上读的小说", seed)
         title, opening = str(draft["title"]), str(draft["body"]).split("\n\n")[0]
         assert not re.search(r"\d个|私藏|都值得|清单", title), title
         assert "清单" not in opening and "这几样" not in opening, opening
@@ -563,17 +561,13 @@ def test_what_is_trained_or_grown_heads_the_post() -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_a_doing_is_never_chosen_counted_nor_kept_in_a_title(seed: int) -> None:
     request = "第一次养柯基要准备哪些东西，写个清单"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
-    title = str(compose_draft(ctx)["title"])
+    title = str(_draft(request, seed)["title"])
     assert not re.search(r"(?:挑|选|搞定|把|实测|私藏的|\d个)养柯基", title), title
 
 
 @pytest.mark.parametrize("request_text", ["梨形身材夏天怎么穿显瘦，分享几套", "成都周末火锅推荐"])
 def test_a_subject_that_says_when_is_no_tag_its_words_are(request_text: str) -> None:
-    sections = {"request": request_text, "brief": _brief(request_text), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
-    tags = [str(t) for t in compose_draft(ctx)["tags"]]
+    tags = [str(t) for t in _draft(request_text)["tags"]]
     assert not any(re.search(r".(?:夏天|周末)", t) for t in tags), tags
 
 
@@ -597,9 +591,7 @@ def test_a_subject_that_is_a_state_is_nobody_s_in_the_opening(seed: int) -> None
     """戚风蛋糕总是塌 is what happens, not a thing one has: no 我的戚风蛋糕总是塌里 — and the subject's own
     clause with only who is new to it (新手第一次做…) is no story told."""
     request = "新手第一次做戚风蛋糕总是塌，分享我的成功经验"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
-    body = str(compose_draft(ctx)["body"])
+    body = str(_draft(request, seed)["body"])
     assert "我的戚风蛋糕总是塌" not in body and "新手第一次做戚风蛋糕总是塌。" not in body
 
 
@@ -611,18 +603,14 @@ def test_a_plan_is_of_what_it_plans_not_of_whom() -> None:
 @pytest.mark.parametrize("seed", range(12))
 def test_a_title_counts_steps_only_of_a_post_of_steps(seed: int) -> None:
     request = "租房党十平米卧室改造分享"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
-    title = str(compose_draft(ctx)["title"])  # (general advice on a makeover: points, no steps)
+    title = str(_draft(request, seed)["title"])  # (general advice on a makeover: points, no steps)
     assert not re.search(r"步|顺序", title), title
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_clause_is_never_chosen_counted_nor_kept_in_a_title(seed: int) -> None:
     request = "我家狗狗第一次坐飞机托运的全过程，写篇笔记给要带狗出行的人"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
-    title = str(compose_draft(ctx)["title"])
+    title = str(_draft(request, seed)["title"])
     assert not re.search(r"(?:挑|选|搞定|把|实测|私藏的|\d个)狗狗", title), title
 
 
@@ -644,17 +632,13 @@ def test_what_a_subject_says_did_not_happen_is_no_heading_key() -> None:
 @pytest.mark.parametrize("seed", range(20, 32))
 def test_a_thing_worn_is_never_asked_whether_it_is_hard(seed: int) -> None:
     request = "秋冬穿搭，一件灰色大衣的五种搭法"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(seed))
-    assert "难吗" not in str(compose_draft(ctx)["title"])
+    assert "难吗" not in str(_draft(request, seed)["title"])
 
 
 def test_a_scene_the_request_rules_out_gives_no_advice_even_if_the_subject_names_it() -> None:
     """给猫剪指甲: the subject 剪指甲 names no cat, the request does — no nail-salon advice for a cat."""
     request = "怎么给猫剪指甲不被抓？写一篇新手教程"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
-    body = str(compose_draft(ctx)["body"])
+    body = str(_draft(request)["body"])
     assert "剪指甲" in body and not any(w in body for w in ("美甲", "卸甲", "甲油", "护甲油"))
 
 
@@ -688,9 +672,7 @@ def test_a_style_word_alone_says_nothing_of_what_the_post_is_about() -> None:
 
     assert subject_words(["日式", "咖喱饭"]) == ["咖喱饭"]
     request = "周末在家做一顿日式咖喱饭"
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": []}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
-    assert "日式" not in compose_draft(ctx)["tags"]
+    assert "日式" not in _draft(request)["tags"]
 
 
 def test_going_somewhere_and_a_guide_in_another_clause_are_one_subject() -> None:
@@ -705,6 +687,4 @@ def test_a_line_of_another_trip_s_days_is_no_tip() -> None:
         {"text": "早上和傍晚的光最柔和，人也少", "sourceId": "n2"},
         {"text": "热门点位排队的话，先去旁边人少的角落拍", "sourceId": "n2"},
     ]
-    sections = {"request": request, "brief": _brief(request), "evidence": {"facts": facts}}
-    ctx = Context(task="draft", sections=sections, last_user="", schema=None, rng=random.Random(1))
-    assert "D9" not in str(compose_draft(ctx)["body"])
+    assert "D9" not in str(_draft(request, facts=facts)["body"])

@@ -61,8 +61,8 @@ _DOING = re.compile(
 _SPOT = re.compile(
     r"(?:山|湖|岛|屿|寺|庙|塔|桥|路|街|巷|堤|湾|埠|港|滩|村|镇|园|馆|宫|楼|阁|峰|洞|广场|码头|步道|古城|景区|石窟|草原|峡谷)$"
 )
-# …or a place to go to that a list may name bare (古城寺庙、周日夜市、素贴山)
-_SIGHT = re.compile(r"(?:夜市|市场|集市|老街|古城|古镇|博物馆|美术馆|公园|景区|寺庙)$")
+# …or a market, the one place to go to a list may name bare (周日夜市) that `_SPOT` does not end on
+_SIGHT = re.compile(r"(?:夜市|市场|集市)$")
 
 
 def is_stop(item: str) -> bool:
