@@ -205,7 +205,8 @@ def question_hit(text: str) -> Hit | None:
 ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
 _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         ("list", r"清单|合集|合辑|盘点|推荐|必备|必吃|必买|top\s*\d+|checklist|\blist\b|recommend"),
-        ("review", r"测评|评测|试用(?!期)|(?<!前后)对比|值不值|踩雷|开箱|探店|\breview\b"),
+        ("review", r"测评|评测|试用(?!期)|(?<!前后)对比|值不值|踩雷|开箱|探店|优缺点|使用(?:体验|感受)"
+                   r"|\breview\b"),
         ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
         # (日常 that says what kind of thing is no diary: 日常眼妆教程, 日常通勤穿搭; nor a place to check in)
         ("diary", r"日记|日常(?![\u4e00-\u9fffA-Za-z])|碎碎念|打卡(?![地点攻])|记录|vlog|diary|journal"),

@@ -270,3 +270,21 @@ def test_pictures_and_questions_asked_in_other_words(text: str, intent: str) -> 
     labelled set): a measure word, a label, a style or a design names a picture; 哪款, 咋, 为啥, A不A and
     A还是B好 ask."""
     assert rule_intent(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("用了三个月的洗地机，说说优缺点和适合什么家庭", "full_post"),  # a span of use told, then 说说
+        ("用了三个月的洗地机，适合什么家庭？", "question"),
+        ("被裁员后三个月，我是怎么调整心态重新找工作的", "full_post"),  # 我是怎么…的 tells how
+        ("我是怎么胖了十斤的？", "question"),
+        ("第一次带猫搬家，提前一周做了哪些准备", "full_post"),  # what was done, listed
+        ("搬家前要做哪些准备？", "question"),
+        ("露营咖啡怎么煮，挂耳和摩卡壶对比", "full_post"),  # a comparison asked for
+        ("挂耳和摩卡壶对比哪个好？", "question"),
+        ("做两张对比图：装修前和装修后", "image_only"),
+    ],
+)
+def test_told_experiences_and_comparisons_are_posts(text: str, intent: str) -> None:
+    assert rule_intent(text).intent == intent

@@ -688,3 +688,40 @@ def test_a_line_of_another_trip_s_days_is_no_tip() -> None:
         {"text": "热门点位排队的话，先去旁边人少的角落拍", "sourceId": "n2"},
     ]
     assert "D9" not in str(_draft(request, facts=facts)["body"])
+
+
+# --- session 25: fresh requests tried as a new user would ------------------------------------------------
+def test_a_latin_name_is_a_thing_and_when_it_happened_is_no_keyword() -> None:
+    """上个月开始用A醇，第一周爆皮泛红: the post is about A醇 (jieba splits it A + 醇), not the symptom;
+    上个月, 第一周 and 开始 say when, not what about."""
+    from tools.offline.drafting import _key
+
+    brief = _brief("上个月开始用A醇，第一周爆皮泛红，后来慢慢建立耐受了。写篇经验帖给敏感肌新手")
+    assert "A醇" in str(brief["topic"])
+    assert brief["keywords"][0] == "A醇"
+    assert not {"上个月", "第一周", "开始"} & set(brief["keywords"])
+    assert _key(subject_of(str(brief["topic"]), ""), brief["keywords"]) == "A醇"
+    # (a time that is part of the subject stays)
+    assert "周末" in _brief("帮我写一篇周末城市露营的小红书笔记，面向上班族")["keywords"]
+
+
+def test_parts_of_owning_a_thing_take_the_thing_from_the_told_clause() -> None:
+    assert _brief("养了一年的柯尔鸭，说说噪音和日常照顾")["topic"] == "柯尔鸭"
+    brief = _brief("用了三个月的洗地机，说说优缺点和适合什么家庭")
+    assert brief["topic"] == "洗地机"
+    assert brief["contentType"] == "review"
+    assert extract_audience("用了三个月的洗地机，说说优缺点和适合什么家庭") is None  # (who it suits is asked)
+    assert "跳绳" in str(_brief("每天跳绳1000下坚持一个月，说说身体的变化")["topic"])
+
+
+def test_a_question_about_where_takes_the_told_clause_as_its_subject() -> None:
+    """带两岁宝宝坐五小时高铁，车上怎么哄: 车上 names nothing; the train ride is the subject."""
+    topic = str(_brief("带两岁宝宝坐五小时高铁，车上怎么哄，分享经验")["topic"])
+    assert "高铁" in topic and "车上" not in topic
+
+
+def test_what_a_thing_was_made_into_is_its_key() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("电视墙改成书墙的过程", ["电视墙", "书墙"]) == "书墙"
+    assert _key("阳台改造成茶室", ["阳台", "茶室"]) == "茶室"

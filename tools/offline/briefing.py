@@ -22,7 +22,7 @@ from tools.offline.text import (
     shorten,
     theme_by_key,
 )
-from tools.offline.topic import CLAUSE, STYLE, extract_topic, manner_clause
+from tools.offline.topic import CLAUSE, STYLE, extract_topic, hollow_word, manner_clause, particulars
 from tools.routing import content_type_of, route
 
 _INTENT_REASONS = {
@@ -149,7 +149,7 @@ def _split_detail(detail: str, audience: str | None) -> tuple[str, list[str]]:
 # keyword (the writer would tag them and research would search for them).
 _ASK_WORD = re.compile(
     r"写成?|帮我|写个|写一篇|一篇|一份|几[道款个种样家本套件双支瓶处条]|小红书|笔记|文案|帖子"
-    r"|(?:经验|心得|干货|好物)?分享|经验分享|心得体会"
+    r"|(?:经验|心得|干货|好物)?分享|经验分享|心得体会|说说|聊聊|讲讲"
 )
 
 
@@ -259,7 +259,9 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     # the request's words, not its style direction (用小红书的风格 is no keyword)
     said = "，".join(c for c in CLAUSE.split(STYLE.sub("", f"{full} {angle}")) if not manner_clause(c))
     words = dedupe([*keywords(topic, 3), *keywords(said, 6)])  # (口语一点 says how, not what about)
-    words = [w for w in words if not _ASK_WORD.fullmatch(w)]  # 写成, 几道, 经验分享: how it is asked
+    # (…nor when it happened or that it began: 上个月, 第一周, 开始; a product's Latin name is one: A醇)
+    latin = [w for _, w in particulars(topic) if re.search(r"[A-Za-z]", w)]
+    words = [w for w in dedupe([*latin, *words]) if not _ASK_WORD.fullmatch(w) and not hollow_word(w)]
     return {
         "topic": topic,
         "angle": shorten(angle, 60),

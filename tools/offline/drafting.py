@@ -418,12 +418,20 @@ def _a_trip(subject: str) -> bool:
     return bool(re.search(goals()["trip_words"], subject) or _MORE_TRIP_WORDS.search(subject))
 
 
+# what a thing was made into (阳台改成茶室, 电视墙改成书墙的过程): the post is about what it became
+_TURNED = re.compile(
+    r"(?:改成|换成|改造成|变成|改为)(?P<to>[^，,。的]{2,8}?)(?:的(?:过程|经历|全过程|记录|心得))?$"
+)
+
+
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
     (螺蛳粉和老友粉, 凤凰古城和镇远古镇), when they fit a heading. Not a trip's (`trip` False), a post is
     about the thing done or had at the place, when the subject names one (宜宾燃面 → 燃面, 深圳大厂做运营 →
     运营): the place is only where."""
+    if (turned := _TURNED.search(subject)) and turned.start() >= 2:  # 把电视墙改成书墙 is about the 书墙
+        return _key(turned["to"], keywords, trip=trip)
     if _PAIR.fullmatch(subject) and len(subject) <= 9 and not re.search(r"[的了]", subject):
         # (what is grown or learnt is the pair, not where: 阳台种薄荷和罗勒 → 薄荷和罗勒)
         grown = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)

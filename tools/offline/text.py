@@ -249,7 +249,9 @@ def extract_audience(text: str) -> str | None:
     used = _USED.search(who)
     if used and _A_PERSON.search(who[: used.start()]):
         return who[: used.start()]
-    return who if who and not used and not _WHEN_OR_WHERE.search(who) else None
+    # (适合什么家庭 asks who it suits: the post says, no reader is named)
+    asked = re.match(r"什么样?的?|哪些|哪种|哪类|谁", who)
+    return who if who and not used and not asked and not _WHEN_OR_WHERE.search(who) else None
 
 
 _USED = re.compile(r"[读听看玩带穿背戴]$")

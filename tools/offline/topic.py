@@ -246,6 +246,26 @@ _DATES = re.compile(
 )
 
 
+# English words of the post itself, never its subject (a mixed request's 写个post, vlog, OOTD)
+_POST_WORDS = frozenset("post note blog vlog plog ootd xiaohongshu red app".split())  # noqa: SIM905
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+# when a told thing happened (not a time that is part of a subject: 周末露营, 秋冬穿搭, 暑假)
+_TOLD_WHEN = re.compile(
+    r"(?:上|这|本)(?:周|星期|个月|月)|最近|以前|以后|现在|平时|今天|明天|昨天|今年|去年|前年|刚才"
+)
+_BARE_VERBS = frozenset("开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢".split())  # noqa: SIM905
+_NTH = re.compile(
+    r"第[一二两三四五六七八九十\d]{1,3}[天周次个年]|[一二两三四五六七八九十\d半]{1,3}个?(?:天|周|月|年|小时|分钟)"
+)
+
+
+def hollow_word(word: str) -> bool:
+    """Is `word` only when something happened or a verb of any subject (上个月, 第一周, 开始), no keyword?"""
+    return bool(_TOLD_WHEN.fullmatch(word) or _NTH.fullmatch(word)) or word in _BARE_VERBS
+
+
 def particulars(text: str) -> list[tuple[int, str]]:
     """(position, word) of the particular things `text` names: its places, its themes' words (遛狗), its
     nouns and its doings (刷酸, 存钱) — readers, times and the generic words above left out — and the set
@@ -253,7 +273,12 @@ def particulars(text: str) -> list[tuple[int, str]]:
     named = [w for w in _theme_words(text) if w not in GENERIC_WORDS and w not in _GENERIC_VERBS]
     found = [(text.find(w), w) for w in [*places(text), *named]]
     at = 0
-    for word, flag in posseg(text):
+    tagged = posseg(text)
+    for i, (word, flag) in enumerate(tagged):
+        if flag == "eng" and word.lower() not in _POST_WORDS:  # a product or an ingredient: VC, iPad, BCAA
+            glued = tagged[i + 1][0] if i + 1 < len(tagged) and len(tagged[i + 1][0]) == 1 else ""
+            if len(word) >= 2 or _HAN.fullmatch(glued):  # (one letter names a thing with its glued 醇: A醇)
+                found.append((text.find(word, at), word + glued if len(word) == 1 else word))
         doing = flag in ("v", "vn") and word not in _GENERIC_VERBS
         when = flag == "t" and not _DATES.fullmatch(word)  # 睡前 of 睡前流程, not 周末 or 上周
         # (an abbreviation is a thing too: 青旅, 盐帮)
@@ -401,6 +426,13 @@ _REFUSED = re.compile(r"^(?:别|不要|避免|千万别|切记别|尽量别|尽�
 # Parts of any trip or plan, two or more, with nothing of what it is (路线和装备攻略, 住宿和交通)
 _ASPECT = "(?:路线|装备|住宿|交通|美食|预算|行程|天气|门票|费用|花费|注意事项)"
 _ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻略|清单|指南|分享)?")
+# Parts of owning or using any thing (说说噪音和日常照顾, 优缺点和适合什么家庭): the thing is in another
+# clause
+_USE_ASPECT = (
+    r"(?:优缺点|优点|缺点|噪音|噪声|(?:日常)?(?:照顾|护理|保养|清洁)|(?:真实|使用)?(?:体验|感受)|值不值|性价比"
+    r"|续航|适合(?:什么|哪些|哪种|什么样的?)?(?:人|家庭|人群)|(?:身体|身材|皮肤|体重)?的?(?:变化|效果|成果))"
+)
+_USES_ONLY = re.compile(rf"(?:(?:{_ASPECT}|{_USE_ASPECT})[和与、及跟]){{0,3}}{_USE_ASPECT}")
 
 
 def peel(clause: str) -> str:
@@ -468,6 +500,21 @@ def asked_title(request: str) -> str:
     return found.group("t").strip() if found else ""
 
 
+def _whose_question(first: str, topic: str, clauses: list[str]) -> tuple[str, str]:
+    """(clause, subject) of a request whose subject is a question: what the question asks of is named in
+    another clause (新手第一次养仓鼠，笼子、垫料和饮食要注意什么？ → the hamster's) — not where the question
+    names a place (长沙两天怎么吃，美食攻略 is a Changsha guide, no 美食长沙)."""
+    asked_of = topic[: a.start()] if (a := _ASKED_TAIL.search(topic)) else topic
+    if len(asked_of) >= 2 and not particulars(asked_of):
+        # 带两岁宝宝坐五小时高铁，车上怎么哄: where the question is (车上) names nothing; the told clause does
+        told_of = next((c for c in clauses if c != first and particulars(peel(c))), "")
+        return (told_of, peel(told_of) + topic[len(asked_of) :]) if told_of else (first, topic)
+    if _any_trigger(topic) or places(topic):
+        return first, topic
+    words = (w for c in clauses if c != first for w in _theme_words(c) if not _CONTENT_NOUN.search(w))
+    return first, next(words, "") + topic  # the things asked about are the hamster's
+
+
 def extract_topic(request: str) -> str:
     """The subject of a request: '帮我写一篇周末城市露营的小红书笔记，面向上班族' → '周末城市露营'.
 
@@ -495,13 +542,8 @@ def extract_topic(request: str) -> str:
     asking = [(c, t) for c, t in peeled if (a := _ASKED_TAIL.search(t)) and a.start() >= 2]
     told = next(iter(asking), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
     first, topic = next(iter(framed), None) or told
-    # 新手第一次养仓鼠，笼子、垫料和饮食要注意什么？ — not where the question names a place (长沙两天怎么吃，
-    # 美食攻略 is a Changsha guide, no 美食长沙)
-    if not framed and asking and not _any_trigger(topic) and not places(topic):
-        whose = next(
-            (w for c in clauses if c != first for w in _theme_words(c) if not _CONTENT_NOUN.search(w)), ""
-        )
-        topic = whose + topic  # the things asked about are the hamster's
+    if not framed and asking:
+        first, topic = _whose_question(first, topic, clauses)
     if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
         first, topic = after
     other = next(((c, t) for c, t in peeled if c != first and len(t) >= 6), None)  # (not 去成都玩)
@@ -541,7 +583,9 @@ def extract_topic(request: str) -> str:
         things = [w for c in clauses if c != first for w in sorted(_theme_words(c), key=c.rfind)]
         topic = (things[-1] if things else "") + topic
     topic = _owned(topic, clauses, first)
-    if _ASPECTS_ONLY.fullmatch(topic):  # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject
+    # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject; 养了一年的柯尔鸭，说说噪音和日常照顾:
+    # the duck
+    if _ASPECTS_ONLY.fullmatch(topic) or _USES_ONLY.fullmatch(topic):
         others = [t for c, t in peeled if c != first and len(t) >= 2 and not _ASPECTS_ONLY.fullmatch(t)]
         topic = next(iter(others), topic)
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
