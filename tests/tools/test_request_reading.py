@@ -725,3 +725,14 @@ def test_what_a_thing_was_made_into_is_its_key() -> None:
 
     assert _key("电视墙改成书墙的过程", ["电视墙", "书墙"]) == "书墙"
     assert _key("阳台改造成茶室", ["阳台", "茶室"]) == "茶室"
+
+
+def test_the_dishes_a_trip_tells_it_ate_are_meals_of_its_days() -> None:
+    from tools.offline.itinerary import meals
+
+    assert meals("吃了虾籽面和小笼汤包") == ["中午吃虾籽面", "晚上吃小笼汤包"]
+    assert meals("喝了两家早茶") == ["早上喝早茶"]
+    assert meals("吃了不少苦") == []
+    body = str(_draft("芜湖两天一夜，吃了虾籽面和小笼汤包，写篇攻略")["body"])
+    assert re.search(r"中午：[^\n]*虾籽面", body) and re.search(r"晚上：[^\n]*小笼汤包", body), body
+    assert "吃了虾籽面和小笼汤包" not in body

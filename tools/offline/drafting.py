@@ -1205,9 +1205,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # the voice in every other line: a particle on each reads as a tic
         points = [p + endings[i // 2 % len(endings)] if i % 2 == 0 else p for i, p in enumerate(points)]
 
-    paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     # (a trip of so many days is told day by day, when its points or its hours hold enough to do)
     planned = days and shape in ("points", "timeline")
+    # …and the dishes it tells it ate are meals of its days (吃了虾籽面和小笼汤包), not a line of its story
+    eaten = [m for t in details.told for m in itinerary.meals(t)] if planned else []
+    if eaten:
+        details.told = [t for t in details.told if not itinerary.meals(t)]
+    paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     if planned:
         spare = _spare_doings(ctx, fb, [*points, *tips])
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
@@ -1218,7 +1222,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         said = _particular_words("".join(points)) - set(places(ctx.request))
         wants = [
             w
-            for w in [*details.wants, *map(itinerary.visit, stops)]
+            for w in [*details.wants, *map(itinerary.visit, stops), *eaten]
             if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w))) & said
         ]
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)

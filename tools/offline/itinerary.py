@@ -77,6 +77,33 @@ def visit(stop: str) -> str:
     return f"{when}去{stop}{'逛逛' if stroll else '看看'}"
 
 
+# What a trip ate, told (吃了虾籽面和小笼汤包, 尝到了三种兔): the dishes, each a meal of the days
+_ATE = re.compile(
+    r"(?P<verb>吃|尝|喝)(?:了|到了|遍了)(?:[一二两三四五六七八九十几\d]+[种家碗顿样个道])?[：:]?(?P<what>[^，,。；;！!？?]{2,30})"
+)
+_MEAL_TIMES = ("中午", "晚上", "早上")
+
+
+def meals(told: str) -> list[str]:
+    """A day's lines eating each dish a told clause names (吃了虾籽面和小笼汤包 → 中午吃虾籽面, 晚上吃小笼
+    汤包); [] when it names none — only nouns are dishes (吃了不少苦 eats none)."""
+    from tools.offline.topic import all_nouns
+
+    ate = _ATE.search(told)
+    if ate is None:
+        return []
+    dishes = [d.strip("的 ") for d in re.split(r"[和、跟与及+]|还有", ate["what"])]
+    if not dishes or not all(len(d) >= 2 and all_nouns(d) for d in dishes):
+        return []
+    return [f"{_meal_time(dish, i)}{ate['verb']}{dish}" for i, dish in enumerate(dishes[:6])]
+
+
+def _meal_time(dish: str, i: int) -> str:
+    """The time of day a dish is had: its own (早茶, 夜宵), else lunch, dinner and breakfast in turn."""
+    own = re.search(r"早(?:茶|餐|点)|夜宵|宵夜|下午茶", dish)
+    return {"下午茶": "下午"}.get(own.group(0), own.group(0)[:1] + "上") if own else _MEAL_TIMES[i % 3]
+
+
 # A line of a trip's costs, by what they were for (机票：…, 玩：…, 门票：…)
 _COST_LINE = re.compile(
     r"^(?:机票|车票|高铁|住宿|交通|玩|吃|门票|餐饮|购物|其他|总计|合计|花费|预算|费用)[：:]"

@@ -289,7 +289,7 @@ def particulars(text: str) -> list[tuple[int, str]]:
     return sorted(f for f in found if f[0] >= 0)
 
 
-def _all_nouns(text: str) -> bool:
+def all_nouns(text: str) -> bool:
     """Is `text` nouns only (燃面, 甑糕, 卧铺火车; 双皮奶和鱼生), not a doing or a state (运营, 土笋冻 is
     土笋 + 冻)?"""
     tagged = posseg(text)
@@ -598,7 +598,7 @@ def extract_topic(request: str) -> str:
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         topic = elsewhere[0] + topic
-    if (done := _DONE.search(topic)) and _all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
+    if (done := _DONE.search(topic)) and all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
         ahead = topic[: done.start()]
         # (a division jieba reads as a name: 顺德两天吃遍)
         spots = places(ahead) or [d for d in divisions() if len(d) >= 2 and ahead.startswith(d)][:1]
