@@ -736,3 +736,10 @@ def test_the_dishes_a_trip_tells_it_ate_are_meals_of_its_days() -> None:
     body = str(_draft("芜湖两天一夜，吃了虾籽面和小笼汤包，写篇攻略")["body"])
     assert re.search(r"中午：[^\n]*虾籽面", body) and re.search(r"晚上：[^\n]*小笼汤包", body), body
     assert "吃了虾籽面和小笼汤包" not in body
+
+
+def test_an_animal_kept_is_a_pet_and_a_home_appliance_is_home() -> None:
+    assert detect_theme("养了一年的柯尔鸭，说说噪音和日常照顾").key == "pets"
+    assert detect_theme("家里养的守宫蜕皮不顺怎么办").key == "pets"
+    assert detect_theme("去北京吃了烤鸭").key == "food"
+    assert detect_theme("用了三个月的洗地机，说说优缺点").key == "home"

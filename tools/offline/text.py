@@ -159,6 +159,11 @@ _NOT_THIS = re.compile(r"(?:别|不要|不想|避免)(?:写成|写得像|弄成|
 _STAY = re.compile(
     r"(?:住|待|呆|玩|逛)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|(?:开车|自驾|坐高铁|坐动车|飞)去"
 )
+# An animal kept (养了一年的柯尔鸭, 家里养的守宫): a pet, whatever its kind — the pets theme lists few by name
+_KEPT_ANIMAL = re.compile(
+    r"养(?:了[^，,。！!？?]{0,6}?的?|的)?[\u4e00-\u9fff]{0,3}?"
+    r"(?:鸭|鹅|鸟|龟|鱼|兔|鼠|蛇|蜥|蛙|猫|狗|犬|雀|鹦鹉|八哥|貂|猪|羊|蜘蛛|守宫|刺猬|松鼠|龙猫)(?![肉汤血粉])"
+)
 # Triggers that name a kind of post more than a thing (攻略 of an A醇 攻略): half a trigger, so a thing wins
 _KIND_TRIGGERS = frozenset({"攻略", "打卡"})
 _NO_HEADS = _KIND_TRIGGERS | {"暑假", "寒假"}
@@ -201,6 +206,8 @@ def detect_theme(text: str) -> Theme:
         )
         if theme.key == "travel":  # a stay of days, a drive there: a trip, whatever it ate (咖啡馆)
             triggers += len(_STAY.findall(lowered))
+        elif theme.key == "pets":
+            triggers += len(_KEPT_ANIMAL.findall(lowered))
         words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()
         hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:
