@@ -67,6 +67,24 @@ def test_the_lead_note_keeps_its_lines_and_others_must_name_the_subject() -> Non
     assert all("倒扣" not in ln.text for ln in gather(facts, avoid=["倒扣"], specific=[], theme=[]).lines)
 
 
+def test_a_thing_had_at_an_activity_follows_no_note_of_the_activity_alone() -> None:
+    """露营咖啡 is coffee made at a camp: a camping note (first, with three lines) is no lead — only its line
+    on coffee stays, beside the coffee note's."""
+    from tools.offline.drafting import _activity_head
+
+    camp = "周五下班直接去露营"
+    facts = [
+        {"text": "6点半下班直接开到城郊一个付费营地，40分钟车程。", "sourceId": "camp", "sourceTitle": camp},
+        {"text": "8点前搭好帐篷，煮了一锅番茄火锅。", "sourceId": "camp", "sourceTitle": camp},
+        {"text": "周六早上醒来泡杯咖啡，10点收帐回家。", "sourceId": "camp", "sourceTitle": camp},
+        {"text": "先用少量热水闷蒸咖啡粉，等30秒让它排气。", "sourceId": "drip", "sourceTitle": "挂耳咖啡"},
+    ]
+    assert _activity_head("露营咖啡") == "咖啡" and _activity_head("露营装备") == ""
+    kept = [ln.text for ln in gather(facts, [], ["露营", "咖啡"], ["露营"], head="咖啡").lines]
+    assert kept == ["周六早上醒来泡杯咖啡，10点收帐回家", "先用少量热水闷蒸咖啡粉，等30秒让它排气"]
+    assert len(gather(facts, [], ["露营", "咖啡"], ["露营"]).lines) == 4  # (camping: all the lead's)
+
+
 def _note(nid: str, title: str, desc: str, tags: list[str], likes: int) -> dict[str, Any]:
     return {"id": nid, "title": title, "desc": desc, "tags": tags, "likes": likes, "collects": likes}
 

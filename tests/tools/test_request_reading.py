@@ -743,3 +743,14 @@ def test_an_animal_kept_is_a_pet_and_a_home_appliance_is_home() -> None:
     assert detect_theme("家里养的守宫蜕皮不顺怎么办").key == "pets"
     assert detect_theme("去北京吃了烤鸭").key == "food"
     assert detect_theme("用了三个月的洗地机，说说优缺点").key == "home"
+
+
+def test_a_thing_wanted_at_its_time_of_day_is_in_the_day_once() -> None:
+    """中午吃茴香豆和臭豆腐, the one timed clause of a day trip: the lunch of the day, and no second lunch."""
+    body = str(_draft("帮我写一篇绍兴一日游，想去鲁迅故里和沈园，中午吃茴香豆和臭豆腐")["body"])
+    assert re.search(r"中午：[^\n]*茴香豆和臭豆腐", body), body
+    assert body.count("中午：") == 1, body
+
+
+def test_how_long_it_was_kept_up_leaves_no_dangling_verb() -> None:
+    assert subject_of("每天跳绳1000下坚持一个月", "") == "跳绳1000下"

@@ -167,6 +167,8 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             setting = clause
             if want := _WANT.match(clause):
                 details.wants.append(clause[want.end("wish") :])
-    if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps
+    if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps —
+        # a thing wanted at its time of day (想去鲁迅故里，中午吃茴香豆和臭豆腐)
+        details.wants += [s for s in details.steps if _WANT.match(s)]
         details.steps = []
     return details

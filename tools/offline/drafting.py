@@ -242,6 +242,8 @@ def subject_of(topic: str, audience: str) -> str:
     if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
         subject = subject[1:]
     subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
+    # how long it was kept up, its span cut off (每天跳绳1000下坚持一个月 → 跳绳1000下): the doing
+    subject = re.sub(r"(?<=\S{2})(?:坚持|连续|持续)了?$", "", subject)
     # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
     return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
 
@@ -708,7 +710,26 @@ def _activities() -> frozenset[str]:
     return frozenset(w for theme in THEMES.values() for w in theme.triggers if len(w) >= 2)
 
 
-def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
+def _activity_head(subject: str) -> str:
+    """The thing an activity qualifies, when the subject is that thing (露营咖啡 → 咖啡: coffee made at a
+    camp); '' when the rest is the activity's own (露营装备, 徒步路线) or no one thing."""
+    from tools.lexfiles import sections
+
+    for theme in sections("theme_words.txt").values():
+        own = set(theme.get("words", "").split())
+        acts = sorted((w for w in theme.get("triggers", "").split() if len(w) >= 2), key=len, reverse=True)
+        for act in acts:
+            rest = subject[len(act) :] if subject.startswith(act) else ""
+            if len(rest) >= 2 and rest not in own and not _KIND_OF_THINGS.search(rest) and _one_noun(rest):
+                return rest
+    return ""
+
+
+# Words that name a kind of things, any of which an activity has (露营美食, 徒步装备, 烘焙工具): no one thing
+_KIND_OF_THINGS = re.compile(r"美食|装备|穿搭|搭配|路线|攻略|好物|工具|技巧|清单|用品|妆|菜谱|食谱|零食|必备")
+
+
+def _material(ctx: Context, fb: Feedback, words: list[str], head: str = "") -> Material:
     evidence = ctx.data("evidence") or {}
     facts = [f for f in evidence.get("facts", []) if isinstance(f, dict) and f.get("text")]
     # (a word of any subject — 小时 of 十几个小时 — would keep another subject's line: 精力最好的两小时)
@@ -722,7 +743,7 @@ def _material(ctx: Context, fb: Feedback, words: list[str]) -> Material:
         if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w) and w not in context
     ]
     asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)  # 看银杏: no camping lines
-    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked)
+    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked, head=head)
 
 
 # a clause that ends on how long: 入职三个月, 养猫三年, 练了半年
@@ -1157,7 +1178,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # the angle an editor's clarification chose weighs twice: its facts go first
     words = [*brief.get("keywords", []), *keywords(subject, 3), *fb.expand, *angle_words, *angle_words]
     words = [w for w in words if not only_as_time(w, f"{ctx.request} {subject}")]  # 下班后练力量: when
-    material = _material(ctx, fb, words)
+    material = _material(ctx, fb, words, _activity_head(subject))
 
     length = fb.length or ("shorter" if re.search(r"精简|简短|短一", ctx.text("review_feedback")) else None)
     n_points = {"shorter": 3, "longer": 6}.get(length or "", 4)

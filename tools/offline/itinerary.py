@@ -198,8 +198,11 @@ def day_plan(
         return taken if taken[1] else _take(extra, when, timed=timed, not_at=not_at)
 
     if days == 1:
-        hours = [take(when, timed=when == "中午") for when in ("上午", "中午", "下午")]
-        return [("", [*(h for h in hours if h[1]), ("傍晚", say(ONE_DAY_END))])], [*queue, *left]
+        hours: list[tuple[str, str]] = []
+        for when in ("上午", "中午", "下午"):  # (one lunch: an afternoon after a 中午 line takes no other)
+            if (taken := take(when, timed=when == "中午", not_at=_not_at(hours, last=False)))[1]:
+                hours.append(taken)
+        return [("", [*hours, ("傍晚", say(ONE_DAY_END))])], [*queue, *left]
     plan: list[tuple[str, list[tuple[str, str]]]] = []
     for day in range(1, days + 1):
         slots: list[tuple[str, str]] = []

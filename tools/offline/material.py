@@ -187,6 +187,8 @@ def gather(
     specific: list[str],
     theme: list[str],
     asked: frozenset[str] = frozenset(),
+    *,
+    head: str = "",
 ) -> Material:
     """The evidence facts as lines with their roles. A note on the topic still says things about other
     matters (a trip note's 老人作息 line in a post on getting up early): when enough lines name the subject
@@ -195,7 +197,10 @@ def gather(
     A post asking for an activity (`asked`: `voice.activities` of the request — 看银杏, 露营) is not about
     another one: a note of the right place titled on another activity (营地推荐｜杭州周边3个宝藏营地) gives
     it no line but one naming an asked activity, and any other note no line about another activity only
-    (三个营地都可以租帐篷). A note titled on an asked activity keeps its lines (a stargazing note's tent)."""
+    (三个营地都可以租帐篷). A note titled on an asked activity keeps its lines (a stargazing note's tent).
+
+    A subject that is a thing had at an activity (`head`: 咖啡 of 露营咖啡) is that thing: a note follows
+    (its lines all stay) only when its title names it, and the other lines must name it too."""
     lines: list[Line] = []
     titles: dict[str, str] = {}
     for fact in facts:  # a fact may hold several sentences: each is a candidate line
@@ -216,6 +221,8 @@ def gather(
         unique.setdefault(ln.text, ln)
     lines = list(unique.values())
     lead = Material(lines).lead
+    if head and head not in titles.get(lead, ""):  # (a camping note's lines are not a camp coffee's)
+        lead, specific, theme = "", [head], []
     # the lead note is on the subject as a whole: all its lines stay; the others' must name it
     named = [ln for ln in lines if (lead and ln.source == lead) or overlap(specific, ln.text)]
     themed = [ln for ln in lines if ln not in named and overlap(theme, ln.text)]
