@@ -730,8 +730,8 @@ def test_what_a_thing_was_made_into_is_its_key() -> None:
 def test_the_dishes_a_trip_tells_it_ate_are_meals_of_its_days() -> None:
     from tools.offline.itinerary import meals
 
-    assert meals("吃了虾籽面和小笼汤包") == ["中午吃虾籽面", "晚上吃小笼汤包"]
-    assert meals("喝了两家早茶") == ["早上喝早茶"]
+    assert meals("吃了虾籽面和小笼汤包") == ["中午去吃虾籽面", "晚上去吃小笼汤包"]
+    assert meals("喝了两家早茶") == ["早上去喝早茶"]
     assert meals("吃了不少苦") == []
     body = str(_draft("芜湖两天一夜，吃了虾籽面和小笼汤包，写篇攻略")["body"])
     assert re.search(r"中午：[^\n]*虾籽面", body) and re.search(r"晚上：[^\n]*小笼汤包", body), body
@@ -754,3 +754,21 @@ def test_a_thing_wanted_at_its_time_of_day_is_in_the_day_once() -> None:
 
 def test_how_long_it_was_kept_up_leaves_no_dangling_verb() -> None:
     assert subject_of("每天跳绳1000下坚持一个月", "") == "跳绳1000下"
+
+
+def test_a_food_trip_s_listed_dishes_are_its_meals_and_its_stay_is_its_subject() -> None:
+    from tools.offline.itinerary import dish_meals
+
+    request = "去延吉吃了三天，冷面、米肠、烤串都安排上了，写篇美食攻略"
+    assert _brief(request)["topic"] == "延吉三天美食攻略"
+    assert dish_meals("冷面、米肠、烤串都安排上了") == ["中午去吃冷面", "晚上去吃米肠", "晚上去吃烤串"]
+    assert dish_meals("拉坯、手绘杯子都体验了") == []  # (doings, not dishes)
+    body = str(_draft(request)["body"])
+    assert "去吃冷面" in body and "都安排上了" not in body, body
+
+
+def test_a_way_of_coping_is_of_what_the_other_clause_tells() -> None:
+    topic = str(_brief("宝宝出牙期流口水还咬东西，分享我家的应对方法")["topic"])
+    assert topic.startswith("宝宝出牙期"), topic
+    assert subject_of(topic, "新手爸妈") == "宝宝出牙期流口水"
+    assert subject_of("租房党把次卧改成衣帽间", "") == "次卧改成衣帽间"  # (whose room it was goes)

@@ -255,7 +255,7 @@ PERSON = re.compile(
 _WAYS = "技巧|方法|建议|习惯|细节|误区|要点|原则|妙招"
 _KIN = "妈妈|我妈|老妈|爸爸|我爸|老爸|外婆|奶奶|姥姥|婆婆|爷爷|外公"
 _MADE_OVER = re.compile(
-    r"^(?:花了?[^把，,]{1,6}?)?把(?P<x>[\u4e00-\u9fff]{2,6}?)(?P<v>改|变|布置|打造|收拾|整理|装修|刷|改造)成了?"
+    r"^(?:[\u4e00-\u9fff]{2,4}(?:党|族|人|们|妈|爸))?(?:花了?[^把，,]{1,6}?)?把(?P<x>[\u4e00-\u9fff]{2,6}?)(?P<v>改|变|布置|打造|收拾|整理|装修|刷|改造)成了?"
     r"(?P<y>[\u4e00-\u9fff]{2,8})$"
 )
 _TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚"
@@ -632,6 +632,9 @@ def _within(text: str, limit: int) -> str:
         return rest
     if found := _thing_and_kind(plain, limit):  # its thing and its kind, not a cut through the middle
         return found
+    # …or what comes before a second doing joined on (宝宝出牙期流口水还咬东西 → 宝宝出牙期流口水)
+    if (joined := re.search(r"(?<=\S{4})(?:还|又|而且|并且|同时)", plain)) and joined.start() <= limit:
+        return plain[: joined.start()]
     # …or, after a short head of who and when, the end from a thing on (孩子刚上幼儿园分离焦虑 →
     # 幼儿园分离焦虑): never a place, a span or an owner cut off (延吉三天两晚…, 带柯基去安吉…)
     for thing in things_in(plain) if re.fullmatch(r"[\u4e00-\u9fff]+", plain) else ():
@@ -1229,9 +1232,14 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # (a trip of so many days is told day by day, when its points or its hours hold enough to do)
     planned = days and shape in ("points", "timeline")
     # …and the dishes it tells it ate are meals of its days (吃了虾籽面和小笼汤包), not a line of its story
-    eaten = [m for t in details.told for m in itinerary.meals(t)] if planned else []
+    eating = bool(re.search(r"吃|美食|小吃", ctx.request))  # (…and so are the dishes a food trip lists)
+
+    def meals(told: str) -> list[str]:
+        return itinerary.meals(told) or (itinerary.dish_meals(told) if eating else [])
+
+    eaten = [m for t in details.told for m in meals(t)] if planned else []
     if eaten:
-        details.told = [t for t in details.told if not itinerary.meals(t)]
+        details.told = [t for t in details.told if not meals(t)]
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     if planned:
         spare = _spare_doings(ctx, fb, [*points, *tips])

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from tools.entities import places
+from tools.segmenter import posseg
 from tools.tripframe import ARRIVE, EVENING, FIRST_EVENING, LEAVE, ONE_DAY_END, REST
 
 # A span of days, said the ways requests say it: 两天一夜, 三天两晚, 4天3晚, 三日游, 5天行程, 一日游, 周末
@@ -95,13 +96,32 @@ def meals(told: str) -> list[str]:
     dishes = [d.strip("的 ") for d in re.split(r"[和、跟与及+]|还有", ate["what"])]
     if not dishes or not all(len(d) >= 2 and all_nouns(d) for d in dishes):
         return []
-    return [f"{_meal_time(dish, i)}{ate['verb']}{dish}" for i, dish in enumerate(dishes[:6])]
+    return [f"{_meal_time(dish, i)}去{ate['verb']}{dish}" for i, dish in enumerate(dishes[:6])]
 
 
 def _meal_time(dish: str, i: int) -> str:
     """The time of day a dish is had: its own (早茶, 夜宵), else lunch, dinner and breakfast in turn."""
-    own = re.search(r"早(?:茶|餐|点)|夜宵|宵夜|下午茶", dish)
-    return {"下午茶": "下午"}.get(own.group(0), own.group(0)[:1] + "上") if own else _MEAL_TIMES[i % 3]
+    own = re.search(r"早(?:茶|餐|点)|夜宵|宵夜|下午茶|烤串|烧烤|串", dish)
+    if own is None:
+        return _MEAL_TIMES[i % 3]
+    return {"下午茶": "下午"}.get(own.group(0), "早上" if own.group(0).startswith("早") else "晚上")
+
+
+def dish_meals(told: str) -> list[str]:
+    """A day's line eating each dish a food trip lists as had (冷面、米肠、烤串都安排上了): [] unless every
+    item listed is a thing (its last word a noun, no verb) and none a place to go to."""
+    parts = [p.strip() for p in re.split(r"[、和]", told)] if "、" in told else []
+    if parts:
+        parts[-1] = re.sub(r"(?:都|也|全)[\u4e00-\u9fff]{1,5}了?$", "", parts[-1])
+    dishes = [p for p in parts if 2 <= len(p) <= 5 and _a_thing(p) and not is_stop(p)]
+    if len(dishes) < 2 or len(dishes) < len(parts):
+        return []
+    return [f"{_meal_time(d, n)}去吃{d}" for n, d in enumerate(dishes[:6])]
+
+
+def _a_thing(text: str) -> bool:
+    tagged = posseg(text)
+    return tagged[-1][1].startswith("n") and not any(flag.startswith("v") for _, flag in tagged)
 
 
 # A line of a trip's costs, by what they were for (机票：…, 玩：…, 门票：…)

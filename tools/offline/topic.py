@@ -184,7 +184,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     bare = _WHOSE.sub("", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
     others = [c for c in clauses if c != first]
     told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
-    if not bare and told_of:  # 分享我们家的经历: the experience of what the other clause tells
+    # 分享我们家的经历, 我家的应对方法: the experience of (the way of coping with) what the other clause tells
+    if (not bare or bare in _GENERIC_VERBS) and told_of:
         return told_of
     if not bare or _NO_THING.fullmatch(bare):  # 哪几家最好吃: which of the thing the other clause names
         heads = [things[-1] for c in others if (things := [w for w in things_in(peel(c)) if not places(w)])]
@@ -236,6 +237,7 @@ _GENERIC_VERBS = frozenset(
     """
     分享 记录 准备 使用 选择 选购 挑选 调整 恢复 排查 出行 拍摄 旅行 旅游 出游 入门 推荐 介绍 安排 规划
     整理 总结 测评 对比 心得 攻略 打算 计划 开始 决定 觉得 希望 需要 可以 注意 提醒 适合 用过 试过 学会 知道
+    应对 处理 解决 对付 搞定
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 
@@ -255,7 +257,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _TOLD_WHEN = re.compile(
     r"(?:上|这|本)(?:周|星期|个月|月)|最近|以前|以后|现在|平时|今天|明天|昨天|今年|去年|前年|刚才"
 )
-_BARE_VERBS = frozenset("开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢".split())  # noqa: SIM905
+_BARE_VERBS = frozenset("开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢 不到 超过 左右 大概".split())  # noqa: SIM905
 _NTH = re.compile(
     r"第[一二两三四五六七八九十\d]{1,3}[天周次个年]|[一二两三四五六七八九十\d半]{1,3}个?(?:天|周|月|年|小时|分钟)"
 )
@@ -500,6 +502,15 @@ def asked_title(request: str) -> str:
     return found.group("t").strip() if found else ""
 
 
+def _stay_and_theme(told: str, bare: str) -> str:
+    """The told clause a bare theme word (美食攻略) gives way to — with the theme, when it tells only where
+    and how long (去延吉吃了三天 → 延吉三天美食攻略)."""
+    stay = _STAY_ONLY.fullmatch(told)
+    if stay and (stay["p"] in places(told) or stay["p"] in divisions()):
+        return stay["p"] + stay["span"] + bare
+    return told
+
+
 def _whose_question(first: str, topic: str, clauses: list[str]) -> tuple[str, str]:
     """(clause, subject) of a request whose subject is a question: what the question asks of is named in
     another clause (新手第一次养仓鼠，笼子、垫料和饮食要注意什么？ → the hamster's) — not where the question
@@ -548,7 +559,7 @@ def extract_topic(request: str) -> str:
         first, topic = after
     other = next(((c, t) for c, t in peeled if c != first and len(t) >= 6), None)  # (not 去成都玩)
     if _BARE_THEME.fullmatch(topic) and other:  # 顺德两天吃遍双皮奶和鱼生，写篇美食攻略笔记: 美食 is a theme
-        first, topic = other
+        first, topic = other[0], _stay_and_theme(other[1], topic)
     head = cut(topic)[-1] if topic else ""
     if framed and asking and not _any_trigger(topic) and len(head) >= 2 and not _WHO_WORD.search(head):
         # the post asked for names only its kind of thing, the question what it is for (新手徒步需要准备什么？
@@ -634,6 +645,11 @@ _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件�
     r"(?:攻略|笔记|分享|心得|经验|推荐|合集|清单|指南|日记|记录)+"
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"
+)
+# a stay told with nothing of what it was (去延吉吃了三天, 在大理待了一周)
+_STAY_ONLY = re.compile(
+    r"(?:第一次)?[去在到]?(?P<p>[\u4e00-\u9fff]{2,5}?)(?:吃|玩|逛|待|住|呆)了?"
+    r"(?P<span>[一二两三四五六七八九十\d]+(?:天|晚|日|周)(?:[一二两三四五六七八九十\d]+[晚夜])?)"
 )
 # a reader, not a thing (整理成一篇新手笔记)
 _WHO_WORD = re.compile(r"新手|小白|萌新|宝妈|学生党|上班族|打工人|女生|男生|大学生|朋友|大家")
