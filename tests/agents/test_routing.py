@@ -288,3 +288,16 @@ def test_pictures_and_questions_asked_in_other_words(text: str, intent: str) -> 
 )
 def test_told_experiences_and_comparisons_are_posts(text: str, intent: str) -> None:
     assert rule_intent(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("健身三个月，说说饮食是怎么安排的", "full_post"),  # how the writer did it, asked to be told
+        ("健身三个月，饮食怎么安排？", "question"),
+        ("小户型客厅怎么摆才显大，附我家改造前后", "full_post"),  # the writer's own pictures attached
+        ("附近有什么好吃的", "question"),
+    ],
+)
+def test_a_telling_of_how_it_was_done_and_an_attachment_are_posts(text: str, intent: str) -> None:
+    assert rule_intent(text).intent == intent

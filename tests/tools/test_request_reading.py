@@ -772,3 +772,26 @@ def test_a_way_of_coping_is_of_what_the_other_clause_tells() -> None:
     assert topic.startswith("宝宝出牙期"), topic
     assert subject_of(topic, "新手爸妈") == "宝宝出牙期流口水"
     assert subject_of("租房党把次卧改成衣帽间", "") == "次卧改成衣帽间"  # (whose room it was goes)
+
+
+def test_a_framed_topic_of_only_answers_or_a_doing_takes_the_other_clause() -> None:
+    assert _brief("面试被问为什么离职，分享几个得体的回答")["topic"] == "面试被问为什么离职怎么回答"
+    assert subject_of("面试被问为什么离职怎么回答", "") == "面试被问为什么离职"
+    assert _brief("深蹲膝盖疼是不是姿势不对？写篇新手纠正笔记")["topic"] == "深蹲纠正"
+    # a thing of the other clause told with its name left out (推荐几本我家翻烂了的), and a thing done for
+    # someone (给三岁孩子选绘本), which is no reader
+    assert "绘本" in str(_brief("给三岁孩子选绘本，推荐几本我家翻烂了的")["topic"])
+    assert _brief("第一次养多肉总是烂根，说说我踩过的坑")["topic"] == "第一次养多肉总是烂根"
+    assert _brief("考研二战上岸，分享我的时间安排和心态调整")["topic"] == "考研二战上岸"
+
+
+def test_what_the_trip_goes_there_to_do_is_in_its_days() -> None:
+    body = str(_draft("秋天去婺源看晒秋，三天两晚的行程")["body"])
+    assert re.search(r"(?:上午|下午|中午|傍晚|早上)：[^\n]*晒秋", body), body
+
+
+def test_a_labelled_line_is_no_opening_scene() -> None:
+    from tools.offline.material import Line, Material
+
+    lines = [Line(text, "cold", "item") for text in ("症状：打喷嚏、流鼻涕、没精神", "多喝水", "多休息")]
+    assert Material(lines).scene() == ""

@@ -51,6 +51,7 @@ _KIND_WORDS = re.compile(
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
 _PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
+_PUT_TO_ME = r"[^，,。]{0,6}被(?:问到?|追问)(?:为什么|为啥|什么|怎么|如何|哪)"
 _ASKING = re.compile(
     r"怎么|如何|怎样|哪些|哪个|(?P<where>去哪[里儿]?|哪里|哪儿)|什么|吗|呢|？|\?|几点|要不要|值不值"
 )
@@ -161,7 +162,11 @@ def subject_of(topic: str, audience: str) -> str:
         done = re.search(r"(?:买|养|用|学|选|吃|穿|喝|去|玩|做|喜欢)([\u4e00-\u9fff]{2,4})$", why["rest"])
         said = [t for t in things_in(why["rest"]) if why["rest"].endswith(t)]
         subject = done.group(1) if done else said[-1] if said else why["rest"]
-    asked = _ASKING.search(subject)  # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
+    # (a question put to the writer is the subject, quoted: 面试被问为什么离职怎么回答 → 面试被问为什么离职)
+    answering = rf"^(?P<q>{_PUT_TO_ME}[\u4e00-\u9fff]{{1,8}}?)(?:该|要)?(?:怎么|如何)(?:回答|答|接)$"
+    subject = re.sub(answering, r"\g<q>", subject)
+    # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
+    asked = None if re.search(_PUT_TO_ME, subject) else _ASKING.search(subject)
     if asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
@@ -713,6 +718,14 @@ def _activities() -> frozenset[str]:
     return frozenset(w for theme in THEMES.values() for w in theme.triggers if len(w) >= 2)
 
 
+def _doing_there(topic: str) -> list[str]:
+    """What a trip's subject goes to the place to do (秋天去婺源看晒秋 → 去看晒秋), as a line of its days."""
+    for place in places(topic):
+        if done := re.search(rf"{re.escape(place)}(?P<do>[看拍赏吃逛爬泡登][\u4e00-\u9fff]{{1,6}})", topic):
+            return [f"去{done['do']}"]
+    return []
+
+
 def _activity_head(subject: str) -> str:
     """The thing an activity qualifies, when the subject is that thing (露营咖啡 → 咖啡: coffee made at a
     camp); '' when the rest is the activity's own (露营装备, 徒步路线) or no one thing."""
@@ -1251,7 +1264,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         said = _particular_words("".join(points)) - set(places(ctx.request))
         wants = [
             w
-            for w in [*details.wants, *map(itinerary.visit, stops), *eaten]
+            for w in [*details.wants, *map(itinerary.visit, stops), *eaten, *_doing_there(ctx.topic)]
             if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w))) & said
         ]
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)

@@ -169,8 +169,10 @@ class Material:
         if not first or first.role not in ("item", "story") or is_concrete(first.text):
             return ""
         own = "我" in first.text or _SITUATION.search(first.text) or _ABOUT_NOTE.search(first.text)
-        # (…nor advice, which is a point: 首选高腰直筒款，… is no situation a reader knows)
-        return "" if own or _ADVISES.match(first.text) or len(first.text) > 30 else first.text
+        # (…nor advice, which is a point: 首选高腰直筒款，… is no situation a reader knows; nor a labelled
+        # line, a part of the note's list: 症状：打喷嚏、流鼻涕…)
+        plain = not _ADVISES.match(first.text) and not is_labelled(first.text)
+        return "" if own or not plain or len(first.text) > 30 else first.text
 
     def of(self, *roles: str, lead: bool | None = None) -> list[Line]:
         """Lines of these roles — only the lead note's (`lead=True`), only the others' (`False`), or all."""

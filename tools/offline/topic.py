@@ -83,8 +83,11 @@ _READER_FRAME = re.compile(
 )
 _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])")
 # (not when a post is asked of the reader's: 给上班族写一周带饭清单)
+# …not a thing done for someone (给三岁孩子选绘本, 给猫剪指甲): that is a subject
+_DONE_FOR = r"(?![^，,。]{1,8}?(?:选|挑|买|做|准备|讲|读|剪|洗|喂|换|布置|收拾))"
 _READER_ONLY = re.compile(
-    r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?![^，,。]{1,12}?(?:写|出一|来一|整理|盘点))\S{0,16}$"
+    r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?![^，,。]{1,12}?(?:写|出一|来一|整理|盘点))"
+    rf"{_DONE_FOR}\S{{0,16}}$"
 )
 # A reader and nothing else: 给刚入坑的朋友, 写给第一次来的你
 _READER_PHRASE = re.compile(
@@ -175,6 +178,10 @@ _WHOSE = re.compile(
 )
 
 
+# only the mistakes made (我踩过的坑): of what the other clause tells
+_PITS = re.compile(r"(?:我们?)?(?:踩过|遇到过|犯过|走过)的?(?:坑|雷|错|弯路)")
+
+
 def _owned(topic: str, clauses: list[str], first: str) -> str:
     """A topic that names no thing of its own, with the thing another clause names: a trait, a doing or
     the post's bare theme word (不柴不腻, 掉毛和减肥, 穿搭) is said of the dish, the pet or the garment of
@@ -185,7 +192,7 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     others = [c for c in clauses if c != first]
     told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
     # 分享我们家的经历, 我家的应对方法: the experience of (the way of coping with) what the other clause tells
-    if (not bare or bare in _GENERIC_VERBS) and told_of:
+    if (not bare or bare in _GENERIC_VERBS or _PITS.fullmatch(bare)) and told_of:
         return told_of
     if not bare or _NO_THING.fullmatch(bare):  # 哪几家最好吃: which of the thing the other clause names
         heads = [things[-1] for c in others if (things := [w for w in things_in(peel(c)) if not places(w)])]
@@ -304,7 +311,7 @@ def _hollow(topic: str) -> bool:
     return len(topic) >= 2 and (not particulars(topic) or bool(_FOR_WHOM.fullmatch(topic)))
 
 
-_FOR_WHOM = re.compile(r"(?:写给|分享给|给|面向|针对)(?![我你自])[^，,。的]{1,8}")
+_FOR_WHOM = re.compile(rf"(?:写给|分享给|给|面向|针对)(?![我你自]){_DONE_FOR}[^，,。的]{{1,8}}")
 
 
 def _subject_of(clause: str) -> str:
@@ -432,7 +439,9 @@ _ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻�
 # clause
 _USE_ASPECT = (
     r"(?:优缺点|优点|缺点|噪音|噪声|(?:日常)?(?:照顾|护理|保养|清洁)|(?:真实|使用)?(?:体验|感受)|值不值|性价比"
-    r"|续航|适合(?:什么|哪些|哪种|什么样的?)?(?:人|家庭|人群)|(?:身体|身材|皮肤|体重)?的?(?:变化|效果|成果))"
+    r"|续航|适合(?:什么|哪些|哪种|什么样的?)?(?:人|家庭|人群)|(?:身体|身材|皮肤|体重)?的?(?:变化|效果|成果)"
+    # …or of any told stretch of work (考研二战上岸，分享我的时间安排和心态调整)
+    r"|时间(?:安排|规划|分配)|心态(?:调整)?|作息|复习(?:计划|方法|节奏)|学习方法|经验教训|心路历程)"
 )
 _USES_ONLY = re.compile(rf"(?:(?:{_ASPECT}|{_USE_ASPECT})[和与、及跟]){{0,3}}{_USE_ASPECT}")
 
@@ -502,6 +511,29 @@ def asked_title(request: str) -> str:
     return found.group("t").strip() if found else ""
 
 
+_ELIDED = re.compile(r"[了过]的[。！!～~\s]*$")
+# Only the answers to a question (分享几个得体的回答, 高情商的说法): the question is in the other clause
+_ANSWERS_ONLY = re.compile(r"(?:[\u4e00-\u9fff]{1,5}的)?(?:回答|答案|说法|回复|答法)")
+
+
+def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
+    """A topic that is only the form, the answer or the doing of what another clause names, with it:
+    职场新人怎么写周报，分享我的模板 → 周报模板 (the form's thing, its last: 周报, not 职场);
+    面试被问为什么离职，分享几个得体的回答 → 面试被问为什么离职怎么回答;
+    深蹲膝盖疼是不是姿势不对？写篇新手纠正笔记 → 深蹲纠正. Any other topic is returned as it is."""
+    others = [c for c in clauses if c != first]
+    if _FORM_ONLY.fullmatch(topic):
+        things = [w for c in others for w in sorted(_theme_words(c), key=c.rfind)]
+        return (things[-1] if things else "") + topic
+    asked = next((p for c in others if particulars(p := peel(c))), "")
+    if _ANSWERS_ONLY.fullmatch(topic) and asked:
+        return asked + "怎么回答"
+    doing = _WHO_WORD.sub("", topic)  # (新手纠正: the reader is no thing)
+    if asked and 2 <= len(doing) <= 3 and all(flag.startswith("v") for _, flag in posseg(doing)):
+        return particulars(asked)[0][1] + doing
+    return topic
+
+
 def _stay_and_theme(told: str, bare: str) -> str:
     """The told clause a bare theme word (美食攻略) gives way to — with the theme, when it tells only where
     and how long (去延吉吃了三天 → 延吉三天美食攻略)."""
@@ -547,7 +579,12 @@ def extract_topic(request: str) -> str:
     # the clause that asks for the post holds its subject ("我最近在减脂，帮我出一篇低卡便当的笔记"); else the
     # first clause with a subject left
     peeled = [(c, peel(c)) for c in candidates]
-    framed = [(c, t) for c, t in peeled if len(t) >= 2 and t != STYLE.sub("", c).strip("的 ")]
+    # (not a thing of the other clause told with its name left out: 推荐几本我家翻烂了的)
+    framed = [
+        (c, t)
+        for c, t in peeled
+        if len(t) >= 2 and t != STYLE.sub("", c).strip("的 ") and not _ELIDED.search(c)
+    ]
     # else a clause that asks what the post should answer (暑假幼小衔接要准备哪些东西？) before one that
     # tells a circumstance (孩子九月上一年级)
     asking = [(c, t) for c, t in peeled if (a := _ASKED_TAIL.search(t)) and a.start() >= 2]
@@ -589,10 +626,8 @@ def extract_topic(request: str) -> str:
         words = [w for c in clauses if c != first for w in _theme_words(c)]
         thing = next(iter(sorted(words, key=lambda w: bool(_WHOM.fullmatch(w)))), "")
         topic = thing + topic
-    elif _FORM_ONLY.fullmatch(topic):  # 职场新人怎么写周报，分享我的模板 → 周报模板: the form of what the
-        # other clause does, named by its last thing (周报, not 职场)
-        things = [w for c in clauses if c != first for w in sorted(_theme_words(c), key=c.rfind)]
-        topic = (things[-1] if things else "") + topic
+    else:
+        topic = _of_the_other(topic, first, clauses)
     topic = _owned(topic, clauses, first)
     # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject; 养了一年的柯尔鸭，说说噪音和日常照顾:
     # the duck
