@@ -450,3 +450,16 @@ def test_an_unknown_word_is_kept_but_never_a_function_word(request_text: str) ->
     said = localize(request_text)
     assert said
     assert not _LEFT_OVER.search(said), said
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese"),
+    [
+        ("Write a packing list for a 3-day hiking trip in Huangshan", "行李清单3天黄山徒步"),
+        ("running for 3 months", "跑步3个月"),
+        ("reviewing the Dyson airwrap after 6 months", "Dyson airwrap测评6个月"),
+    ],
+)
+def test_a_span_of_digits_stays_whole_beside_the_words_around_it(text: str, chinese: str) -> None:
+    """"3-day" is 3天 before the words are read: no run of English takes its 3 away from its 天."""
+    assert localize(text) == chinese
