@@ -463,3 +463,15 @@ def test_an_unknown_word_is_kept_but_never_a_function_word(request_text: str) ->
 def test_a_span_of_digits_stays_whole_beside_the_words_around_it(text: str, chinese: str) -> None:
     """"3-day" is 3天 before the words are read: no run of English takes its 3 away from its 天."""
     assert localize(text) == chinese
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese"),
+    [
+        ("Write a post about my first week learning to surf in Sanya", "三亚学冲浪的第一周"),
+        ("my pottery class experience", "陶艺课"),
+        ("tips for dealing with toddler tantrums", "幼儿发脾气应对"),
+    ],
+)
+def test_words_the_list_lacked_in_session_25(text: str, chinese: str) -> None:
+    assert localize(text) == chinese
