@@ -58,7 +58,9 @@ from pathlib import Path
 
 WORDS = Path(__file__).resolve().parent.parent / "data" / "routing" / "en_zh.tsv"
 # (…never a number a span has glued to Chinese: "a 3-day trip" is "a 3天 trip" by then)
-_RUN = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*(?:[\s,:&/]+(?!\d+[\u4e00-\u9fff])[A-Za-z0-9][A-Za-z0-9'’\-]*)*")
+_RUN = re.compile(
+    r"[A-Za-z][A-Za-z0-9'’\-]*(?:[\s,:&/]+(?!\d+(?:天|晚|周|小时|分钟|个|年|岁))[A-Za-z0-9][A-Za-z0-9'’\-]*)*"
+)
 _SCAFFOLD = re.compile(
     r"^(?:(?:please|pls|hey|hi|just)\s+)?(?:(?:can|could|would)\s+you\s+|help\s+me\s+|i\s+(?:want|need)\s+(?:to\s+)?|"
     r"let'?s\s+)?(?:write|create|make|draft|give\s+me|share|recommend|post|compose|put\s+together|plan)?\s*"

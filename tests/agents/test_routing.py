@@ -301,3 +301,16 @@ def test_told_experiences_and_comparisons_are_posts(text: str, intent: str) -> N
 )
 def test_a_telling_of_how_it_was_done_and_an_attachment_are_posts(text: str, intent: str) -> None:
     assert rule_intent(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("油皮夏天怎么选粉底液，我试了四款说说感受", "full_post"),  # things tried, counted, then 说说
+        ("衣柜收纳改造，用了宜家的几个收纳盒", "full_post"),  # 几个 of things used is "a few"
+        ("用了几个收纳盒还是乱怎么办", "question"),
+        ("我最近下巴一直爆痘 换了三个洗面奶都没用 是不是内分泌的问题啊", "question"),
+    ],
+)
+def test_things_used_counted_are_told_not_asked(text: str, intent: str) -> None:
+    assert rule_intent(text).intent == intent

@@ -795,3 +795,23 @@ def test_a_labelled_line_is_no_opening_scene() -> None:
 
     lines = [Line(text, "cold", "item") for text in ("症状：打喷嚏、流鼻涕、没精神", "多喝水", "多休息")]
     assert Material(lines).scene() == ""
+
+
+def test_the_moves_of_an_activity_the_way_of_coping_and_the_sights_of_a_visit() -> None:
+    assert _brief("新手在家练瑜伽一个月，推荐几个入门动作")["topic"] == "瑜伽入门动作"
+    assert _brief("宝宝夜醒频繁怎么办，分享我家的哄睡方法")["topic"] == "宝宝夜醒频繁哄睡方法"
+    assert _brief("周末带娃去上海自然博物馆，分享一下路线和看点")["topic"] == "周末带娃去上海自然博物馆"
+
+
+def test_a_doing_at_a_place_follows_no_note_of_the_place_alone() -> None:
+    trip = ("机票：提前一个月订，往返人均1300元。", "住宿：大东海附近的海景民宿。", "交通：全程打车。")
+    facts = [{"text": text, "sourceId": "trip", "sourceTitle": "三亚5天4晚"} for text in trip]
+    sea = "第一次下水一定穿救生衣，找有教练的俱乐部带。"
+    facts.append({"text": sea, "sourceId": "sea", "sourceTitle": "冲浪"})
+    body = str(_draft("三亚学冲浪的第一周", facts=facts)["body"])
+    assert "救生衣" in body and "机票" not in body and "民宿" not in body, body
+
+
+def test_a_reader_said_with_a_clause_is_not_put_in_a_title() -> None:
+    titles = {str(_draft("三亚学冲浪的第一周", seed=s)["title"]) for s in range(12)}
+    assert not any("上班族的" in t for t in titles), titles

@@ -759,7 +759,11 @@ def _material(ctx: Context, fb: Feedback, words: list[str], head: str = "") -> M
         if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w) and w not in context
     ]
     asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)  # 看银杏: no camping lines
-    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked, head=head)
+    # (a doing of the post's theme at a place, 三亚学冲浪: a note of the place alone is no lead of it)
+    rest = re.sub("|".join(map(re.escape, places(ctx.topic))) or "^$", "", ctx.topic)
+    doing = [t for t in ctx.theme.triggers if len(t) >= 2 and t in rest] if places(ctx.topic) else []
+    follows = (*doing, *ctx.theme.triggers) if doing and ctx.theme.key != "travel" else ()
+    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked, head=head, follows=follows)
 
 
 # a clause that ends on how long: 入职三个月, 养猫三年, 练了半年
@@ -897,6 +901,9 @@ def _title(
         templates = [t for t in templates if not _THING_BEFORE.search(t)] or templates
     if _told_clause(fields["s"]):  # a clause is nobody's thing (no 我的县城开奶茶店故事, 今天的坚持晨跑30天)
         templates = [t for t in templates if not re.search(r"的\{s\}|\{s\}的", t)] or templates
+    # a reader said with a clause (想逃离城市的上班族) makes a title of two 的: only a short one names it
+    if "的" in fields["a"] or len(fields["a"]) > 6:
+        templates = [t for t in templates if "{a}" not in t] or templates
     candidates = [t.format(**fields) for t in templates]
     if question := _question(ctx.topic):  # 宝宝几个月可以开始吃辅食: asked whole, not cut to a noun
         phrased = sorted(voice.QUESTION_TITLES, key=lambda _: ctx.rng.random())

@@ -191,6 +191,7 @@ def gather(
     asked: frozenset[str] = frozenset(),
     *,
     head: str = "",
+    follows: tuple[str, ...] = (),
 ) -> Material:
     """The evidence facts as lines with their roles. A note on the topic still says things about other
     matters (a trip note's 老人作息 line in a post on getting up early): when enough lines name the subject
@@ -202,7 +203,9 @@ def gather(
     (三个营地都可以租帐篷). A note titled on an asked activity keeps its lines (a stargazing note's tent).
 
     A subject that is a thing had at an activity (`head`: 咖啡 of 露营咖啡) is that thing: a note follows
-    (its lines all stay) only when its title names it, and the other lines must name it too."""
+    (its lines all stay) only when its title names it, and the other lines must name it too. A post on
+    doing something at a place (三亚学冲浪) follows a note only when its title names one of `follows` (the
+    doing, its theme's words): a trip's budget note of the place is no lead of it."""
     lines: list[Line] = []
     titles: dict[str, str] = {}
     for fact in facts:  # a fact may hold several sentences: each is a candidate line
@@ -225,6 +228,10 @@ def gather(
     lead = Material(lines).lead
     if head and head not in titles.get(lead, ""):  # (a camping note's lines are not a camp coffee's)
         lead, specific, theme = "", [head], []
+    elif follows and not any(w in titles.get(lead, "") for w in follows):
+        lead = ""
+    # (a note titled on the place alone keeps no line but one naming the subject: three 三亚 budget lines)
+    on_title = list(follows) or [*specific, *theme]
     # the lead note is on the subject as a whole: all its lines stay; the others' must name it
     named = [ln for ln in lines if (lead and ln.source == lead) or overlap(specific, ln.text)]
     themed = [ln for ln in lines if ln not in named and overlap(theme, ln.text)]
@@ -240,7 +247,7 @@ def gather(
             if ln in named
             or ln in themed
             or not (title := titles.get(ln.source, ""))
-            or overlap([*specific, *theme], title)
+            or overlap(on_title, title)
         ]
     return Material(lines)
 

@@ -433,7 +433,7 @@ _REFUSED = re.compile(r"^(?:别|不要|避免|千万别|切记别|尽量别|尽�
 
 
 # Parts of any trip or plan, two or more, with nothing of what it is (路线和装备攻略, 住宿和交通)
-_ASPECT = "(?:路线|装备|住宿|交通|美食|预算|行程|天气|门票|费用|花费|注意事项)"
+_ASPECT = "(?:路线|装备|住宿|交通|美食|预算|行程|天气|门票|费用|花费|注意事项|看点|亮点|玩法)"
 _ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻略|清单|指南|分享)?")
 # Parts of owning or using any thing (说说噪音和日常照顾, 优缺点和适合什么家庭): the thing is in another
 # clause
@@ -516,6 +516,12 @@ _ELIDED = re.compile(r"[了过]的[。！!～~\s]*$")
 _ANSWERS_ONLY = re.compile(r"(?:[\u4e00-\u9fff]{1,5}的)?(?:回答|答案|说法|回复|答法)")
 
 
+# the moves or things of some activity, not saying which (入门动作, 基础体式, 必备单品)
+_PART_OF_DOING = re.compile(
+    r"(?:入门|基础|简单|新手|常用|必备)?的?(?:动作|姿势|体式|招式|单品|用品|技巧|曲目|招数)"
+)
+
+
 def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
     """A topic that is only the form, the answer or the doing of what another clause names, with it:
     职场新人怎么写周报，分享我的模板 → 周报模板 (the form's thing, its last: 周报, not 职场);
@@ -528,6 +534,9 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
     asked = next((p for c in others if particulars(p := peel(c))), "")
     if _ANSWERS_ONLY.fullmatch(topic) and asked:
         return asked + "怎么回答"
+    if _PART_OF_DOING.fullmatch(topic):  # 新手在家练瑜伽一个月，推荐几个入门动作 → 瑜伽入门动作
+        done = [w for c in others for w in _theme_words(c) if _any_trigger(w) and w not in topic]
+        return (done[0] + topic) if done else topic
     doing = _WHO_WORD.sub("", topic)  # (新手纠正: the reader is no thing)
     if asked and 2 <= len(doing) <= 3 and all(flag.startswith("v") for _, flag in posseg(doing)):
         return particulars(asked)[0][1] + doing
@@ -605,14 +614,15 @@ def extract_topic(request: str) -> str:
         tail = _ASKED_TAIL.search(question)
         whose = question[: tail.start()] if tail else ""
         if _any_trigger(whose) and head not in whose:
-            first, topic = asking[0][0], whose + head
+            # (…the whole of it when its last word says only how: 哄睡方法, not 方法)
+            first, topic = asking[0][0], whose + (topic if re.fullmatch(_HOW, head) else head)
     asked = _ASKED_TAIL.search(topic)
     later_clause, later = next(
         ((c, m) for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), ("", None)
     )
     if asked and later and asked.start() >= 2:  # "露营需要准备什么？写个清单" → "露营清单"
         # (…with what the later clause says of it: 去三亚度假穿什么？列个穿搭清单 → 去三亚度假穿搭清单)
-        said = peel(later_clause)
+        said = re.sub(r"^(?:我们?家|我们?)的?", "", peel(later_clause))  # (我家的哄睡方法: whose goes)
         whole = said if said.endswith(later.group(0)) and len(said) <= len(later.group(0)) + 4 else ""
         topic = topic[: asked.start()] + (whole or later.group(0))
     elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备
