@@ -25,4 +25,5 @@ LEAVE = (
 )
 REST = "不排固定行程，想逛就逛，累了就在住处附近歇着，给后面留点体力"
 ONE_DAY_END = ("傍晚前把想去的地方走完，回程别赶最后一班车", "天黑前往回走，别赶最后一班车")
-FRAME = (*ARRIVE, *FIRST_EVENING, *EVENING, *LEAVE, REST, *ONE_DAY_END)  # every trip's, no one trip's
+HALF_DAY_END = ("吃过午饭就往回走，半天刚刚好", "午饭后找个地方歇歇脚，半天的行程就到这")
+FRAME = (*ARRIVE, *FIRST_EVENING, *EVENING, *LEAVE, REST, *ONE_DAY_END, *HALF_DAY_END)  # every trip's

@@ -815,3 +815,12 @@ def test_a_doing_at_a_place_follows_no_note_of_the_place_alone() -> None:
 def test_a_reader_said_with_a_clause_is_not_put_in_a_title() -> None:
     titles = {str(_draft("三亚学冲浪的第一周", seed=s)["title"]) for s in range(12)}
     assert not any("上班族的" in t for t in titles), titles
+
+
+def test_a_route_given_is_ridden_and_a_half_day_is_a_morning() -> None:
+    body = str(_draft("北京胡同骑行半日游，从南锣鼓巷到什刹海")["body"])
+    assert "从南锣鼓巷出发，一路骑到什刹海" in body, body
+    assert "半天这样走" in body and "下午：" in body and "傍晚" not in body and "晚上" not in body, body
+    from tools.offline.drafting import _route_stops
+
+    assert _route_stops("从上海到杭州两天一夜") == []  # (between cities: how one gets there)

@@ -36,7 +36,7 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
-from tools.offline.topic import CLAUSE, GENERIC_WORDS, asked_title, particulars, things_in
+from tools.offline.topic import CLAUSE, GENERIC_VERBS, GENERIC_WORDS, asked_title, particulars, things_in
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -718,6 +718,22 @@ def _activities() -> frozenset[str]:
     return frozenset(w for theme in THEMES.values() for w in theme.triggers if len(w) >= 2)
 
 
+# a route the request gives (从南锣鼓巷到什刹海, 从西湖骑到灵隐寺): where it sets out and where it ends
+_ROUTE = re.compile(
+    r"从(?P<a>[\u4e00-\u9fff]{2,8}?)(?:出发)?[，,]?(?:一路)?(?:骑|走|逛|开|坐)?(?:到|去|至)(?P<b>[\u4e00-\u9fff]{2,8})"
+)
+
+
+def _route_stops(request: str) -> list[str]:
+    """A day's line of the route a request gives (从南锣鼓巷出发，一路骑到什刹海) — [] for none, or for a
+    journey between cities (从上海到杭州), which is how one gets there."""
+    route = _ROUTE.search(request)
+    if route is None or any(is_province(p) or p in divisions() for p in places(route.group(0))):
+        return []
+    way = "骑" if "骑" in request else "开车" if "自驾" in request else "走"
+    return [f"上午从{route['a']}出发，一路{way}到{route['b']}"]
+
+
 def _doing_there(topic: str) -> list[str]:
     """What a trip's subject goes to the place to do (秋天去婺源看晒秋 → 去看晒秋), as a line of its days."""
     for place in places(topic):
@@ -1271,8 +1287,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         said = _particular_words("".join(points)) - set(places(ctx.request))
         wants = [
             w
-            for w in [*details.wants, *map(itinerary.visit, stops), *eaten, *_doing_there(ctx.topic)]
-            if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w))) & said
+            for w in [
+                *_route_stops(ctx.request), *details.wants, *map(itinerary.visit, stops), *eaten,
+                *_doing_there(ctx.topic),
+            ]
+            if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w)) - GENERIC_VERBS) & said
         ]
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)
     else:
@@ -1586,7 +1605,8 @@ def _day_paragraphs(
     do for a plan."""
     # (a tip said at a time of day is a thing to do then: 中午：火车站附近吃米粉 goes in a day's noon)
     timed = [t for t in tips if itinerary.TIME_OF.match(t) and t not in points]
-    laid_out = itinerary.day_plan(days, [*points, *timed], ctx.rng, spare)
+    half = bool(re.search(r"半日|半天", ctx.request))
+    laid_out = itinerary.day_plan(days, [*points, *timed], ctx.rng, spare, half=half)
     if laid_out is None:
         return []
     plan, left = laid_out
@@ -1594,7 +1614,7 @@ def _day_paragraphs(
     paragraphs = []
     for label, slots in plan:
         lines = [f"{when}：{itinerary.sentence(line)}" for when, line in slots]
-        head = f"{e()}{label}" if label else f"{e()}{key}·一天这样走"
+        head = f"{e()}{label}" if label else f"{e()}{key}·{'半天' if half else '一天'}这样走"
         paragraphs.append(head + "\n" + "\n".join(lines))
     # (…not a note's total for its route, once the route's stops are spread over the days: 全程约5公里)
     rest = [line for line in [*left, *tips] if not _ROUTE_TOTAL.match(line)]

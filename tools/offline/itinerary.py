@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from tools.entities import places
 from tools.segmenter import posseg
-from tools.tripframe import ARRIVE, EVENING, FIRST_EVENING, LEAVE, ONE_DAY_END, REST
+from tools.tripframe import ARRIVE, EVENING, FIRST_EVENING, HALF_DAY_END, LEAVE, ONE_DAY_END, REST
 
 # A span of days, said the ways requests say it: 两天一夜, 三天两晚, 4天3晚, 三日游, 5天行程, 一日游, 周末
 _SPAN = re.compile(
@@ -193,7 +193,7 @@ def _take(
 
 
 def day_plan(
-    days: int, points: list[str], rng: random.Random, spare: Sequence[str] = ()
+    days: int, points: list[str], rng: random.Random, spare: Sequence[str] = (), *, half: bool = False
 ) -> tuple[list[tuple[str, list[tuple[str, str]]]], list[str]] | None:
     """The days (each a label and its slots: (time of day, what to do)) and the points left over, or None
     when the points and the `spare` lines hold fewer than `MIN_DOINGS` things to do.
@@ -202,7 +202,8 @@ def day_plan(
     the first `spare` line that fits it (the doings of the trip's scenes, data/lexicon/scene_tips.txt; a
     spare line left over is dropped, never made a tip). The frame lines take the slots a trip always has
     (arriving, the first evening, leaving). A slot with nothing to say is left out, days with none (the
-    middle of a long trip) are said together as free days, and the last day ends with leaving."""
+    middle of a long trip) are said together as free days, and the last day ends with leaving. A half
+    day (`half`: 半日游) is its morning and lunch."""
     queue = [p for p in points if is_doing(p)]
     left = [p for p in points if p not in queue]
     extra = [s for s in spare if s not in queue]
@@ -219,10 +220,12 @@ def day_plan(
 
     if days == 1:
         hours: list[tuple[str, str]] = []
-        for when in ("上午", "中午", "下午"):  # (one lunch: an afternoon after a 中午 line takes no other)
+        # (one lunch: an afternoon after a 中午 line takes no other)
+        for when in ("上午", "中午") if half else ("上午", "中午", "下午"):
             if (taken := take(when, timed=when == "中午", not_at=_not_at(hours, last=False)))[1]:
                 hours.append(taken)
-        return [("", [*hours, ("傍晚", say(ONE_DAY_END))])], [*queue, *left]
+        end = ("下午", say(HALF_DAY_END)) if half else ("傍晚", say(ONE_DAY_END))
+        return [("", [*hours, end])], [*queue, *left]
     plan: list[tuple[str, list[tuple[str, str]]]] = []
     for day in range(1, days + 1):
         slots: list[tuple[str, str]] = []

@@ -192,7 +192,7 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     others = [c for c in clauses if c != first]
     told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
     # 分享我们家的经历, 我家的应对方法: the experience of (the way of coping with) what the other clause tells
-    if (not bare or bare in _GENERIC_VERBS or _PITS.fullmatch(bare)) and told_of:
+    if (not bare or bare in GENERIC_VERBS or _PITS.fullmatch(bare)) and told_of:
         return told_of
     if not bare or _NO_THING.fullmatch(bare):  # 哪几家最好吃: which of the thing the other clause names
         heads = [things[-1] for c in others if (things := [w for w in things_in(peel(c)) if not places(w)])]
@@ -240,11 +240,11 @@ GENERIC_WORDS = frozenset(
 
 
 # Verbs of any subject (going, making, choosing, planning); any other verb of a topic is particular (刷酸)
-_GENERIC_VERBS = frozenset(
+GENERIC_VERBS = frozenset(
     """
     分享 记录 准备 使用 选择 选购 挑选 调整 恢复 排查 出行 拍摄 旅行 旅游 出游 入门 推荐 介绍 安排 规划
     整理 总结 测评 对比 心得 攻略 打算 计划 开始 决定 觉得 希望 需要 可以 注意 提醒 适合 用过 试过 学会 知道
-    应对 处理 解决 对付 搞定
+    应对 处理 解决 对付 搞定 出发
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 
@@ -279,7 +279,7 @@ def particulars(text: str) -> list[tuple[int, str]]:
     """(position, word) of the particular things `text` names: its places, its themes' words (遛狗), its
     nouns and its doings (刷酸, 存钱) — readers, times and the generic words above left out — and the set
     phrases jieba names as one (引体向上)."""
-    named = [w for w in _theme_words(text) if w not in GENERIC_WORDS and w not in _GENERIC_VERBS]
+    named = [w for w in _theme_words(text) if w not in GENERIC_WORDS and w not in GENERIC_VERBS]
     found = [(text.find(w), w) for w in [*places(text), *named]]
     at = 0
     tagged = posseg(text)
@@ -288,7 +288,7 @@ def particulars(text: str) -> list[tuple[int, str]]:
             glued = tagged[i + 1][0] if i + 1 < len(tagged) and len(tagged[i + 1][0]) == 1 else ""
             if len(word) >= 2 or _HAN.fullmatch(glued):  # (one letter names a thing with its glued 醇: A醇)
                 found.append((text.find(word, at), word + glued if len(word) == 1 else word))
-        doing = flag in ("v", "vn") and word not in _GENERIC_VERBS
+        doing = flag in ("v", "vn") and word not in GENERIC_VERBS
         when = flag == "t" and not _DATES.fullmatch(word)  # 睡前 of 睡前流程, not 周末 or 上周
         # (an abbreviation is a thing too: 青旅, 盐帮)
         thing = flag[0] == "n" or flag == "j" or (flag == "l" and len(word) >= 3) or doing or when
