@@ -1643,10 +1643,7 @@ ROUND_27_FAILING = frozenset(
 # Round 28 (F901–F916, G1101–G1136; a third of each held out): the good posts that still fail
 ROUND_28_FAILING = frozenset(
     f"draft-{n}-good"
-    for n in (
-        "f914", "f915", "g1102", "g1103", "g1106", "g1108", "g1109", "g1110", "g1112", "g1114", "g1116",
-        "g1120", "g1121", "g1122", "g1123", "g1128", "g1131", "g1134",
-    )
+    for n in ("f914", "f915", "g1102", "g1108", "g1109", "g1114", "g1120", "g1123", "g1134")
 )
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
@@ -1696,6 +1693,8 @@ ROUND_18_CAUGHT = {
     "draft-f815-1": "off_topic_advice",  # 企业年金…缴存比例拉满，税前扣除 in a desk-stretch routine
     "draft-f815-2": "stock_phrase",  # 肩颈里，藏着每一份不为人知的努力
     "draft-f812-2": "cta_mismatch",  # 周末在家照着做煲仔饭 closing a 探店 review of 顺德
+    # round 28
+    "draft-f909-1": "foreign_place",  # 去看崇圣寺三塔: a landmark's own 塔 after a one-character verb
 }
 
 
@@ -1728,7 +1727,10 @@ def test_round_18_to_22_good_posts_pass(row_id: str) -> None:
     closing (round 26); a title that is a time clause (第一次汇报搞砸之后), records of labelled lines and a
     checklist's □ items that end bare, electrolytes on a night climb, #特种兵旅行 on 泰山, a family flight
     told in a post about no place (从成都飞三亚看外公外婆), 云南小粒咖啡, a hike's knee tips beside its
-    route (round 27)."""
+    route (round 27); the legs from where a trip set out (Day1 成都到日隆镇), a hub changed at (到宁波再
+    转车), goods sent from or imported (从昆明的苗圃发过来, 意大利进口), years spent there (在广州吃了三年),
+    where the writer rents or worked (在大理租了, 在东京出差时), a family trip's later mentions (到了三亚), a
+    compared place in its paragraph (和附近的宏村比呢？), 南宁老友粉 (round 28)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 
@@ -1906,3 +1908,61 @@ def test_a_recipe_s_call_to_action_is_one_for_a_dish_not_for_any_home_routine() 
     assert "cta_mismatch" not in checks(request, post)
     row = _QUALITY_DRAFTS["draft-f812-2"]
     assert "cta_mismatch" in checks(row["request"], row["draft"], brief=row["brief"])
+
+
+# --- round 28: classes of false fails and misses (each case written apart from the round's own posts) -------
+HIKE_REQUEST = "写一篇黄山两天一夜徒步攻略"
+
+
+def _hike(line: str) -> dict[str, Any]:
+    return {
+        "title": "黄山两天一夜｜新手徒步路线",
+        "body": (
+            f"第一次爬黄山，把路线整理一下。{line}\n\n"
+            "第一天从云谷寺坐索道上山，下午走西海大峡谷，晚上住光明顶附近。\n\n"
+            "第二天早起看日出，再从玉屏索道下山。收藏起来，出发前再看一遍。"
+        ),
+        "tags": ["黄山", "徒步", "黄山旅行"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("line", "foreign"),
+    [
+        ("在上海画了五年画，这次专门来写生。", False),  # years spent doing something there
+        ("先坐高铁到杭州再转车，四个多小时到山脚。", False),  # a hub changed at
+        ("登山杖是网购的，从广州的仓库发过来，到手很结实。", False),  # goods sent from there
+        ("冲锋衣是意大利进口的，防风很好。", False),  # goods by the country they are shipped from
+        ("山脚小店居然有武汉热干面，爬完吃一碗正好。", False),  # a dish named by its city
+        ("从杭州出发。Day1 杭州到汤口镇，Day2 上山。", False),  # the trip's start starts its legs
+        ("Day1 杭州到汤口镇，Day2 上山。", True),  # …a leg from a city the trip did not start from is one
+        ("和附近的千岛湖比呢？千岛湖看的是水，这里看的是云海。", False),  # a comparison, its paragraph
+        ("下山后又去千岛湖住了一晚，看湖。", True),
+        ("下山后去看崇圣寺三塔。", True),  # a landmark whose 塔 is its own, after a one-character verb
+    ],
+)
+def test_the_background_of_a_trip_is_no_other_place(line: str, foreign: bool) -> None:
+    assert ("foreign_place" in checks(HIKE_REQUEST, _hike(line))) is foreign
+
+
+@pytest.mark.parametrize(
+    ("line", "foreign"),
+    [
+        ("去年退了上海的房子，在昆明租了个小院。", False),  # where the writer rents or rented
+        ("第一次吃到这个，是在大阪出差的时候。", False),  # a work trip
+        ("暑假带孩子从杭州飞海口。到了海口，他第一次看见海。", False),  # the story's trip, every mention
+        ("暑假去了海口，到了海口，他第一次看见海。", True),
+    ],
+)
+def test_where_the_writer_lives_works_and_went_is_the_background_of_a_post_about_no_place(
+    line: str, foreign: bool
+) -> None:
+    request = "工作日的早餐怎么做得又快又好吃？"
+    body = (
+        f"上班以后一直不吃早饭，胃不太舒服，今年开始自己做。{line}\n\n"
+        "1. 前一晚把燕麦泡进牛奶，放冰箱。\n2. 早上煎一个蛋，切半根香蕉。\n\n"
+        "十分钟就能吃上，你们的早餐吃什么？"
+    )
+    post = {"title": "十分钟上班族早餐", "body": body, "tags": ["早餐", "快手早餐", "上班族"]}
+    assert ("foreign_place" in checks(request, post)) is foreign
+
