@@ -1640,10 +1640,9 @@ ROUND_26_FAILING = frozenset(
 ROUND_27_FAILING = frozenset(
     f"draft-g{n}-good" for n in (1007, 1017, 1020, 1026, 1029, 1035)
 )
-# Round 28 (F901–F916, G1101–G1136; a third of each held out): the good posts that still fail
+# Round 28 (F901–F916, G1101–G1136; a third of each held out): six of its good posts still fail, all held out
 ROUND_28_FAILING = frozenset(
-    f"draft-{n}-good"
-    for n in ("f914", "f915", "g1102", "g1108", "g1109", "g1114", "g1120", "g1123", "g1134")
+    f"draft-{n}-good" for n in ("f914", "g1102", "g1108", "g1114", "g1120", "g1123")
 )
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
@@ -1730,7 +1729,8 @@ def test_round_18_to_22_good_posts_pass(row_id: str) -> None:
     route (round 27); the legs from where a trip set out (Day1 成都到日隆镇), a hub changed at (到宁波再
     转车), goods sent from or imported (从昆明的苗圃发过来, 意大利进口), years spent there (在广州吃了三年),
     where the writer rents or worked (在大理租了, 在东京出差时), a family trip's later mentions (到了三亚), a
-    compared place in its paragraph (和附近的宏村比呢？), 南宁老友粉 (round 28)."""
+    compared place in its paragraph (和附近的宏村比呢？), 南宁老友粉, a pet called 它, 给他定了三步, a
+    template's 【label】 lines (round 28)."""
     row = _QUALITY_DRAFTS[row_id]
     assert findings(row["request"], row["draft"], brief=row["brief"]) == []
 
@@ -1965,4 +1965,43 @@ def test_where_the_writer_lives_works_and_went_is_the_background_of_a_post_about
     )
     post = {"title": "十分钟上班族早餐", "body": body, "tags": ["早餐", "快手早餐", "上班族"]}
     assert ("foreign_place" in checks(request, post)) is foreign
+
+
+def test_a_pet_post_calls_its_animal_ta() -> None:
+    request = "家里狗狗11岁了，老年犬平时怎么照顾？"
+    body = (
+        "我家柴犬今年十一岁，眉毛都白了，整理一下这两年照顾它的办法。\n\n"
+        "✅吃\n换成老年犬粮，热量少一点\n少食多餐，一天三顿\n\n"
+        "✅动\n散步改成一天三次，每次短一点，别让它追着球猛跑\n下雨天在家陪它玩嗅闻垫，找味道它最喜欢\n\n"
+        "✅看\n半年查一次血\n夜里有没有来回转圈\n\n"
+        "以前它能跑一下午，现在走两圈就趴下。但每次我开门，它还是摇着尾巴过来。"
+    )
+    post = {"title": "陪十一岁的老狗慢慢变老", "body": body, "tags": ["老年犬", "养狗日常", "狗狗护理"]}
+    assert "topic_drift" not in checks(request, post)
+
+
+def test_a_pronoun_after_a_preposition_is_no_drug_stem() -> None:
+    request = "男生护肤从哪开始？最简单的步骤"
+    body = (
+        "我弟以前只用香皂洗脸，我给他定了三步，坚持一个月脸舒服多了。\n\n"
+        "1. 洁面：氨基酸洁面，早晚各一次。\n2. 保湿：洗完一分钟内涂乳液。\n3. 防晒：出门前涂。\n\n"
+        "简单的事坚持做，比买一堆瓶瓶罐罐有用。"
+    )
+    post = {"title": "男生护肤三步走", "body": body, "tags": ["男士护肤", "护肤入门", "洁面"]}
+    assert "off_topic_advice" not in checks(request, post)
+    dosed = body.replace("简单的事坚持做", "过敏的每天吃一片氯雷他定，简单的事坚持做")
+    assert "off_topic_advice" in checks(request, {**post, "body": dosed})
+
+
+def test_a_template_s_bracketed_labels_make_labelled_lines() -> None:
+    request = "每天写日报很烦，有没有模板？"
+    body = (
+        "刚上班时日报写得像流水账，后来用了一个模板，五分钟写完。\n\n"
+        "写的时候先写结果，再写过程，能用数字就用数字。每条不超过一行，领导扫一眼就懂。\n\n"
+        "📄模板\n【今日完成】××上线，数据××\n【遇到问题】××卡住，建议××，需要××配合\n"
+        "【明日计划】P1 ××；P2 ××\n\n"
+        "模板只是起点，写久了你会有自己的版本。"
+    )
+    post = {"title": "五分钟写完日报", "body": body, "tags": ["日报", "职场", "模板"]}
+    assert "cut_off" not in checks(request, post)
 
