@@ -1694,6 +1694,13 @@ ROUND_18_CAUGHT = {
     "draft-f812-2": "cta_mismatch",  # 周末在家照着做煲仔饭 closing a 探店 review of 顺德
     # round 28
     "draft-f909-1": "foreign_place",  # 去看崇圣寺三塔: a landmark's own 塔 after a one-character verb
+    "draft-f903-1": "off_topic_advice",  # 每天吃两粒氨糖 in a hike: a joint supplement with its count
+    "draft-f906-2": "off_topic_advice",  # 工资一到先存三成 in a kitchen tutorial: a share of pay put aside
+    "draft-f903-2": "cta_mismatch",  # 21天瘦腿打卡课，想报名的姐妹私信我 closing a hike guide
+    "draft-f916-2": "cta_mismatch",  # 对照着把行李装好 closing a bedtime routine: packing without 打包
+    "draft-f906-1": "topic_drift",  # 说起冷藏，…纪录片…特别震撼: 说起 opens an aside, 特别 links nothing
+    "draft-f907-2": "stock_phrase",  # 一座城最温柔的底色 … 岁月沉淀的味道
+    "draft-f915-1": "stock_phrase",  # 与自己的深度对话 … 终将汇成职场路上的星辰大海
 }
 
 
@@ -2005,3 +2012,64 @@ def test_a_template_s_bracketed_labels_make_labelled_lines() -> None:
     post = {"title": "五分钟写完日报", "body": body, "tags": ["日报", "职场", "模板"]}
     assert "cut_off" not in checks(request, post)
 
+
+KITCHEN_REQUEST = "宿舍书桌特别乱，怎么收纳？"
+KITCHEN = {
+    "title": "宿舍书桌收纳，三件小东西搞定",
+    "body": (
+        "宿舍书桌只有一米宽，以前书和杂物全堆在上面。\n\n"
+        "1. 桌面放一个三层小推车，常用的文具放上层。\n"
+        "2. 书立把课本竖起来，按科目排好。\n"
+        "3. 桌下挂一个挂篮，充电线、纸巾都塞进去。\n"
+        "4. 台灯换成夹在床架上的，桌面又空出一块。\n"
+        "5. 抽屉里放几个分隔盒，耳机、便利贴、胶带各占一格。\n"
+        "6. 每周日晚上花十分钟把桌面清空一次，用不上的东西放回柜子。\n\n"
+        "收完桌面清爽多了，学习也更专心～"
+    ),
+    "tags": ["宿舍收纳", "书桌收纳", "大学生活"],
+}
+
+
+def test_an_aside_opened_by_shuoqi_is_drift_and_a_degree_adverb_links_nothing() -> None:
+    aside = "说起课本，上个月看了一部南极科考站的纪录片，队员一年只等两趟补给船，看完特别震撼。"
+    body = KITCHEN["body"].replace("按科目排好。", f"按科目排好。{aside}")
+    assert "topic_drift" not in checks(KITCHEN_REQUEST, KITCHEN)
+    assert "topic_drift" in checks(KITCHEN_REQUEST, {**KITCHEN, "body": body})
+
+
+@pytest.mark.parametrize(
+    "advice",
+    [
+        "腰不好的，每天吃两粒氨糖，坚持三个月。",  # a joint supplement with its count
+        "也建议大家工资一到先存两成，剩下的再花。",  # a share of one's pay put aside
+    ],
+)
+def test_a_supplement_or_a_saving_plan_is_off_topic_advice(advice: str) -> None:
+    body = KITCHEN["body"].replace("学习也更专心～", f"学习也更专心～{advice}")
+    assert "off_topic_advice" not in checks(KITCHEN_REQUEST, KITCHEN)
+    assert "off_topic_advice" in checks(KITCHEN_REQUEST, {**KITCHEN, "body": body})
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "收藏起来，下次出门前对照着把行李装好～",  # packing, told without 打包
+        "我还开了一期14天早起打卡课，想报名的同学私信我～",  # a course sold, 报名 before 私信
+    ],
+)
+def test_a_closing_for_packing_or_a_paid_course_is_the_wrong_call_to_action(closing: str) -> None:
+    body = KITCHEN["body"].replace("收完桌面清爽多了，学习也更专心～", closing)
+    assert "cta_mismatch" in checks(KITCHEN_REQUEST, {**KITCHEN, "body": body})
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "小小一张书桌，是一座城市最温柔的底色，藏着岁月沉淀的温度。",  # a city's and time's grand framing
+        "每一次整理都是与自己的一场对话，终将汇成大学里的星辰大海。",  # a career's or a life's
+    ],
+)
+def test_grand_framings_of_a_city_time_and_a_life_are_stock_phrases(closing: str) -> None:
+    body = KITCHEN["body"].replace("收完桌面清爽多了，学习也更专心～", closing)
+    assert "stock_phrase" not in checks(KITCHEN_REQUEST, KITCHEN)
+    assert "stock_phrase" in checks(KITCHEN_REQUEST, {**KITCHEN, "body": body})
