@@ -36,7 +36,8 @@ _DOMAIN_LABELS = {"medical": "医疗用药", "weight_loss": "减肥减脂", "fin
 # 卡托普利, 硝苯地平, 阿托伐他汀, 奥美拉唑, 缬沙坦, 美托洛尔, 西咪替丁, 二甲双胍, 奥司他韦, 头孢…): a post
 # that names one is giving advice.
 _DRUG_NAME = re.compile(
-    r"(?:(?![一二两三四五六七八九十盒片粒颗支瓶吃买服用些点的了和或])[\u4e00-\u9fff]){1,4}"
+    # (…not after a preposition, where 他 is a pronoun: 给他定了三步护肤 is no 氯雷他定)
+    r"(?:(?![一二两三四五六七八九十盒片粒颗支瓶吃买服用些点的了和或给帮让叫替对跟为向被把])[\u4e00-\u9fff]){1,4}"
     r"(?:达唑|拉唑|西林|霉素|沙星|他定|替利嗪|洛芬|氨基酚|普利|地平|他汀|沙坦|洛尔|米松|尼松|替丁|双胍|他韦|洛韦)"
 )
 # Medicines for people by name: advice whenever they are named.
@@ -136,7 +137,7 @@ _DIGRESSION = re.compile(
     r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
     rf"{_PAST_VISIT_OPENER}我?还|"
     r"(?:最近|前阵子|前几天|这阵子|这段时间|那阵子|那段时间|那会儿)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
-    r"(?:给[^，,。]{1,4}?)?(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说到[^，,。]{1,6}[，,]"
+    r"(?:给[^，,。]{1,4}?)?(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说(?:到|起)[^，,。]{1,6}[，,]"
     # news of the neighbourhood (我们公司楼下新开了一家手冲咖啡馆)
     r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开了一?家)"
 )
@@ -231,6 +232,8 @@ def _stance(sentence: str, scope: Scope) -> str:
         return "on"
     if shared and not _other_theme(sentence, scope):
         return "on"  # a line about the readers themselves (带父母出门，节奏要留白)
+    if "pets" in scope.themes and "它" in sentence and not _thick(sentence, scope):
+        return "on"  # a pet post calls its animal 它: 别让它猛跑, 闻闻味道对它很重要 are about the dog
     if own:
         return "on"
     return "off" if _other_theme(sentence, scope) else "loose"

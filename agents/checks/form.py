@@ -487,7 +487,8 @@ def _cut_items(body: str) -> list[str]:
     return out
 
 
-_LABEL = re.compile(r"^[^，,。：:]{1,8}[：:]")
+# a line's label: 洁面：… or, in a template, 【本周结果】… (a bracketed label is a colon's label)
+_LABEL = re.compile(r"^(?:[^，,。：:]{1,8}[：:]|【[^】，,。]{1,8}】)")
 
 
 def _labelled_whole(line: str) -> bool:

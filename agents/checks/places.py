@@ -30,7 +30,10 @@ _ORIGIN_LABEL = re.compile(
     r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|沙滩|海滩|公园|码头|大桥|门(?![票口])|"
     r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶|"
     # a flavour and goods named after where they come from (新疆的味道, 郫县豆瓣酱, 云南咖啡豆)
-    r"的(?:味道|风味|口味)|豆瓣酱|酱|醋|米酒|黄酒|咖啡(?!店|馆|厅)|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣|"
+    r"的(?:味道|风味|口味)|豆瓣酱|"
+    # a noodle dish named by its city with its own name between (南宁老友粉, 武汉热干面, 重庆小面) — not a
+    # verb or a quantity of it (南宁吃粉, 很多粉)
+    r"[^\s\d，,。！!？?、；;：:的吃嗦喝买卖去来到在有是和与很多好都也就还]{1,2}(?:粉|面|米线)|酱|醋|米酒|黄酒|咖啡(?!店|馆|厅)|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣|"
     # (新疆长绒棉, 宁夏枸杞, 云南保山的日晒豆)
     r"(?:长绒)?棉|羊绒|蜂蜜|枸杞|红枣|核桃|茶叶|的[^，,。！!？?\s]{0,3}(?:豆|茶叶?|棉|米)(?![\u4e00-\u9fff])|"
     # …and where a person is from (一个德国女生)
@@ -370,7 +373,8 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
         and prev is not None
         and len(prev[0]) == 1
     )
-    if glued and _STRUCTURE_HEAD.search(name) and resolve(before + name) is None:
+    # (…not a landmark's own name, whose 塔 or 寺 is its own: 去看崇圣寺三塔)
+    if glued and _STRUCTURE_HEAD.search(name) and name not in _landmarks() and resolve(before + name) is None:
         return False
     if _split_word(text, name, end):
         return False
@@ -526,9 +530,12 @@ def _home(escaped: str) -> list[str]:
     (在广州住了五年, 来杭州工作第三年, 老家在潮州), the way home and the stations a trip passes through
     (高铁回上海, 去昆明赶飞机, 长沙南坐高铁到萍乡北)."""
     return [
-        rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
+        # (…or doing anything there for years: 在广州吃了三年袋装螺蛳粉)
+        rf"在{escaped}(?:住了|生活了|工作了|待了|呆了|[\u4e00-\u9fff]{{1,2}}了){_YEARS}",
         rf"(?:来|在){escaped}(?:工作|上班|读书|上学|读大学|上大学)?(?:的)?第?{_YEARS}",  # 来杭州(工作)第三年
         rf"在{escaped}(?:买|淘|入手|带回)(?:了|的|回来)",  # 去年在苏州买了一条方巾: where a thing came from
+        # where the writer rents or rented (在大理租了个小屋, 退了北京的房子)
+        rf"在{escaped}租(?:了|的|房)|{escaped}的(?:房子|出租屋|公寓|住处)",
         # the way home at the end of a trip, or a hub left from (下午四点的高铁回上海, 去昆明赶飞机)
         rf"(?:高铁|动车|火车|飞机|航班|大巴)回{escaped}",
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
@@ -537,25 +544,29 @@ def _home(escaped: str) -> list[str]:
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
-        rf"在{escaped}(?:上班|工作|读书|上学|生活|通勤|开了?(?:一|家))",  # 我在苏州开一家女装小店
+        # (我在苏州开一家女装小店; 在东京出差时: a work trip or a stay of study is the writer's too)
+        rf"在{escaped}(?:上班|工作|读书|上学|生活|通勤|出差|留学|实习|开了?(?:一|家))",
         # how far it is, the way back (回广州的路上)
         rf"离{escaped}(?:不远|不算远|很近|挺近|近|[^，,。]{{0,6}}?(?:小时|公里|分钟))",
         rf"回{escaped}",
         # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
         rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
-        rf"从{escaped}(?:带回来?|买回来?|寄来|寄过来)",  # 之前从景德镇带回来的那套
+        # (之前从景德镇带回来的那套; 从昆明的苗圃发过来: goods sent from a shop there)
+        rf"从{escaped}(?:的[^，,。！!？?；;\n]{{1,6}}?)?(?:带回来?|买回来?|寄来|寄过来|发过来|发来|发货|运过来|运来)",
         rf"{escaped}的?(?:厂家|工厂|源头厂)",  # 在网上找了佛山的厂家直发
         # …made there (奶奶只认绍兴产的花雕, 日本冈山产原色牛仔), a thing named by where it is from
         # (景德镇那套), or brought back from a trip there (前年去景德镇玩，一口气背回来一整套餐具)
         rf"{escaped}(?:{_NAME})?(?:出)?产(?:的|地|区)?(?![品业生后妇假])",
         rf"{escaped}(?:的|买的|带回来的)?那(?:套|件|条|个|只|款|瓶|双|罐|包)",
+        rf"{escaped}(?:原装)?进口",  # 意大利进口的真皮: goods by the country they are shipped from
         # a produce named by where it grows (云南小粒咖啡, 新疆长绒棉, 内蒙古羊绒): a kind of the thing
         rf"{escaped}(?:小粒|长绒|高山|本地)?(?:咖啡|红茶|绿茶|白茶|乌龙|普洱|棉|羊绒|羊毛|丝绸|真丝|大米|香米|小米"
         rf"|蜂蜜|枸杞|红枣|核桃|火腿|腊肉|牛肉干|奶酪|辣椒|花椒|白酒|黄酒|酱油|陈醋)",
         rf"去{escaped}(?:玩|旅游|旅行|出差)[^。！!？?\n]{{0,12}}?(?:带回|背回|买回|拎回|扛回|淘)",
         # the ticket from home (机票成都往返每人约900元)
         rf"(?:机票|高铁票?|动车票?|火车票?|航班){escaped}(?:往返|出发|直飞)|{escaped}(?:往返|直飞)",
-        rf"飞{escaped}[，,]?再?(?:转机|转车|中转)|在{escaped}(?:转机|中转)",  # 从广州飞曼谷，再转机到清迈
+        # a hub changed at (从广州飞曼谷，再转机到清迈; 先坐高铁到宁波再转车)
+        rf"(?:飞|到|去){escaped}[，,]?(?:再|然后)?(?:转机|转车|转船|中转|换乘)|在{escaped}(?:转机|转车|中转|换乘)",
     ]
 
 
@@ -580,10 +591,13 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"(?:比如|例如|像是?)(?:在|去)?{listed}",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
         rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
-        # …and where a trip of theirs went (寒假带女儿从成都飞三亚看外公外婆): the story's way, not the post's
-        # place
-        rf"从{_NAME}(?:飞|坐[^，,。！!？?；;\n]{{0,4}}?到|开车到|开车去|去|回)(?:到)?{escaped}",
     ]
+
+
+def _journey(escaped: str) -> str:
+    """Where a trip of the writer's went (寒假带女儿从成都飞三亚看外公外婆): in a post about no place, the
+    story's way, not the post's place — and so is every later mention of it (到了三亚，他第一次踩到沙子)."""
+    return rf"从{_NAME}(?:飞|坐[^，,。！!？?；;\n]{{0,4}}?到|开车到|开车去|去|回)(?:到)?{escaped}"
 
 
 _NAME = r"[\u4e00-\u9fff]{2,4}"
@@ -598,7 +612,8 @@ def _compared(escaped: str, listed: str) -> list[str]:
         # (比我在深圳吃过的都扎实: the comparative's 都/还/更 after what was had there)
         rf"比(?:我们?)?(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,8}}?(?:都|还|更)",
         rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,4}}?(?:不一样|不同|不太一样|有区别|差不多|一样)",
-        rf"(?:和|跟|与){listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",  # 和湘潭的粉比
+        # (和湘潭的粉比; 和附近的宏村比呢)
+        rf"(?:和|跟|与)(?:(?:附近|隔壁|旁边|周边|邻近)的?)?{listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",
     ]
 
 
@@ -611,14 +626,16 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     towns = [m.group(1) for a in asked if (m := _TOWN_SUFFIX.match(a))]
     to_asked = "|".join(re.escape(a) for a in dict.fromkeys([*asked, *towns]) if a)
     listed = rf"(?:{_NAME}[、和或跟])*{escaped}(?:[、和或跟]{_NAME})*"  # 从南昌、长沙过来
-    patterns = [rf"从{listed}{_SETTING_OUT}", rf"{escaped}{_STATION}出发", rf"离开{escaped}"]
-    patterns += [*_home(escaped), *_compared(escaped, listed)]
+    set_out = [rf"从{listed}{_SETTING_OUT}", rf"{escaped}{_STATION}出发"]
+    patterns = [*set_out, rf"离开{escaped}", *_home(escaped), *_compared(escaped, listed)]
+    if any(re.search(p, text) for p in set_out):  # the trip's start starts its legs too (Day1 成都到日隆镇)
+        patterns.append(rf"{escaped}{_STATION}\s*(?:—|-|→|到)")
     # a likeness, not a place (被叫作“金色布达拉宫”, 号称小桂林)
     patterns.append(rf"(?:叫作|叫做|称为|称作|誉为|号称|人称|被叫|堪称|有如|好比)[“\"「『]?[^”\"」』，,。]{{0,6}}?{escaped}")
     # where else is near, for another post (武功山附近还有明月山和羊狮慕大峡谷，下一篇想看我写哪一个？)
     patterns.append(rf"(?:附近|周边|旁边|隔壁)(?:还有|也有)(?:{_NAME}[、和或跟])*{escaped}")
-    if not asked and any(re.search(p, text) for p in _moved(escaped)):
-        return True  # a post about no place, by a writer who moved from there: its whole background
+    if not asked and any(re.search(p, text) for p in [*_moved(escaped), _journey(escaped)]):
+        return True  # a post about no place, by a writer who moved from there or went there: its background
     if not asked:  # …and where its writer is and goes, where it is said
         patterns += _whereabouts(escaped, listed)
     if to_asked:
@@ -628,6 +645,12 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
         patterns.append(rf"{escaped}\s*(?:—|-|→|到)\s*(?:{to_asked})")
     # (where the name stands in each match: 高铁回上海 ends on it)
     starts = {text.find(name, m.start(), m.end()) for p in patterns for m in re.finditer(p, text)}
+    # a place set beside the post's stays the comparison in the rest of its paragraph (Q：和附近的宏村比呢？
+    # A：宏村是徽派水墨…)
+    for m in (m for p in _compared(escaped, listed) for m in re.finditer(p, text)):
+        first = max(text.rfind("\n\n", 0, m.start()), 0)
+        last = text.find("\n\n", m.end()) % (len(text) + 1)  # (-1, no paragraph after: the end of the text)
+        starts.update(first + k.start() for k in re.finditer(escaped, text[first:last]))
     # (only where the name reads as the place: 新疆的味道 is a flavour, not a second mention)
     tokens = _token_spans(text)
     places_at = [

@@ -29,13 +29,15 @@ LIST_ITEM = re.compile(
     r"|[□■◆◇○●▶►▸√✓])"  # (a checklist's box: □ 滋润型面霜，比平时厚一个度)
 )
 _NOT_WORD = re.compile(r"[\W_]+")
-# Words of request scaffolding that say nothing about the topic.
+# Words of request scaffolding that say nothing about the topic, and adverbs of degree (厨房特别小: a line
+# saying 特别震撼 shares no subject with it).
 _SCAFFOLD_WORDS = frozenset(
     """
     帮 帮我 我 写 一篇 篇 一个 一份 一条 小红书 笔记 文案 帖子 内容 分享 推荐 整理 生成 创作 给 适合
     面向 针对 关于 需要 什么 怎么 如何 哪些 可以 一下 一些 这个 那个 合集 清单 攻略 心得 经验 教程 指南
     写个 来 要 的 了 和 与 及 请 做 想 吧 呢 吗 啊 新手 入门 第一次 一次 本地人 本地 朋友 大家 我们 自己
     补充 write post about for the a an of to in on and with
+    特别 非常 超级 十分 真的 比较 有点 有些
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
 _AUDIENCE = re.compile(
