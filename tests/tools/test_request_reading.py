@@ -778,6 +778,7 @@ def test_a_framed_topic_of_only_answers_or_a_doing_takes_the_other_clause() -> N
     assert _brief("面试被问为什么离职，分享几个得体的回答")["topic"] == "面试被问为什么离职怎么回答"
     assert subject_of("面试被问为什么离职怎么回答", "") == "面试被问为什么离职"
     assert _brief("深蹲膝盖疼是不是姿势不对？写篇新手纠正笔记")["topic"] == "深蹲纠正"
+    assert "疫苗" in str(_brief("猫咪第一次打疫苗要注意什么，写篇新手攻略")["topic"])  # (攻略: a kind)
     # a thing of the other clause told with its name left out (推荐几本我家翻烂了的), and a thing done for
     # someone (给三岁孩子选绘本), which is no reader
     assert "绘本" in str(_brief("给三岁孩子选绘本，推荐几本我家翻烂了的")["topic"])

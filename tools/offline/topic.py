@@ -538,7 +538,8 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
         done = [w for c in others for w in _theme_words(c) if _any_trigger(w) and w not in topic]
         return (done[0] + topic) if done else topic
     doing = _WHO_WORD.sub("", topic)  # (新手纠正: the reader is no thing)
-    if asked and 2 <= len(doing) <= 3 and all(flag.startswith("v") for _, flag in posseg(doing)):
+    plain = doing not in GENERIC_VERBS and not _CONTENT_NOUN.search(doing)  # (新手攻略 is a kind of post)
+    if asked and plain and 2 <= len(doing) <= 3 and all(flag.startswith("v") for _, flag in posseg(doing)):
         return particulars(asked)[0][1] + doing
     return topic
 
