@@ -825,3 +825,13 @@ def test_a_route_given_is_ridden_and_a_half_day_is_a_morning() -> None:
     from tools.offline.drafting import _route_stops
 
     assert _route_stops("从上海到杭州两天一夜") == []  # (between cities: how one gets there)
+
+
+def test_a_trip_s_places_listed_after_its_span_are_visited_and_排个行程_is_a_frame() -> None:
+    request = "第一次去青岛，三天两晚想去八大关、栈桥和啤酒博物馆，帮我排个行程"
+    assert "排" not in str(_brief(request)["topic"])
+    body = str(_draft(request)["body"])
+    for place in ("去八大关", "去栈桥", "去啤酒博物馆"):
+        assert place in body, body
+    assert "想去八大关" not in body
+    assert subject_of("第一次去青岛", "") == "青岛"

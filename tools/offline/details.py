@@ -63,7 +63,11 @@ _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备
 _ENGLISH = re.compile(r"[A-Za-z]{4,}")
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
-_LEADS = re.compile(r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像)")
+_LEADS = re.compile(
+    r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像"
+    # (…or the span and the wish a trip's list of places opens with: 三天两晚想去八大关、栈桥和…)
+    r"|(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?)?(?:想|要|打算|准备)?去)"
+)
 
 
 # a thing to do the request names on its own (坐一趟米轨小火车, 想傍晚上去看日落), without the wish

@@ -147,9 +147,9 @@ def subject_of(topic: str, audience: str) -> str:
         subject = rest
     subject = re.sub(_READER_FIRST, "", subject)  # 上班族如何利用午休健身: the reader is not the subject
     subject = re.sub(r"^[也都还](?=\S{3})", "", subject)  # (新手)也不会翻车的番茄炒蛋
-    subject = re.sub(
-        r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))", "", subject
-    )
+    lead = r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))"
+    for _ in range(2):  # (第一次去青岛 → 青岛: one lead after another)
+        subject = re.sub(lead, "", subject)
     subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
     # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱, 周末在家做了虾仁蒸蛋 → 虾仁蒸蛋
     subject = re.sub(
@@ -1282,7 +1282,12 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
         # climb through the meadows, with its hours)
         # (…and the places it lists bare are places to go to: 五天行程：古城寺庙、周日夜市、素贴山)
-        stops = [i for i in details.items if itinerary.is_stop(i) and not itinerary.is_doing(i)]
+        # (…a place named bare too, 八大关, which reads as a doing for its name alone)
+        stops = [
+            i
+            for i in details.items
+            if itinerary.is_stop(i) and (not itinerary.is_doing(i) or places(i) == [i])
+        ]
         points, tips = [p for p in points if p not in stops], [t for t in tips if t not in stops]
         said = _particular_words("".join(points)) - set(places(ctx.request))
         wants = [
