@@ -835,3 +835,9 @@ def test_a_trip_s_places_listed_after_its_span_are_visited_and_排个行程_is_a
         assert place in body, body
     assert "想去八大关" not in body
     assert subject_of("第一次去青岛", "") == "青岛"
+
+
+def test_how_long_a_thing_was_had_is_not_echoed_and_a_span_is_no_part_of_the_thing() -> None:
+    body = str(_draft("用了半年的扫地机器人，说说值不值")["body"])
+    assert "用了半年的扫地机器人。" not in body, body
+    assert subject_of("上班族午休十五分钟的拉伸动作", "上班族") == "午休拉伸动作"

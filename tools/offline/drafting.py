@@ -226,6 +226,9 @@ def subject_of(topic: str, audience: str) -> str:
         # …and a thing before the words that say how (硬座火车的回家路) stays with it
         own = "" if where else _thing_and_kind(subject, 10)
         subject = before if generic and len(before) >= 3 else (where + after if where else own or after)
+        # (午休十五分钟的拉伸动作 → 午休拉伸动作: how long is no thing)
+        if generic and (span := re.search(rf"(?:{_SPAN.pattern})$", before)) and span.start() >= 2:
+            subject = before[: span.start()] + after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
     # (…nor one of a thing: 一件灰色大衣 → 灰色大衣, but 一个人 is alone)
     subject = re.sub(r"^一(?:[件款只条双套本台支瓶]|个(?!人))(?=\S{2})", "", subject)
