@@ -188,6 +188,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     the clause before, and so are the stories of it (换毛季的那些事 of a rabbit's moult); a topic that
     says only which or how good (哪几家最好吃, 对比测评) is the other clause's. Any other topic is returned
     as it is."""
+    if _ROUTE_ONLY.fullmatch(topic):  # 帮我排个行程: a trip's plan is of where it goes, not of a stop
+        return topic
     bare = _WHOSE.sub("", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
     others = [c for c in clauses if c != first]
     told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
@@ -654,7 +656,9 @@ def extract_topic(request: str) -> str:
     # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
-        topic = elsewhere[0] + topic
+        # (…with how long, when only the plan is named: 三天两晚想去…，帮我排个行程 → 青岛三天两晚行程)
+        span = _SPAN_WORDS.search(request) if topic in ("行程", "路线", "攻略") else None
+        topic = elsewhere[0] + (span.group(0) if span else "") + topic
     if (done := _DONE.search(topic)) and all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
         ahead = topic[: done.start()]
         # (a division jieba reads as a name: 顺德两天吃遍)
@@ -692,6 +696,7 @@ _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件�
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"
 )
+_SPAN_WORDS = re.compile(r"[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?")
 # a stay told with nothing of what it was (去延吉吃了三天, 在大理待了一周)
 _STAY_ONLY = re.compile(
     r"(?:第一次)?[去在到]?(?P<p>[\u4e00-\u9fff]{2,5}?)(?:吃|玩|逛|待|住|呆)了?"
