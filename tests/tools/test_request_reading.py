@@ -841,3 +841,11 @@ def test_how_long_a_thing_was_had_is_not_echoed_and_a_span_is_no_part_of_the_thi
     body = str(_draft("用了半年的扫地机器人，说说值不值")["body"])
     assert "用了半年的扫地机器人。" not in body, body
     assert subject_of("上班族午休十五分钟的拉伸动作", "上班族") == "午休拉伸动作"
+
+
+def test_a_question_its_note_answers_is_no_point_and_a_count_is_no_subject() -> None:
+    from tools.offline.material import as_line
+
+    assert as_line("毕业后有什么规划") is None
+    assert as_line("什么时候去最好：春秋两季") == "什么时候去最好：春秋两季"  # (asked and answered)
+    assert _brief("减脂期外卖怎么点，分享我常点的几样")["topic"] == "减脂期外卖"

@@ -123,9 +123,11 @@ _PLAN_ONLY = re.compile(
 
 
 # Things one tried, counted and not named (我试过的几条, 用过的三款): the question names them
-_TRIED_ONLY = re.compile(r"我?[试用买穿吃喝玩]过的?(?:几|[两三四五六七八九十\d]+)[条款件个双支瓶本家道样种]$")
+_TRIED_ONLY = re.compile(
+    r"我?(?:[试用买穿吃喝玩]过|(?:常|经常|最常|一直)[用买穿吃喝点囤])的?(?:几|[两三四五六七八九十\d]+)[条款件个双支瓶本家道样种]$"
+)
 # …and a question of choosing them (怎么挑牛仔裤, 如何选防晒)
-_CHOOSING = re.compile(r"(?:该|要)?(?:怎么|如何|怎样)(?:挑|选|买)")
+_CHOOSING = re.compile(r"(?:该|要)?(?:怎么|如何|怎样)(?:挑|选|买|点)")
 # people a theme's trigger may name (宝宝, 爸妈): whom a plan is for, not what it plans
 _WHOM = re.compile(r"宝宝|孩子|娃|宝妈|奶爸|小朋友|儿童|爸妈|父母|老人|长辈|新手爸[妈爸]|[大二]宝|老[大二]")
 _FORM_ONLY = re.compile(r"(?:我的)?(?:模板|模版|框架|格式|话术)")
@@ -618,7 +620,10 @@ def extract_topic(request: str) -> str:
         whose = question[: tail.start()] if tail else ""
         if _any_trigger(whose) and head not in whose:
             # (…the whole of it when its last word says only how: 哄睡方法, not 方法)
-            first, topic = asking[0][0], whose + (topic if re.fullmatch(_HOW, head) else head)
+            # (…nor a count of them: 分享我常点的几样 → 减脂期外卖)
+            counted = re.fullmatch(r"[几一二两三四五六七八九十\d]+[条款件个双支瓶本家道样种]", head)
+            kind = "" if counted else topic if re.fullmatch(_HOW, head) else head
+            first, topic = asking[0][0], whose + kind
     asked = _ASKED_TAIL.search(topic)
     later_clause, later = next(
         ((c, m) for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), ("", None)
