@@ -849,3 +849,9 @@ def test_a_question_its_note_answers_is_no_point_and_a_count_is_no_subject() -> 
     assert as_line("毕业后有什么规划") is None
     assert as_line("什么时候去最好：春秋两季") == "什么时候去最好：春秋两季"  # (asked and answered)
     assert _brief("减脂期外卖怎么点，分享我常点的几样")["topic"] == "减脂期外卖"
+
+
+def test_a_plan_of_no_place_takes_what_the_trip_goes_there_to_do() -> None:
+    assert _brief("周末去杭州西湖边骑行，写一篇半日游路线")["topic"] == "杭州西湖边骑行半日游路线"
+    assert _brief("带孩子去广汉三星堆，写个遛娃攻略")["topic"] == "广汉遛娃攻略"  # (a kind of guide)
+    assert _brief("去大理玩，五天四晚怎么玩")["topic"] == "大理五天四晚怎么玩"  # (only going there)

@@ -663,7 +663,9 @@ def extract_topic(request: str) -> str:
     if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
         # (…with how long, when only the plan is named: 三天两晚想去…，帮我排个行程 → 青岛三天两晚行程)
         span = _SPAN_WORDS.search(request) if topic in ("行程", "路线", "攻略") else None
-        topic = elsewhere[0] + (span.group(0) if span else "") + topic
+        # (…or with what the trip goes there to do: 周末去杭州西湖边骑行，写一篇半日游路线 → 杭州西湖边骑行…)
+        doing = _went_to_do([t for c, t in peeled if c != first]) if _ROUTE_ONLY.fullmatch(topic) else ""
+        topic = (doing or elsewhere[0] + (span.group(0) if span else "")) + topic
     if (done := _DONE.search(topic)) and all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
         ahead = topic[: done.start()]
         # (a division jieba reads as a name: 顺德两天吃遍)
@@ -701,6 +703,19 @@ _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件�
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"
 )
+def _went_to_do(others: list[str]) -> str:
+    """The place another clause goes to and what it does there (周末去杭州西湖边骑行 → 杭州西湖边骑行);
+    '' when none says a doing of its own (去大理玩 is only going there)."""
+    for text in (_WENT.sub("", t) for t in others):
+        named = places(text)
+        rest = text[len(named[0]) :] if named and text.startswith(named[0]) else ""
+        only_going = re.fullmatch(r"玩玩?|逛逛?|走走|看看|旅游|旅行|度假|出差", rest)
+        if len(text) <= 9 and len(rest) >= 2 and not only_going:
+            return text
+    return ""
+
+
+_WENT = re.compile(r"^(?:周末|假期|五一|国庆|第一次|想|打算|准备)*(?:去|到)")
 _SPAN_WORDS = re.compile(r"[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?")
 # a stay told with nothing of what it was (去延吉吃了三天, 在大理待了一周)
 _STAY_ONLY = re.compile(
