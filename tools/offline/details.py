@@ -44,11 +44,11 @@ _ASKS = re.compile(
 )
 # (…or only who the reader is: 第一次去 says the reader is new, nothing the writer did)
 _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)|^(?:第一次|首次|头一回)(?:去|来|到|玩)?$")
-# what happened: the writer, a time gone by, a turn of events, a done deed
 # how long a thing has been had, and nothing else (用了半年的扫地机器人, 养了一年的柯尔鸭)
 _HAD_FOR = re.compile(
     r"[用养穿戴住开骑练学]了(?:[一二两三四五六七八九十半\d]+|几)个?(?:天|周|星期|月|年|季)多?的?[^，,。]{1,10}"
 )
+# what happened: the writer, a time gone by, a turn of events, a done deed
 _TOLD = re.compile(
     r"我|上周|上个月|上次|去年|前年|前段时间|最近|这次|那次|当时|后来|终于|居然|竟然|结果|差点|第一次"
     r"|第[一二三四五六七八九十\d]+(?:天|周|个月|次|年)|前[一二三两几]天|[了过](?=[^，。]{0,12}$)"

@@ -51,6 +51,7 @@ _KIND_WORDS = re.compile(
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
 _PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
+# A question put to the writer (面试被问为什么离职): quoted, its question word is none of the topic's
 _PUT_TO_ME = r"[^，,。]{0,6}被(?:问到?|追问)(?:为什么|为啥|什么|怎么|如何|哪)"
 _ASKING = re.compile(
     r"怎么|如何|怎样|哪些|哪个|(?P<where>去哪[里儿]?|哪里|哪儿)|什么|吗|呢|？|\?|几点|要不要|值不值"

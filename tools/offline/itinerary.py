@@ -86,8 +86,8 @@ _MEAL_TIMES = ("中午", "晚上", "早上")
 
 
 def meals(told: str) -> list[str]:
-    """A day's lines eating each dish a told clause names (吃了虾籽面和小笼汤包 → 中午吃虾籽面, 晚上吃小笼
-    汤包); [] when it names none — only nouns are dishes (吃了不少苦 eats none)."""
+    """A day's lines eating each dish a told clause names (吃了虾籽面和小笼汤包 → 中午去吃虾籽面, 晚上去吃
+    小笼汤包); [] when it names none — only nouns are dishes (吃了不少苦 eats none)."""
     from tools.offline.topic import all_nouns
 
     ate = _ATE.search(told)

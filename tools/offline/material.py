@@ -45,10 +45,10 @@ _SENTENCES = re.compile(r"[^。！？!?；;\n]+")
 _LIST_OPENS = re.compile(r"[：:](?=\s*(?:1|一|①)\s*[.、)）])")
 _NEGATED = re.compile(r"不买|别买|不要|没必要|先不|不用|踩雷|后悔")
 _LABELLED = re.compile(r"^[^，,。：:]{2,8}[：:]\S")
+# A line that only asks: its question word at its end, with nothing after it (毕业后有什么规划)
+_ASKS_ONLY = re.compile(r"(?:什么|怎么|怎样|哪些|哪个|哪里|为什么|多少|吗|呢|么)[^，,。\d]{0,3}$|[？?]$")
 # A line that announces what a note goes on to say instead of saying it (a note's hook): "这三种裙子小个子
 # 要谨慎", "终于摸索出显高公式", "做足准备后体验非常好", "总结的经验，新手照着做基本能成".
-# a line that only asks: its question word at its end, with nothing after it
-_ASKS_ONLY = re.compile(r"(?:什么|怎么|怎样|哪些|哪个|哪里|为什么|多少|吗|呢|么)[^，,。\d]{0,3}$|[？?]$")
 _TEASER = re.compile(
     r"这[几一两二三四五六七八九十\d]+[种个点条件款招步样类套]|终于(?:摸索|总结|找到|学会)|踩(?:过|了)(?:不少|很多|好多)坑"
     r"|(?:公式|秘诀|心法)$|(?:方法|顺序|细节)(?:很|非常|特别)重要$|体验(?:非常|特别|超级?)?(?:好|棒)$|分享给(?:大家|你们)|看(?:这|以下)几"
