@@ -268,6 +268,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _TOLD_WHEN = re.compile(
     r"(?:上|这|本)(?:周|星期|个月|月)|最近|以前|以后|现在|平时|今天|明天|昨天|今年|去年|前年|刚才"
 )
+# …and words of any told thing (开始, 觉得, 不到): no keyword either
 _BARE_VERBS = frozenset("开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢 不到 超过 左右 大概".split())  # noqa: SIM905
 _NTH = re.compile(
     r"第[一二两三四五六七八九十\d]{1,3}[天周次个年]|[一二两三四五六七八九十\d半]{1,3}个?(?:天|周|月|年|小时|分钟)"
@@ -515,6 +516,7 @@ def asked_title(request: str) -> str:
     return found.group("t").strip() if found else ""
 
 
+# a relative clause whose thing is left out (推荐几本我家翻烂了的): the thing is another clause's
 _ELIDED = re.compile(r"[了过]的[。！!～~\s]*$")
 # Only the answers to a question (分享几个得体的回答, 高情商的说法): the question is in the other clause
 _ANSWERS_ONLY = re.compile(r"(?:[\u4e00-\u9fff]{1,5}的)?(?:回答|答案|说法|回复|答法)")
