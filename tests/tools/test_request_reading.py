@@ -789,6 +789,9 @@ def test_a_framed_topic_of_only_answers_or_a_doing_takes_the_other_clause() -> N
 def test_what_the_trip_goes_there_to_do_is_in_its_days() -> None:
     body = str(_draft("秋天去婺源看晒秋，三天两晚的行程")["body"])
     assert re.search(r"(?:上午|下午|中午|傍晚|早上)：[^\n]*晒秋", body), body
+    # (the doing alone, not the span the topic says after it: no 下午：去看海的两天一夜)
+    body = str(_draft("写一篇去大连看海的两天一夜攻略，面向第一次去的大学生")["body"])
+    assert "看海的两天一夜。" not in body and "去看海" in body, body
 
 
 def test_a_labelled_line_is_no_opening_scene() -> None:

@@ -739,11 +739,15 @@ def _route_stops(request: str) -> list[str]:
 
 
 def _doing_there(topic: str) -> list[str]:
-    """What a trip's subject goes to the place to do (秋天去婺源看晒秋 → 去看晒秋), as a line of its days."""
+    """What a trip's subject goes to the place to do (秋天去婺源看晒秋 → 去看晒秋), as a line of its days —
+    the doing alone, not what the topic says after it (去大连看海的两天一夜攻略 → 去看海)."""
     for place in places(topic):
-        if done := re.search(rf"{re.escape(place)}(?P<do>[看拍赏吃逛爬泡登][\u4e00-\u9fff]{{1,6}})", topic):
+        if done := re.search(re.escape(place) + _DOING_THERE, topic):
             return [f"去{done['do']}"]
     return []
+
+
+_DOING_THERE = r"(?P<do>[看拍赏吃逛爬泡登][\u4e00-\u9fff]{1,6}?)(?=的|[一二两三四五六七八九十\d]|$)"
 
 
 def _activity_head(subject: str) -> str:
@@ -780,8 +784,9 @@ def _material(ctx: Context, fb: Feedback, words: list[str], head: str = "") -> M
     ]
     asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)  # 看银杏: no camping lines
     # (a doing of the post's theme at a place, 三亚学冲浪: a note of the place alone is no lead of it)
-    rest = re.sub("|".join(map(re.escape, places(ctx.topic))) or "^$", "", ctx.topic)
-    doing = [t for t in ctx.theme.triggers if len(t) >= 2 and t in rest] if places(ctx.topic) else []
+    named = places(ctx.topic)
+    rest = re.sub("|".join(map(re.escape, named)) or "^$", "", ctx.topic)
+    doing = [t for t in ctx.theme.triggers if len(t) >= 2 and t in rest] if named else []
     follows = (*doing, *ctx.theme.triggers) if doing and ctx.theme.key != "travel" else ()
     return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked, head=head, follows=follows)
 
