@@ -329,8 +329,10 @@ def _subject_of(clause: str) -> str:
 
 # A trip's span and its kind, with nothing of where (两天一夜的路线, 三日游行程, 三天两晚怎么安排, 一周行程
 # 怎么排)
+# how many days (三天两晚, 5天, 两日)
+_DAYS = r"[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?"
 _ROUTE_ONLY = re.compile(
-    r"(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?|半日|周末|[一二两三\d]个?(?:周|星期))?"
+    rf"(?:{_DAYS}|半日|周末|[一二两三\d]个?(?:周|星期))?"
     r"(?:游)?的?(?:路线|行程)?(?:怎么|如何)?(?:路线|行程|攻略|安排|玩法|玩|排|走)(?:分享)?"
 )
 
@@ -718,7 +720,7 @@ def _went_to_do(others: list[str]) -> str:
 
 
 _WENT = re.compile(r"^(?:周末|假期|五一|国庆|第一次|想|打算|准备)*(?:去|到)")
-_SPAN_WORDS = re.compile(r"[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?")
+_SPAN_WORDS = re.compile(_DAYS)
 # a stay told with nothing of what it was (去延吉吃了三天, 在大理待了一周)
 _STAY_ONLY = re.compile(
     r"(?:第一次)?[去在到]?(?P<p>[\u4e00-\u9fff]{2,5}?)(?:吃|玩|逛|待|住|呆)了?"
