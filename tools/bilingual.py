@@ -317,7 +317,40 @@ def _lookup(tokens: list[str], i: int) -> tuple[int, str, str] | None:
             found = _verb_form(words, ("ing",))
         if found:
             return size, found[0], found[1]
-    return None
+    # a Chinese place the list does not know, written in pinyin with a capital (Quanzhou, Jianshui)
+    spelt = re.sub(r"[^A-Za-z]", "", tokens[i]).lower()
+    place = pinyin_places().get(spelt) if tokens[i][:1].isupper() else None
+    return (1, "place", place) if place else None
+
+
+# Pinyin spellings that are English words too: never read as a place
+_ENGLISH_PINYIN = frozenset("yuan dean lean mile guan luan boli huma ruin bin fan long".split())  # noqa: SIM905
+
+
+@cache
+def pinyin_places() -> dict[str, str]:
+    """China's prefectures and counties by their pinyin (quanzhou → 泉州): a name several divisions share
+    is the provincial capital's or the prefecture's, or nobody's when only counties (or two prefectures)
+    share it; the word list's own places come first."""
+    from pypinyin import lazy_pinyin
+
+    from tools.entities import divisions
+
+    spelt: dict[str, set[tuple[int, str]]] = {}
+    for name, codes in divisions().items():
+        if len(name) >= 2 and not re.search(r"(?:[市县区省盟旗]|自治州)$", name):
+            # (a provincial capital before another prefecture: Fuzhou is 福州, not 抚州)
+            capital = any(code.endswith("0100") for code in codes)
+            rank = 2 if capital else int(any(code.endswith("00") for code in codes))
+            spelt.setdefault("".join(lazy_pinyin(name)), set()).add((rank, name))
+    table = {}
+    for key, names in spelt.items():
+        top = max(rank for rank, _ in names)
+        cities = sorted(name for rank, name in names if rank == top and top > 0)
+        known = key in _ENGLISH_PINYIN or key in lexicon().words
+        if not known and (len(cities) == 1 or len(names) == 1):
+            table[key] = cities[0] if cities else next(iter(names))[1]
+    return table
 
 
 def _verb_form(words: list[str], endings: tuple[str, ...] = ("ing", "ed")) -> tuple[str, str] | None:

@@ -75,7 +75,8 @@ def not_places() -> frozenset[str]:
 def _places(text: str) -> tuple[str, ...]:
     found: list[str] = []
     stop = not_places()
-    for word, flag in segmenter.posseg(_EMOJI.sub(" ", text)):
+    # (a station's direction is its own word: 钟山西站 is 钟山's west station, no 山西)
+    for word, flag in segmenter.posseg(_STATION.sub(r" \1", _EMOJI.sub(" ", text))):
         word = word.strip()
         if len(word) < 2 or word in stop or not re.fullmatch(r"[\u4e00-\u9fff]+", word):
             continue
@@ -87,6 +88,10 @@ def _places(text: str) -> tuple[str, ...]:
         named = flag in _NAMED_FLAGS and len(word) >= 3 and bool(_LANDMARK.search(word))
         # (…and a county jieba reads as a name, where the text treats it as a place: 去安吉住了两晚)
         county = flag in _NAMED_FLAGS and word in divisions() and _placed(text, word, _DAYS_AFTER)
+        # (…or as a noun, where the text goes there: 下个月去建水玩两天)
+        county = county or (
+            flag == "n" and word in divisions() and word not in word_places() and _gone_to(text, word)
+        )
         if flag == "ns" or named or county or _city(word):
             found.append(word)
     # a name that only ever labels a dish by its origin (在家复刻一碗重庆小面) names no place the text is
@@ -98,9 +103,21 @@ def _places(text: str) -> tuple[str, ...]:
     )
 
 
+_STATION = re.compile(r"(?<=[\u4e00-\u9fff])([东南西北]站)")
 _BEFORE_PLACE = frozenset("去到在来从回游逛飞住")
 _AFTER_PLACE = re.compile(r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食")
 _DAYS_AFTER = re.compile(r"[一二两三四五六七\d](?:天|晚|日游)")  # (安吉两晚: a county's stay)
+
+
+def _gone_to(text: str, word: str) -> bool:
+    """Is `word` somewhere the text goes to stay (去建水玩两天, 到X住一晚)? (not 去大厂做运营)"""
+    return any(
+        m.start() > 0 and text[m.start() - 1] in "去到来飞" and _STAY_AFTER.match(text, m.end())
+        for m in re.finditer(re.escape(word), text)
+    )
+
+
+_STAY_AFTER = re.compile(r"玩|住|待|逛|旅|过|[一二两三四五六七\d](?:天|晚|日)")
 
 
 def _placed(text: str, word: str, after: re.Pattern[str] | None = None) -> bool:

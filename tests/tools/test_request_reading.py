@@ -858,3 +858,72 @@ def test_a_plan_of_no_place_takes_what_the_trip_goes_there_to_do() -> None:
     assert _brief("周末去杭州西湖边骑行，写一篇半日游路线")["topic"] == "杭州西湖边骑行半日游路线"
     assert _brief("带孩子去广汉三星堆，写个遛娃攻略")["topic"] == "广汉遛娃攻略"  # (a kind of guide)
     assert _brief("去大理玩，五天四晚怎么玩")["topic"] == "大理五天四晚怎么玩"  # (only going there)
+
+
+# --- session 26: a fresh round of requests tried as a new user would --------------------------------------
+def test_a_going_somewhere_whose_days_another_clause_counts_is_a_trip() -> None:
+    assert _brief("第一次去桂林，4天3晚，漓江竹筏一定要坐，预算2500以内，学生党")["theme"] == "travel"
+    assert _brief("去苏州出差一周，住哪里方便")["theme"] == "travel"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["周末炖了一锅羊排，小火炖了两个半小时，骨头一抽就出来", "去年捡了一只三条腿的小狗，叫豆包，想写写它"],
+)
+def test_a_count_of_hours_or_legs_is_no_list(request_text: str) -> None:
+    assert _brief(request_text)["contentType"] != "list"
+    assert _brief("推荐3条适合新手的徒步路线")["contentType"] == "list"
+
+
+def test_a_question_s_own_words_are_neither_its_subject_nor_keywords() -> None:
+    from tools.offline.drafting import _key
+
+    brief = _brief("狗狗换狗粮要过渡多久？我家柯基换了十天，写篇经验帖")
+    assert subject_of(str(brief["topic"]), "") == "狗狗换狗粮"
+    assert "多久" not in brief["keywords"]
+    brief = _brief("写个笔记：什么样的双肩包真的能装下15寸电脑还不显壮")
+    assert subject_of(str(brief["topic"]), "") == "双肩包"
+    assert not {"什么样", "能装下"} & set(brief["keywords"])
+    assert "一锅" not in _brief("周末卤了一锅鸡爪，写写做法")["keywords"]
+    assert _key(subject_of("新手如何在阳台种出第一盆草莓", ""), ["阳台", "草莓"]) == "草莓"
+    assert _key("养活鲁邦种", ["鲁邦种", "养活"]) == "鲁邦种"  # (what keeps it alive is no part of it)
+
+
+def test_a_told_stretch_s_rhythm_takes_the_stretch_and_a_work_s_name_is_never_cut() -> None:
+    assert "学习节奏" not in _brief("边带娃边备考，两年过了法考，说说我的学习节奏")["topic"]
+    subject = subject_of("我家虎皮鹦鹉豆豆学会唱《小星星》了", "")
+    assert subject.count("《") == subject.count("》"), subject
+
+
+def test_what_is_said_of_a_list_s_items_all_together_is_no_item() -> None:
+    told = request_details("干皮冬天精简护肤：只留了卸妆油、面霜、防晒三样，起皮少了", "")
+    assert told.items == ["卸妆油", "面霜", "防晒"]
+    wanted = request_details("下周去潮州玩两天，牛肉火锅、粿条、鸭母捻都想安排上", "")
+    assert wanted.items == ["牛肉火锅", "粿条", "鸭母捻"]
+
+
+def test_a_county_gone_to_for_days_is_a_place_and_a_food_route_s_dishes_are_its_meals() -> None:
+    from tools.entities import places
+
+    assert places("下个月去建水玩两天") == ["建水"]
+    assert places("毕业后去大厂做运营") == []  # (a noun the county shares, not gone to for a stay)
+    body = str(_draft("阆中古城一日吃货路线：张飞牛肉、锅盔、油茶，帮我整理成一篇")["body"])
+    assert "去吃张飞牛肉" in body and "去吃锅盔" in body, body
+
+
+def test_an_english_request_s_pinyin_place_is_the_chinese_place() -> None:
+    from tools.bilingual import localize
+
+    assert "泉州" in localize("Can you make a note on a 2-day food trip in Quanzhou?")
+    assert "福州" in localize("Write a post on a weekend in Fuzhou")  # (the capital, not 抚州)
+    assert "建水" in localize("Write a post about a weekend in Jianshui")
+    assert "弥勒" not in localize("Mile by mile, my first marathon")
+
+
+def test_a_place_the_trip_must_go_to_is_a_stop_of_its_days_and_a_long_subject_is_never_cut() -> None:
+    told = request_details("第一次去西安，5天4晚，兵马俑一定要去，预算3000以内", "西安")
+    assert told.wants == ["去兵马俑看看"] and "兵马俑一定要去" not in told.told
+    assert "去兵马俑看看" in str(_draft("第一次去西安，5天4晚，兵马俑一定要去，预算3000以内")["body"])
+    for seed in range(4):
+        title = str(_draft("我家玄凤鹦鹉芒果学会吹《两只老虎》了！！练了快两个月", seed=seed)["title"])
+        assert title.count("《") == title.count("》") and not title.endswith(("不踩", "看完")), title

@@ -148,7 +148,7 @@ def _split_detail(detail: str, audience: str | None) -> tuple[str, list[str]]:
 # Words of a request that say how it is asked or what kind of post it is, never what it is about: no
 # keyword (the writer would tag them and research would search for them).
 _ASK_WORD = re.compile(
-    r"写成?|帮我|写个|写一篇|一篇|一份|几[道款个种样家本套件双支瓶处条]|小红书|笔记|文案|帖子"
+    r"写[成写]?|帮我|写个|写一篇|一篇|一份|几[道款个种样家本套件双支瓶处条]|小红书|笔记|文案|帖子"
     r"|(?:经验|心得|干货|好物)?分享|经验分享|心得体会|说说|聊聊|讲讲"
 )
 
@@ -213,7 +213,13 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     no_theme = bool(used_in and of_thing is GENERIC and any(w in used_in["use"] for w in theme.triggers))
     theme = of_thing if of_thing is not GENERIC and not any(w in thing for w in theme.triggers) else theme
     theme = GENERIC if no_theme else theme
-    trip = bool(places(topic) and re.search(_goals()["trip_words"], topic))
+    trip_words = _goals()["trip_words"]
+    gone_to = "|".join(re.escape(p) for p in places(topic))
+    # …or a going there whose span of days another clause says (第一次去西安，5天4晚，预算3000以内)
+    trip = bool(gone_to) and bool(
+        re.search(trip_words, topic)
+        or (re.search(rf"(?:去|到|来)(?:{gone_to})", topic) and re.search(trip_words, local))
+    )
     if trip:
         theme = theme_by_key("travel")  # a trip to a named place is travel, whoever goes ("三亚亲子游")
     if not no_theme and (theme is GENERIC or not (trip or any(w in topic.lower() for w in theme.triggers))):
@@ -262,6 +268,8 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     # (…nor when it happened or that it began: 上个月, 第一周, 开始; a product's Latin name is one: A醇)
     latin = [w for _, w in particulars(topic) if re.search(r"[A-Za-z]", w)]
     words = [w for w in dedupe([*latin, *words]) if not _ASK_WORD.fullmatch(w) and not hollow_word(w)]
+    # (…nor an English word the reading left untranslated, Oyster: a name in the topic, HIIT or iPad, stays)
+    words = [w for w in words if not (re.fullmatch(r"[A-Z]?[a-z]{3,}", w) and w not in topic)]
     return {
         "topic": topic,
         "angle": shorten(angle, 60),

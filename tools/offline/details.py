@@ -68,9 +68,17 @@ _ENGLISH = re.compile(r"[A-Za-z]{4,}")
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(
-    r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像"
+    r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
     # (…or the span and the wish a trip's list of places opens with: 三天两晚想去八大关、栈桥和…)
     r"|(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?)?(?:想|要|打算|准备)?去)"
+)
+
+
+# what a list's last item is followed by that says something of them all: their count (洁面、保湿乳、防晒三样)
+# or a wish or a verdict on them (烧豆腐、草芽米线、汽锅鸡都想安排上)
+_OF_ALL = re.compile(
+    r"(?:[一二两三四五六七八九十\d]+[样件个种款道瓶家]|(?:都|也|全|全都)(?:想|要|得|很|是|必须|一定|可以|不错|好吃)"
+    r"[\u4e00-\u9fff]{0,6})$"
 )
 
 
@@ -78,6 +86,12 @@ _LEADS = re.compile(
 _WANT = re.compile(
     r"^(?P<wish>(?:想|要|还想|再|顺便)?)(?:早上|上午|中午|下午|傍晚|晚上)?"
     r"(?:去|坐|逛|看|吃|爬|走|骑|拍|泡|登|徒步|体验|打卡|赏|乘|上去|上山)"
+)
+
+
+# …or a place the trip must go to, named first (兵马俑一定要去, 鼓浪屿必去)
+_MUST_GO = re.compile(
+    r"^(?P<what>[\u4e00-\u9fff]{2,8}?)(?:是)?(?:一定要|必须|必|非|很想|特别想|想)去(?:一趟|一次|看看)?$"
 )
 
 
@@ -108,6 +122,8 @@ def _items(clause: str) -> list[str]:
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
     if parts and (lead := _LEADS.match(parts[0])):
         parts[0] = parts[0][lead.end() :]
+    if parts:  # …nor what is said of them all, after the last (防晒三样, 汽锅鸡都想安排上)
+        parts[-1] = _OF_ALL.sub("", parts[-1]) or parts[-1]
     if len(parts) < 2 or any(len(p) > 10 or _ASKS.search(p) for p in parts):
         return []
     if re.search(r"[了过]$", parts[-1]):  # 拉坯、手绘杯子都体验了: what was done, told
@@ -165,6 +181,8 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
         ):
             continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事, 狗狗第一次坐飞机…攻略), or
             # of a part of it, which tells nothing (租房第一次做饭，厨房必备清单)
+        elif must := _MUST_GO.match(clause):  # 兵马俑一定要去: a stop of the trip's days, nothing told
+            details.wants.append(f"去{must['what']}看看")
         elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
             details.told += [opened] if opened and not details.told else []
             details.told += [was_setting, clause] if was_setting else [clause]

@@ -50,12 +50,14 @@ _KIND_WORDS = re.compile(
 )
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
-_PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的")
+_PREDICATE = re.compile(r"值得|适合|最|不|要|可以|能|好|才|呢|吗|的|真的|还是")
 # A question put to the writer (面试被问为什么离职): quoted, its question word is none of the topic's
 _PUT_TO_ME = r"[^，,。]{0,6}被(?:问到?|追问)(?:为什么|为啥|什么|怎么|如何|哪)"
 _ASKING = re.compile(
-    r"怎么|如何|怎样|哪些|哪个|(?P<where>去哪[里儿]?|哪里|哪儿)|什么|吗|呢|？|\?|几点|要不要|值不值"
+    r"怎么|如何|怎样|哪些|哪个|哪种|哪款|(?P<where>去哪[里儿]?|哪里|哪儿)|什么样的?|什么|吗|呢|？|\?|几点|要不要|值不值"
+    r"|(?P<long>多久|多长时间)"
 )
+_WHICH_ONE = re.compile(r"(?<=[种养做])出?了?第?[一二两三四五六七八九十\d]{1,2}[盆棵株碗锅道](?=\S{2})")
 # Words of a request that say what kind of post it is or when, not what it is about: never a tag.
 _NOT_TAGS = frozenset(
     {
@@ -152,9 +154,11 @@ def subject_of(topic: str, audience: str) -> str:
     for _ in range(2):  # (第一次去青岛 → 青岛: one lead after another)
         subject = re.sub(lead, "", subject)
     subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
+    # which one grown or made it was (种出第一盆小番茄 → 种小番茄): the thing, not its count
+    subject = re.sub(_WHICH_ONE, "", subject)
     # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱, 周末在家做了虾仁蒸蛋 → 虾仁蒸蛋
     subject = re.sub(
-        r"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:[做煮烤炖蒸]|来|复刻|自制)(?:了|一[顿道份个锅碗](?!月))(?:一[顿道份个锅碗](?!月))?(?=\S{2})",
+        r"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:[做煮烤炖蒸]|来|复刻|自制)(?:了|一[顿道份个锅碗](?!月))(?:一?[顿道份个锅碗](?!月))?(?=\S{2})",
         "",
         subject,
     )
@@ -171,6 +175,9 @@ def subject_of(topic: str, audience: str) -> str:
     if asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
+        if asked.group("long"):  # how long it must take is not the subject: 猫咪换粮要过渡多久 → 猫咪换粮
+            cut = re.sub(r"(?:要|需要|得|该)[\u4e00-\u9fff]{1,2}$", "", before)
+            before = cut if len(cut) >= 2 else before
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
         if asked.group("where"):  # 去哪看银杏, 哪里的火锅好吃: where is asked, the thing is what it is about
             after = "".join(things_in(subject[asked.end() :]))
@@ -250,7 +257,11 @@ def subject_of(topic: str, audience: str) -> str:
     # 烤戚风蛋糕不塌 → 戚风蛋糕不塌: a verb of one character, not a word's first (学生党, 练习册)
     if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
         subject = subject[1:]
+    whole = subject
     subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
+    if subject.count("《") > subject.count("》"):  # never cut inside a work's name: all of it, or none
+        closed = whole[: whole.find("》", len(subject)) + 1] if "》" in whole[len(subject) :] else ""
+        subject = closed if 0 < len(closed) <= 16 else subject[: subject.rfind("《")].rstrip("的和与及、")
     # how long it was kept up, its span cut off (每天跳绳1000下坚持一个月 → 跳绳1000下): the doing
     subject = re.sub(r"(?<=\S{2})(?:坚持|连续|持续)了?$", "", subject)
     # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
@@ -447,6 +458,10 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         # (what is grown or learnt is the pair, not where: 阳台种薄荷和罗勒 → 薄荷和罗勒)
         grown = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)
         return grown["pair"] if grown else subject
+    # (…or the one thing: 阳台种小番茄 → 小番茄, 宿舍养绿萝 → 绿萝)
+    grown = re.search(r"[养种](?![活成好出过了])(?P<thing>[\u4e00-\u9fff]{2,4})$", subject)
+    if grown and _particular(grown["thing"]):
+        return grown["thing"]
     named = places(subject)
     if named and not trip:
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
@@ -943,9 +958,11 @@ def _title(
     if fitting:
         return fitting[0]
     short = {**fields, "e": "", "a": fields["a"][:4]}
-    fallback = ("｜".join([*fb.title_add, "{s}"]) if fb.title_add else templates[0]).format(**short)
+    # (a long subject stands alone rather than cut a template's words: no "…学会吹《两只老虎》，看完不踩")
+    plain = ["｜".join([*fb.title_add, "{s}"])] if fb.title_add else [templates[0], "{s}"]
+    fallback = next((f for f in (p.format(**short) for p in plain) if len(f) <= TITLE_LIMIT), "")
     # (cut to the limit, never on a separator left hanging: no "iPhone 15和华为Mate 60｜")
-    return re.sub(r"[｜|，,：:\s]+$", "", fallback[:TITLE_LIMIT])
+    return fallback or re.sub(r"[｜|，,：:\s]+$", "", plain[-1].format(**short)[:TITLE_LIMIT])
 
 
 _PLANNED = re.compile(r"游|行程|路线|旅行|计划|安排|规划|日程|时间|周末|假期|一天|一周|备考|复习|作息|挑战")
@@ -1285,6 +1302,12 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     eaten = [m for t in details.told for m in meals(t)] if planned else []
     if eaten:
         details.told = [t for t in details.told if not meals(t)]
+    # (…as are the dishes a food trip lists, 吃货路线：张飞牛肉、保宁醋、锅盔: meals, not tips)
+    listed_dishes = itinerary.dish_meals("、".join(details.items)) if planned and eating else []
+    if listed_dishes:
+        eaten += listed_dishes
+        points = [p for p in points if p not in details.items]
+        tips = [t for t in tips if t not in details.items]
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     if planned:
         spare = _spare_doings(ctx, fb, [*points, *tips])

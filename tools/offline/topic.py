@@ -269,15 +269,22 @@ _TOLD_WHEN = re.compile(
     r"(?:上|这|本)(?:周|星期|个月|月)|最近|以前|以后|现在|平时|今天|明天|昨天|今年|去年|前年|刚才"
 )
 # …and words of any told thing (开始, 觉得, 不到): no keyword either
-_BARE_VERBS = frozenset("开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢 不到 超过 左右 大概".split())  # noqa: SIM905
+_BARE_VERBS = frozenset(  # (…and a question's own words: 多久, 什么样, 最好)
+    "开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢 不到 超过 左右 大概 多久 多长时间 什么样 最好".split()  # noqa: SIM905
+)
+# …nor a count of a thing (一锅, 两斤, 三门) or what it can take (能装下)
+_COUNTED = re.compile(
+    r"[一二两三四五六七八九十几半\d]+[锅顿斤门只条件次份碗杯盆袋箱]|能[\u4e00-\u9fff][下上出完好到进]"
+)
 _NTH = re.compile(
-    r"第[一二两三四五六七八九十\d]{1,3}[天周次个年]|[一二两三四五六七八九十\d半]{1,3}个?(?:天|周|月|年|小时|分钟)"
+    r"第[一二两三四五六七八九十\d]{1,3}[天周次个年盆件本场顿杯份道款棵株]|[一二两三四五六七八九十\d半]{1,3}个?(?:天|周|月|年|小时|分钟)"
 )
 
 
 def hollow_word(word: str) -> bool:
     """Is `word` only when something happened or a verb of any subject (上个月, 第一周, 开始), no keyword?"""
-    return bool(_TOLD_WHEN.fullmatch(word) or _NTH.fullmatch(word)) or word in _BARE_VERBS
+    spoken = _TOLD_WHEN.fullmatch(word) or _NTH.fullmatch(word) or _COUNTED.fullmatch(word)
+    return bool(spoken) or word in _BARE_VERBS
 
 
 def particulars(text: str) -> list[tuple[int, str]]:
@@ -448,7 +455,8 @@ _USE_ASPECT = (
     r"(?:优缺点|优点|缺点|噪音|噪声|(?:日常)?(?:照顾|护理|保养|清洁)|(?:真实|使用)?(?:体验|感受)|值不值|性价比"
     r"|续航|适合(?:什么|哪些|哪种|什么样的?)?(?:人|家庭|人群)|(?:身体|身材|皮肤|体重)?的?(?:变化|效果|成果)"
     # …or of any told stretch of work (考研二战上岸，分享我的时间安排和心态调整)
-    r"|时间(?:安排|规划|分配)|心态(?:调整)?|作息|复习(?:计划|方法|节奏)|学习方法|经验教训|心路历程)"
+    r"|时间(?:安排|规划|分配)|心态(?:调整)?|作息|(?:复习|学习)(?:计划|方法|节奏|安排|习惯)|(?:备考|训练|工作)?节奏"
+    r"|经验教训|心路历程)"
 )
 _USES_ONLY = re.compile(rf"(?:(?:{_ASPECT}|{_USE_ASPECT})[和与、及跟]){{0,3}}{_USE_ASPECT}")
 
