@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
+from itertools import pairwise
 from typing import Any
 
 from agents.checks import Finding, Owner
@@ -323,6 +324,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     # a line of figures or one that opens a list (第1-2天：旧粮75%，新粮25%; 七天比例可以这样来：) says
     # nothing of its own, and the lines under a work's name (📖《晚安，月亮》) tell that work
     neutral = {s for s in content if _figures(s) or s.rstrip().endswith(("：", ":"))} | _works(body)
+    answered = _answers_of_the_topic(body)
+    neutral |= answered
     stances = [
         (s, "on" if s in listed or s in neutral or (s in threaded and not thick(s)) else stance(s))
         for s in content
@@ -340,7 +343,7 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     found = [
         *_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope), *sure
     ]
-    tangents = list(dict.fromkeys(found))
+    tangents = [s for s in dict.fromkeys(found) if s not in answered]
     if tangents:
         drifting = tangents
     elif weight < DRIFT_MIN or weight < DRIFT_SHARE * len(content):
@@ -375,6 +378,26 @@ def _figures(sentence: str) -> bool:
 
 
 _WORK_HEADING = re.compile(r"^\W*《[^》]{1,20}》[^，。！？!?,]{0,8}$")
+_QUESTION_LINE = re.compile(r"^\W*(?:Q\d*|问)\s*[：:.、]\s*(?P<q>.+)$", re.IGNORECASE)
+_ANSWER_LINE = re.compile(r"^\W*(?:A\d*|答)\s*[：:.、]", re.IGNORECASE)
+_QUESTION_WORDS = frozenset("什么 怎么 怎么办 多少 多久 几点 哪里 哪些 哪个 吗 呢 要 该 能 可以".split())  # noqa: SIM905
+
+
+def _answers_of_the_topic(body: str) -> set[str]:
+    """In a post of questions and answers (three Q： lines or more), the sentences answering a question
+    that names no thing of its own (Q：穿什么？ of a group-interview post): the question is asked of the
+    post's topic, so is its answer. A question that names its own thing (Q：最近在追什么剧？) is not."""
+    lines = [strip_emoji(x).strip() for x in body.splitlines() if x.strip()]
+    if sum(bool(_QUESTION_LINE.match(x)) for x in lines) < 3:
+        return set()
+    out: set[str] = set()
+    for asked, answer in pairwise(lines):
+        question = _QUESTION_LINE.match(asked)
+        if question and _ANSWER_LINE.match(answer):
+            words = [f for w, f in posseg_cut(question["q"]) if w not in _QUESTION_WORDS and w.strip("？?")]
+            if not any(f.startswith(("n", "vn")) for f in words):
+                out.update(sentences(answer))
+    return out
 
 
 def _works(body: str) -> set[str]:
@@ -557,9 +580,13 @@ def _trigrams(text: str) -> set[str]:
 
 
 def _things(text: str) -> set[str]:
-    """The nouns of two characters or more the text names (not times: 夏天, 晚上)."""
-    plain = _PLAIN_TOPIC_WORDS
+    """The nouns of two characters or more the text names (not times: 夏天, 晚上; nor nouns of anything:
+    问题, 东西)."""
+    plain = _PLAIN_TOPIC_WORDS | _ANY_THING
     return {w for w, flag in posseg_cut(text) if len(w) >= 2 and flag in _THING_FLAGS and w not in plain}
+
+
+_ANY_THING = frozenset("问题 事情 东西 时间 地方 情况 时候 方面 部分 结果 感觉 样子 过程".split())  # noqa: SIM905
 
 
 _THING_FLAGS = frozenset({"n", "nz", "nr", "ns", "nt", "vn", "s"})

@@ -192,6 +192,11 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     theme_tags = {t for theme in scope.themes for t in generic_tags(theme)}
     if own and all(w in theme_tags for w in own):
         return True  # a theme's tag with an any-post word (#自律生活 on a workout plan: #自律 and 生活)
+    # (…or a season's: #冬季运动 on a ski trip is the 运动 of 户外运动, in winter)
+    season = next((s for s in _SEASONS if lowered.startswith(s)), "")
+    rest = lowered[len(season) :]
+    if season and len(rest) >= 2 and any(rest in t for t in theme_tags):
+        return True
     named = mentioned(tag) or [m for m in region_members(tag) if scope.places.allows(m)]
     if named and scope.places.names and all(scope.places.allows(p) for p in named):
         return True  # the request's place or the region it lies in (#新疆旅行 on a 赛里木湖 ride, #西北旅行)
@@ -225,6 +230,11 @@ def _theme_words(tag: str, themes: Sequence[str]) -> set[str]:
         found |= theme_hits(key, tag, min_len=2)
         found |= {w for w in table[key]["triggers"].split() if len(w) >= 2 and w in tag}
     return found - _generic_parts()
+
+
+_SEASONS = frozenset(
+    "春季 夏季 秋季 冬季 春日 夏日 秋日 冬日 春天 夏天 秋天 冬天 春夏 秋冬 暑假 寒假 假期 周末".split()  # noqa: SIM905
+)
 
 
 @cache

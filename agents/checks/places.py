@@ -365,6 +365,10 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
             if 0 <= at <= start and at + len(landmark) >= end:
                 return False
     before = text[start - 1] if start else ""
+    # (…nor a city's station read across: 钟山西站, 回钟山西， are 钟山's west station, no 山西)
+    station = text[end : end + 1] == "站" or not re.match(r"[\u4e00-\u9fff]", text[end : end + 1])
+    if station and name[-1] in "东南西北" and before and resolve(before + name[:-1]):
+        return False
     prev = next((tokens[i] for i in range(start - 1, max(-1, start - 5), -1) if i in tokens), None)
     glued = (
         bool(before)
@@ -540,7 +544,7 @@ def _home(escaped: str) -> list[str]:
         rf"(?:高铁|动车|火车|飞机|航班|大巴)回{escaped}",
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
         # a leg of the way from a station (长沙南坐高铁到萍乡北)
-        rf"{escaped}[东南西北]站?(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
+        rf"{escaped}(?:[东南西北]站?|站)(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
@@ -567,6 +571,8 @@ def _home(escaped: str) -> list[str]:
         rf"(?:机票|高铁票?|动车票?|火车票?|航班){escaped}(?:往返|出发|直飞)|{escaped}(?:往返|直飞)",
         # a hub changed at (从广州飞曼谷，再转机到清迈; 先坐高铁到宁波再转车)
         rf"(?:飞|到|去){escaped}[，,]?(?:再|然后)?(?:转机|转车|转船|中转|换乘)|在{escaped}(?:转机|转车|中转|换乘)",
+        # (…or the first leg of a way that goes on: 就先飞昆明，再从昆明站坐动车到大理)
+        rf"先(?:飞|坐[\u4e00-\u9fff]{{1,3}}到|到|去){escaped}[^。！!？?\n]{{0,4}}?[，,]\s*(?:再|然后)",
     ]
 
 

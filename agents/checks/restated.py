@@ -270,8 +270,12 @@ def numbers_differ(a: str, b: str) -> bool:
     return bool(x and y) and not (x <= y or y <= x)
 
 
-# A stage of a plan or a diary: its day, week, step or weekday (第三周, Day2, 第二步, 周四)
-_STAGE = re.compile(r"第[一二两三四五六七八九十\d]+[天周步次个晚]|[Dd]ay\s?\d+|周[一二三四五六日天]")
+# A stage of a plan or a diary: its day, week, step or weekday (第三周, Day2, 第二步, 周四), or a span of
+# them (第1-2周)
+_STAGE = re.compile(
+    r"第[一二两三四五六七八九十\d]+(?:\s*[-—–~～到至]\s*[一二两三四五六七八九十\d]+)?[天周步次个晚月]"
+    r"|[Dd]ay\s?\d+|周[一二三四五六日天]"
+)
 
 
 def _stages_differ(a: str, b: str) -> bool:

@@ -107,6 +107,20 @@ def cjk_len(text: str) -> int:
     return len(re.findall(r"[\u4e00-\u9fff]", text))
 
 
+# Words of a request that say how much or when, or that it began, of any subject (完全不运动, 想开始跑步):
+# no topic — 面试完全对不上 shares nothing with a running plan
+_HOLLOW_FLAGS = frozenset({"d", "ad", "c", "p", "r", "u", "y", "e", "o"})
+_HOLLOW_VERBS = frozenset("开始 想要 觉得 希望 打算 知道 需要 可以 应该".split())  # noqa: SIM905
+
+
+def _hollow_words(text: str) -> frozenset[str]:
+    from tools.entities import posseg_cut
+
+    return frozenset(
+        w for w, flag in posseg_cut(strip_emoji(text).lower()) if flag in _HOLLOW_FLAGS or w in _HOLLOW_VERBS
+    )
+
+
 @dataclass(frozen=True)
 class Scope:
     """What the post is meant to be about, from the request and (when known) the brief."""
@@ -133,7 +147,7 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     if isinstance(brief.get("audience"), str):
         parts.append(brief["audience"])
     text = "\n".join(parts)
-    topic_words = frozenset(words(text))
+    topic_words = frozenset(words(text)) - _hollow_words(text)
     topic_bigrams = frozenset(b for w in topic_words if re.search(r"[\u4e00-\u9fff]", w) for b in bigrams(w))
     match = _AUDIENCE.search(request)
     audience = str(brief.get("audience") or (match.group("who") if match else ""))

@@ -2073,3 +2073,92 @@ def test_grand_framings_of_a_city_time_and_a_life_are_stock_phrases(closing: str
     body = KITCHEN["body"].replace("收完桌面清爽多了，学习也更专心～", closing)
     assert "stock_phrase" not in checks(KITCHEN_REQUEST, KITCHEN)
     assert "stock_phrase" in checks(KITCHEN_REQUEST, {**KITCHEN, "body": body})
+
+
+# --- session 26: a Q&A's elliptical questions, a station read across, a season's tag, a first leg, plan spans
+QA_REQUEST = "第一次面试银行柜员岗，想写一篇问答形式的经验分享"
+QA = {
+    "title": "银行柜员面试｜5个问题答完了",
+    "body": (
+        "上个月面了三家银行的柜员岗，拿到两个offer。把被问到和自己纠结过的问题整理成问答👇\n\n"
+        "Q：自我介绍说多久？\nA：一分钟以内，讲清楚专业、实习和为什么想做柜员就够了。\n\n"
+        "Q：会问专业题吗？\nA：会问一点存款利率和反洗钱的常识，答不上来就说会回去查，别硬编。\n\n"
+        "Q：穿什么？\nA：白衬衫配深色西裤，头发扎起来，鞋子干净就行，不用买整套西装。\n\n"
+        "Q：带什么？\nA：三份简历、身份证、笔和一个文件袋，简历按面试官人数多备一份。\n\n"
+        "收藏起来，面试前一晚对着过一遍～"
+    ),
+    "tags": ["银行面试", "柜员", "面试经验", "求职", "应届生"],
+}
+
+
+def test_the_answer_to_an_elliptical_question_of_a_qa_post_is_on_topic() -> None:
+    assert checks(QA_REQUEST, QA) == set()
+    # …but an answer to a question that names its own thing still drifts
+    drift = "Q：最近入手了什么护肤品？\nA：一瓶烟酰胺精华和一支防晒霜，配着面霜用，脸上的痘印淡了不少。"
+    body = QA["body"].replace("\n\n收藏起来", f"\n\n{drift}\n\n收藏起来")
+    assert "topic_drift" in checks(QA_REQUEST, {**QA, "body": body})
+
+
+def test_a_city_s_station_is_not_read_across_into_a_province() -> None:
+    from agents.checks.places import mentioned
+
+    assert "山西" not in mentioned("坐高铁到钟山西站，出站坐班车")
+    assert "山西" not in mentioned("回钟山西，再回广州")
+    assert "山西" in mentioned("国庆去山西看古建")
+
+
+def test_a_season_s_tag_of_the_theme_is_related() -> None:
+    request = "第一次去崇礼滑雪，记录一下新手的体验"
+    draft = {
+        "title": "崇礼滑雪第一天🏂",
+        "body": (
+            "元旦从北京坐高铁去崇礼，出站就是雪场。请了两小时的单板教练，上午一直在摔。\n\n"
+            "下午终于从初级道连续滑到底，膝盖全是青的。护臀护膝一定要租，雪镜比墨镜重要。\n\n"
+            "收藏起来，第一次去滑雪的朋友照着准备～"
+        ),
+        "tags": ["崇礼滑雪", "单板滑雪", "冬季运动", "户外"],
+    }
+    assert "tag_unrelated" not in checks(request, draft)
+    assert "tag_unrelated" in checks(request, {**draft, "tags": [*draft["tags"][:3], "冬季护肤"]})
+
+
+def test_the_first_leg_of_a_way_that_goes_on_is_no_place_of_the_post() -> None:
+    body = XIAMEN["body"].replace(
+        "这份三天两晚的路线",
+        "没抢到直飞的票，就先飞福州，再从福州站坐动车一个半小时到厦门。这份三天两晚的路线",
+    )
+    assert "foreign_place" not in checks(XIAMEN_REQUEST, {**XIAMEN, "body": body})
+    told = XIAMEN["body"].replace(
+        "这份三天两晚的路线", "先去福州玩了一天，三坊七巷的鱼丸很好吃。这份三天两晚的路线"
+    )
+    assert "foreign_place" in checks(XIAMEN_REQUEST, {**XIAMEN, "body": told})
+
+
+def test_the_spans_of_a_plan_told_alike_are_not_a_restatement() -> None:
+    from agents.checks.restated import _stages_differ
+
+    first, next_ = "第1-2周：跑1分钟、走2分钟，重复8组，一周3次。", "第3-4周：跑2分钟、走1分钟，重复8组。"
+    assert _stages_differ(first, next_)
+    assert not _stages_differ("第1-2周：跑1分钟。", "第1-2周：每次跑完拉伸。")
+
+
+def test_a_digression_that_shares_only_nouns_of_anything_is_a_stray_paragraph() -> None:
+    request = "完全不运动的人想开始跑步，怎么从零跑到5公里还不伤膝盖？"
+    draft = {
+        "title": "8周从零跑到5公里🏃",
+        "body": (
+            "去年我还是跑400米就喘的体质，用了8周跑到连续5公里，膝盖也没出问题。\n\n"
+            "第1-2周：跑1分钟、走2分钟，重复8组，一周3次。\n\n"
+            "第3-4周：跑3分钟、走1分钟，重复6组，呼吸开始稳了。\n\n"
+            "📱 计时用手机自带的就行，设好间歇提醒，不用专门买手表。\n\n"
+            "最大的心得：前两周忍住别加量，身体适应比意志力重要。"
+        ),
+        "tags": ["跑步新手", "跑步计划", "5公里", "间歇跑"],
+    }
+    assert checks(request, draft) == set()
+    job = (
+        "那段时间我正好在换工作，前后面了四家，有一家二面的面试官全程低头看手机，问的问题和岗位描述对不上。"
+        "后来去的这家通勤多了20分钟，但周末不用加班。"
+    )
+    body = draft["body"].replace("\n\n最大的心得", f"\n\n{job}\n\n最大的心得")
+    assert "topic_drift" in checks(request, {**draft, "body": body})
