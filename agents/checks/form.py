@@ -293,8 +293,8 @@ def _own_deed(closing: str, match: re.Match[str]) -> bool:
 # whatever the words (下期/下一篇/下次 + 教/讲/聊/分享/写 …). Common 小红书 closing phrasing, hand-written
 # for this check.
 _TEASER = re.compile(
-    r"(?:下期|下一期|下篇|下一篇|下次|下回|明天|改天|回头)(?:再|会|就|还|继续)?"
-    r"(?:教|讲|聊|分享|写|说|带|更)(?:一?下|聊|讲|讲讲|写写)?(?:大家|你们|你|姐妹们|宝子们)?"
+    r"(?:下期|下一期|下篇|下一篇|下次|下回|明天|改天|回头|下周|下个月)(?:再|会|就|还|继续)?"
+    r"(?:教|讲|聊|分享|写|说|带|更新?)(?:一?下|聊|讲|讲讲|写写)?(?:大家|你们|你|姐妹们|宝子们)?"
     r"([^。！!？?\n]{2,40})"
 )
 
@@ -388,6 +388,9 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
             reason = f"「{shown}」后面少了放到哪里，话没说完"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
     for line in body_lines:
+        if glued := _COVERB_CUT.search(strip_emoji(line)):
+            reason = f"「{glued.group(0)}」中间断了：前一句停在半句，直接接上了下一句"
+            return [Finding("cut_off", "readability", "writer_agent", reason)]
         for sentence in _stopped_inside(line):
             shown = sentence if len(sentence) <= 12 else "…" + sentence[-11:]
             reason = f"句子「{shown}」停在半句就句号结束了，后面的内容被截断了"
@@ -423,6 +426,14 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
 # waits for what the cut took — not 给, 对, 把 or 跟, which end sentences as verbs or nouns (再给, 车把)
 _NEVER_LAST = frozenset(
     "只有 被 从 向 往 为了 因为 所以 如果 但是 而且 比如 例如 包括 关于 以及".split()  # noqa: SIM905
+)
+
+
+# A word that leads its object (对着, 沿着, 按照 …) run straight into a word that opens a sentence (还有,
+# 但是, 所以 …): the object was cut and the next sentence glued on (后来对着还有别每天练)
+_COVERB_CUT = re.compile(
+    r"[\u4e00-\u9fff]{0,6}(?:对着|朝着|冲着|跟着|顺着|沿着|按照|按着|照着|向着|通过|根据|对于|关于|为了"
+    r"|除了|趁着)(?:还有|但是|所以|然后|而且|因为|如果|其实|另外|最后|不过|可是|于是)"
 )
 
 

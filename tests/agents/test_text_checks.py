@@ -2162,3 +2162,23 @@ def test_a_digression_that_shares_only_nouns_of_anything_is_a_stray_paragraph() 
     )
     body = draft["body"].replace("\n\n最大的心得", f"\n\n{job}\n\n最大的心得")
     assert "topic_drift" in checks(request, {**draft, "body": body})
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "想去的姐妹记得提前一天打电话订位，周末晚上不订基本要排一个小时～",  # a restaurant's booking
+        "喜欢这种慢慢逛的城市漫步路线就关注我，下周更新第二条步行线🚶",  # a walking route's follow
+    ],
+)
+def test_a_booking_or_a_walking_route_closing_a_recipe_is_the_wrong_call_to_action(closing: str) -> None:
+    body = RECIPE["body"].replace("收藏起来，这周就做给自己吃吧～", closing)
+    assert "cta_mismatch" not in checks(RECIPE_REQUEST, RECIPE)
+    assert "cta_mismatch" in checks(RECIPE_REQUEST, {**RECIPE, "body": body})
+
+
+def test_a_cut_glued_onto_the_next_sentence_after_a_word_that_leads_its_object() -> None:
+    body = RECIPE["body"].replace("加半勺糖提鲜。", "加半勺糖，照着还有别放太多水。")
+    assert "cut_off" in checks(RECIPE_REQUEST, {**RECIPE, "body": body})
+    whole = RECIPE["body"].replace("加半勺糖提鲜。", "加半勺糖，照着我说的做，还有别放太多水。")
+    assert "cut_off" not in checks(RECIPE_REQUEST, {**RECIPE, "body": whole})
