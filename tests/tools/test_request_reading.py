@@ -887,6 +887,8 @@ def test_a_question_s_own_words_are_neither_its_subject_nor_keywords() -> None:
     assert "一锅" not in _brief("周末卤了一锅鸡爪，写写做法")["keywords"]
     assert _key(subject_of("新手如何在阳台种出第一盆草莓", ""), ["阳台", "草莓"]) == "草莓"
     assert _key("养活鲁邦种", ["鲁邦种", "养活"]) == "鲁邦种"  # (what keeps it alive is no part of it)
+    assert _key("宿舍养绿萝", ["宿舍", "养绿萝"]) == "绿萝"
+    assert _key("饲养箱布置", ["饲养箱", "布置"]) == "饲养箱布置"  # (饲养 is no 养 of a thing: no 箱布置)
 
 
 def test_a_told_stretch_s_rhythm_takes_the_stretch_and_a_work_s_name_is_never_cut() -> None:

@@ -446,6 +446,24 @@ _TURNED = re.compile(
 )
 
 
+_GROWING_WORDS = frozenset("养殖 养成 养生 养老 养护 养活 种植 种类 种子 种草 种地 种田".split())  # noqa: SIM905
+
+
+def _grown(subject: str) -> str:
+    """The one thing a subject ends on growing or keeping (阳台种小番茄 → 小番茄, 宿舍养绿萝 → 绿萝); '' when
+    its 养 or 种 is no word of its own (饲养箱布置, 这种面料, 养殖场) or what follows names no thing."""
+    cut = segmenter.cut(subject)
+    at = [
+        i
+        for i, w in enumerate(cut)
+        if w in ("养", "种") or (w[:1] in ("养", "种") and len(w) >= 3 and w[:2] not in _GROWING_WORDS)
+    ]
+    thing = "".join(cut[at[-1] :])[1:] if at else ""
+    if not 2 <= len(thing) <= 4 or not re.fullmatch(r"[\u4e00-\u9fff]+", thing) or thing[0] in "活成好出过了":
+        return ""
+    return thing if _particular(thing) else ""
+
+
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
@@ -458,10 +476,8 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         # (what is grown or learnt is the pair, not where: 阳台种薄荷和罗勒 → 薄荷和罗勒)
         grown = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)
         return grown["pair"] if grown else subject
-    # (…or the one thing: 阳台种小番茄 → 小番茄, 宿舍养绿萝 → 绿萝)
-    grown = re.search(r"[养种](?![活成好出过了])(?P<thing>[\u4e00-\u9fff]{2,4})$", subject)
-    if grown and _particular(grown["thing"]):
-        return grown["thing"]
+    if grown := _grown(subject):  # (…or the one thing: 阳台种小番茄 → 小番茄, 宿舍养绿萝 → 绿萝)
+        return grown
     named = places(subject)
     if named and not trip:
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
