@@ -929,3 +929,34 @@ def test_a_place_the_trip_must_go_to_is_a_stop_of_its_days_and_a_long_subject_is
     for seed in range(4):
         title = str(_draft("我家玄凤鹦鹉芒果学会吹《两只老虎》了！！练了快两个月", seed=seed)["title"])
         assert title.count("《") == title.count("》") and not title.endswith(("不踩", "看完")), title
+
+
+def test_a_weekend_walk_in_town_is_one_day_and_its_bare_stops_are_walked() -> None:
+    from tools.offline.itinerary import trip_days
+
+    assert trip_days("周末想在成都citywalk，写个路线") == 1 and trip_days("周末去成都玩") == 2
+    facts = [{"text": "沿玉林路往南走，两边都是小酒馆和面馆，白天也很热闹；"}]
+    body = str(_draft("周末想在成都citywalk，玉林路→望平街那段，帮我写篇路线", facts=facts)["body"])
+    assert "沿玉林路往南走" in body and "去望平街" in body, body
+    assert "望平街那段。" not in body and "Day2" not in body, body
+
+
+def test_a_doing_said_at_no_time_keeps_the_time_of_day_it_is_had_at() -> None:
+    from tools.offline.itinerary import day_plan
+
+    points = ["去海边看日出", "去老街逛夜市", "去灯塔拍照", "去渔村走走"]
+    plan, _ = day_plan(2, points, random.Random(1)) or ([], [])
+    said = {line: when for _, slots in plan for when, line in slots}
+    assert said.get("去海边看日出") == "早上" and said.get("去老街逛夜市") == "晚上", plan
+    assert request_details("嵊泗两日游🏝️ 晕船、看日出、吃海鲜", "").items == ["晕船", "看日出", "吃海鲜"]
+
+
+def test_a_told_then_a_broken_habit_and_a_trip_s_days_in_the_title() -> None:
+    from tools.offline.drafting import _key
+
+    draft = _draft("第一次做红烧肉，总是太柴，分享一下我后来怎么解决的")
+    assert "后来" not in str(draft["title"]) and "红烧肉后来" not in draft["tags"], draft
+    assert _key(subject_of("怎么改掉拆家习惯的经验", ""), ["改掉", "拆家", "习惯"]) == "拆家"
+    for seed in range(6):
+        title = str(_draft("带爸妈去泉州三天两晚，老人走不了太多路，帮我排个行程", seed=seed)["title"])
+        assert "步" not in title, title

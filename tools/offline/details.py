@@ -152,7 +152,8 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
     opened = ""  # the subject's clause when it starts the story told
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
-    for match in _CLAUSES.finditer(_SPACED.sub("，", localize(request))):
+    # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
+    for match in _CLAUSES.finditer(_SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))):
         clause, end = match.group("text").strip(), match.group("end")
         if _ARROW.search(clause):  # 5:30 起床 → 晨跑 5km: steps in their order
             details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]

@@ -175,6 +175,7 @@ def subject_of(topic: str, audience: str) -> str:
     if asked:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
+        before = re.sub(r"(?<=\S{2})(?:后来|最后|然后|当时|之后)$", "", before)  # (酸菜鱼后来怎么解决的)
         if asked.group("long"):  # how long it must take is not the subject: 猫咪换粮要过渡多久 → 猫咪换粮
             cut = re.sub(r"(?:要|需要|得|该)[\u4e00-\u9fff]{1,2}$", "", before)
             before = cut if len(cut) >= 2 else before
@@ -446,6 +447,7 @@ _TURNED = re.compile(
 )
 
 
+_HABIT = re.compile(r"(?:改掉|戒掉|改正|纠正|戒)(?P<doing>[\u4e00-\u9fff]{2,4}?)的?(?:坏)?(?:习惯|毛病)$")
 _GROWING_WORDS = frozenset("养殖 养成 养生 养老 养护 养活 种植 种类 种子 种草 种地 种田".split())  # noqa: SIM905
 
 
@@ -474,10 +476,12 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         return _key(turned["to"], keywords, trip=trip)
     if _PAIR.fullmatch(subject) and len(subject) <= 9 and not re.search(r"[的了]", subject):
         # (what is grown or learnt is the pair, not where: 阳台种薄荷和罗勒 → 薄荷和罗勒)
-        grown = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)
-        return grown["pair"] if grown else subject
+        pair = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)
+        return pair["pair"] if pair else subject
     if grown := _grown(subject):  # (…or the one thing: 阳台种小番茄 → 小番茄, 宿舍养绿萝 → 绿萝)
         return grown
+    if habit := _HABIT.search(subject):  # a habit broken is its doing (改掉拆家习惯 → 拆家)
+        return habit["doing"]
     named = places(subject)
     if named and not trip:
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
@@ -922,6 +926,7 @@ def _title(
     avoid: set[str],
     *,
     ordered: bool = True,
+    by_days: bool = False,
 ) -> str:
     if fb.title_set:
         return fb.title_set[:TITLE_LIMIT]
@@ -938,6 +943,8 @@ def _title(
         templates = [t for t in templates if "难吗" not in t] or templates
     if not ordered:  # no "3步搞定", "亲测顺序" over points that are no steps (体能, 推荐路线)
         templates = [t for t in templates if not re.search(r"步|顺序", t)] or templates
+    if by_days:  # …nor "5步搞定" over a trip's days, which are in order but no steps
+        templates = [t for t in templates if "步" not in t] or templates
     # a template that says again what the subject says (第一次 + 猫咪第一次打疫苗) reads as a stutter
     templates = [t for t in templates if not any(w in t and w in fields["s"] for w in _STUTTER)] or templates
     # "第一次{s}" says the reader is new to something they do (第一次去泉州, 第一次养猫) — not of a thing
@@ -991,6 +998,7 @@ _QUESTION_WORD = re.compile(
 def _question(topic: str) -> str:
     """The topic as the question a title may ask ('' when it asks nothing or is too long to ask whole)."""
     text = re.sub(r"[？?！!。]+$", "", topic.strip())
+    text = re.sub(r"(?:后来|最后|当时)(?=怎么|如何)", "", text)  # (the told 后来 of 我后来怎么解决的)
     found = _QUESTION_WORD.search(text)
     if not found or max(found.start(), len(text) - found.end()) < 2 or not 5 <= len(text) <= 14:
         return ""
@@ -1225,8 +1233,22 @@ def _own_points(
         named = dedupe([next((ln for ln in known if _says(ln, item)), item) for item in details.items])
         return named, [*(p for p in points if p not in named), *tips][: n_tips + 1]
     if details.steps:
-        return dedupe([*details.steps, *points])[: max(n_points, len(details.steps))], tips
+        steps = [_step_said(step, known) for step in details.steps]
+        return dedupe([*steps, *points])[: max(n_points, len(steps))], tips
     return points, tips
+
+
+# a step that says its doing (去…, 沿…)
+_GOES = re.compile(r"(?:先|再|然后)?(?:去|逛|看|吃|走|爬|坐|拍|玩|骑|到|沿|在|从)")
+
+
+def _step_said(step: str, known: list[str]) -> str:
+    """A step of the request's route said as a doing: a bare stop (武康路→安福路那段) by the evidence's line
+    that goes there, else as a visit to it (去安福路逛逛); any other step as the request said it."""
+    stop = re.sub(r"(?:那|这)(?:段|条|边|一段)$", "", step)
+    if not itinerary.is_stop(stop) or _GOES.match(stop):
+        return step
+    return next((ln for ln in known if stop in ln and itinerary.is_doing(ln)), itinerary.visit(stop))
 
 
 def _says(line: str, item: str) -> bool:
@@ -1384,7 +1406,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     used = {str(h.get("titleBefore") or "") for h in ctx.data("history") or [] if isinstance(h, dict)}
     avoid = {str(previous.get("title") or ""), *used} - {""}
     ordered = shape in ("steps", "timeline") or bool(by_day)  # (a title counts steps only of steps)
-    title = _title(ctx, title_kind, fields, fb, patterns, avoid=avoid, ordered=ordered)
+    title = _title(ctx, title_kind, fields, fb, patterns, avoid=avoid, ordered=ordered, by_days=bool(by_day))
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
     return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}
@@ -1633,7 +1655,10 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
             for d in pool
             if d not in spare
             and not any(x in d for x in fb.avoid)
-            and not any(len(_particular_words(d) & w) >= 2 for w in said_words)
+            # (…by two of its words, or by the one a short line has: 看日出 and 早起去海边看日出, 吃海鲜 and
+            # 去海鲜排档吃饭)
+            and not any(w and len(_particular_words(d) & w) >= min(2, len(w)) for w in said_words)
+            and not any(len(t) <= 4 and t[-2:] in d for t in said)
         ]
         ctx.rng.shuffle(usable)
         spare += usable

@@ -24,6 +24,7 @@ _SPAN = re.compile(
     r"(?<![\d一二两三四五六七八九十])(?P<n>[一二两三四五六七八九\d])(?:天|日)(?:[一二两三四五六\d](?:夜|晚))?(?:游|行程|自由行|攻略|路线|玩法)?"
     r"|(?P<day>一日游|半日游|半天|一天)|(?P<weekend>周末(?:两天|游)?)"
 )
+_WALK = re.compile(r"citywalk|city\s*walk|城市漫步|漫步|散步|压马路|步行路线", re.IGNORECASE)
 _NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 MAX_DAYS = 5  # a longer trip keeps the list: a post is no day planner
 
@@ -43,8 +44,8 @@ def trip_days(request: str) -> int:
     found = next((s for s in spans if not s.group("weekend")), spans[0])
     if found.group("day"):
         return 1
-    if found.group("weekend"):
-        return 2
+    if found.group("weekend"):  # (a walk in town on a weekend is a day's walk: 周末想在上海citywalk)
+        return 1 if _WALK.search(request) else 2
     n = found.group("n")
     days = int(n) if n.isdigit() else _NUMBERS.get(n, 0)
     return days if 1 <= days <= MAX_DAYS else 0
@@ -163,6 +164,19 @@ _SLOT_OF = {
 }  # fmt: skip
 
 
+# The time of day a doing is had at by what it is, said at no time (看日出 is an early morning's, 逛夜市 an
+# evening's): no afternoon sunrise
+_IMPLIED_TIMES = (
+    (re.compile(r"日出|晨雾|早市|早茶"), "早上"),
+    (re.compile(r"日落|夕阳|晚霞"), "傍晚"),
+    (re.compile(r"夜市|夜景|星空|夜宵|宵夜|酒吧|夜游|夜场"), "晚上"),
+)
+
+
+def _implied_time(line: str) -> str:
+    return next((at for pattern, at in _IMPLIED_TIMES if pattern.search(line)), "")
+
+
 def _after_time(line: str, said: re.Match[str]) -> str:
     """What a line said at a time of day does then (中午：在西街吃面线糊 → 在西街吃面线糊)."""
     return line[said.end() :].lstrip("，,：: ")
@@ -177,16 +191,16 @@ def _take(
     slot = "下午" if when in ("中午", "傍晚") else when  # (lunch is the afternoon's: 中午 lines go with it)
     for i, line in enumerate(queue):
         said = TIME_OF.match(line)
-        at = said.group("t") if said else ""
+        at = said.group("t") if said else _implied_time(line)
         if at and at in not_at:
             continue
-        inside = _TIME_INSIDE.search(line) if said is None else None
+        inside = _TIME_INSIDE.search(line) if said is None and not at else None
         if inside and (inside["t"] != "中午" if when == "中午" else _SLOT_OF[inside["t"]] != slot):
             continue  # a line that says its own time further on (…，整个下午在院子里看书) keeps to it
-        if (said is None and not timed) or (at == "中午" if when == "中午" else at and _SLOT_OF[at] == slot):
+        if (not at and not timed) or (at == "中午" if when == "中午" else at and _SLOT_OF[at] == slot):
             queue.pop(i)
             if said is None:
-                return when, line
+                return at or when, line
             rest = _after_time(line, said)
             return (said.group("t"), rest) if len(rest) >= 4 else (when, line)
     return "", ""
