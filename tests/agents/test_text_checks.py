@@ -1644,15 +1644,19 @@ ROUND_27_FAILING = frozenset(
 ROUND_28_FAILING = frozenset(
     f"draft-{n}-good" for n in ("f914", "g1102", "g1108", "g1114", "g1120", "g1123")
 )
+# Round 29 (F1001–F1016, G1201–G1230; a third of each held out): one held-out good post still fails
+ROUND_29_FAILING = frozenset({"draft-g1223-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
-    | ROUND_28_FAILING
+    | ROUND_28_FAILING | ROUND_29_FAILING
 )
-# (family ids compare as strings: every later F and every G family sorts after F206)
+# (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
     i
     for i, row in _QUALITY_DRAFTS.items()
-    if row["family"] >= "F206" and not row["flaws"] and i not in _STILL_FAILING
+    if (row["family"][0] == "G" or int(row["family"][1:]) >= 206)
+    and not row["flaws"]
+    and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
     "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
@@ -1698,6 +1702,12 @@ ROUND_18_CAUGHT = {
     "draft-f906-2": "off_topic_advice",  # 工资一到先存三成 in a kitchen tutorial: a share of pay put aside
     "draft-f903-2": "cta_mismatch",  # 21天瘦腿打卡课，想报名的姐妹私信我 closing a hike guide
     "draft-f916-2": "cta_mismatch",  # 对照着把行李装好 closing a bedtime routine: packing without 打包
+    # round 29
+    "draft-f1003-2": "cut_off",  # 后来对着还有别每天练: a word that leads its object, glued to the next
+    "draft-f1010-1": "cta_mismatch",  # 城市漫步路线就关注我，下周更新第二条步行线 closing a recipe
+    "draft-f1016-1": "cta_mismatch",  # 记得提前一天打电话订位 closing a running plan
+    "draft-f1016-2": "topic_drift",  # a job hunt's paragraph in a running plan (问题 links nothing)
+    "draft-f1007-1": "topic_drift",  # a bakery's 海盐卷 and 黄油 in a new kitten's first week
     "draft-f906-1": "topic_drift",  # 说起冷藏，…纪录片…特别震撼: 说起 opens an aside, 特别 links nothing
     "draft-f907-2": "stock_phrase",  # 一座城最温柔的底色 … 岁月沉淀的味道
     "draft-f915-1": "stock_phrase",  # 与自己的深度对话 … 终将汇成职场路上的星辰大海
