@@ -885,6 +885,7 @@ def test_a_question_s_own_words_are_neither_its_subject_nor_keywords() -> None:
     assert subject_of(str(brief["topic"]), "") == "双肩包"
     assert not {"什么样", "能装下"} & set(brief["keywords"])
     assert "一锅" not in _brief("周末卤了一锅鸡爪，写写做法")["keywords"]
+    assert "小时" not in _brief("第一次带狗坐高铁，八个小时，分享一下准备了什么")["keywords"]
     assert _key(subject_of("新手如何在阳台种出第一盆草莓", ""), ["阳台", "草莓"]) == "草莓"
     assert _key("养活鲁邦种", ["鲁邦种", "养活"]) == "鲁邦种"  # (what keeps it alive is no part of it)
     assert _key("宿舍养绿萝", ["宿舍", "养绿萝"]) == "绿萝"

@@ -270,7 +270,8 @@ _TOLD_WHEN = re.compile(
 )
 # …and words of any told thing (开始, 觉得, 不到): no keyword either
 _BARE_VERBS = frozenset(  # (…and a question's own words: 多久, 什么样, 最好)
-    "开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢 不到 超过 左右 大概 多久 多长时间 什么样 最好".split()  # noqa: SIM905
+    "开始 决定 觉得 希望 需要 可以 打算 知道 后来 慢慢 不到 超过 左右 大概 多久 多长时间 什么样 最好"  # noqa: SIM905
+    " 小时 分钟".split()
 )
 # …nor a count of a thing (一锅, 两斤, 三门) or what it can take (能装下)
 _COUNTED = re.compile(
