@@ -205,7 +205,13 @@ def test_the_request_set() -> None:
     assert all(
         r["split"] == ("holdout" if int(r["id"][4:]) % 10 in (2, 5, 8) else "tune")
         for r in rows
-        if int(r["id"][4:]) >= 1200
+        if 1200 <= int(r["id"][4:]) < 2900
+    )
+    # round 29 (req-2901…) held out every third row from req-2902 on as it was written
+    assert all(
+        r["split"] == ("holdout" if (int(r["id"][4:]) - 2900) % 3 == 2 else "tune")
+        for r in rows
+        if int(r["id"][4:]) >= 2900
     )
     later = [(r, int(r["id"][4:])) for r in rows if 200 <= int(r["id"][4:]) < 1000]
     assert all(r["split"] == ("holdout" if 700 <= n < 900 else "tune") for r, n in later)
@@ -214,9 +220,9 @@ def test_the_request_set() -> None:
     assert Counter(r["intent"] for r in rows).keys() == {"full_post", "image_only", "question", "time_query"}
     traps = [r for r in rows if r["kind"] == "trap"]
     assert len(traps) >= 10 and all(r["intent"] == "full_post" for r in traps)
-    assert all(
-        any(w in r["message"] for w in ("如何", "什么", "怎么", "哪些", "时间", "几点")) for r in traps
-    )
+    # (…or how long, which round 29's traps ask too: 换粮要过渡多久？…写篇经验帖)
+    asked = ("如何", "什么", "怎么", "哪些", "时间", "几点", "多久")
+    assert all(any(w in r["message"] for w in asked) for r in traps)
     assert {"place_in_corpus", "place_outside", "english", "mixed", "image", "question", "time"} <= {
         r["kind"] for r in rows
     }
