@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from tools.bilingual import localize
+from tools.offline.itinerary import visit
 from tools.offline.text import POST_PARTS
 
 # a clause and the mark that ended it (a question is no detail)
@@ -183,7 +184,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事, 狗狗第一次坐飞机…攻略), or
             # of a part of it, which tells nothing (租房第一次做饭，厨房必备清单)
         elif must := _MUST_GO.match(clause):  # 兵马俑一定要去: a stop of the trip's days, nothing told
-            details.wants.append(f"去{must['what']}看看")
+            details.wants.append(visit(must["what"]))
         elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
             details.told += [opened] if opened and not details.told else []
             details.told += [was_setting, clause] if was_setting else [clause]
