@@ -164,6 +164,25 @@ def _named_places() -> frozenset[str]:
     )
 
 
+@cache
+def _landmark_table() -> dict[str, tuple[str, ...]]:
+    """City (or province) → its landmarks, in the order data/lexicon/landmarks.tsv lists them."""
+    from tools.lexfiles import LEXICON
+
+    table: dict[str, list[str]] = {}
+    for line in (LEXICON / "landmarks.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "\t" in line:
+            name, city = line.split("\t")[:2]
+            table.setdefault(city.strip(), []).append(name.strip())
+    return {city: tuple(dict.fromkeys(names)) for city, names in table.items()}
+
+
+def landmarks_of(place: str) -> tuple[str, ...]:
+    """The landmarks the table places in `place` itself (苏州 → 拙政园, 平江路 …); () for a place it knows
+    none of."""
+    return _landmark_table().get(place, ())
+
+
 # Dishes named after where they come from, made and eaten everywhere (重庆小面, 兰州拉面, 柳州螺蛳粉)
 _ORIGIN_DISH = re.compile(
     r"(?:小面|拉面|牛肉面|热干面|米粉|螺蛳粉|凉皮|肉夹馍|烤鸭|臭豆腐|酸菜鱼|麻辣烫|冒菜|煎饼|酸辣粉|炸酱面|烩面|"

@@ -105,9 +105,11 @@ _EXERTION = frozenset({"fitness", "outdoor"})  # themes whose readers sweat: a h
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 _CALORIES = frozenset(("大卡", "千卡", "卡路里"))
-_SAVING = re.compile(r"存钱|攒钱|存款|储蓄")
+_SAVING = re.compile(r"存钱|攒钱|存款|储蓄|记账|开销|开支|花销")  # (not a trip's 预算)
 # …or about travel sickness on the way (容易晕车的提前吃药): a trip's own tip
 _NOT_CARE = re.compile(rf"{_PLANT_CONTEXT.pattern}|晕车|晕船|晕机")
+# …unless it gives the dose itself (给娃吃半片茶苯海明，剂量按体重减): that is dosing, whatever it is for
+_DOSE_SAID = re.compile(r"剂量|(?:吃|服|喂)[^，,。；;]{0,3}[半一两二三\d]\s*(?:片|粒|毫克|mg|毫升|ml)")
 # Sending the reader to a doctor, or saying who taught the writer (先去医院看看再练, 康复科医生教的): a
 # referral, not medical advice of the post's own
 _REFERRAL = re.compile(
@@ -326,8 +328,13 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     neutral = {s for s in content if _figures(s) or s.rstrip().endswith(("：", ":"))} | _works(body)
     answered = _answers_of_the_topic(body)
     neutral |= answered
+    # (a listed line that itself shows another topic is not kept on it by its heading when the body's own
+    # lines show other topics more than its own: a robot vacuum's 拖地 and 厨房油渍 under "iPad·真实体验")
+    own = [stance(s) for s in content]
+    vouched = own.count("off") <= own.count("on")
     stances = [
-        (s, "on" if s in listed or s in neutral or (s in threaded and not thick(s)) else stance(s))
+        (s, "on" if (s in listed and (vouched or stance(s) != "off")) or s in neutral
+         or (s in threaded and not thick(s)) else stance(s))
         for s in content
     ]
     off = [s for s, stance in stances if stance == "off"]
@@ -353,7 +360,7 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     borrowed = [s for s in drifting if from_evidence(s, facts)]
     owner: Owner = "research_evidence_agent" if len(borrowed) * 2 >= len(drifting) else "writer_agent"
     example = (borrowed if owner == "research_evidence_agent" else drifting)[0]
-    topic = "、".join(sorted(scope.topic_words, key=scope.text.find)[:3]) or scope.request[:20]
+    topic = scope.named()
     note = "（这些句子来自调研证据）" if owner == "research_evidence_agent" else ""
     reason = f"正文有 {len(drifting)} 句和主题「{topic}」无关{note}，例如「{_clip(example)}」"
     return [Finding("topic_drift", "infoDensity", owner, reason)]
@@ -377,7 +384,8 @@ def _figures(sentence: str) -> bool:
     return len(re.findall(r"\d+(?:\.\d+)?", sentence)) >= 2 and cjk_len(sentence) <= 12
 
 
-_WORK_HEADING = re.compile(r"^\W*《[^》]{1,20}》[^，。！？!?,]{0,8}$")
+# (…numbered too: 1. 《我爸爸》)
+_WORK_HEADING = re.compile(r"^\W*(?:\d{1,2}\s*[.、)）]\s*)?《[^》]{1,20}》[^，。！？!?,]{0,8}$")
 _QUESTION_LINE = re.compile(r"^\W*(?:Q\d*|问)\s*[：:.、]\s*(?P<q>.+)$", re.IGNORECASE)
 _ANSWER_LINE = re.compile(r"^\W*(?:A\d*|答)\s*[：:.、]", re.IGNORECASE)
 _QUESTION_WORDS = frozenset("什么 怎么 怎么办 多少 多久 几点 哪里 哪些 哪个 吗 呢 要 该 能 可以".split())  # noqa: SIM905
@@ -482,7 +490,7 @@ def _tangents(body: str, scope: Scope) -> list[str]:
         # (the opening paragraph sets the scene as it likes: only a sentence that says it leaves, 对了/话说,
         # opens an aside there — and not its first)
         opens = _opens_aside if k else (lambda s: bool(_LEAVES.match(s)))
-        start = next((i for i, s in enumerate(said) if opens(s) and (k or i)), None)
+        start = next((i for i, s in enumerate(said) if opens(s) and (k or i) and not _SUMMING.match(s)), None)
         if start is None:
             continue
         run: list[str] = []
@@ -492,6 +500,12 @@ def _tangents(body: str, scope: Scope) -> list[str]:
             text = _WHEN_ANCHOR.sub("", sentence)
             if i == 0:
                 text = _PAST_VISIT.sub("", _BRIDGE.sub("", text, count=1), count=1)
+                # (…nor the topic the aside's first clause passes by, when the rest goes elsewhere: 顺便说
+                # 下，我每天地铁通勤40分钟，最近在听一档播客，一集半小时，… in a post on commuting clothes)
+                clauses = [c for c in re.split(r"[，,]", text) if cjk_len(c) >= 2 and not _LEAVES.match(c)]
+                if len(clauses) >= 4 and sum(_linked(c, scope) for c in clauses) * 3 < len(clauses):
+                    run.append(sentence)
+                    continue
             if _linked(text, scope):
                 break
             run.append(sentence)
@@ -502,10 +516,15 @@ def _tangents(body: str, scope: Scope) -> list[str]:
 
 _LEAVES = re.compile(r"^\W*(?:对了[，,]|话说|顺(?:便|带)(?:说|提)|顺带一提|题外话|扯远了|插(?:一|个)?句)")
 # the opening that names a topic only to leave it (说到早八，/ 说起学生党，)
-_BRIDGE = re.compile(r"^\W*说(?:到|起)[^，,。]{1,6}[，,]")
+_BRIDGE = re.compile(r"^\W*说(?:到|起)(?!来)[^，,。]{1,6}[，,]")  # (说起来 tells)
 # …or the request's place as the scene of another visit (上次来杭州我还陪我妈去了趟良渚博物院)
 _PAST_VISIT = re.compile(rf"^\W*{_PAST_VISIT_OPENER}(?=我?还)")
 _WHEN_ANCHOR = re.compile(r"[^，,。！!？?；;]{1,8}?(?:那天|那周|那晚|的时候|当天)")
+
+
+# A sentence that sums the post up (说到底，练得对、睡得够、饭吃够 in a post on protein powder): no aside,
+# however few of the request's words it uses — a platitude said so is the stock-phrase check's
+_SUMMING = re.compile(r"^\W*(?:说到底|归根到底|归根结底|总之)[，,]")
 
 
 def _opens_aside(sentence: str) -> bool:
@@ -649,7 +668,11 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
     for domain, domain_words in ADVICE_DOMAINS.items():
         if domain in asked:
             continue
-        said = [s for s in sentences(text) if not (domain == "medical" and _NOT_CARE.search(s))]
+        said = [
+            s
+            for s in sentences(text)
+            if not (domain == "medical" and _NOT_CARE.search(s) and not _DOSE_SAID.search(s))
+        ]
         used = [w for w in domain_words if any(w in s for s in said if w not in _referred(s))]
         if domain == "medical":
             used += [m.group(0) for s in said for m in _DRUG_NAME.finditer(s) if m.group(0) not in used]
@@ -734,6 +757,8 @@ def _elsewhere_paragraphs(body: str, scope: Scope) -> list[str]:
     from tools.embeddings import embed  # the encoder loads on first use, not when the critic is imported
 
     names, centroids = _theme_centroids()
+    if not set(scope.themes) & set(names):  # a theme of no sample notes (money, digital) has no centroid
+        return []
     vectors = embed([paras[i] for i in middle])
     out: list[str] = []
     for k, i in enumerate(middle):

@@ -36,6 +36,7 @@ from agents.checks.textutil import (
 from tools import segmenter
 from tools.entities import advice_domains, posseg_cut
 from tools.lexfiles import LEXICON, generic_tags
+from tools.offline.text import THEMES
 
 TITLE_MAX = 20
 TAGS_MIN, TAGS_MAX = 3, 10
@@ -202,7 +203,10 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         return True  # the request's place or the region it lies in (#新疆旅行 on a 赛里木湖 ride, #西北旅行)
     if _theme_words(lowered, scope.themes):
         return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
-    others = [t for t in sections("theme_words.txt") if t not in scope.themes]
+    # (…nor one a theme of no sample notes relates to: a budgeting app's #效率工具 is money's career)
+    table = sections("theme_words.txt")
+    kin = {r for t in scope.themes if t not in THEMES for r in table[t].get("related", "").split()}
+    others = [t for t in table if t not in scope.themes and t not in kin]
     elsewhere = {w for w in _theme_words(lowered, others) if w not in post}
     trip = {"travel", "outdoor"}.intersection(scope.themes)  # (no 罗马尼亚硬拉: an exercise, no trip)
     if (
@@ -260,6 +264,8 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
             continue
         fits = [w for w in family.get("fits", "").split() if w in context]
         clashes = [w for w in family.get("clashes", "").split() if w in context]
+        if key == "cook" and not fits and scope.places.names:  # food had somewhere, cooked by no word: eaten
+            clashes.append(f"去{scope.places.names[0]}吃")  # out there (潮州古城一天吃什么), no recipe's
         if not clashes:  # the post's own theme fits its closing (画眼线 is beauty) unless a word clashes
             fits += [t for t in family.get("themes", "").split() if t in scope.themes]
         placed = key == "trip" and bool(scope.places.names)
@@ -270,7 +276,7 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
             return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]
     teaser = _TEASER.search(closing)
     if teaser and off_topic(teaser.group(1), scope):
-        topic = "、".join(sorted(scope.topic_words, key=scope.text.find)[:3]) or scope.request[:20]
+        topic = scope.named()
         reason = f"结尾预告的下期内容「{_clip(teaser.group(1))}」和这篇的主题「{topic}」无关"
         return [Finding("cta_mismatch", "platformFit", "writer_agent", reason)]
     return []
@@ -491,10 +497,11 @@ def _cut_items(body: str) -> list[str]:
     Not a line of amounts, a chosen time or a formula, which is whole without an end."""
     out: list[str] = []
     for para in paragraphs(body):
-        items = [
-            line.strip()
-            for line in para.splitlines()
-            if LIST_ITEM.match(line.strip()) and not is_heading(line.strip())
+        lines_ = [line.strip() for line in para.splitlines()]
+        # (a timetable's lines are its items: 8:30 双林寺，…)
+        clock = [line for line in lines_ if _CLOCK_LED.match(line)]
+        items = clock if len(clock) >= 3 else [
+            line for line in lines_ if LIST_ITEM.match(line) and not is_heading(line)
         ]
         ended = [bool(_END.search(item)) for item in items]
         for item, done in zip(items, ended, strict=True):
@@ -502,10 +509,18 @@ def _cut_items(body: str) -> list[str]:
             whole = _TIME_CHOSEN.search(text) or _AMOUNTS.match(text) or _formula(item)
             # (a copula is read by `_unfinished`: 你是不是也是 asks, 关键是 announces)
             verb = bool(text) and posseg_cut(text)[-1][1] == "v" and posseg_cut(text)[-1][0] not in "是有在"
+            # (…or on the thing a clause was about to say something of: 殿里的彩塑, then the next hour)
+            subject = len(text.split("，")) >= 3 and bool(_SUBJECT_LEFT.search(text))
             alone = not done and sum(ended) >= 2 and sum(ended) == len(items) - 1
-            if alone and verb and "，" in text and not whole:
+            if alone and (verb or subject) and "，" in text and not whole:
                 out.append(item)
     return out
+
+
+# a line of a timetable (8:30 双林寺，…): an item of its list
+_CLOCK_LED = re.compile(r"^\d{1,2}[:：]\d{2}")
+# a last clause of only what it is about, whose saying was cut (，殿里的彩塑)
+_SUBJECT_LEFT = re.compile(r"[，,][\u4e00-\u9fff]{1,6}的[\u4e00-\u9fff]{1,4}$")
 
 
 # a line's label: 洁面：… or, in a template, 【本周结果】… (a bracketed label is a colon's label)

@@ -136,6 +136,13 @@ class Scope:
     places: PlaceScope
     narrative: bool = False  # a story or a diary: most of its lines tell what happened, in words of their own
 
+    def named(self, limit: int = 3) -> str:
+        """The first topic words as the request writes them (iPad, not the lowered ipad), for a reason."""
+        lowered = self.text.lower()
+        ordered = sorted(self.topic_words, key=lambda w: (lowered.find(w) < 0, lowered.find(w)))
+        said = [self.text[at : at + len(w)] if (at := lowered.find(w)) >= 0 else w for w in ordered]
+        return "、".join(said[:limit]) or self.request[:20]
+
 
 def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
     brief = brief or {}

@@ -1646,9 +1646,11 @@ ROUND_28_FAILING = frozenset(
 )
 # Round 29 (F1001–F1016, G1201–G1230; a third of each held out): one held-out good post still fails
 ROUND_29_FAILING = frozenset({"draft-g1223-good"})
+# Round 30 (F1017–F1032, G1231–G1260; a third of each held out): three held-out good posts still fail
+ROUND_30_FAILING = frozenset({"draft-f1018-good", "draft-g1241-good", "draft-g1259-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
-    | ROUND_28_FAILING | ROUND_29_FAILING
+    | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1711,6 +1713,17 @@ ROUND_18_CAUGHT = {
     "draft-f906-1": "topic_drift",  # 说起冷藏，…纪录片…特别震撼: 说起 opens an aside, 特别 links nothing
     "draft-f907-2": "stock_phrase",  # 一座城最温柔的底色 … 岁月沉淀的味道
     "draft-f915-1": "stock_phrase",  # 与自己的深度对话 … 终将汇成职场路上的星辰大海
+    # round 30
+    "draft-f1019-2": "topic_drift",  # 顺便说下，我每天地铁通勤40分钟，最近在听一档播客…: passes by 通勤 only
+    "draft-f1020-2": "cta_mismatch",  # 每天练一遍，坚持21天，记得回来打卡交作业 closing a face cream's review
+    "draft-f1022-1": "cta_mismatch",  # 从今天开始每天练一组 closing a storage guide
+    "draft-f1022-3": "stock_phrase",  # 小空间也能有大幸福 … 租房党的福音 … 希望对你有帮助
+    "draft-f1023-1": "off_topic_advice",  # 给娃吃半片茶苯海明，剂量按体重再减: motion sickness, dosed
+    "draft-f1026-2": "cta_mismatch",  # 这家自习室离地铁口只有三百米 closing a reading-method tutorial
+    "draft-f1028-3": "cta_mismatch",  # 照着这个配比在家也能做出 closing what to eat in 潮州
+    "draft-f1029-1": "foreign_place",  # 程阳永济桥 (柳州's 三江) as a bridge of 肇兴
+    "draft-f1031-1": "cta_mismatch",  # 这条路线很适合亲子…带娃出发吧 closing a Q&A on homework
+    "draft-f1032-3": "cut_off",  # a timetable's line stopped on 殿里的彩塑 among lines ending on 。
 }
 
 
@@ -2192,3 +2205,59 @@ def test_a_cut_glued_onto_the_next_sentence_after_a_word_that_leads_its_object()
     assert "cut_off" in checks(RECIPE_REQUEST, {**RECIPE, "body": body})
     whole = RECIPE["body"].replace("加半勺糖提鲜。", "加半勺糖，照着我说的做，还有别放太多水。")
     assert "cut_off" not in checks(RECIPE_REQUEST, {**RECIPE, "body": whole})
+
+
+# --- session 27: a listed line under the subject's heading that is about another thing -------------------
+KINDLE_REQUEST = "用了一年的Kindle，说说值不值得买"
+KINDLE_BRIEF = {"topic": "用了一年的Kindle", "keywords": ["Kindle"], "contentType": "review", "theme": ""}
+
+
+def _kindle(items: list[str]) -> dict[str, Any]:
+    return {
+        "title": "Kindle用了一年｜说点实话",
+        "body": (
+            "用了一年的Kindle，说说我的真实感受。\n\n✅Kindle·优缺点\n"
+            + "\n".join(f"{n}️⃣ {item}" for n, item in enumerate(items, 1))
+            + "\n\n你的使用感受和我一样吗？评论区说说～"
+        ),
+        "tags": ["Kindle", "电子书", "墨水屏"],
+    }
+
+
+def test_a_listed_line_about_another_thing_drifts_whatever_heading_it_is_under() -> None:
+    vacuum = [
+        "扫之前家里要先收拾，地上有数据线、袜子就会被缠住",
+        "拖地功能只能算湿擦，厨房的油渍还得人工",
+        "自清洁拖布的污水箱要每周刷一次，不然有味道",
+    ]
+    found = findings(KINDLE_REQUEST, _kindle(vacuum), brief=KINDLE_BRIEF)
+    assert [f.check for f in found] == ["topic_drift"] and "Kindle" in found[0].reason, found
+    # …while lines of its own, however little they name it, stay under it
+    own = [
+        "墨水屏看久了眼睛不累，睡前读半小时也不干涩",
+        "一次充电能用三四周，出差不用带充电器",
+        "翻页偶尔慢半拍，看漫画和PDF不太方便",
+    ]
+    assert checks(KINDLE_REQUEST, _kindle(own), brief=KINDLE_BRIEF) == set()
+
+
+def test_a_subject_s_heading_vouches_for_its_items_only_while_the_body_keeps_to_the_subject() -> None:
+    # the studio's own output once: a robot vacuum's review under iPad's headings
+    request = "用了半年的iPad，说说值不值得买"
+    brief = {"topic": "用了半年的iPad", "keywords": ["iPad", "值不值得"], "contentType": "review"}
+    draft = {
+        "title": "用了半年的iPad值不值？用完说说🌟",
+        "body": (
+            "用了半年的iPad我实际体验了一段时间，优点缺点都说说。\n\n✅iPad·真实体验\n"
+            "1️⃣ 扫之前家里要先收拾，地上有数据线、袜子就会被缠住\n2️⃣ 拖地功能只能算湿擦，厨房的油渍还得人工\n"
+            "3️⃣ 自动集尘基站占地约45×45cm，小户型要提前留位置\n\n✨iPad·适合谁\n"
+            "· 我买的是两千元档，自清洁拖布的污水箱要每周刷一次，不然有味道\n"
+            "· 结论：地面比较空、家具底部高于8cm的家庭值得买\n\n"
+            "iPad就先聊到这，你的使用感受和我一样吗？评论区说说～"
+        ),
+        "tags": ["iPad", "平板", "数码"],
+    }
+    found = findings(request, draft, brief=brief)
+    assert [f.check for f in found] == ["topic_drift"] and "iPad" in found[0].reason, found
+    # …while a toddler's things under the toddler's heading stay on it (TRAIN_LIST above)
+    assert "topic_drift" not in checks(TRAIN_LIST_REQUEST, TRAIN_LIST, brief=TRAIN_LIST_BRIEF)

@@ -207,11 +207,17 @@ def test_the_request_set() -> None:
         for r in rows
         if 1200 <= int(r["id"][4:]) < 2900
     )
-    # round 29 (req-2901…) held out every third row from req-2902 on as it was written
+    # rounds 29 and 30 (req-2901…, req-3001…) held out every third row from req-2902 and req-3002 on as
+    # they were written
     assert all(
         r["split"] == ("holdout" if (int(r["id"][4:]) - 2900) % 3 == 2 else "tune")
         for r in rows
-        if int(r["id"][4:]) >= 2900
+        if 2900 <= int(r["id"][4:]) < 3000
+    )
+    assert all(
+        r["split"] == ("holdout" if (int(r["id"][4:]) - 3000) % 3 == 2 else "tune")
+        for r in rows
+        if int(r["id"][4:]) >= 3000
     )
     later = [(r, int(r["id"][4:])) for r in rows if 200 <= int(r["id"][4:]) < 1000]
     assert all(r["split"] == ("holdout" if 700 <= n < 900 else "tune") for r, n in later)
@@ -220,8 +226,8 @@ def test_the_request_set() -> None:
     assert Counter(r["intent"] for r in rows).keys() == {"full_post", "image_only", "question", "time_query"}
     traps = [r for r in rows if r["kind"] == "trap"]
     assert len(traps) >= 10 and all(r["intent"] == "full_post" for r in traps)
-    # (…or how long, which round 29's traps ask too: 换粮要过渡多久？…写篇经验帖)
-    asked = ("如何", "什么", "怎么", "哪些", "时间", "几点", "多久")
+    # (…or how long or how much, which rounds 29 and 30 ask too: 换粮要过渡多久？…写篇经验帖)
+    asked = ("如何", "什么", "怎么", "哪些", "时间", "几点", "多久", "多少")
     assert all(any(w in r["message"] for w in asked) for r in traps)
     assert {"place_in_corpus", "place_outside", "english", "mixed", "image", "question", "time"} <= {
         r["kind"] for r in rows

@@ -961,3 +961,73 @@ def test_a_told_then_a_broken_habit_and_a_trip_s_days_in_the_title() -> None:
     for seed in range(6):
         title = str(_draft("带爸妈去泉州三天两晚，老人走不了太多路，帮我排个行程", seed=seed)["title"])
         assert "步" not in title, title
+
+
+# --- session 27: things done for someone, a thing's verdict, a product of no corpus theme -------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic", "audience"),
+    [
+        # a thing done for someone is the subject, not a reader (给一岁宝宝断奶, 给狗狗理发)
+        ("给两岁宝宝刷牙的经验分享", "给两岁宝宝刷牙", None),
+        ("给狗狗理发的经历分享", "给狗狗理发", None),
+        # the whole reader when a person follows its first 的, and the subject after it
+        ("写给刚工作的上班族的理财入门攻略", "理财入门", "刚工作的上班族"),
+    ],
+)
+def test_a_thing_done_for_someone_is_the_subject_and_a_reader_is_said_whole(
+    request_text: str, topic: str, audience: str | None
+) -> None:
+    assert subject(request_text) == topic
+    assert extract_audience(request_text) == audience
+    assert not any(w in ("写给", "分享给") for w in _brief(request_text)["keywords"])  # type: ignore[attr-defined]
+
+
+def test_a_verdict_on_a_thing_takes_the_thing_and_a_product_of_no_corpus_theme_keeps_no_theme() -> None:
+    brief = _brief("用了一年的Kindle，聊聊值不值得买")
+    assert brief["topic"] == "用了一年的Kindle" and brief["theme"] == "", brief
+    assert _brief("入手三个月的降噪耳机，说说值不值")["theme"] == ""  # (not parenting's screen words)
+    assert _brief("宝宝多大可以看平板，分享我家的规矩")["theme"] == "parenting"  # a child's screen time is
+    assert subject("推荐几款学生党入门相机") == "学生党入门相机"  # (相机 is a thing, not jieba's 相机行事)
+    assert detect_theme("新手妈妈的待产包清单").key == "parenting"  # 待产包 is no bag
+
+
+def test_a_product_of_no_corpus_theme_is_reviewed_from_its_own_scene_not_another_product_s_note() -> None:
+    body = str(_draft("用了半年的iPad，说说值不值得买")["body"])
+    assert any(w in body for w in ("存储", "续航", "手写笔", "看剧")), body
+    from agents.grounding import Scope
+
+    scope = Scope.of("用了半年的iPad，说说值不值得买", {"topic": "用了半年的iPad", "keywords": ["iPad"]})
+    vacuum = {"title": "扫地机器人值不值得买？用了两年说实话", "desc": "拖地只能算湿擦。", "tags": ["家电"]}
+    assert scope.note_fit(vacuum) == "off_topic"  # shares only a verdict and a span of use
+
+
+def test_a_doing_with_an_animal_stays_in_the_subject() -> None:
+    assert extract_topic("第一次带狗坐飞机去三亚，想分享一下准备和经验") != "飞机去三亚"
+    assert "带狗" in extract_topic("第一次带狗坐高铁回老家，想分享一下准备和经验")
+
+
+def test_a_trip_the_corpus_knows_nothing_of_visits_the_gazetteer_s_landmarks_of_its_kind() -> None:
+    from tools.entities import landmarks_of
+
+    gardens = [n for n in landmarks_of("苏州") if n.endswith("园")]
+    for seed in range(3):
+        body = str(_draft("周末带爸妈去苏州园林逛一天，帮我排个不累的路线", seed=seed)["body"])
+        visited = [n for n in landmarks_of("苏州") if n in body]
+        assert visited and set(visited) <= set(gardens), body  # gardens, not 金鸡湖 or 寒山寺
+        assert not re.search(r"[\d一二两三四五六七八九十]+元", body), body  # names only, never a price
+
+
+def test_who_is_new_to_a_doing_tells_nothing_and_a_doing_keeps_whom_it_is_done_to() -> None:
+    draft = _draft("新手第一次给狗剪指甲，分享一下步骤和注意事项")
+    assert "新手第一次给狗剪指甲。" not in str(draft["body"]), draft["body"]
+    assert "狗" in str(draft["title"]), draft["title"]
+
+
+def test_where_listed_things_are_is_no_list_and_a_phone_s_guide_is_no_trip() -> None:
+    told = request_details("整理了杭州4家能带猫的书店，湖滨、西溪附近都有，写一篇合集", "书店")
+    assert told.items == [], told  # where the shops are, not the shops
+    assert request_details("我只有一件卫衣、一条牛仔裤和一双帆布鞋，想写篇穿搭", "").items[0] == "一件卫衣"
+    brief = _brief("帮我写篇给奶奶设置手机的攻略：字体调大、关掉推送、设好紧急联系人")
+    assert brief["theme"] == "" and brief["topic"] == "给奶奶设置手机", brief

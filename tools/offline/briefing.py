@@ -148,7 +148,7 @@ def _split_detail(detail: str, audience: str | None) -> tuple[str, list[str]]:
 # Words of a request that say how it is asked or what kind of post it is, never what it is about: no
 # keyword (the writer would tag them and research would search for them).
 _ASK_WORD = re.compile(
-    r"写[成写]?|帮我|写个|写一篇|一篇|一份|几[道款个种样家本套件双支瓶处条]|小红书|笔记|文案|帖子"
+    r"写[成写给]?|(?:分享|送)给|面向|针对|帮我|写个|写一篇|一篇|一份|几[道款个种样家本套件双支瓶处条]|小红书|笔记|文案|帖子"
     r"|(?:经验|心得|干货|好物)?分享|经验分享|心得体会|说说|聊聊|讲讲"
 )
 

@@ -69,7 +69,7 @@ _ENGLISH = re.compile(r"[A-Za-z]{4,}")
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(
-    r"^(?:带上?|买|准备|备好|推荐|有|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
+    r"^(?:我?只?有|带上?|买|准备|备好|推荐|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
     # (…or the span and the wish a trip's list of places opens with: 三天两晚想去八大关、栈桥和…)
     r"|(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?)?(?:想|要|打算|准备)?去)"
 )
@@ -77,6 +77,7 @@ _LEADS = re.compile(
 
 # what a list's last item is followed by that says something of them all: their count (洁面、保湿乳、防晒三样)
 # or a wish or a verdict on them (烧豆腐、草芽米线、汽锅鸡都想安排上)
+_NEAR_ALL = re.compile(r"(?:附近|一带|周边|旁边)(?:都有|都是|也有)$")
 _OF_ALL = re.compile(
     r"(?:[一二两三四五六七八九十\d]+[样件个种款道瓶家]|(?:都|也|全|全都)(?:想|要|得|很|是|必须|一定|可以|不错|好吃)"
     r"[\u4e00-\u9fff]{0,6})$"
@@ -123,6 +124,8 @@ def _items(clause: str) -> list[str]:
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
     if parts and (lead := _LEADS.match(parts[0])):
         parts[0] = parts[0][lead.end() :]
+    if parts and _NEAR_ALL.search(parts[-1]):  # where the things are (玉林、太古里附近都有), not the things
+        return []
     if parts:  # …nor what is said of them all, after the last (防晒三样, 汽锅鸡都想安排上)
         parts[-1] = _OF_ALL.sub("", parts[-1]) or parts[-1]
     if len(parts) < 2 or any(len(p) > 10 or _ASKS.search(p) for p in parts):
@@ -135,8 +138,12 @@ def _items(clause: str) -> list[str]:
 def _names(clause: str, subject: str) -> bool:
     """Is the clause the subject with little more than who is new to it (新手第一次做戚风蛋糕总是塌 of
     戚风蛋糕总是塌)?"""
-    bare = _first(clause)
+    bare = _NEW_TO_IT.sub("", _first(clause))
     return bool(subject) and _first(subject) in bare and len(bare) - len(_first(subject)) < 4
+
+
+# who is new to it, said before what they do (新手第一次给猫剪指甲): no part of what happened
+_NEW_TO_IT = re.compile(r"^(?:新手|小白|萌新|新人)")
 
 
 def _first(text: str) -> str:

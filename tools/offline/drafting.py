@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from tools import segmenter
-from tools.entities import divisions, is_province, other_readers, places, posseg_cut, readers
+from tools.entities import divisions, is_province, landmarks_of, other_readers, places, posseg_cut, readers
 from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
 from tools.offline import itinerary, voice
@@ -36,7 +36,15 @@ from tools.offline.text import (
     shorten,
     strip_emoji,
 )
-from tools.offline.topic import CLAUSE, GENERIC_VERBS, GENERIC_WORDS, asked_title, particulars, things_in
+from tools.offline.topic import (
+    CLAUSE,
+    DONE_FOR,
+    GENERIC_VERBS,
+    GENERIC_WORDS,
+    asked_title,
+    particulars,
+    things_in,
+)
 
 # A request for several things (推荐几道…, 三款…, 合集): a list of named things, one per note
 SEVERAL = re.compile(
@@ -132,7 +140,8 @@ def subject_words(words: list[str]) -> list[str]:
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
     topic = re.sub(r"[“”\"「」『』]", "", topic)  # a quoted subject (“户外婚礼新娘底妆”) without its marks
-    subject = re.sub(r"^(?:适合|面向|写给|给)[^的]{1,10}的(?=\S{2})", "", topic.strip())
+    # (a thing done for them is the subject: 给一岁宝宝断奶的经历)
+    subject = re.sub(rf"^(?:适合|面向|写给|给{DONE_FOR})[^的]{{1,10}}的(?=\S{{2}})", "", topic.strip())
     subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
     compared = _COMPARED.fullmatch(subject) or _WHICH_OF.match(subject)
     # two things compared, or asked which of, are said whole, as the pair (凤凰古城和镇远古镇对比, iPhone 15和
@@ -466,6 +475,9 @@ def _grown(subject: str) -> str:
     return thing if _particular(thing) else ""
 
 
+_DONE_TO = re.compile(r"给(?P<who>猫咪?|狗狗?|宝宝|孩子|娃|兔子|仓鼠)(?P<do>[\u4e00-\u9fff]{2,4})")
+
+
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
@@ -482,6 +494,8 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         return grown
     if habit := _HABIT.search(subject):  # a habit broken is its doing (改掉拆家习惯 → 拆家)
         return habit["doing"]
+    if done := _DONE_TO.fullmatch(subject):  # what is done to whom, both (给猫剪指甲 → 猫剪指甲)
+        return done["who"] + done["do"]
     named = places(subject)
     if named and not trip:
         rest = re.sub("|".join(map(re.escape, sorted(named, key=len, reverse=True))), "", subject)
@@ -914,7 +928,7 @@ def _emoji(ctx: Context, plain: bool) -> Any:
 def _general_lines(key: str) -> set[str]:
     """Every line of general advice a post may fall back on, said of `key`."""
     said = {t.format(k=key) for tips in voice.SUBJECT_TIPS.values() for t in tips}
-    return said | {t for tips in voice.GENERAL_TIPS.values() for t in tips}
+    return said | {t for tips in voice.GENERAL_TIPS.values() for t in tips} | voice.all_scene_tips()
 
 
 def _title(
@@ -1230,8 +1244,10 @@ def _own_points(
     them does not replace them with general advice), the evidence's points then said as advice after them;
     or what it says to do (先查潮汐表, 带小铲子、盐和网兜), first, in its order."""
     if details.items:
-        named = dedupe([next((ln for ln in known if _says(ln, item)), item) for item in details.items])
-        return named, [*(p for p in points if p not in named), *tips][: n_tips + 1]
+        used: set[str] = set()
+        named = dedupe([_item_said(item, known, used) for item in details.items])
+        rest = [p for p in [*points, *tips] if p not in named and p not in used]
+        return named, rest[: n_tips + 1]
     if details.steps:
         steps = [_step_said(step, known) for step in details.steps]
         return dedupe([*steps, *points])[: max(n_points, len(steps))], tips
@@ -1249,6 +1265,25 @@ def _step_said(step: str, known: list[str]) -> str:
     if not itinerary.is_stop(stop) or _GOES.match(stop):
         return step
     return next((ln for ln in known if stop in ln and itinerary.is_doing(ln)), itinerary.visit(stop))
+
+
+def _item_said(item: str, known: list[str], used: set[str]) -> str:
+    """A listed item as a line of the list: the evidence's or the advice's short line that opens on it, else
+    the item with a short line about it after it (老火锅：a note's line on 火锅; 防诈骗设置：the scene's line
+    on 反诈), else its name alone. A line said for one item is `used`: no other says it."""
+    opening = next((ln for ln in known if _says(ln, item) and ln not in used), None)
+    if opening:
+        used.add(opening)
+        return opening
+    words = _particular_words(item) - GENERIC_VERBS
+    heads = {w[-2:] for w in words if len(w) >= 3} | words  # (老火锅 is any 火锅)
+    about = next(
+        (ln for ln in known if len(ln) <= 50 and ln not in used and any(w in ln for w in heads)), None
+    )
+    if about is None:
+        return item
+    used.add(about)
+    return f"{item}：{about}"
 
 
 def _says(line: str, item: str) -> bool:
@@ -1649,7 +1684,7 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     none the editor refuses, none the post says already (赶海 at low tide once, as a tip or as a doing)."""
     spare: list[str] = []
     said_words = [_particular_words(t) for t in said]
-    for pool in voice.trip_doings(f"{ctx.request} {ctx.topic}"):
+    for pool in [_landmark_visits(ctx, fb, said), *voice.trip_doings(f"{ctx.request} {ctx.topic}")]:
         usable = [
             d
             for d in pool
@@ -1663,6 +1698,25 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
         ctx.rng.shuffle(usable)
         spare += usable
     return spare
+
+
+def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, ...]:
+    """Visits to the landmarks of the place the trip goes to (the gazetteer's, data/lexicon/landmarks.tsv:
+    拙政园, 平江路 of 苏州), a few, for a trip whose evidence names too few stops — only their names, never a
+    price or an hour. Of the kind the request asks for when it names one the landmarks have (苏州园林 → its
+    园s); none already said, none the editor refuses."""
+    where = next(iter(places(f"{ctx.request} {ctx.topic}")), "")
+    # (…of the city a place's name starts with: 苏州园林 is 苏州's)
+    city = where if landmarks_of(where) else next((where[:k] for k in (2, 3) if where[:k] in divisions()), "")
+    names = [n for n in landmarks_of(city) if not any(n in t for t in said)]
+    names = [n for n in names if not any(x in n for x in fb.avoid)]
+    kind = next((k for k in _LANDMARK_KINDS if k in where and sum(n.endswith(k) for n in names) >= 2), "")
+    names = [n for n in names if n.endswith(kind)] if kind else names
+    return tuple(itinerary.visit(n) for n in names[:6])
+
+
+# kinds of landmark a trip may ask for by name (苏州园林, 杭州的寺庙, 江南古镇)
+_LANDMARK_KINDS = ("园", "寺", "古镇", "湖", "山", "街", "博物馆")
 
 
 _ROUTE_TOTAL = re.compile(r"^(?:全程|总共|一共|整条路线?)(?:大?约|大概)?[\d一二两三四五六七八九十半]")

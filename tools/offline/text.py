@@ -22,7 +22,10 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])(?![”’」』）)])|(?<=
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]")
 _CONCRETE = re.compile(r"\d|[一二三四五六七八九十两半]+(?:个|元|块|分钟|小时|天|次|步|件|瓶|克|斤|公里|km)")
 # after 给/面向…, no reader: the writer (给我, 给自己) or a count of what is asked for (给个, 给一份, 给点)
-_NOT_A_READER = r"(?![我你自]|个(?!子)|点|些|一[份篇个套张些点条])"
+# (nor whom a thing is done for: 给一岁宝宝断奶的经历)
+_NOT_A_READER = (
+    r"(?![我你自]|个(?!子)|点|些|一[份篇个套张些点条]|[^，,。的]{1,8}?(?:断奶|刷牙|理发|洗澡|剪指甲|设置|安装))"
+)
 _AUDIENCE = re.compile(
     rf"(?:面向|针对|给|写给|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s的做买吃用去拍写画煮送换踩喂洗剪选装修搭]{{2,12}}?)"
     r"(?:的|看|群体|人群|朋友|，|。|$)"
@@ -34,7 +37,7 @@ _AUDIENCE_PHRASE = re.compile(
     r"(?=$|[，,。！!？?；;\s]|看|写)"
 )
 _AUDIENCE_CLAUSE = re.compile(
-    rf"^(?:写给|送给|分享给|给|面向|针对|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s]{{2,16}}?)(?:看|阅读|参考)?$"
+    rf"^(?:写给|送给|分享给|给|面向|针对|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s]{{2,24}}?)(?:看|阅读|参考)?$"
 )
 
 
@@ -150,7 +153,9 @@ _EATEN = re.compile(
 
 
 # Words that hold a one-character trigger without meaning it: 包车 and 包子 are no bags, 面包 is bread
-_NOT_A_BAG = re.compile(r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|打|汤|肉|菜|豆沙|小笼|书)包")
+_NOT_A_BAG = re.compile(
+    r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|打|汤|肉|菜|豆沙|小笼|书|待产|电竞|流量|礼)包"
+)
 
 
 # What the post must not be or say (别写成鸡汤, 不要推荐具体品牌): no sign of its theme
@@ -197,6 +202,8 @@ def detect_theme(text: str) -> Theme:
     train trip), then of most of its words (运营 is work); the generic theme when none."""
     # (冷吃兔 is a dish, not a pet rabbit; 别写成鸡汤 asks for no soup)
     lowered = _EATEN.sub("菜", _NOT_THIS.sub("", text.lower()))
+    if _of_no_corpus_theme(lowered):  # a phone's 攻略 is a guide to it, no trip (给爸妈设置手机的攻略)
+        lowered = re.sub(r"攻略|打卡", "", lowered)
     unbagged = _NOT_A_BAG.sub("", lowered)  # a one-character trigger inside another word (包 of 包车)
     best, best_hits = GENERIC, (0.0, 0)
     for theme in THEMES.values():
@@ -212,6 +219,8 @@ def detect_theme(text: str) -> Theme:
         hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:
             best, best_hits = theme, hits
+    if best is GENERIC and _of_no_corpus_theme(lowered):
+        return GENERIC  # a phone, a budget, a car of no corpus theme: not the theme that uses its word (平板)
     if best is GENERIC:  # no trigger: the scenes the text names (卧铺火车, 夜骑), then the themes' words
         from tools.offline.voice import scene_themes
 
@@ -223,6 +232,13 @@ def detect_theme(text: str) -> Theme:
             if hits > best_hits:
                 best, best_hits = theme, hits
     return best
+
+
+def _of_no_corpus_theme(lowered: str) -> bool:
+    """Does the text name a trigger of a section of theme_words.txt that is no corpus theme (digital, money,
+    cars, elders)?"""
+    extra = (s for key, s in sections("theme_words.txt").items() if key not in THEMES)
+    return any(w in lowered for s in extra for w in s.get("triggers", "").split() if len(w) >= 2)
 
 
 def theme_by_key(key: str | None) -> Theme:
@@ -251,6 +267,9 @@ def extract_audience(text: str) -> str | None:
         return match.group("who")
     match = _AUDIENCE.search(text)
     who = match.group("who") if match else ""
+    # (…and the person it qualifies: 给刚入坑的朋友推荐…, 写给刚毕业的大学生的… → 刚毕业的大学生)
+    person = _PERSON_AFTER.match(text, match.end("who")) if match else None
+    who = f"{who}的{person['p']}" if person and len(who) + len(person["p"]) <= 12 else who
     # (a reader's use of it is not the reader: 学生党 of 适合学生党带的午饭 — but when or where a thing is
     # used names no reader: 适合通勤路上读的小说, 适合晚上看的电影, 适合露营带的零食)
     used = _USED.search(who)
@@ -262,6 +281,10 @@ def extract_audience(text: str) -> str | None:
 
 
 _USED = re.compile(r"[读听看玩带穿背戴]$")
+_PERSON_AFTER = re.compile(
+    r"的(?P<p>[\u4e00-\u9fff]{0,3}?(?:朋友|姐妹|宝子|同学|新手|小白|大学生|学生|女生|男生|妈妈|爸爸|宝妈|家长|上班族|打工人))"
+    r"(?=[的看，,。！!？?\s推写分]|$)"
+)
 _WHEN_OR_WHERE = re.compile(r"(?:路上|时|时候|期间|晚上|早上|睡前|饭后|[里中上])$")
 _A_PERSON = re.compile(r"(?:党|族|人|们|宝宝|孩子|娃|妈妈|爸爸|宝妈|新手|小白|女生|男生|学生|老人|爸妈)$")
 

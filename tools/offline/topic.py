@@ -77,24 +77,34 @@ _TAIL = re.compile(
 _MID_MAKE = re.compile(
     r"(?:(?:写|发|出|来)(?:一篇|篇|一条|条|一份|一个|个)|做(?:一篇|篇))(?:小红书)?(?:的)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文)?"
 )
-# a reader before the verb: 给新手妈妈推荐… / 为上班族写…
+# a reader before the verb: 给新手妈妈推荐… / 为上班族写… (not a thing done for them: 给一岁宝宝断奶的
+# 经历分享)
 _READER_FRAME = re.compile(
-    r"^(?:写给|给|为|帮)(?![我你自])[^，,。]{1,12}?(?<!经验)(?<!心得)(?=推荐|安利|分享|介绍|种草|写|出一|来一|整理|盘点)"
+    r"^(?:写给|给|为|帮)(?![我你自])(?:(?!断奶|刷牙|理发|洗澡|剪指甲|喂药|喂饭)[^，,。]){1,12}?(?<!经验)(?<!心得)(?=推荐|安利|分享|介绍|种草|写|出一|来一|整理|盘点)"
 )
 _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])")
 # (not when a post is asked of the reader's: 给上班族写一周带饭清单)
 # …not a thing done for someone (给三岁孩子选绘本, 给猫剪指甲): that is a subject
-_DONE_FOR = r"(?![^，,。]{1,8}?(?:选|挑|买|做|准备|讲|读|剪|洗|喂|换|布置|收拾))"
+DONE_FOR = (
+    r"(?![^，,。]{1,8}?(?:选|挑|买|做|准备|讲|读|剪|洗|喂|换|布置|收拾|断奶|刷牙|理发|补|办|设置|安装|下载|教))"
+)
 _READER_ONLY = re.compile(
     r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?![^，,。]{1,12}?(?:写|出一|来一|整理|盘点))"
-    rf"{_DONE_FOR}\S{{0,16}}$"
+    rf"{DONE_FOR}(?!\S*的\S*(?:攻略|指南|清单|笔记|合集|教程|经验|心得)$)\S{{0,16}}$"
 )
 # A reader and nothing else: 给刚入坑的朋友, 写给第一次来的你
 _READER_PHRASE = re.compile(
     r"(?:写给|送给|分享给|给|面向|针对)[^，,。]{0,12}?(?:朋友|人|你|姐妹|宝子|同学|新手|小白|大家|们|家长|爸妈|父母)"
     r"(?:看|读|参考)?"
 )
-_FOR_READER = re.compile(r"^(?:适合|面向|针对|写给|给)[^的做买吃用去拍写画煮送读]{2,12}的")
+# (…the whole reader, when a person follows its first 的: 写给刚毕业的大学生的租房攻略)
+_PERSON_NOUN = (
+    r"(?:朋友|姐妹|宝子|同学|新手|小白|大学生|学生|女生|男生|妈妈|爸爸|宝妈|家长|上班族|打工人|人|们|党|族)"
+)
+_FOR_READER = re.compile(
+    rf"^(?:适合|面向|针对|写给|给){DONE_FOR}[^的做买吃用去拍写画煮送读]{{2,12}}的"
+    rf"(?:[\u4e00-\u9fff]{{0,4}}?{_PERSON_NOUN}的(?=\S{{2}}))?"
+)
 _ASKED_TAIL = re.compile(
     r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
     r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
@@ -307,8 +317,17 @@ def particulars(text: str) -> list[tuple[int, str]]:
         thing = flag[0] == "n" or flag == "j" or (flag == "l" and len(word) >= 3) or doing or when
         if len(word) >= 2 and thing and word not in GENERIC_WORDS and not _NOT_THINGS.search(word):
             found.append((text.find(word, at), word))
+        # (a doing of two single characters is one too: 带猫, 遛狗, 养鱼)
+        after = tagged[i + 1] if i + 1 < len(tagged) else ("", "")
+        to_one = flag == "v" or (flag == "p" and word == "给")  # (…or what is done to one: 给猫剪指甲)
+        one_animal = len(after[0]) == 1 and after[1] == "n" and bool(_ANIMAL.fullmatch(after[0]))
+        if to_one and len(word) == 1 and one_animal:
+            found.append((text.find(word, at), word + after[0]))
         at += len(word)
     return sorted(f for f in found if f[0] >= 0)
+
+
+_ANIMAL = re.compile(r"[猫狗鱼鸟龟兔]")
 
 
 def all_nouns(text: str) -> bool:
@@ -324,7 +343,7 @@ def _hollow(topic: str) -> bool:
     return len(topic) >= 2 and (not particulars(topic) or bool(_FOR_WHOM.fullmatch(topic)))
 
 
-_FOR_WHOM = re.compile(rf"(?:写给|分享给|给|面向|针对)(?![我你自]){_DONE_FOR}[^，,。的]{{1,8}}")
+_FOR_WHOM = re.compile(rf"(?:写给|分享给|给|面向|针对)(?![我你自]){DONE_FOR}[^，,。的]{{1,8}}")
 
 
 def _subject_of(clause: str) -> str:
@@ -454,7 +473,7 @@ _ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻�
 # clause
 _USE_ASPECT = (
     r"(?:优缺点|优点|缺点|噪音|噪声|(?:日常)?(?:照顾|护理|保养|清洁)|(?:真实|使用)?(?:体验|感受)|值不值|性价比"
-    r"|续航|适合(?:什么|哪些|哪种|什么样的?)?(?:人|家庭|人群)|(?:身体|身材|皮肤|体重)?的?(?:变化|效果|成果)"
+    r"|值不值得?(?:买|入手?|冲|用|去)?|值得(?:买|入手?|冲)吗?|续航|适合(?:什么|哪些|哪种|什么样的?)?(?:人|家庭|人群)|(?:身体|身材|皮肤|体重)?的?(?:变化|效果|成果)"
     # …or of any told stretch of work (考研二战上岸，分享我的时间安排和心态调整)
     r"|时间(?:安排|规划|分配)|心态(?:调整)?|作息|(?:复习|学习)(?:计划|方法|节奏|安排|习惯)|(?:备考|训练|工作)?节奏"
     r"|经验教训|心路历程)"

@@ -461,6 +461,11 @@ def _scenes() -> list[tuple[str, re.Pattern[str], SceneTips]]:
     return out
 
 
+def all_scene_tips() -> frozenset[str]:
+    """The advice of every scene: general lines, never a thing a list may name."""
+    return frozenset(t for _, _, tips in _scenes() for t in tips)
+
+
 def all_doings() -> list[str]:
     """The doings of every scene: what the writer fills a trip's free hours with (the card overlays know
     them from the places a post's notes gave)."""
