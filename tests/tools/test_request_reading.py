@@ -1031,3 +1031,11 @@ def test_where_listed_things_are_is_no_list_and_a_phone_s_guide_is_no_trip() -> 
     assert request_details("我只有一件卫衣、一条牛仔裤和一双帆布鞋，想写篇穿搭", "").items[0] == "一件卫衣"
     brief = _brief("帮我写篇给奶奶设置手机的攻略：字体调大、关掉推送、设好紧急联系人")
     assert brief["theme"] == "" and brief["topic"] == "给奶奶设置手机", brief
+
+
+def test_a_trip_s_landmarks_are_of_where_it_goes_not_where_it_sets_out() -> None:
+    from tools.entities import landmarks_of
+
+    for seed in range(3):
+        body = str(_draft("从杭州开车去婺源住了三天，油菜花和老房子太美了，帮我写写", seed=seed)["body"])
+        assert not any(n in body for n in landmarks_of("杭州")), body

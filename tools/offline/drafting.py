@@ -1705,7 +1705,9 @@ def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, 
     拙政园, 平江路 of 苏州), a few, for a trip whose evidence names too few stops — only their names, never a
     price or an hour. Of the kind the request asks for when it names one the landmarks have (苏州园林 → its
     园s); none already said, none the editor refuses."""
-    where = next(iter(places(f"{ctx.request} {ctx.topic}")), "")
+    # (where the trip goes, not where it sets out: 从福州开车去屏南 is a 屏南 trip)
+    setting_out = {m["p"] for m in _SETTING_OUT_FROM.finditer(ctx.request)}
+    where = next((p for p in places(f"{ctx.topic} {ctx.request}") if p not in setting_out), "")
     # (…of the city a place's name starts with: 苏州园林 is 苏州's)
     city = where if landmarks_of(where) else next((where[:k] for k in (2, 3) if where[:k] in divisions()), "")
     names = [n for n in landmarks_of(city) if not any(n in t for t in said)]
@@ -1715,6 +1717,7 @@ def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, 
     return tuple(itinerary.visit(n) for n in names[:6])
 
 
+_SETTING_OUT_FROM = re.compile(r"从(?P<p>[\u4e00-\u9fff]{2,4}?)(?:出发|开车|坐|飞|到|去)")
 # kinds of landmark a trip may ask for by name (苏州园林, 杭州的寺庙, 江南古镇)
 _LANDMARK_KINDS = ("园", "寺", "古镇", "湖", "山", "街", "博物馆")
 
