@@ -79,6 +79,7 @@ _NUMBER = re.compile(
     r"|(?<![第零一二两三四五六七八九十百千万])[零一二两三四五六七八九十百千万]{2,}(?=[次组秒个遍])"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_NUMBERED = re.compile(r"^\s*(?:\d{1,2}\s*[.、)）]|[①-⑩]|\d\ufe0f?\u20e3)")
 # The frame of reported words, up to two clauses at a sentence's start (后来跟当教练的朋友聊起这件事，
 # 他也说，…; 医生提醒：…): a point retold as what someone else said is compared by what is said — the
 # frame's words about who and when would otherwise keep the two apart. The bars stay those of any other
@@ -114,6 +115,7 @@ class _Unit:
     whole: bool
     heading: str = ""  # the heading the unit's paragraph opens with (🦵 单腿臀桥), if any
     announced: bool = False  # what the writer says is said again (`_ANNOUNCED`), without those words
+    item: bool = False  # a numbered item of a list (1️⃣ …, 2. …)
 
 
 def restatement(body: str, title: str = "") -> Restated | None:
@@ -134,7 +136,10 @@ def restatement(body: str, title: str = "") -> Restated | None:
         cosine = float(similarity[i, j])
         better = best is None or cosine > best[0]
         # two units under headings of their own are two items told the same way (单腿臀桥 / 单腿硬拉)
-        apart = bool(a.heading and b.heading and a.heading != b.heading)
+        # …and so are two numbered items of a list read less alike than `LABELLED_SAME`, each naming things of
+        # its own (泡沫轴…上背部 / 侧躺，泡沫轴…背阔肌: two steps with one tool)
+        listed = a.item and b.item and cosine < LABELLED_SAME
+        apart = bool(a.heading and b.heading and a.heading != b.heading) or listed
         close = cosine >= min(SAME_DETAILS, RETOLD)
         # a paragraph, or a line of dialogue, of a story: its details come back as it goes on (“谁看见乐乐的
         # 蓝色小车了？” / 只是说：“妈妈看到群里乐乐在找一辆蓝色小车…”)
@@ -208,7 +213,8 @@ def _units(body: str) -> list[_Unit]:
                 heading = normalise(line)
                 continue
             parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
-            units.extend(_Unit(number, s, False, heading) for s in parts)
+            item = bool(_NUMBERED.match(line))
+            units.extend(_Unit(number, s, False, heading, item=item) for s in parts)
             for said in parts:  # what the writer says again, without the words announcing it
                 if (again := _ANNOUNCED.search(said)) and len(normalise(said[again.end() :])) >= MIN_CHARS:
                     units.append(_Unit(number, said[again.end() :], False, heading, announced=True))

@@ -1039,3 +1039,23 @@ def test_a_trip_s_landmarks_are_of_where_it_goes_not_where_it_sets_out() -> None
     for seed in range(3):
         body = str(_draft("从杭州开车去婺源住了三天，油菜花和老房子太美了，帮我写写", seed=seed)["body"])
         assert not any(n in body for n in landmarks_of("杭州")), body
+
+
+def test_a_listed_dish_no_evidence_speaks_of_is_said_by_what_it_is() -> None:
+    from tools.offline.dishes import dish_note
+
+    assert dish_note("老火锅") and dish_note("重庆老火锅") == dish_note("老火锅")  # (the dish it ends on)
+    assert dish_note("周末计划") == ""
+    body = str(_draft("第一次去重庆玩三天，帮我写篇吃喝清单：老火锅、酸辣粉都想吃")["body"])
+    assert f"老火锅：{dish_note('老火锅')}" in body, body
+
+
+def test_an_english_device_review_is_read_in_chinese() -> None:
+    from tools.bilingual import localize
+
+    assert "机械键盘" in localize("Write a review post of my new mechanical keyboard")
+    assert "降噪耳机" in extract_topic("Can you write an honest review of my noise-cancelling headphones?")
+
+
+def test_a_follow_along_is_a_kind_of_post_not_its_subject() -> None:
+    assert "拉伸" in extract_topic("宿舍十分钟睡前拉伸，腿和背都要照顾到，写个跟练笔记")

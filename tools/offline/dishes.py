@@ -100,3 +100,27 @@ def dish_steps(dish: str) -> tuple[str, ...]:
     prepared = [p.prep for p in parts if p.prep][:2]
     cooked = [p.cooked(method.name) for p in sorted(parts, key=lambda p: p.stage)]
     return tuple(dict.fromkeys([*prepared, method.open, *cooked, method.close]))
+
+
+@cache
+def _notes() -> dict[str, str]:
+    """Dish → one line on what it is and how it is eaten (`data/lexicon/dish_notes.tsv`)."""
+    from tools.lexfiles import LEXICON
+
+    table: dict[str, str] = {}
+    for line in (LEXICON / "dish_notes.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "\t" in line:
+            dish, note = line.split("\t", 1)
+            table.setdefault(dish.strip(), note.strip())
+    return table
+
+
+def dish_note(item: str) -> str:
+    """What a dish a request lists is and how it is eaten (老火锅 → 牛油锅底又麻又辣…), for a list item that
+    has no line of the evidence: the item itself, else the longest dish it ends on (重庆老火锅 → 老火锅,
+    一碗热干面 → 热干面); '' for no dish the table knows."""
+    notes = _notes()
+    if item in notes:
+        return notes[item]
+    ends = [d for d in notes if len(d) >= 2 and item.endswith(d)]
+    return notes[max(ends, key=len)] if ends else ""

@@ -23,6 +23,7 @@ from tools.lexfiles import generic_tags
 from tools.offline import itinerary, voice
 from tools.offline.context import Context
 from tools.offline.details import Details, request_details
+from tools.offline.dishes import dish_note
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.scenes import goals
 from tools.offline.text import (
@@ -1280,8 +1281,8 @@ def _item_said(item: str, known: list[str], used: set[str]) -> str:
     about = next(
         (ln for ln in known if len(ln) <= 50 and ln not in used and any(w in ln for w in heads)), None
     )
-    if about is None:
-        return item
+    if about is None:  # (…or a dish by what it is: 冰粉：手搓的冰粉淋红糖水…)
+        return f"{item}：{note}" if (note := dish_note(item)) else item
     used.add(about)
     return f"{item}：{about}"
 
