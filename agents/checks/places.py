@@ -176,7 +176,8 @@ class PlaceScope:
         names = list(dict.fromkeys(names))
         # a name inside another is that one's (武功 of 武功山 is no 陕西 county here)
         names = [n for n in names if not any(n != other and n in other for other in names)]
-        resolved = [p for p in map(resolve, names) if p is not None]
+        # (a name no table knows, led by a division's, is that division's: 苏州园林 is 苏州's gardens)
+        resolved = [p for p in (resolve(n) or _led_by(n) for n in names) if p is not None]
         # a province named before its own city (云南建水) only says where the city is: the trip is the city's,
         # and another city of the province (大理) lies elsewhere — the name itself stays allowed
         finer = [p for p in resolved if not any(_holds(p, q) for q in resolved if q is not p)]
@@ -187,6 +188,11 @@ class PlaceScope:
             return True
         place = resolve(name)
         return place is None or any(agree(place, allowed) for allowed in self.resolved)
+
+
+def _led_by(name: str) -> Place | None:
+    """The division a name no table knows starts with (苏州园林 → 苏州), if any."""
+    return next((p for k in (3, 2) if len(name) > k and (p := resolve(name[:k])) is not None), None)
 
 
 @cache

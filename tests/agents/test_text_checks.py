@@ -2282,3 +2282,10 @@ def test_two_numbered_steps_with_one_tool_are_no_restatement() -> None:
         "3️⃣ 用筋膜球", "3️⃣ 把泡沫轴垫在上背部下面，抱住头抬起臀部，来回滚一分钟\n4️⃣ 用筋膜球"
     )
     assert "duplicate" in checks(request, {**draft, "body": again})
+
+
+def test_a_place_no_table_knows_led_by_a_city_s_name_is_that_city_s() -> None:
+    from agents.checks.places import PlaceScope
+
+    scope = PlaceScope.of(["周末带爸妈去杭州园林逛一天"])
+    assert scope.allows("灵隐寺") and not scope.allows("拙政园")  # 杭州's sights, not 苏州's
