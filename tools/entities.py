@@ -165,16 +165,22 @@ def _named_places() -> frozenset[str]:
 
 
 @cache
-def _landmark_table() -> dict[str, tuple[str, ...]]:
-    """City (or province) → its landmarks, in the order data/lexicon/landmarks.tsv lists them."""
+def landmark_cities() -> dict[str, str]:
+    """Landmark → the city (or province) it lies in, as data/lexicon/landmarks.tsv lists them, read once."""
     from tools.lexfiles import LEXICON
 
+    lines = (LEXICON / "landmarks.tsv").read_text(encoding="utf-8").splitlines()
+    pairs = (line.split("\t", 1) for line in lines if line.strip() and not line.startswith("#"))
+    return {name: city for name, city in pairs}
+
+
+@cache
+def _landmark_table() -> dict[str, tuple[str, ...]]:
+    """City (or province) → its landmarks, in the table's order."""
     table: dict[str, list[str]] = {}
-    for line in (LEXICON / "landmarks.tsv").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#") and "\t" in line:
-            name, city = line.split("\t")[:2]
-            table.setdefault(city.strip(), []).append(name.strip())
-    return {city: tuple(dict.fromkeys(names)) for city, names in table.items()}
+    for name, city in landmark_cities().items():
+        table.setdefault(city, []).append(name)
+    return {city: tuple(names) for city, names in table.items()}
 
 
 def landmarks_of(place: str) -> tuple[str, ...]:

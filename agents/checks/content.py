@@ -330,8 +330,9 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     neutral |= answered
     # (a listed line that itself shows another topic is not kept on it by its heading when the body's own
     # lines show other topics more than its own: a robot vacuum's 拖地 and 厨房油渍 under "iPad·真实体验")
-    own = [stance(s) for s in content]
-    vouched = own.count("off") <= own.count("on")
+    disowned = any(stance(s) == "off" for s in content if s in listed)
+    own = [stance(s) for s in content] if disowned else []
+    vouched = not disowned or own.count("off") <= own.count("on")
     stances = [
         (s, "on" if (s in listed and (vouched or stance(s) != "off")) or s in neutral
          or (s in threaded and not thick(s)) else stance(s))

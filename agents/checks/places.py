@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from tools import segmenter
-from tools.entities import divisions, not_places, places, posseg_cut, word_places
+from tools.entities import divisions, landmark_cities, not_places, places, posseg_cut, word_places
 from tools.lexfiles import LEXICON
 
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -59,10 +59,8 @@ def _regions() -> dict[str, frozenset[str]]:
     return divisions()
 
 
-@cache
 def _landmarks() -> dict[str, str]:
-    pairs = (line.split("\t", 1) for line in _lines("landmarks.tsv"))
-    return {name: city for name, city in pairs}
+    return landmark_cities()
 
 
 @cache

@@ -237,8 +237,13 @@ def detect_theme(text: str) -> Theme:
 def _of_no_corpus_theme(lowered: str) -> bool:
     """Does the text name a trigger of a section of theme_words.txt that is no corpus theme (digital, money,
     cars, elders)?"""
+    return any(w in lowered for w in _no_corpus_triggers())
+
+
+@cache
+def _no_corpus_triggers() -> tuple[str, ...]:
     extra = (s for key, s in sections("theme_words.txt").items() if key not in THEMES)
-    return any(w in lowered for s in extra for w in s.get("triggers", "").split() if len(w) >= 2)
+    return tuple(w for s in extra for w in s.get("triggers", "").split() if len(w) >= 2)
 
 
 def theme_by_key(key: str | None) -> Theme:
