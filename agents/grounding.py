@@ -86,6 +86,10 @@ def _single_nouns(text: str) -> list[str]:
     return [word for word, flag in posseg_cut(text) if len(word) == 1 and flag == "n"]
 
 
+# (a child's care and a pet's: themes whose notes share words, never a subject)
+_CARED_FOR = {"parenting", "pets"}
+
+
 @dataclass(frozen=True)
 class Scope:
     """What a request is about: its places, topic words and the advice domains it may touch."""
@@ -231,6 +235,9 @@ class Scope:
         # needs more than a word in common (带爸妈 and 新手爸妈 share a word, not a topic)
         shared = 2 * sum(w in head for w in self.words) + sum(w in body and w not in head for w in self.words)
         same_theme = not self.theme or not note.get("theme") or note.get("theme") == self.theme
+        # (a child's care and a pet's share their words, never a subject: 分离焦虑, 断奶, 疫苗, 如厕训练)
+        if {self.theme, note.get("theme")} == _CARED_FOR:
+            return "off_topic"
         if shared < (1 if same_theme else 3):
             return "off_topic"
         return "elsewhere" if other_readers else "on_topic"

@@ -205,8 +205,8 @@ def question_hit(text: str) -> Hit | None:
 ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
 _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         ("list", r"清单|合集|合辑|盘点|推荐|必备|必吃|必买|top\s*\d+|checklist|\blist\b|recommend"),
-        ("review", r"测评|评测|试用(?!期)|(?<!前后)对比|值不值|踩雷|开箱|探店|优缺点|使用(?:体验|感受)"
-                   r"|\breview\b"),
+        ("review", r"测评|评测|试用(?!期)|(?<!前后)对比|值不值|(?<![不别])踩雷|开箱|探店|优缺点"
+                   r"|使用(?:体验|感受)|\breview\b"),
         ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
         # (日常 that says what kind of thing is no diary: 日常眼妆教程, 日常通勤穿搭; nor a place to check in)
         ("diary", r"日记|日常(?![\u4e00-\u9fffA-Za-z])|碎碎念|打卡(?![地点攻])|记录|vlog|diary|journal"),
@@ -214,10 +214,10 @@ _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
                   r"|(?:这个|这段|整个)过程|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"),
         # a count of things is a list, unless a story said so first (我练到能连做5个，分享这个过程) — not a
         # count of ways (几个我家的办法, 3个小技巧: tips on how, a guide)
-        # (nor a count of time or of a body: 卤了两个半小时, 一只三条腿的橘猫)
+        # (nor a count of time, of a body or of people: 卤了两个半小时, 一只三条腿的橘猫, 两个人吃刚好)
         ("list", r"(?:\d+|[二两三四五六七八九十几]+)\s*"
-                 r"(?:个(?!半?(?:月|小时|钟头)|星期|周)|[款家处]|条(?!腿|尾巴|命))"
-                 r"(?![^，,。；;！!？?\n]{0,6}(?:办法|方法|技巧|妙招|建议|习惯|窍门|诀窍|原则|思路|要点))"),
+                 r"(?:个(?!半?(?:月|小时|钟头)|星期|周|人)|[款家处]|条(?!腿|尾巴|命))"
+                 r"(?![^，,。；;！!？?\n]{0,14}?(?:办法|方法|技巧|妙招|建议|习惯|窍门|诀窍|原则|思路|要点))"),
         ("product", r"新品|种草|好物|产品(?!经理|运营|设计|岗)|安利|平价|单品"),  # (not a 产品经理's job)
         ("edu", r"知识|科普|原理|干货|入门知识|为什么|区别"),
         ("guide", r"攻略|指南|教程|步骤|怎么|如何|怎样|方法|新手|经验帖|经验贴|做法|食谱|路线|计划|规划|"

@@ -1059,3 +1059,77 @@ def test_an_english_device_review_is_read_in_chinese() -> None:
 
 def test_a_follow_along_is_a_kind_of_post_not_its_subject() -> None:
     assert "拉伸" in extract_topic("宿舍十分钟睡前拉伸，腿和背都要照顾到，写个跟练笔记")
+
+
+# --- session 28: requests of my own, read as a new user would ------------------------------------------
+def test_a_clause_that_only_describes_the_reader_is_no_subject() -> None:
+    request = "刚入职一个月的新人，怎么跟leader汇报工作不踩雷？写成一篇小红书"
+    assert "汇报工作" in extract_topic(request) and "新人" not in extract_topic(request)
+    assert extract_audience(request) == "刚入职一个月的新人"
+    assert content_type_of(request)[0] == "guide"  # 不踩雷 is how it should go, no review
+    assert content_type_of("这家网红店踩雷了，写篇避坑")[0] == "review"
+    assert subject_of("刚入职的新人怎么跟领导汇报工作", "") == "跟领导汇报工作"
+    # (…but the writer's own description gives way to the reader the request names)
+    request = "我是初二学生家长，孩子用了一学期错题本，想写篇经验分享，给其他初中生家长参考"
+    assert extract_audience(request) == "其他初中生家长"
+    assert extract_audience("带娃的全职妈妈，怎么挤出时间运动") == "带娃的全职妈妈"
+    assert extract_audience("请了小区里三只狗朋友，写得可爱一点") is None  # a deed told, no reader
+
+
+def test_what_a_bracket_says_is_no_part_of_the_subject_and_an_old_dog_takes_its_own_advice() -> None:
+    assert subject_of("老狗（12岁金毛）做关节护理", "") == "老狗做关节护理"
+    body = str(_draft("给家里的老狗（12岁金毛）做关节护理的经验分享")["body"])
+    assert "防滑垫" in body and "每一步都算数" not in body, body
+
+
+def test_a_list_the_post_is_asked_to_speak_of_is_its_list_and_writing_it_up_is_no_tidying() -> None:
+    request = "周末去泉州吃了两天，把必吃的小吃整理一下，面线糊、土笋冻、四果汤都要写"
+    assert "小吃" in extract_topic(request) and detect_theme(request).key == "food"
+    assert request_details(request, "泉州必吃小吃").items == ["面线糊", "土笋冻", "四果汤"]
+    assert request_details("要写面线糊、土笋冻和四果汤", "").items == ["面线糊", "土笋冻", "四果汤"]
+    assert detect_theme("上个月去了趟大理，把路线整理一下").key == "travel"
+    assert extract_topic("把衣柜整理一下，写篇收纳笔记") != "衣柜"  # (tidying a wardrobe is the deed)
+    assert detect_theme("把衣柜整理一下，写篇收纳笔记").key == "home"
+
+
+def test_a_trip_does_what_it_goes_for_before_it_visits_landmarks() -> None:
+    for seed in range(3):
+        body = str(_draft("下个月带爸妈去婺源看油菜花，三天，帮我排个不累的行程", seed=seed)["body"])
+        assert "看花" in body, body
+
+
+def test_a_kept_animal_of_no_scene_takes_a_pet_s_advice_and_no_story_is_told_in_platitudes() -> None:
+    body = str(_draft("第一次养柯尔鸭，分享一下前三个月的经验")["body"])
+    assert "兽医" in body or "换粮" in body, body
+    for request in ("第一次养柯尔鸭，分享一下前三个月的经验", "学尤克里里三个月，说说我的经历"):
+        body = str(_draft(request)["body"])
+        assert not re.search(r"每一步都算数|和昨天的自己比|一种治愈", body), body
+
+
+def test_a_child_s_care_takes_no_pet_s_note_and_a_desk_worker_s_stretches_are_fitness() -> None:
+    from agents.grounding import Scope
+
+    request = "孩子上幼儿园总哭，分享我们用的几个分离焦虑小办法"
+    scope = Scope.of(request, _brief(request))
+    dog = {"title": "狗狗分离焦虑怎么办", "desc": "出门前10分钟就不理它。", "tags": ["分离焦虑"]}
+    dog["theme"] = "pets"
+    assert scope.note_fit(dog) == "off_topic"
+    assert "几个" not in subject_of("我们用的几个分离焦虑小办法", "")
+    assert detect_theme("办公室久坐族的肩颈放松，五个动作，每个写清楚做法和次数").key == "fitness"
+
+
+def test_a_question_asked_within_a_clause_is_the_subject_with_where_it_is_asked() -> None:
+    request = "家里阳台朝西，夏天晒得不行，种什么花能活？写篇经验"
+    assert subject_of(extract_topic(request), "") == "阳台种花"
+    assert extract_audience("家里阳台朝西，适合种什么花？写篇经验") is None  # (asks what suits: no reader)
+    assert extract_topic("仓鼠笼里的垫料选哪些比较好？写篇攻略给新手鼠主").startswith("仓鼠")
+    assert extract_audience("考研二战上岸了，想写写这一年，给三战的朋友打打气") == "三战的朋友"
+
+
+def test_a_count_of_people_or_of_ways_makes_no_list_and_what_to_note_down_is_no_story() -> None:
+    assert content_type_of("周末在家做了一次寿喜锅，配料和步骤都记一下，两个人吃刚好")[0] != "list"
+    assert content_type_of("秋天掉头发特别多，分享几个我坚持了两个月的护发习惯")[0] != "list"
+    assert content_type_of("推荐5个适合新手的露营地")[0] == "list"
+    told = request_details("周末在家做了一次寿喜锅，配料和步骤都记一下，两个人吃刚好", "寿喜锅")
+    assert not any("记一下" in t for t in told.told), told
+    assert subject_of("我坚持了两个月的护发习惯", "") == "护发习惯"

@@ -33,7 +33,8 @@ _CLAUSES = re.compile(  # (a colon between digits is a clock time: 5:30 起床)
 )
 # a clause that asks for the post or says how to write it: 写篇笔记, 帮我整理, 别写成广告, 重点讲讲…
 _FRAME = re.compile(
-    r"写|帮我|帮忙|麻烦|笔记|帖子|文案|小红书|分享(?:一下|下)?|记录(?:一下|下)|整理|讲讲|说说|聊聊|介绍一下|安利"
+    r"写|帮我|帮忙|麻烦|笔记|帖子|文案|小红书|分享(?:一下|下)?|记录(?:一下|下)|记(?:一下|下来)|整理|讲讲|说说|聊聊"
+    r"|介绍一下|安利"
     r"|推荐|列出来|配图|语气|风格|口吻|参考|收藏|post|Post"
     # what the post must leave out is an instruction, not something to say (不要提具体车次和城市)
     r"|(?:不要|别|不|不用|避免)(?:提|说|涉及|出现|透露)"
@@ -94,6 +95,14 @@ _WANT = re.compile(
 # …or a place the trip must go to, named first (兵马俑一定要去, 鼓浪屿必去)
 _MUST_GO = re.compile(
     r"^(?P<what>[\u4e00-\u9fff]{2,8}?)(?:是)?(?:一定要|必须|必|非|很想|特别想|想)去(?:一趟|一次|看看)?$"
+)
+
+
+# a list the post is asked to speak of, with the asking before or after it (…、…都要写, 写一下…、…)
+_ASKED_TO = r"(?:写|写上|写进去|写一下|提到|提一下|讲讲|说说|介绍|介绍一下|讲到|聊聊)"
+_TO_WRITE = re.compile(
+    rf"(?P<lead>(?:要|得|想|请|再)?{_ASKED_TO})?(?P<items>[^，,。]{{2,}}?、[^，,。]{{2,}}?)"
+    rf"(?(lead)|(?:都|也|全|全都)?(?:要|得|想)?{_ASKED_TO})"
 )
 
 
@@ -168,6 +177,8 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             continue
         was_telling, telling = telling, False
         was_setting, setting = setting, ""
+        if to_write := _TO_WRITE.fullmatch(clause):  # 面线糊、土笋冻、四果汤都要写: the things, not the ask
+            clause = to_write["items"]
         if len(clause) < 2 or _FRAME.search(clause) or _READER.match(clause) or _ENGLISH.search(clause):
             continue
         if "？" in end or "?" in end or _ASKS.search(clause):

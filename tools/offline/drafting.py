@@ -30,6 +30,7 @@ from tools.offline.text import (
     dedupe,
     extract_audience,
     is_concrete,
+    kept_animal,
     keywords,
     only_as_time,
     overlap,
@@ -98,6 +99,9 @@ _NOT_TAGS = frozenset(
         "小技巧",
         "窍门",
         "小窍门",
+        "办法",
+        "小办法",
+        "方法",
         # what the subject is like, not what it is (好用的婴儿推车): no tag, no heading key
         "好用",
         "好看",
@@ -141,9 +145,14 @@ def subject_words(words: list[str]) -> list[str]:
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
     topic = re.sub(r"[“”\"「」『』]", "", topic)  # a quoted subject (“户外婚礼新娘底妆”) without its marks
+    # …and without what a bracket says of a word in it (老狗（12岁金毛）做关节护理 → 老狗做关节护理)
+    topic = re.sub(r"(?<=\S{2})[（(][^（）()]{1,12}[）)](?=\S{2})", "", topic)
     # (a thing done for them is the subject: 给一岁宝宝断奶的经历)
     subject = re.sub(rf"^(?:适合|面向|写给|给{DONE_FOR})[^的]{{1,10}}的(?=\S{{2}})", "", topic.strip())
     subject = re.sub(r"^我们?[\u4e00-\u9fff]{1,2}(?:过|会|到)的(?=\S{2})", "", subject)  # 我学会的向上汇报
+    # (…and how long I kept it up: 我坚持了两个月的护发习惯 → 护发习惯)
+    kept_up = rf"^我们?(?:坚持|用|练|做|养|吃|穿|戴|跑)了?(?:{_SPAN.pattern})的(?=\S{{2}})"
+    subject = re.sub(kept_up, "", subject)
     compared = _COMPARED.fullmatch(subject) or _WHICH_OF.match(subject)
     # two things compared, or asked which of, are said whole, as the pair (凤凰古城和镇远古镇对比, iPhone 15和
     # 华为Mate 60对比, 国企和外企哪个更适合…)
@@ -192,7 +201,8 @@ def subject_of(topic: str, audience: str) -> str:
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
         if asked.group("where"):  # 去哪看银杏, 哪里的火锅好吃: where is asked, the thing is what it is about
             after = "".join(things_in(subject[asked.end() :]))
-        elif len(after) < 2 or not _is_noun(after):  # 怎么回答, 怎么穿得暖, 怎么换: how, not what
+        # (怎么回答, 怎么穿得暖, 怎么换: how, not what — but what is grown or kept is: 种什么花能活 → 种花)
+        elif not (_is_noun(after) if len(after) >= 2 else re.search(r"\S[种养]$", before)):
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
@@ -306,7 +316,7 @@ def _without_end_verb(subject: str, verb: str) -> str:
 
 # A count of the things a list holds, with its 必吃-style praise: 成都必吃的几家火锅 → 成都火锅
 _COUNTED = re.compile(
-    r"(?:必吃|必买|必去|必备|值得买)?的?(?:几|[两三四五六七八九十\d]+)[道款种家本双支瓶样处件](?=\S{2})"
+    r"(?:必吃|必买|必去|必备|值得买)?的?(?:几|[两三四五六七八九十\d]+)(?:[道款种家本双支瓶样处件]|个(?![月小星人]))(?=\S{2})"
 )
 # What one must do before a question word (要注意什么, 需要准备哪些): not part of what it is about
 _MUST = re.compile(r"(?:要|需要|该|应该|得|可以)?(?:注意|准备|带|买|选|做|了解)?$")
@@ -596,7 +606,10 @@ def _particular(word: str) -> bool:
 
 # A reader named before the question (上班族如何…, 学生党怎么…): who it is for, not what it is about
 _READER_WORD = re.compile(r"上班族|打工人|学生党|大学生|宝妈|新手妈妈|新手爸妈|职场新人|新手|小白|新人|职场")
-_READER_FIRST = re.compile(rf"^(?:{_READER_WORD.pattern})(?=如何|怎么|怎样|的)的?")
+# (…described too, before how it is done: 刚入职的新人怎么跟领导汇报 → 跟领导汇报)
+_READER_FIRST = re.compile(
+    rf"^(?:[\u4e00-\u9fff]{{1,8}}?的)?(?:{_READER_WORD.pattern})(?=如何|怎么|怎样)|^(?:{_READER_WORD.pattern})的"
+)
 _GENERIC_HEAD = re.compile(
     r"(?:[一二两三四五六七八九十\d]+(?:日|天)(?:[一二两三四五六七八九十\d]+(?:晚|夜))?|半日|周末)?"
     r"(?:训练|学习|备考|复习|饮食)?(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
@@ -1491,7 +1504,9 @@ def _general_advice(
     # (…nor a person, nor the theme's own word: 40岁妈妈的日常穿搭 takes a wardrobe's advice)
     unplaced = {w for w in named if not places(w) and not PERSON.fullmatch(w) and w not in ctx.theme.triggers}
     foreign = unplaced and not any(w in t for t in voice.THEME_TIPS.get(ctx.theme.key, ()) for w in unplaced)
-    foreign = foreign and ctx.theme.key != "food"
+    # (…nor an animal kept: 柯尔鸭 takes any pet's advice)
+    kept = ctx.theme.key == "pets" and kept_animal(ctx.request)
+    foreign = foreign and ctx.theme.key != "food" and not kept
     # (said of the subject's word, never of a place: no "买三亚前想想用在什么场合" — a place's post keeps its
     # theme's advice)
     place_key = bool(places(key))
@@ -1612,9 +1627,11 @@ def _opening(
     hook_pool = voice.FORMAL_HOOKS if tone == "formal" else voice.HOOKS.get(kind, voice.HOOKS["guide"])
     if tone != "formal" and kind == "review" and _PAIR.search(fields["s"]):  # two things, side by side
         hook_pool = voice.HOOKS["comparison"]
-    # no "我的宝宝坐高铁回老家里", "我的戚风蛋糕总是塌里": a clause or a state is nobody's thing
+    # no "我的宝宝坐高铁回老家里", "我的戚风蛋糕总是塌里": a clause or a state is nobody's thing (nor
+    # asked about without how: 问过我跟领导汇报工作)
     if _told_clause(fields["s"]) or not _nominal(fields["s"]):
-        hook_pool = tuple(h for h in hook_pool if not re.search(r"我的\{s\}|\{s\}的?要点", h)) or hook_pool
+        unfit = re.compile(r"我的\{s\}|\{s\}的?要点|问过?我\{s\}")
+        hook_pool = tuple(h for h in hook_pool if not unfit.search(h)) or hook_pool
     if fb.audience or (audience and audience in ctx.request):  # a reader asked for is named in the opening
         hook_pool = tuple(h for h in hook_pool if "{a}" in h) or hook_pool
     if not (_FIRST_TIME.search(ctx.request) and _DOES.match(fields["s"])):  # as for titles (see _title)
@@ -1685,7 +1702,10 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     none the editor refuses, none the post says already (赶海 at low tide once, as a tip or as a doing)."""
     spare: list[str] = []
     said_words = [_particular_words(t) for t in said]
-    for pool in [_landmark_visits(ctx, fb, said), *voice.trip_doings(f"{ctx.request} {ctx.topic}")]:
+    text = f"{ctx.request} {ctx.topic}"
+    sought = voice.sought_doings(text)  # (what the trip goes to do, before its landmarks: 看油菜花)
+    others = [d for d in voice.trip_doings(text) if d not in sought]
+    for pool in [*sought, _landmark_visits(ctx, fb, said), *others]:
         usable = [
             d
             for d in pool

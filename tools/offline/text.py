@@ -14,6 +14,7 @@ from tools import segmenter
 from tools.bilingual import localize
 from tools.lexfiles import sections
 from tools.offline.lexicon import GENERIC, STOPWORDS, THEMES, Theme
+from tools.offline.topic import PERSON_CLAUSE
 
 T = TypeVar("T")
 
@@ -25,6 +26,7 @@ _CONCRETE = re.compile(r"\d|[一二三四五六七八九十两半]+(?:个|元|�
 # (nor whom a thing is done for: 给一岁宝宝断奶的经历)
 _NOT_A_READER = (
     r"(?![我你自]|个(?!子)|点|些|一[份篇个套张些点条]|[^，,。的]{1,8}?(?:断奶|刷牙|理发|洗澡|剪指甲|设置|安装))"
+    r"(?![^，,。]{0,4}(?:什么|哪些|哪种|哪个|哪款))"  # (适合种什么花 asks what suits, names no reader)
 )
 _AUDIENCE = re.compile(
     rf"(?:面向|针对|给|写给|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s的做买吃用去拍写画煮送换踩喂洗剪选装修搭]{{2,12}}?)"
@@ -37,7 +39,8 @@ _AUDIENCE_PHRASE = re.compile(
     r"(?=$|[，,。！!？?；;\s]|看|写)"
 )
 _AUDIENCE_CLAUSE = re.compile(
-    rf"^(?:写给|送给|分享给|给|面向|针对|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s]{{2,24}}?)(?:看|阅读|参考)?$"
+    rf"^(?:写给|送给|分享给|给|面向|针对|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s]{{2,24}}?)"
+    r"(?:看|阅读|参考|打打?气|加加?油|鼓鼓?劲|(?:一点|点)(?:鼓励|参考|信心|动力))?$"
 )
 
 
@@ -159,7 +162,11 @@ _NOT_A_BAG = re.compile(
 
 
 # What the post must not be or say (别写成鸡汤, 不要推荐具体品牌): no sign of its theme
-_NOT_THIS = re.compile(r"(?:别|不要|不想|避免)(?:写成|写得像|弄成|搞成|像|提|推荐)[^，,。；;！!？?\n]{0,8}")
+_NOT_THIS = re.compile(
+    r"(?:别|不要|不想|避免)(?:写成|写得像|弄成|搞成|像|提|推荐)[^，,。；;！!？?\n]{0,8}"
+    # (…nor is writing it up tidying: 把路线整理一下, 整理成一篇 — what is tidied names its own theme)
+    r"|整理(?=一下|成|出来?|一份|了一[份篇])"
+)
 # a stay somewhere counted in days or nights, or a drive there (去屏南住了三天, 开车去松阳)
 _STAY = re.compile(
     r"(?:住|待|呆|玩|逛)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|(?:开车|自驾|坐高铁|坐动车|飞)去"
@@ -193,6 +200,11 @@ def _trigger_weight(text: str, word: str, theme: str) -> float:
         weight / 2 if text.startswith(_others_heads(theme), found.end()) else weight
         for found in re.finditer(re.escape(word), text)
     )
+
+
+def kept_animal(text: str) -> bool:
+    """Does the text keep an animal (养了一年的柯尔鸭)? Any pet's general advice is of it too."""
+    return bool(_KEPT_ANIMAL.search(text))
 
 
 def detect_theme(text: str) -> Theme:
@@ -270,6 +282,10 @@ def extract_audience(text: str) -> str | None:
     match = _AUDIENCE_PHRASE.search(text)
     if match:
         return match.group("who")
+    # (…else a clause of only a person, described: 刚入职一个月的新人，怎么跟领导汇报…)
+    described = (m for c in clauses if len(clauses) > 1 and (m := PERSON_CLAUSE.match(c)))
+    if person := next(described, None):
+        return person["who"]
     match = _AUDIENCE.search(text)
     who = match.group("who") if match else ""
     # (…and the person it qualifies: 给刚入坑的朋友推荐…, 写给刚毕业的大学生的… → 刚毕业的大学生)

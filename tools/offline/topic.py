@@ -38,10 +38,21 @@ _POLITE = re.compile(
     r"|(?:能|你|帮|想|要)(?=写|发|出|来|做|整理|帮|给|推荐|分享|安利|种草|说|讲|聊|记录|介绍|看|一篇|篇))+"
     r"|^把(?:这个|这些|它|这段|这篇|下面的?|以下的?|上面的?)?(?:内容|文字|素材|经历|话)?(?=写|整理|改|做)"
 )
-# 把我家祖传的做法写成一篇笔记: what is made into the post, before the verb that makes it
+# 把我家祖传的做法写成一篇笔记: what is made into the post, before the verb that makes it (…or only
+# written up: 把必吃的小吃整理一下)
 _MADE_INTO = re.compile(
-    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)(?:写成|扩写成|扩成|整理成|做成|改成|变成)"
+    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)"
+    r"(?:写成|扩写成|扩成|整理成|做成|改成|变成|(?P<up>整理|汇总|盘点|梳理|总结|列|写)(?:一下|出来|一遍)?$)"
 )
+
+
+def _made_into(text: str) -> re.Match[str] | None:
+    """`_MADE_INTO`'s match — not a home's thing tidied (把衣柜整理一下 is the deed, not the post's frame)."""
+    from tools.offline.lexicon import THEMES
+
+    made = _MADE_INTO.match(text)
+    tidied = made and made["up"] == "整理" and any(w in made["what"] for w in THEMES["home"].triggers)
+    return None if tidied else made
 _MAKE = re.compile(
     r"^安排一下|^给(?=个(?!子)|一份|几|份)|^(?:写写|写|扩写|扩|发|出|来|做|整理|列|创作|生成|编|搞|整|弄|改|看|排)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
@@ -101,6 +112,14 @@ _READER_PHRASE = re.compile(
 _PERSON_NOUN = (
     r"(?:朋友|姐妹|宝子|同学|新手|小白|大学生|学生|女生|男生|妈妈|爸爸|宝妈|家长|上班族|打工人|人|们|党|族)"
 )
+# A clause that only says who the post is for, as a person described (刚入职一个月的新人, 我是在上海工作的
+# 打工人): a reader, not the subject — never one's own kin (我妈妈) nor a bare 人 (一个人), nor a clause that
+# asks for the post (写篇经验帖给想跳绳的新手)
+PERSON_CLAUSE = re.compile(
+    r"^(?:我是)?(?:一[个名位枚])?(?P<who>(?!我)(?!.*(?:写|给|篇|帮|分享|适合|面向|针对|推荐|整理|了|请))[\u4e00-\u9fffA-Za-z\d]{0,12}?的?"
+    r"(?:新人|新手|小白|职场人|打工人|上班族|社畜|白领|学生党|大学生|研究生|留学生|考研党|宝妈|宝爸|新手妈妈"
+    r"|新手爸妈|(?:全职|职场|二胎)妈妈|家长|女生|男生|程序员|设计师|年轻人|姐妹|朋友|党|族))$"
+)
 _FOR_READER = re.compile(
     rf"^(?:适合|面向|针对|写给|给){DONE_FOR}[^的做买吃用去拍写画煮送读]{{2,12}}的"
     rf"(?:[\u4e00-\u9fff]{{0,4}}?{_PERSON_NOUN}的(?=\S{{2}}))?"
@@ -109,6 +128,7 @@ _ASKED_TAIL = re.compile(
     r"(?:需要|要|该|应该|可以)?(?:准备|带|买|吃|玩|选|穿|看|注意)?(?:些)?"
     r"(?:什么|哪些东西|哪些|怎么办|怎么[\u4e00-\u9fff]{0,2})$"
 )
+_ASKED_WITHIN = re.compile(r"什么|哪些|哪种|哪个|哪款|哪几")
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案|步骤|流程|做法")
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
@@ -490,7 +510,7 @@ def peel(clause: str) -> str:
         return (what["x"] or what["y"]).strip("的 ")
     wish = _READER_WISH.match(text)  # 给想转行产品经理的人写一篇学习路线: what they want is the subject's
     framed = False
-    if made := _MADE_INTO.match(text):
+    if made := _made_into(text):
         text, framed = made.group("what"), True
     while True:
         before = text
@@ -498,7 +518,7 @@ def peel(clause: str) -> str:
             match = part.match(text)
             if match and match.end():
                 text, framed = text[match.end() :], True
-        if made := _MADE_INTO.match(text):  # 帮我把这次厦门之行写成一篇游记: after the polite frame
+        if made := _made_into(text):  # 帮我把这次厦门之行写成一篇游记: after the polite frame
             text, framed = made.group("what"), True
         # a count after a frame ("推荐几道…"), not a count that is the subject ("一个人的旅行")
         if framed and (count := _COUNT.match(text)):
@@ -620,7 +640,10 @@ def extract_topic(request: str) -> str:
         return _clip(listed, 24)
     # (a clause of only the reader, or only the theme's word as a label: 穿搭｜…)
     candidates = [
-        c for c in clauses if not _READER_ONLY.match(c) and not (len(clauses) > 1 and c in _theme_words(c))
+        c
+        for c in clauses
+        if not _READER_ONLY.match(c)
+        and not (len(clauses) > 1 and (c in _theme_words(c) or PERSON_CLAUSE.match(c)))
     ] or clauses[:1]
     # the clause that asks for the post holds its subject ("我最近在减脂，帮我出一篇低卡便当的笔记"); else the
     # first clause with a subject left
@@ -634,7 +657,16 @@ def extract_topic(request: str) -> str:
     # else a clause that asks what the post should answer (暑假幼小衔接要准备哪些东西？) before one that
     # tells a circumstance (孩子九月上一年级)
     asking = [(c, t) for c, t in peeled if (a := _ASKED_TAIL.search(t)) and a.start() >= 2]
-    told = next(iter(asking), None) or next(((c, t) for c, t in peeled if len(t) >= 2), ("", ""))
+    # (…or one that asks within it, with where or what it is about said before it: 阳台朝西，种什么花能活 →
+    # 阳台种…)
+    within = [(c, t, a.start()) for c, t in peeled if (a := _ASKED_WITHIN.search(t)) and a.start() >= 1]
+    if within and not asking and not particulars(within[0][1][: within[0][2]]):
+        asked_clause, question, _ = within[0]
+        before = (w for c in clauses if c != asked_clause for w in _theme_words(c) if w not in question)
+        within[0] = (asked_clause, next((w for w in before if not _CONTENT_NOUN.search(w)), "") + question, 0)
+    told = next(iter(asking or [(c, t) for c, t, _ in within]), None) or next(
+        ((c, t) for c, t in peeled if len(t) >= 2), ("", "")
+    )
     first, topic = next(iter(framed), None) or told
     if not framed and asking:
         first, topic = _whose_question(first, topic, clauses)

@@ -264,12 +264,13 @@ GENERAL_TIPS: dict[str, tuple[str, ...]] = {
         "花的钱和花的时间都算进去，再说值不值",
         "先看看自己是不是它适合的那类人",
     ),
+    # (what a told experience teaches of any subject — never a platitude of life: 每一步都算数)
     "story": (
-        "慢一点没关系，找到适合自己的节奏最重要",
-        "别和别人比进度，和昨天的自己比就好",
-        "遇到问题先记下来，回头看都是经验",
+        "拿不准的地方，找懂行的人问一问，比自己瞎琢磨靠谱",
+        "一次只改一个地方，哪样管用才看得出来",
+        "每次的情况简单记一笔，过一阵回头看，变化最清楚",
     ),
-    "diary": ("把小事做好，日子就会慢慢变好", "记录本身就是一种治愈"),
+    "diary": ("照片配一两句话就够，简单才容易坚持", "隔一周翻翻之前的记录，常能发现新的小规律"),
     "edu": (
         "先理解原理，再记方法，会轻松很多",
         "遇到说法不一的地方，以权威来源为准",
@@ -310,8 +311,8 @@ SUBJECT_TIPS: dict[str, tuple[str, ...]] = {
         "关于{k}，先把最基本的概念弄明白，再看细节",
         "常见的误区，往往出在只听一家之言",
     ),
-    "story": ("关于{k}，每一步都算数，走过的弯路也是收获",),
-    "diary": ("关于{k}，记下来的小事，回头看都很珍贵",),
+    "story": ("关于{k}，开始之前多问问做过的人，能少走不少弯路",),
+    "diary": ("关于{k}，每天花几分钟记一笔，过段时间回头看变化最明显",),
     "product": ("第一次用{k}先少量试试，适合再长期用", "{k}按说明的用法来，效果更稳定"),
     "billboard": ("{k}的时间地点到场前再确认一次",),
 }
@@ -530,6 +531,14 @@ def trip_doings(text: str) -> list[tuple[str, ...]]:
     outing = any(name.startswith("outdoor.") or tips.alone for _, name, tips in found)
     town = [] if outing else [tips.doings for name, _, tips in _scenes() if name == _TOWN]
     return [*(doings for _, doings in named), *town]
+
+
+def sought_doings(text: str) -> list[tuple[str, ...]]:
+    """The doings of the `own` activities the request names (看油菜花 → a flower trip's): what the trip goes
+    there to do, said before its landmarks are visited."""
+    text = _unrefused(text)
+    own = {name for name, (when, mine) in _activities().items() if mine and when.search(text)}
+    return [tips.doings for name, _, tips in _scenes() if name in own and tips.doings]
 
 
 def scene_image(theme: str, text: str) -> str:
