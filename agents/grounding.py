@@ -56,6 +56,8 @@ _GENERIC_WORDS = frozenset({
     # a verdict or a span of use: any thing's review says them (值不值得 of a robot vacuum is no iPad's)
     "值不值得", "值不值", "值得", "真实", "体验", "感受", "优缺点", "半年", "一年", "两年", "三年", "一个月",
     "三个月",
+    # how any dish or plan is given: a cake's 配方 is no chicken wings' (腌料配方和温度时间都写上)
+    "配方", "温度", "时间", "做法", "步骤", "用量", "配料", "次数", "时长",
     # audiences: a note for the same readers is not about the same thing
     "上班族", "学生党", "打工人", "大学生", "宝妈", "女生", "男生", "年轻人", "职场新人", "新手妈妈",
 })

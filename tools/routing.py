@@ -142,6 +142,7 @@ _ENDS_AS_QUESTION = re.compile(r"(?:[?？]|[吗呢么嘛])[\s!！~～。]*$")
 _PLAN_ASKED = re.compile(
     r"(?:一日游|两日游|三日游|行程)\s*(?:该|要)?(?:怎么|如何)(?:安排|玩|走|排|规划)"
     r"|路线\s*(?:该|要)?(?:怎么|如何)(?:安排|规划)"
+    r"|[一二两三四五六七八九十\d]+天(?:[一二两三四五六七八九十\d]+[晚夜])?\s*(?:该|要)?(?:怎么|如何)(?:安排|玩|规划)"
 )
 
 
@@ -169,8 +170,15 @@ def _for_picture(text: str, start: int, end: int) -> bool:
     return _PICTURE_AFTER.match(text, end) is not None or _PICTURE_FOR.search(text[:start]) is not None
 
 
+# "How I organized my tiny kitchen": a told experience's title, no question (it asks nothing of the studio)
+_TOLD_HOW = re.compile(
+    r"^\s*how\s+(?:i|we)\s+(?:finally\s+|actually\s+)?"
+    r"(?:[a-z]+ed|got|made|built|kept|taught|found|went|grew|lost|saved|spent|took|beat|quit|ran|paid)\b",
+    re.IGNORECASE,
+)
 # 求推荐 / 有没有…推荐: the asker wants a recommendation, not a post of them
-_ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)[^，。,.！!？?]{0,20}$")
+# (…but 求攻略 asks for the guide itself: a post)
+_ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)(?!攻略)[^，。,.！!？?]{0,20}$")
 
 
 def post_hit(text: str) -> Hit | None:
@@ -182,6 +190,8 @@ def post_hit(text: str) -> Hit | None:
     verb = m.verbs.search(text)
     if verb:
         return Hit("post.verb", verb.group(0))
+    if (told := _TOLD_HOW.match(text)) and not text.rstrip().endswith(("?", "？")):
+        return Hit("post.english", told.group(0).strip())
     asked = m.question_english.search(text) and not _POLITE_ASK.search(text)
     for english in m.english.finditer(text):
         if not (asked and text.rstrip().endswith(("?", "？"))) and not _for_picture(text, *english.span()):

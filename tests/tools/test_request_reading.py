@@ -1133,3 +1133,41 @@ def test_a_count_of_people_or_of_ways_makes_no_list_and_what_to_note_down_is_no_
     told = request_details("周末在家做了一次寿喜锅，配料和步骤都记一下，两个人吃刚好", "寿喜锅")
     assert not any("记一下" in t for t in told.told), told
     assert subject_of("我坚持了两个月的护发习惯", "") == "护发习惯"
+
+
+def test_a_bare_word_of_the_theme_gives_way_to_the_question_and_an_outing_visits_no_town_sights() -> None:
+    assert "裙子" in extract_topic("梨形身材夏天怎么穿裙子显瘦？分享我的5条搭配心得")
+    from tools.entities import landmarks_of
+
+    for seed in range(3):  # (爬黄山 is the mountain, not the villages of 黄山 the city)
+        body = str(_draft("第一次去爬黄山，两天一夜，住山上，求攻略", seed=seed)["body"])
+        assert not any(n in body for n in landmarks_of("黄山") if "黄山" not in n), body
+
+
+def test_how_a_dish_is_given_shares_no_subject_with_another_dish_s_note() -> None:
+    from agents.grounding import Scope
+
+    request = "用空气炸锅做烤鸡翅，腌料配方和温度时间都写上"
+    scope = Scope.of(request, _brief(request))
+    cake = {"title": "巴斯克蛋糕翻车3次后的成功配方", "desc": "奶油奶酪提前2小时室温软化。", "tags": ["烘焙"]}
+    assert scope.note_fit({**cake, "theme": "food"}) == "off_topic"
+    assert "自媒体" in _brief("做自媒体一年，从0到1万粉，写写我踩过的坑")["keywords"]
+
+
+def test_a_told_english_title_is_a_post_and_the_parts_of_making_a_thing_are_no_subject() -> None:
+    from tools.routing import route
+
+    assert route("How I organized my tiny kitchen in a rental, with cheap stuff").intent == "full_post"
+    assert route("How do I organize my closet?").intent == "question"
+    request = "周末在家给猫做了个纸箱城堡，步骤和材料写一篇"
+    assert subject_of(extract_topic(request), "") == "给猫做纸箱城堡"
+    assert "纸胶带" in str(_draft(request)["body"])  # (a pet's DIY scene: how the box is cut and taped)
+
+
+def test_a_trip_s_days_asked_how_to_spend_and_a_guide_asked_for_are_posts() -> None:
+    from tools.routing import route
+
+    assert route("冬天去哈尔滨冰雪大世界，三天怎么安排，怕冷星人求攻略").intent == "full_post"
+    assert route("去哈尔滨玩三天，求攻略").intent == "full_post"
+    assert route("有没有哈尔滨的攻略推荐").intent == "question"  # (a recommendation asked for: for the asker)
+    assert route("三天怎么减掉两斤").intent == "question"

@@ -225,6 +225,7 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^在(?![家外])(?=\S{4})", "", subject)
     subject = re.sub(rf"(?<=\S{{2}})了(?:{_SPAN.pattern})(?=\S{{2}})", "", subject)
     subject = re.sub(r"(?<=\S[上到完会成])了(?=\S{2})", "", subject)  # 考上了研究生 → 考上研究生
+    subject = re.sub(r"(?<=\S[做搭织缝画])了个?(?=\S{2})", "", subject)  # 给猫做了个纸箱城堡 → 给猫做纸箱城堡
     # what came after, told (裸辞三个月后我终于找到新工作了 → 裸辞后找到新工作)
     subject = re.sub(rf"(?:{_SPAN.pattern})(?=(?:以|之)?后我)", "", subject)
     subject = re.sub(_AFTER_I, "", subject)
@@ -1705,7 +1706,8 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     text = f"{ctx.request} {ctx.topic}"
     sought = voice.sought_doings(text)  # (what the trip goes to do, before its landmarks: 看油菜花)
     others = [d for d in voice.trip_doings(text) if d not in sought]
-    for pool in [*sought, _landmark_visits(ctx, fb, said), *others]:
+    landmarks = () if voice.outing(text) else _landmark_visits(ctx, fb, said)
+    for pool in [*sought, landmarks, *others]:
         usable = [
             d
             for d in pool

@@ -487,7 +487,10 @@ _REFUSED = re.compile(r"^(?:别|不要|避免|千万别|切记别|尽量别|尽�
 
 
 # Parts of any trip or plan, two or more, with nothing of what it is (路线和装备攻略, 住宿和交通)
-_ASPECT = "(?:路线|装备|住宿|交通|美食|预算|行程|天气|门票|费用|花费|注意事项|看点|亮点|玩法)"
+_ASPECT = (  # (…and of making a thing: 步骤和材料)
+    "(?:路线|装备|住宿|交通|美食|预算|行程|天气|门票|费用|花费|注意事项|看点|亮点|玩法|步骤|材料|工具|配料|用料|做法|成本"
+    "|尺寸)"
+)
 _ASPECTS_ONLY = re.compile(rf"(?:{_ASPECT}[和与、及]){{1,3}}{_ASPECT}(?:攻略|清单|指南|分享)?")
 # Parts of owning or using any thing (说说噪音和日常照顾, 优缺点和适合什么家庭): the thing is in another
 # clause
@@ -762,7 +765,7 @@ _MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
 # a theme's bare word and a kind of post (美食攻略, 旅行笔记, 穿搭分享): no subject of its own
 _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件灰色大衣的五种搭法)
     r"(?:(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)(?=\S{2}))?"
-    r"(?:美食|旅行|旅游|穿搭|护肤|美妆|健身|运动|家居|育儿|职场|宠物|户外|萌宠)"
+    r"(?:美食|旅行|旅游|穿搭|搭配|护肤|美妆|健身|运动|家居|育儿|职场|宠物|户外|萌宠)"
     r"(?:攻略|笔记|分享|心得|经验|推荐|合集|清单|指南|日记|记录)+"
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"

@@ -528,9 +528,16 @@ def trip_doings(text: str) -> list[tuple[str, ...]]:
     text = _unrefused(text)
     found = [(m.start(), name, tips) for name, when, tips in _scenes() if (m := when.search(text))]
     named = sorted((at, tips.doings) for at, _, tips in found if tips.doings)
-    outing = any(name.startswith("outdoor.") or tips.alone for _, name, tips in found)
-    town = [] if outing else [tips.doings for name, _, tips in _scenes() if name == _TOWN]
+    town = [] if outing(text) else [tips.doings for name, _, tips in _scenes() if name == _TOWN]
     return [*(doings for _, doings in named), *town]
+
+
+def outing(text: str) -> bool:
+    """Is the trip an outing (a hike, a ride) or a scene marked `alone` (a theme park): its days are spent
+    on it, none in a town's streets nor at its landmarks (爬黄山 is the mountain, not 黄山's villages)?"""
+    text = _unrefused(text)
+    alone = [when for name, when, tips in _scenes() if name.startswith("outdoor.") or tips.alone]
+    return any(when.search(text) for when in alone)
 
 
 def sought_doings(text: str) -> list[tuple[str, ...]]:
