@@ -287,6 +287,11 @@ def _thick(sentence: str, scope: Scope) -> bool:
     return any(len(theme_hits(t, sentence, min_len=2)) >= SURE_DRIFT for t in _others(scope))
 
 
+def _thickest(sentence: str, scope: Scope) -> bool:
+    """Is the sentence thicker still with another theme's words than a digression needs (four or more)?"""
+    return any(len(theme_hits(t, sentence, min_len=2)) > SURE_DRIFT for t in _others(scope))
+
+
 def off_topic(text: str, scope: Scope) -> bool:
     """Does `text` show another topic: nothing of the request's topic, places or themes, and words of a theme
     the request is not in (the call to action's check reads a teased next post with it)?"""
@@ -346,7 +351,11 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     counted = bool(scope.themes) and not scope.narrative
     # (…unless it goes on with an on-topic item under a heading: 🍳 吃饭相关： 卡式炉和气罐… 我们煮了火锅)
     thick_off = [s for s in off if thick(s)]
-    sure = [s for s in thick_off if s not in _headed_items(body, stance)] if thick_off else []
+    headed = _headed_items(body, stance) if thick_off else set()
+    sure = [s for s in thick_off if s not in headed]
+    # …and a line thicker still digresses whatever topic word it passes by, under any heading (周五发完周报
+    # 我就去楼下健身房…练背…硬拉 in an intern's weekly-report tips)
+    sure += [s for s in content if s not in sure and s not in neutral and _thickest(s, scope)]
     weight = len(off) + (LOOSE_WEIGHT * len(loose) if counted else 0.0)
     found = [
         *_tangents(body, scope), *_stray_paragraphs(body, scope), *_elsewhere_paragraphs(body, scope), *sure
@@ -719,6 +728,12 @@ def _advice_patterns() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
 # 不舒服…): a pet post may dose its pet.
 _WRITER = re.compile(r"我自己|自己也|我也|(?:铲屎官|主人|大人|你)自己")
 _PET = re.compile(r"猫|狗|宠|它|主子|毛孩子|喵|汪")
+# …but a person's medicine fed to the pet is advice all the same (再冲半袋家里大人吃的蒙脱石散，用针管喂)
+_HUMAN_MEDICINE = re.compile(
+    r"(?:大人|人|我们|我|自己)(?:吃|用|喝)的[^，,。；;]{0,6}?(?:药|散|片|胶囊|冲剂|颗粒|软膏|药膏)"
+    r"|人用的?[^，,。；;]{0,4}?(?:药|散|片|胶囊)"
+)
+_FED = re.compile(r"喂|给(?:它|他|她|猫|狗|主子)|拌进|混进|掺进|抹在它|涂在它")
 
 
 def _shaped_advice(domain: str, said: Sequence[str], scope: Scope, *, allowed: bool) -> list[str]:
@@ -731,6 +746,7 @@ def _shaped_advice(domain: str, said: Sequence[str], scope: Scope, *, allowed: b
     for sentence in said:
         owners = bool(_WRITER.search(sentence)) and not _PET.search(sentence)
         if allowed and "pets" in scope.themes and not owners:
+            found.extend(m.group(0) for m in _HUMAN_MEDICINE.finditer(sentence) if _FED.search(sentence))
             continue
         for _, pattern in _advice_patterns().get(domain, ()):
             found.extend(m.group(0) for m in pattern.finditer(sentence))

@@ -1724,6 +1724,10 @@ ROUND_18_CAUGHT = {
     "draft-f1029-1": "foreign_place",  # 程阳永济桥 (柳州's 三江) as a bridge of 肇兴
     "draft-f1031-1": "cta_mismatch",  # 这条路线很适合亲子…带娃出发吧 closing a Q&A on homework
     "draft-f1032-3": "cut_off",  # a timetable's line stopped on 殿里的彩塑 among lines ending on 。
+    # round 31
+    "draft-f1041-1": "off_topic_advice",  # 家里大人吃的蒙脱石散，用针管喂: a person's medicine fed to the cat
+    "draft-f1044-2": "stock_phrase",  # 人间烟火气最抚凡人心 … yyds，狠狠治愈了我的胃 … 生活再忙也别忘了…
+    "draft-f1047-1": "topic_drift",  # 周五发完周报我就去楼下健身房…练背…硬拉: passes by 周报 only
 }
 
 

@@ -1171,3 +1171,33 @@ def test_a_trip_s_days_asked_how_to_spend_and_a_guide_asked_for_are_posts() -> N
     assert route("去哈尔滨玩三天，求攻略").intent == "full_post"
     assert route("有没有哈尔滨的攻略推荐").intent == "question"  # (a recommendation asked for: for the asker)
     assert route("三天怎么减掉两斤").intent == "question"
+
+
+def test_a_form_of_writing_takes_its_thing_and_shares_no_subject_with_another_form_s_note() -> None:
+    from agents.grounding import Scope
+
+    request = "年底述职PPT怎么做，分享我的框架，给第一次述职的人"
+    assert "述职" in extract_topic(request) and "框架" in extract_topic(request)
+    essay = {"title": "申论大作文框架，照着写不跑题", "desc": "标题：对策式或者观点式。", "tags": ["考公"]}
+    assert Scope.of(request, _brief(request)).note_fit({**essay, "theme": "career"}) == "off_topic"
+
+
+def test_no_heading_stands_over_an_empty_list() -> None:
+    days = [
+        {"text": f"D{n} 到{place}", "sourceId": "travel-032"}
+        for n, place in enumerate(("赛里木湖，住湖边", "那拉提", "巴音布鲁克看日落", "喀纳斯"), start=2)
+    ]
+    body = str(_draft("新疆自驾十天，乌鲁木齐出发，独库公路和赛里木湖都要去", facts=days)["body"])
+    assert not re.search(r"[·：:]\S{0,8}\n\n", body), body  # (a heading line never ends a paragraph alone)
+
+
+def test_the_asker_named_before_how_is_the_reader_and_a_change_is_said_whole() -> None:
+    request = "职场妈妈怎么平衡工作和带娃，写写我的时间表"
+    assert extract_audience(request) == "职场妈妈"
+    assert subject_of(extract_topic(request), "") == "平衡工作和带娃"
+    assert subject_of("我家狗狗从暴冲到随行的训练过程", "") == "狗狗从暴冲到随行"
+
+
+def test_a_post_s_filler_tags_name_no_activity_it_does_not_ask_for() -> None:
+    tags = _draft("新手第一次夜骑，30公里城市路线，装备和安全注意事项写一下")["tags"]
+    assert not {"露营", "水上运动", "徒步"} & set(tags), tags

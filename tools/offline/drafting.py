@@ -280,7 +280,9 @@ def subject_of(topic: str, audience: str) -> str:
     if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
         subject = subject[1:]
     whole = subject
-    subject = _tidy_end(_within(subject, 10).rstrip("的和与及、"))
+    subject = _within(subject, 10).rstrip("的和与及、")
+    # (a change from one state to another is said whole: 狗狗从暴冲到随行, not 狗狗从暴冲)
+    subject = subject if re.search(r"从\S{1,6}到\S{1,6}$", subject) else _tidy_end(subject)
     if subject.count("《") > subject.count("》"):  # never cut inside a work's name: all of it, or none
         closed = whole[: whole.find("》", len(subject)) + 1] if "》" in whole[len(subject) :] else ""
         subject = closed if 0 < len(closed) <= 16 else subject[: subject.rfind("《")].rstrip("的和与及、")
@@ -606,7 +608,9 @@ def _particular(word: str) -> bool:
 
 
 # A reader named before the question (上班族如何…, 学生党怎么…): who it is for, not what it is about
-_READER_WORD = re.compile(r"上班族|打工人|学生党|大学生|宝妈|新手妈妈|新手爸妈|职场新人|新手|小白|新人|职场")
+_READER_WORD = re.compile(
+    r"上班族|打工人|学生党|大学生|宝妈|新手妈妈|新手爸妈|职场妈妈|全职妈妈|职场新人|新手|小白|新人|职场"
+)
 # (…described too, before how it is done: 刚入职的新人怎么跟领导汇报 → 跟领导汇报)
 _READER_FIRST = re.compile(
     rf"^(?:[\u4e00-\u9fff]{{1,8}}?的)?(?:{_READER_WORD.pattern})(?=如何|怎么|怎样)|^(?:{_READER_WORD.pattern})的"
@@ -1132,7 +1136,13 @@ def _tags(
         ]
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
     if len(tags) < 3 and not fb.tags_set:  # …and then the tags that fit any post of the theme, or any post
-        spare = [*generic_tags(ctx.theme.key), *generic_tags("any")]
+        # (…not of an activity the request does not ask for: no #露营 nor #水上运动 on a night ride)
+        asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)
+        spare = [
+            t
+            for t in [*generic_tags(ctx.theme.key), *generic_tags("any")]
+            if not _other_activity(ctx, t) and voice.activities(t) <= asked
+        ]
         tags = dedupe([*tags, *(t for t in spare if not any(x in t for x in avoid))])[: max(3, len(tags))]
     return tags[:8]
 
@@ -1369,6 +1379,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # 喀纳斯) says nothing on its own, outside a plan by days
         points = [p for p in points if not _DAY_LABEL.match(p)]
         tips = [t for t in tips if not _DAY_LABEL.match(t)]
+    if not points:  # (never a heading over nothing: what the tips say leads instead)
+        points, tips = tips[: max(len(tips) - 1, 1)], tips[max(len(tips) - 1, 1) :]
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     # a list of no things, only the general advice on choosing them (a corpus that knows no novels),
     # promises no count nor favourites: it opens and is titled as a guide to choosing
@@ -1675,7 +1687,9 @@ def _list_paragraphs(
     }.get(shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"])
     heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
     paragraphs = []
-    if shape == "told":  # told in its note's order, not enumerated
+    if not points:  # (no heading over nothing)
+        pass
+    elif shape == "told":  # told in its note's order, not enumerated
         n_told = 3 if length == "shorter" else 5
         paragraphs.append("。".join(points[:n_told]) + "。")
     else:

@@ -282,6 +282,9 @@ def extract_audience(text: str) -> str | None:
     match = _AUDIENCE_PHRASE.search(text)
     if match:
         return match.group("who")
+    # (…else the person who asks how, first: 职场妈妈怎么平衡工作和带娃)
+    if asker := _ASKER.match(text):
+        return asker["who"]
     # (…else a clause of only a person, described: 刚入职一个月的新人，怎么跟领导汇报…)
     described = (m for c in clauses if len(clauses) > 1 and (m := PERSON_CLAUSE.match(c)))
     if person := next(described, None):
@@ -302,6 +305,10 @@ def extract_audience(text: str) -> str | None:
 
 
 _USED = re.compile(r"[读听看玩带穿背戴]$")
+_ASKER = re.compile(
+    r"^(?P<who>(?:[\u4e00-\u9fff]{1,6}?的)?(?:职场妈妈|全职妈妈|新手妈妈|新手爸妈|宝妈|上班族|打工人|学生党|大学生|职场新人))"
+    r"(?=如何|怎么|怎样)"
+)
 _PERSON_AFTER = re.compile(
     r"的(?P<p>[\u4e00-\u9fff]{0,3}?(?:朋友|姐妹|宝子|同学|新手|小白|大学生|学生|女生|男生|妈妈|爸爸|宝妈|家长|上班族|打工人))"
     r"(?=[的看，,。！!？?\s推写分]|$)"
