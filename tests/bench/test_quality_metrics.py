@@ -207,8 +207,8 @@ def test_the_request_set() -> None:
         for r in rows
         if 1200 <= int(r["id"][4:]) < 2900
     )
-    # rounds 29 and 30 (req-2901…, req-3001…) held out every third row from req-2902 and req-3002 on as
-    # they were written
+    # rounds 29–31 (req-2901…, req-3001…, req-3101…) held out every third row from req-2902, req-3002 and
+    # req-3102 on as they were written
     assert all(
         r["split"] == ("holdout" if (int(r["id"][4:]) - 2900) % 3 == 2 else "tune")
         for r in rows
@@ -217,7 +217,12 @@ def test_the_request_set() -> None:
     assert all(
         r["split"] == ("holdout" if (int(r["id"][4:]) - 3000) % 3 == 2 else "tune")
         for r in rows
-        if int(r["id"][4:]) >= 3000
+        if 3000 <= int(r["id"][4:]) < 3100
+    )
+    assert all(
+        r["split"] == ("holdout" if (int(r["id"][4:]) - 3100) % 3 == 2 else "tune")
+        for r in rows
+        if int(r["id"][4:]) >= 3100
     )
     later = [(r, int(r["id"][4:])) for r in rows if 200 <= int(r["id"][4:]) < 1000]
     assert all(r["split"] == ("holdout" if 700 <= n < 900 else "tune") for r, n in later)

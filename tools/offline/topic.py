@@ -53,6 +53,8 @@ def _made_into(text: str) -> re.Match[str] | None:
     made = _MADE_INTO.match(text)
     tidied = made and made["up"] == "整理" and any(w in made["what"] for w in THEMES["home"].triggers)
     return None if tidied else made
+
+
 _MAKE = re.compile(
     r"^安排一下|^给(?=个(?!子)|一份|几|份)|^(?:写写|写|扩写|扩|发|出|来|做|整理|列|创作|生成|编|搞|整|弄|改|看|排)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
