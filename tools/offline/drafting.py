@@ -1687,12 +1687,10 @@ def _list_paragraphs(
     }.get(shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"])
     heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
     paragraphs = []
-    if not points:  # (no heading over nothing)
-        pass
-    elif shape == "told":  # told in its note's order, not enumerated
+    if points and shape == "told":  # told in its note's order, not enumerated
         n_told = 3 if length == "shorter" else 5
         paragraphs.append("。".join(points[:n_told]) + "。")
-    else:
+    elif points:  # (no heading over nothing)
         bullet_e = (lambda: f" {e()}") if fb.emoji == "more" else (lambda: "")
         paragraphs.append(
             heading.strip() + "\n" + "\n".join(f"{marker(i)} {p}{bullet_e()}" for i, p in enumerate(points))
