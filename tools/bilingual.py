@@ -110,6 +110,16 @@ _STORY = re.compile(
     re.IGNORECASE,
 )
 _ASKED = re.compile(r"\b(?:write|post|note|share|about|how|tips|guide|recommend)\b", re.IGNORECASE)
+# a thing told with what the writer did with it, no "that" between ("the bread I baked", "the routine I've
+# done"): the thing ends before the pronoun (not "how I lost 10kg", "what we packed")
+_RELATIVE = re.compile(
+    r"(?<=[a-z])(?<!\bhow)(?<!\bwhat)(?<!\bwhen)(?<!\bwhere)(?<!\bwhy)(?<!\bwhich)(?<!\bthat)(?<!\bbecause)"
+    r"(?<!\bafter)(?<!\bbefore)(?<!\bsince)(?<!\bwhile)(?<!\bif)(?<!\band)(?<!\bbut)(?<!\bso)(?<!\bwho)"
+    r"\s+(?:that\s+|which\s+)?(?=(?:i|we)(?:['’](?:ve|d))?\s+(?:(?:have|had|just|recently|finally|always)\s+)*"
+    r"(?:\w+ed|done|made|tried|been|taken|run|built|bought|worn|read|kept|grown|eaten|found|seen|got|gotten"
+    r"|gone|written|drawn|begun|taught|held|do|make|use|eat|wear|run|take|cook|bake|follow)\b)",
+    re.IGNORECASE,
+)
 # "my first week trying gua sha": the time it is the first of is said after the doing (刮痧第一周)
 _FRAMES = frozenset("第一周 第一个月 第一天 第一年".split())  # noqa: SIM905
 # "teaching my dog to sit" → 教狗狗坐下; "getting a toddler to eat greens" → 让幼儿吃青菜
@@ -1350,12 +1360,30 @@ def _unframe(text: str) -> str:
 _GONE = "\x00"  # where a word of manner in a mixed request was, till what only qualified it goes too
 
 
+def _relative(match: re.Match[str]) -> str:
+    """The break before a relative clause, with where it happened kept on the thing ("the trail we hiked in
+    Yunnan" → "the trail in Yunnan, we hiked …")."""
+    clause = re.split(r"[.,:;!?]", match.string[match.end() :], maxsplit=1)[0]
+    where = re.search(r"\b(?:in|at|around|near)\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", clause)
+    return f" {where.group(0)}, " if where else ", "
+
+
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
         return text
     text = _unframe(text)
+    # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it
+    # does in an all-Chinese request, and stays a break when the English beside it is rendered and glued on
+    # (…and so does one before a letter or two that start a Chinese word: 素纱襌衣 T形帛画)
+    text = re.sub(
+        r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff]|[A-Za-z]{1,2}[\u4e00-\u9fff])",
+        "，",
+        text,
+    )
     english = not _HAN.search(text)
+    if english:  # "the kettlebell routine I've done 3x a week": the thing, then the story of it
+        text = _RELATIVE.sub(_relative, text, count=1)
     story = _STORY.search(text) if english else None
     if story and _ASKED.search(text[: story.start()]):  # "… - we kept them in separate rooms first"
         text = text[: story.start()]

@@ -76,13 +76,21 @@ def _places(text: str) -> tuple[str, ...]:
     found: list[str] = []
     stop = not_places()
     # (a station's direction is its own word: 钟山西站 is 钟山's west station, no 山西)
-    for word, flag in segmenter.posseg(_STATION.sub(r" \1", _EMOJI.sub(" ", text))):
+    tokens = list(segmenter.posseg(_STATION.sub(r" \1", _EMOJI.sub(" ", text))))
+    for at, (word, flag) in enumerate(tokens):
         word = word.strip()
+        if at and tokens[at - 1][1] == "ns" and _INSTITUTION.fullmatch(word):
+            if found and found[-1] == tokens[at - 1][0]:  # 湖南博物院 is a museum's name, not a trip to 湖南
+                found[-1] += word
+            continue
         if len(word) < 2 or word in stop or not re.fullmatch(r"[\u4e00-\u9fff]+", word):
             continue
         # jieba tags many everyday two-character words ns (吉他, 深度, 美丽): one no table knows is a place
         # only where the text treats it as one (去X, 在X, X旅行)
         if flag == "ns" and len(word) == 2 and not _listed(word) and not _placed(text, word):
+            continue
+        # (…and longer words too, that end in nothing a place's name ends in: 大哥大 of 理肤泉大哥大)
+        if flag == "ns" and not _listed(word) and not _PLACE_END.search(word) and not _placed(text, word):
             continue
         # (…and a city jieba reads as a name or a noun is one: 拉萨 nrt, 大理 n)
         named = flag in _NAMED_FLAGS and len(word) >= 3 and bool(_LANDMARK.search(word))
@@ -103,6 +111,15 @@ def _places(text: str) -> tuple[str, ...]:
     )
 
 
+# what the name of a place, a spot or a street ends in
+_PLACE_END = re.compile(
+    r"[省市县区镇乡村寨屯山峰岭岩洞湖海江河溪泉潭湾岛港滩街路巷道桥寺庙宫观塔楼阁园馆院城坊里堡关门站场台池林谷口岸州洲"
+    r"坝坡沟峡塘渡湿地府]$|中心$|广场$|古镇$|老街$|公园$|景区$"
+)
+# an institution named after its place (湖南博物院, 浙江美术馆): one name
+_INSTITUTION = re.compile(
+    r"博物院|博物馆|美术馆|科技馆|图书馆|大剧院|植物园|动物园|海洋馆|体育馆|纪念馆|艺术馆"
+)
 _STATION = re.compile(r"(?<=[\u4e00-\u9fff])([东南西北]站)")
 _BEFORE_PLACE = frozenset("去到在来从回游逛飞住")
 _AFTER_PLACE = re.compile(r"旅行|旅游|游|之行|玩|市|县|站|机场|人|本地|的景点|的美食")
@@ -117,7 +134,9 @@ def _gone_to(text: str, word: str) -> bool:
     )
 
 
-_STAY_AFTER = re.compile(r"玩|住|待|逛|旅|过|[一二两三四五六七\d](?:天|晚|日)")
+_STAY_AFTER = re.compile(
+    r"玩|住|待|逛|旅|过|研学|游|度假|避暑|出差|自驾|露营|徒步|[一二两三四五六七\d](?:天|晚|日)"
+)
 
 
 def _placed(text: str, word: str, after: re.Pattern[str] | None = None) -> bool:

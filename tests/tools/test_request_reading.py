@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tools.bilingual import localize
+from tools.entities import places
 from tools.offline.context import Context
 from tools.offline.details import request_details
 from tools.offline.drafting import _tag_word, compose_draft, subject_of
@@ -1201,3 +1203,57 @@ def test_the_asker_named_before_how_is_the_reader_and_a_change_is_said_whole() -
 def test_a_post_s_filler_tags_name_no_activity_it_does_not_ask_for() -> None:
     tags = _draft("新手第一次夜骑，30公里城市路线，装备和安全注意事项写一下")["tags"]
     assert not {"露营", "水上运动", "徒步"} & set(tags), tags
+
+
+# --- session 29: round 31's tune misses, fixed by class ----------------------------------------------
+def test_spaces_part_the_clauses_of_a_request_with_english_in_it_too() -> None:
+    # (an English word anywhere made the spaces vanish, and 不要鸡汤 became the post's subject)
+    request = "今年边上班边考了PMP 一次就过 每天学两小时 想写一篇备考经验 不要鸡汤"
+    assert extract_topic(request) == "备考经验"
+    # (…and a space beside an amount is no clause break)
+    assert localize("写一篇 300 RMB 改造小阳台的笔记") == "写一篇300元改造小阳台的笔记"
+
+
+def test_the_whole_of_a_thing_is_no_verb_of_making_and_a_home_takes_no_town() -> None:
+    assert extract_topic("周末把书房收拾了一遍 整个房间都亮了 帮我写一篇书房改造的分享") == "书房改造"
+    # (where its things were bought is not where the home is)
+    assert extract_topic("去景德镇淘了几个杯子 摆在书桌上 帮我写篇家里书桌布置的笔记") == "家里书桌布置"
+
+
+def test_a_process_is_of_what_was_done_not_of_who_it_was_done_with() -> None:
+    request = "今年跟着楼下的大爷们去松花江冬泳了 想写篇记录 讲讲循序渐进适应冷水的过程"
+    topic = extract_topic(request)
+    assert "冬泳" in topic and "大爷" not in topic and "松花江" not in topic
+
+
+def test_an_institution_named_after_its_province_is_one_place() -> None:
+    assert places("上周去了浙江美术馆看展") == ["浙江美术馆"]
+    assert places("湖南的博物馆") == ["湖南"]
+    # a county the trip goes to study or holiday in (jieba reads 建水 as a noun)
+    assert places("国庆带爸妈去建水度假") == ["建水"]
+    request = "暑假带孩子去建水研学了三天 第一天去朱家花园 帮我写一篇亲子研学游记"
+    assert extract_topic(request).startswith("建水")
+
+
+def test_an_english_thing_told_with_what_the_writer_did_with_it_ends_before_the_pronoun() -> None:
+    assert localize("Write a post about the pasta sauce we cook every Sunday") == "意面酱汁"
+    assert localize("tips for the trail we hiked in Yunnan") == "云南步道"
+    assert localize("Write a post about how I lost 10kg") == "减掉10kg"  # (a question word is no thing)
+
+
+def test_a_list_written_as_clauses_of_their_own_is_the_post_s_items() -> None:
+    request = "这周在成都出差 每天去吃早饭 连吃了四天 甜水面 钟水饺 蛋烘糕 帮我写篇早餐合集"
+    assert request_details(request, "成都早餐合集").items == ["甜水面", "钟水饺", "蛋烘糕"]
+    # (…with the clause that leads it, when it names the first thing after its verb)
+    request = "去了省博物馆 主要看青铜器 玉器 漆器 帮我写篇逛馆笔记"
+    assert request_details(request, "逛馆笔记").items == ["青铜器", "玉器", "漆器"]
+    # (…but not a clause that asks for the list, nor one that names no thing: 吃了好多)
+    request = "爬了华山 帮我写篇记录 装备要写：冲锋衣 头灯 登山杖"
+    assert request_details(request, "华山记录").items == ["冲锋衣", "头灯", "登山杖"]
+    request = "潮州两天 吃了好多 牛肉丸 粿条 帮我写篇美食笔记"
+    assert request_details(request, "潮州美食").items == ["牛肉丸", "粿条"]
+
+
+def test_a_word_jieba_calls_a_place_is_none_unless_it_is_named_or_treated_like_one() -> None:
+    assert places("今年用空了理肤泉大哥大") == []
+    assert places("在青岛奥帆中心体验了帆船") == ["青岛", "奥帆中心"]

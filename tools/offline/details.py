@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from tools.bilingual import localize
 from tools.offline.itinerary import visit
 from tools.offline.text import POST_PARTS
+from tools.segmenter import posseg
 
 # a clause and the mark that ended it (a question is no detail)
 _CLAUSES = re.compile(  # (a colon between digits is a clock time: 5:30 起床)
@@ -70,7 +71,7 @@ _ENGLISH = re.compile(r"[A-Za-z]{4,}")
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(
-    r"^(?:我?只?有|带上?|买|准备|备好|推荐|用|选|吃|喝|穿|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
+    r"^(?:我?只?有|带上?|买|准备|备好|推荐|用的是|用了|用|选|吃|喝|穿|(?:主要|重点)?看了?|点了?|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
     # (…or the span and the wish a trip's list of places opens with: 三天两晚想去八大关、栈桥和…)
     r"|(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?)?(?:想|要|打算|准备)?去)"
 )
@@ -160,6 +161,56 @@ def _first(text: str) -> str:
     return text.replace("第一次", "")
 
 
+def _bare_thing(clause: str) -> bool:
+    """Is the clause a thing's name and nothing more (甑糕, 登山杖, T形帛画): short, with no word of telling,
+    asking, framing or terms?"""
+    if not 2 <= len(clause) <= 8 or re.search(r"[了过着的是吗呢]", clause):
+        return False
+    if any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or _READER.match(clause):
+        return False
+    # (jieba's noun flags miss rare names — 粿条 is yg + q —, so: no adverb, particle, preposition,
+    # conjunction or pronoun in it, a verb only before the noun it ends in (蛋烘糕), and more than a count:
+    # 一壶四杯)
+    flags = [flag for _, flag in posseg(clause)]
+    if any(f[:1] in ("d", "u", "p", "c", "r") or f in ("y", "e") for f in flags):
+        return False
+    if flags[-1][:1] != "n" and flags[-1] != "zg" and any(f in ("v", "vd", "vg", "vi", "vq") for f in flags):
+        return False
+    return not all(f[:1] in ("m", "q", "t") for f in flags)
+
+
+def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The clauses with a list written as clauses of their own (连吃了五天 肉丸胡辣汤 甑糕 油茶麻花) joined
+    by 、 into one, with the clause that leads it when it names the first thing (主要看马王堆 辛追夫人 →
+    主要看马王堆、辛追夫人)."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(clauses):
+        j = i
+        while j < len(clauses) and _bare_thing(clauses[j][0]) and clauses[j][1] in ("，", ",", ""):
+            j += 1
+        run = [c for c, _ in clauses[i:j]]
+        if j < len(clauses) and _bare_thing(clauses[j][0]):  # (the last one ends the sentence)
+            run.append(clauses[j][0])
+            j += 1
+        lead, lead_end = out[-1] if out else ("", "")
+        # (not a clause that asks for the list: 装备清单要写：冲锋衣 抓绒 …)
+        led = lead_end in ("，", ",") and not _FRAME.search(lead)
+        # (…and names the first thing after its verb: not 吃了好多)
+        bare = re.sub(r"^(?:主要|重点|还|都|就|也|一共)", "", lead)
+        verb = _LEADS.match(bare)
+        led = led and verb is not None and _bare_thing(bare[verb.end() :])
+        if len(run) >= 2 or (run and led):
+            if led:
+                lead = out.pop()[0]
+            out.append(("、".join([lead, *run] if led else run), clauses[j - 1][1]))
+            i = j
+        else:
+            out.append(clauses[i])
+            i += 1
+    return out
+
+
 def request_details(request: str, subject: str, topic: str = "") -> Details:
     """The request's own story, terms, items and steps (see the module docstring); `subject` is the topic
     the writer already says, so its clause is not said again — nor the clause that is the whole `topic`
@@ -170,8 +221,9 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     opened = ""  # the subject's clause when it starts the story told
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
     # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
-    for match in _CLAUSES.finditer(_SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))):
-        clause, end = match.group("text").strip(), match.group("end")
+    text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
+    clauses = [(m.group("text").strip(), m.group("end")) for m in _CLAUSES.finditer(text)]
+    for clause, end in _listed_apart(clauses):
         if _ARROW.search(clause):  # 5:30 起床 → 晨跑 5km: steps in their order
             details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]
             continue

@@ -56,7 +56,7 @@ def _made_into(text: str) -> re.Match[str] | None:
 
 
 _MAKE = re.compile(
-    r"^安排一下|^给(?=个(?!子)|一份|几|份)|^(?:写写|写|扩写|扩|发|出|来|做|整理|列|创作|生成|编|搞|整|弄|改|看|排)(?:一下|一写|点东西|点什么|些东西|点内容"
+    r"^安排一下|^给(?=个(?!子)|一份|几|份)|^(?:写写|写|扩写|扩|发|出|来|做|整理|列|创作|生成|编|搞|整(?!个)|弄|改|看|排)(?:一下|一写|点东西|点什么|些东西|点内容"
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
     # 写小户型收纳的笔记: the verb right before the subject, the kind of post at the end
     r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
@@ -216,6 +216,13 @@ _WHOSE = re.compile(
 _PITS = re.compile(r"(?:我们?)?(?:踩过|遇到过|犯过|走过)的?(?:坑|雷|错|弯路)")
 
 
+# people one does a thing with or for: whose a process is never
+_COMPANY = re.compile(
+    rf"(?:{_WHOM.pattern}|{_PERSON_NOUN}|大爷|大妈|阿姨|叔叔|邻居|同事|室友|闺蜜|老公|老婆|对象|男友|女友|儿子|女儿"
+    r"|老师|师傅|教练|队友|网友|家人|亲戚)"
+)
+
+
 def _owned(topic: str, clauses: list[str], first: str) -> str:
     """A topic that names no thing of its own, with the thing another clause names: a trait, a doing or
     the post's bare theme word (不柴不腻, 掉毛和减肥, 穿搭) is said of the dish, the pet or the garment of
@@ -234,6 +241,7 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
         heads = [things[-1] for c in others if (things := [w for w in things_in(peel(c)) if not places(w)])]
         return heads[0] if heads else topic
     tail = bare != topic.strip("的 ")
+    things_of = [w for c in others for w in things_in(peel(c))]
     told = bool(_TOLD_TAIL.search(topic))  # 换毛季的那些事: the stories of the rabbit's moult
     theme_word = bare in _theme_words(bare)
     if not tail and not theme_word:  # 低卡便当, 遛娃攻略 — a topic of its own
@@ -243,8 +251,11 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
     if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
         return topic
-    owned = (w for c in others for w in things_in(peel(c)) if w not in bare and not places(w))
-    owner = next((w for w in owned if w not in _MEANS), "")
+    # (a thing done at a place, without the place: 冬泳 of 松花江冬泳)
+    unplaced = (re.sub("|".join(map(re.escape, places(w))), "", w) if places(w) else w for w in things_of)
+    owned = (w for w in unplaced if len(w) >= 2 and w not in bare)
+    # (not the people it was done with: 跟着楼下的大爷们去冬泳，讲讲适应冷水的过程 is of the swimming)
+    owner = next((w for w in owned if w not in _MEANS and not _COMPANY.fullmatch(w)), "")
     if not owner:
         return topic
     # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
@@ -729,7 +740,10 @@ def extract_topic(request: str) -> str:
     elsewhere.sort(key=lambda p: bool(re.search(rf"从{re.escape(p)}", request)))
     # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
-    if elsewhere and not places(topic) and short:  # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
+    # (not a subject at home, whatever town its things came from: 去德化淘了茶具…，写家里茶角布置)
+    at_home = re.search(r"家里|家中|我家|在家|居家", topic)
+    # 带孩子去广汉三星堆，写个遛娃攻略 → 广汉遛娃攻略
+    if elsewhere and not places(topic) and short and not at_home:
         # (…with how long, when only the plan is named: 三天两晚想去…，帮我排个行程 → 青岛三天两晚行程)
         span = _SPAN_WORDS.search(request) if topic in ("行程", "路线", "攻略") else None
         # (…or with what the trip goes there to do: 周末去杭州西湖边骑行，写一篇半日游路线 → 杭州西湖边骑行…)
