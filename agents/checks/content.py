@@ -439,6 +439,9 @@ def _anchored(body: str, stance: Callable[[str], str]) -> set[str]:
     return out
 
 
+_BOXED = re.compile(r"^\s*[□☐☑✅]")
+
+
 def _subject_items(body: str, scope: Scope) -> set[str]:
     """Sentences of list items under a heading that names the subject (「两岁宝宝·逐个说说」 over 纸尿裤3片、
     湿巾一包 …): an item of a list of the subject's things need not repeat the topic's words — the heading
@@ -448,7 +451,10 @@ def _subject_items(body: str, scope: Scope) -> set[str]:
     aside or a paragraph of another theme is still read by the tangent and paragraph checks."""
     specific = {w for w in scope.topic_words if w not in _PLAIN_TOPIC_WORDS and not _KIND_WORD.fullmatch(w)}
     bigrams = {b for w in specific for b in scope.topic_bigrams if b in w and not _KIND_WORD.fullmatch(b)}
-    groups: list[list[str]] = []
+    # (a checklist — four or more boxed lines — is the subject's list under whatever headings it has:
+    # □ 鞋子擦干净 under 👔 穿着： in a post on the night before an interview)
+    checklist = sum(bool(_BOXED.match(line)) for line in body.splitlines()) >= 4
+    groups: list[list[str]] = [[]]
     for para in paragraphs(body):
         under = False
         for line in para.splitlines():
@@ -460,7 +466,7 @@ def _subject_items(body: str, scope: Scope) -> set[str]:
                     or any(place in line for place in scope.places.names)
                 )
                 groups.append([])
-            elif under and LIST_ITEM.match(line):
+            elif (checklist and _BOXED.match(line)) or (under and LIST_ITEM.match(line)):
                 groups[-1].extend(sentences(line))
             else:
                 under = False

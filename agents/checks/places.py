@@ -572,6 +572,11 @@ def _home(escaped: str) -> list[str]:
         rf"{escaped}(?:{_NAME})?(?:出)?产(?:的|地|区)?(?![品业生后妇假])",
         rf"{escaped}(?:的|买的|带回来的)?那(?:套|件|条|个|只|款|瓶|双|罐|包)",
         rf"{escaped}(?:原装)?进口",  # 意大利进口的真皮: goods by the country they are shipped from
+        # a cosmetic or a brand by its country (日本的氨基酸洁面, 法国牌子的面霜)
+        rf"{escaped}(?:的|产的|本土的?)?[\u4e00-\u9fff]{{0,4}}?(?:洁面|洗面奶|面霜|精华|乳液|防晒|口红|面膜"
+        r"|护肤品|化妆品|药妆|卸妆|眼霜|香水|牌子|品牌|大牌|开架)",
+        # a friend's story of a trip there (室友说起大学那年在泰山夜爬)
+        rf"(?:说起|讲起|聊起|提起)[^。！!？?\n]{{0,6}}?(?:那年|那次|当年|以前|之前|去年)?在?{escaped}",
         # a produce named by where it grows (云南小粒咖啡, 新疆长绒棉, 内蒙古羊绒): a kind of the thing
         rf"{escaped}(?:小粒|长绒|高山|本地)?(?:咖啡|红茶|绿茶|白茶|乌龙|普洱|棉|羊绒|羊毛|丝绸|真丝|大米|香米|小米"
         rf"|蜂蜜|枸杞|红枣|核桃|火腿|腊肉|牛肉干|奶酪|辣椒|花椒|白酒|黄酒|酱油|陈醋)",
@@ -624,6 +629,11 @@ def _compared(escaped: str, listed: str) -> list[str]:
     不少, 和河南的不一样): a comparison, not a place the post is about."""
     return [
         rf"比(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
+        # (…or than a trip of the writer's there: 比去年去首尔贵一点)
+        rf"比(?:我们?)?(?:去年|前年|之前|以前|上次|当年|那年)(?:去|在)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
+        # (之前去过曼谷，清迈节奏慢很多: the place before, the post's after)
+        rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?{listed}[，,][^。！!？?\n]{{0,12}}?{_BETTER}"
+        r"(?:很多|得多|不少|一些|一点|多了)",
         # (比我在深圳吃过的都扎实: the comparative's 都/还/更 after what was had there)
         rf"比(?:我们?)?(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,8}}?(?:都|还|更)",
         rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,4}}?(?:不一样|不同|不太一样|有区别|差不多|一样)",

@@ -133,6 +133,8 @@ def restatement(body: str, title: str = "") -> Restated | None:
         a, b = units[i], units[j]
         if a.line == b.line or a.text in b.text or b.text in a.text:
             continue
+        if _TO_READER.search(a.text) or _TO_READER.search(b.text):
+            continue  # a challenge or a question to the reader (8周后回来告诉我…) asks; it restates nothing
         cosine = float(similarity[i, j])
         better = best is None or cosine > best[0]
         # two units under headings of their own are two items told the same way (单腿臀桥 / 单腿硬拉)
@@ -153,6 +155,7 @@ def restatement(body: str, title: str = "") -> Restated | None:
 
 
 _SPEECH = re.compile(r"[“「][^”」]{4,}")
+_TO_READER = re.compile(r"(?:回来|来|评论区|留言区?)(?:告诉|跟|和)(?:我|大家)|告诉我|[？?]\s*$")
 
 
 def _same_point(

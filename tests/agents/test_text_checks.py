@@ -1648,13 +1648,11 @@ ROUND_28_FAILING = frozenset(
 ROUND_29_FAILING = frozenset({"draft-g1223-good"})
 # Round 30 (F1017–F1032, G1231–G1260; a third of each held out): two held-out good posts still fail
 ROUND_30_FAILING = frozenset({"draft-g1241-good", "draft-g1259-good"})
-# Round 31's tempting good posts (G1261–G1290; a third held out) came in at the session's end, measured once
-# and not yet tuned on: eight fail — a comparison with another city (首尔 beside 京都, 曼谷 beside 清迈, a
-# friend's 泰山 beside 崂山), a product's country (日本的), a checklist's bare □ lines read as drift, a
-# challenge's closing read as a restatement, and two held out
-ROUND_31_FAILING = frozenset(
-    f"draft-g{n}-good" for n in (1265, 1266, 1269, 1273, 1279, 1284, 1285, 1289)
-)
+# Round 31's tempting good posts (G1261–G1290; a third held out) came in at session 28's end: eight failed.
+# Session 29 fixed the six tuned by class (a comparison with a trip elsewhere — 比去年去首尔贵,
+# 之前去过曼谷，清迈…慢很多, a friend's story of 泰山 —, a cosmetic by its country, a checklist's □ lines,
+# a challenge to the reader read as a restatement); the two held out are left as they were measured
+ROUND_31_FAILING = frozenset({"draft-g1265-good", "draft-g1289-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING
@@ -2300,3 +2298,27 @@ def test_a_place_no_table_knows_led_by_a_city_s_name_is_that_city_s() -> None:
 
     scope = PlaceScope.of(["周末带爸妈去杭州园林逛一天"])
     assert scope.allows("灵隐寺") and not scope.allows("拙政园")  # 杭州's sights, not 苏州's
+
+
+def test_a_trip_elsewhere_set_beside_the_post_s_place_and_a_product_s_country_are_no_foreign_places() -> None:
+    request = "大阪五天怎么安排，预算多少"
+    body = (
+        "十月去的大阪，住难波附近，五天每人花了五千出头。\n\n"
+        "🍜 吃：道顿堀的章鱼烧一份六个，黑门市场的海鲜现烤。\n\n"
+        "🚃 交通：周游卡两天，大阪城和天守阁都含门票。\n\n"
+        "算下来比前年去曼谷贵一点，但地铁比想象中方便。"
+    )
+    draft = {"title": "大阪五天，每人五千出头", "body": body, "tags": ["大阪", "日本旅行", "旅行预算"]}
+    assert "foreign_place" not in checks(request, draft)
+    # (…while a fact told of the other city is still one)
+    told = body.replace("算下来比前年去曼谷贵一点，但", "曼谷的考山路夜市也值得逛，")
+    assert "foreign_place" in checks(request, {**draft, "body": told})
+    request = "干皮冬天用什么面霜"
+    body = (
+        "我是干皮，冬天脸颊起皮，今年用空了两罐面霜。\n\n"
+        "1️⃣ 法国的修护面霜：质地厚，晚上厚涂一层，第二天不起皮。\n\n"
+        "2️⃣ 国货的神经酰胺面霜：白天薄涂，上妆不搓泥。\n\n洗脸水温别太高，保湿趁脸还湿的时候涂。"
+    )
+    draft = {"title": "干皮冬天的两罐面霜", "body": body, "tags": ["干皮", "面霜", "冬季护肤"]}
+    assert "foreign_place" not in checks(request, draft)
+

@@ -532,8 +532,10 @@ async def test_generation_concurrency_is_bounded(ctx: StudioContext) -> None:
     started = time.perf_counter()
     run = await run_node(image_agent, state, bounded)
     elapsed = time.perf_counter() - started
+    # (two at a time, never more: the peak says it; the clock only says there were at least two waves — an
+    # upper bound on wall time fails on a loaded machine and is the concurrency benchmark's to measure)
     assert provider.peak == 2 and sorted(provider.calls) == [1, 2, 3, 4]
-    assert 0.4 <= elapsed < 0.4 + 0.5  # two waves of 0.2 s, not one and not four
+    assert elapsed >= 0.4
     assert run.update["imagesComplete"] is True
 
 
