@@ -60,6 +60,8 @@ _GENERIC_WORDS = frozenset({
     "配方", "温度", "时间", "做法", "步骤", "用量", "配料", "次数", "时长",
     # …and the form any writing takes: an exam essay's 框架 is no year-end review's
     "框架", "模板", "模版", "格式", "话术", "结构",
+    # …and how any change goes: a puppy's leash is 适应'd step by step as a cold-water swimmer is
+    "适应", "循序渐进", "过程", "变化", "坚持", "习惯",
     # audiences: a note for the same readers is not about the same thing
     "上班族", "学生党", "打工人", "大学生", "宝妈", "女生", "男生", "年轻人", "职场新人", "新手妈妈",
 })

@@ -1257,3 +1257,19 @@ def test_a_list_written_as_clauses_of_their_own_is_the_post_s_items() -> None:
 def test_a_word_jieba_calls_a_place_is_none_unless_it_is_named_or_treated_like_one() -> None:
     assert places("今年用空了理肤泉大哥大") == []
     assert places("在青岛奥帆中心体验了帆船") == ["青岛", "奥帆中心"]
+
+
+def test_things_named_with_what_was_done_with_them_all_are_told_not_listed() -> None:
+    request = "在清迈住了一个月 每天去咖啡馆远程上班 网速 插座 签证这些都踩过坑 帮我写一篇远程办公体验"
+    details = request_details(request, "清迈远程办公体验")
+    assert details.items == [] and "网速、插座、签证这些都踩过坑" in details.told
+
+
+def test_a_subject_told_as_it_happened_says_what_happened_not_when_nor_whose_home() -> None:
+    assert subject_of("宝宝一岁了终于戒掉奶嘴", "") == "宝宝一岁戒掉奶嘴"
+    assert subject_of("我家10岁的金毛", "") == "10岁的金毛"
+
+
+def test_a_broad_doing_s_tips_before_a_colon_say_no_subject_and_a_pet_s_use_names_no_reader() -> None:
+    assert extract_topic("写篇出行小贴士：坐夜班大巴怎么选座位 给第一次坐的学生") == "坐夜班大巴怎么选座位"
+    assert extract_audience("我把旧书架改成了猫爬架 顶层铺了垫子给猫睡 帮我写一篇改造笔记") is None

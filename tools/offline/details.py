@@ -140,7 +140,8 @@ def _items(clause: str) -> list[str]:
         parts[-1] = _OF_ALL.sub("", parts[-1]) or parts[-1]
     if len(parts) < 2 or any(len(p) > 10 or _ASKS.search(p) for p in parts):
         return []
-    if re.search(r"[了过]$", parts[-1]):  # 拉坯、手绘杯子都体验了: what was done, told
+    # 拉坯、手绘杯子都体验了; 网速、插座、签证这些都踩过坑: what was done with them, told
+    if re.search(r"[了过]$|(?:这些|这几[样个种]|都|也)[^，,。]{0,4}[了过]", parts[-1]):
         return []
     return list(dict.fromkeys(parts))
 
@@ -179,6 +180,9 @@ def _bare_thing(clause: str) -> bool:
     return not all(f[:1] in ("m", "q", "t") for f in flags)
 
 
+_OF_THESE = re.compile(r"^[^，,。]{0,6}?(?:这些|这几[样个种件]|等等?)")
+
+
 def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The clauses with a list written as clauses of their own (连吃了五天 肉丸胡辣汤 甑糕 油茶麻花) joined
     by 、 into one, with the clause that leads it when it names the first thing (主要看马王堆 辛追夫人 →
@@ -192,6 +196,9 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
         run = [c for c, _ in clauses[i:j]]
         if j < len(clauses) and _bare_thing(clauses[j][0]):  # (the last one ends the sentence)
             run.append(clauses[j][0])
+            j += 1
+        elif run and j < len(clauses) and _OF_THESE.match(clauses[j][0]):
+            run.append(clauses[j][0])  # (…or one more and what was done with them all: 签证这些都踩过坑)
             j += 1
         lead, lead_end = out[-1] if out else ("", "")
         # (not a clause that asks for the list: 装备清单要写：冲锋衣 抓绒 …)

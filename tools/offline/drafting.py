@@ -169,6 +169,10 @@ def subject_of(topic: str, audience: str) -> str:
         subject = rest
     subject = re.sub(_READER_FIRST, "", subject)  # 上班族如何利用午休健身: the reader is not the subject
     subject = re.sub(r"^[也都还](?=\S{3})", "", subject)  # (新手)也不会翻车的番茄炒蛋
+    # a topic told as it happened says what happened, not when it at last did (宝宝两岁了终于断掉夜奶 →
+    # 宝宝两岁断掉夜奶), nor whose home it lives in (我家13岁的狸花 → 13岁的狸花)
+    subject = re.sub(r"(?<=\S{2})了?(?:终于|总算|居然|竟然)(?=\S{2})", "", subject)
+    subject = re.sub(r"^我们?家(?:的|里的)?(?!附近|楼下|周边|门口|小区|旁边|边上|对面)(?=\S{2})", "", subject)
     lead = r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))"
     for _ in range(2):  # (第一次去青岛 → 青岛: one lead after another)
         subject = re.sub(lead, "", subject)

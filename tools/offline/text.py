@@ -304,7 +304,7 @@ def extract_audience(text: str) -> str | None:
     return who if who and not used and not asked and not _WHEN_OR_WHERE.search(who) else None
 
 
-_USED = re.compile(r"[读听看玩带穿背戴]$")
+_USED = re.compile(r"[读听看玩带穿背戴睡躺吃喝用住]$")  # (…or a pet's: 给猫睡)
 _ASKER = re.compile(
     r"^(?P<who>(?:[\u4e00-\u9fff]{1,6}?的)?(?:职场妈妈|全职妈妈|新手妈妈|新手爸妈|宝妈|上班族|打工人|学生党|大学生|职场新人))"
     r"(?=如何|怎么|怎样)"

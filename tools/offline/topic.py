@@ -864,7 +864,11 @@ def _keyword_list(request: str) -> str:
 
 
 # the kind of a post after its theme's word (职场干货, 穿搭笔记, 护肤分享)
-_KIND_AFTER_THEME = re.compile(r"(?:的)?(?:干货|知识|技巧|经验|心得|攻略|笔记|分享|清单|科普|建议|合集)$")
+_KIND_AFTER_THEME = re.compile(
+    r"(?:的)?(?:干货|知识|技巧|经验|心得|攻略|笔记|分享|清单|科普|建议|合集|小贴士|贴士|小技巧|指南)$"
+)
+# …or a doing as broad as a theme (出行小贴士: any trip's)
+_BROAD = frozenset({"出行", "生活", "日常", "居家", "学习", "工作", "省钱", "安全", "健康", "通勤"})
 
 
 def _after_label(request: str, first: str, topic: str) -> tuple[str, str] | None:
@@ -876,7 +880,7 @@ def _after_label(request: str, first: str, topic: str) -> tuple[str, str] | None
     if not rest.startswith(("：", ":")):
         return None
     bare = _KIND_AFTER_THEME.sub("", topic)
-    if bare and bare not in _theme_words(bare):
+    if bare and bare not in _theme_words(bare) and bare not in _BROAD:
         return None
     for clause in (c.strip() for c in CLAUSE.split(rest[1:])):
         if len(subject := peel(clause)) >= 2:
