@@ -1386,7 +1386,11 @@ def localize(text: str) -> str:
         text = _RELATIVE.sub(_relative, text, count=1)
     story = _STORY.search(text) if english else None
     if story and _ASKED.search(text[: story.start()]):  # "… - we kept them in separate rooms first"
-        text = text[: story.start()]
+        # (…keeping a list the story names after a colon: "…I've done for two months: swings, halos and …")
+        listed = re.search(r":\s*([^.:;!?]+?(?:,|\band\b)[^.:;!?]+)", text[story.start() :])
+        # (…without what they are done with: "… with a 16kg bell")
+        items = re.sub(r"\s+(?:with|using)\s+.*$", "", listed.group(1)) if listed else ""
+        text = text[: story.start()] + (f": {items}" if items else "")
     text = re.sub(r"(?<=[A-Za-z0-9'’)])\s*[?？]+\s*$", "", text)  # "…for students?": the asking goes
     if english:  # "$50", "¥200": the amount and its currency in words, read with the run around it
         text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # "2,000": one number

@@ -1273,3 +1273,18 @@ def test_a_subject_told_as_it_happened_says_what_happened_not_when_nor_whose_hom
 def test_a_broad_doing_s_tips_before_a_colon_say_no_subject_and_a_pet_s_use_names_no_reader() -> None:
     assert extract_topic("写篇出行小贴士：坐夜班大巴怎么选座位 给第一次坐的学生") == "坐夜班大巴怎么选座位"
     assert extract_audience("我把旧书架改成了猫爬架 顶层铺了垫子给猫睡 帮我写一篇改造笔记") is None
+
+
+def test_a_city_named_like_an_island_and_a_boat_trip_take_no_beach_tips() -> None:
+    from tools.offline.voice import scene_tips
+
+    assert scene_tips("travel", "青岛三天两晚", "青岛三天两晚怎么玩") == ()
+    assert "赶海" in "".join(scene_tips("travel", "涠洲岛", "涠洲岛三天怎么玩"))
+    sailing = "".join(scene_tips("travel", "厦门帆船体验", "在厦门体验了一次帆船出海 帮我写篇体验"))
+    assert "赶海" not in sailing and "救生衣" in sailing
+
+
+def test_an_english_story_s_list_after_a_colon_stays_and_its_exercises_are_chinese() -> None:
+    request = "A post about the leg day I've done on Mondays: squats, lunges and glute bridges with a band"
+    assert localize(request) == "练腿日：深蹲、弓步蹲、臀桥"
+    assert places("高脚杯深蹲和土耳其起立各三组") == []
