@@ -248,6 +248,10 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
         return topic
     if not _HOLLOW_TAIL.search(topic) and _theme_words(bare) and not theme_word:
         return topic  # 我和朋友第一次溯溪: only whose, and it names what it did
+    # (the theme's doing, said with where in a clause of its own: 青岛崂山北九水徒步，…，写篇徒步笔记)
+    where_done = (t for c in others if bare in (t := peel(c)) and len(t) <= 12 and places(t) and theme_word)
+    if said := next(where_done, ""):
+        return said
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
     if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
         return topic
