@@ -575,6 +575,18 @@ def _home(escaped: str) -> list[str]:
         # a cosmetic or a brand by its country (日本的氨基酸洁面, 法国牌子的面霜)
         rf"{escaped}(?:的|产的|本土的?)?[\u4e00-\u9fff]{{0,4}}?(?:洁面|洗面奶|面霜|精华|乳液|防晒|口红|面膜"
         r"|护肤品|化妆品|药妆|卸妆|眼霜|香水|牌子|品牌|大牌|开架)",
+        # where someone else lives (我有个朋友住天津, 同事住在东莞)
+        rf"(?:朋友|同事|室友|同学|闺蜜|亲戚|家人|表姐|表哥|表妹|姐姐|哥哥|老公|老婆)[^，,。！!？?\n]{{0,8}}?"
+        rf"住(?:在)?{escaped}",
+        # a trip the writer made there before, set beside this one (之前去九寨沟时…), a plan not taken
+        # (本来想去漳州的火山岛…取消了), a thing bought there once (之前在苏州买过), what is missed of home
+        # (偶尔还是会想长沙的米粉), staying there (爸妈希望我留在长沙), a visit home (上次回国在杭州吃了…)
+        rf"(?:之前|以前|上次|去年|前年|那年)(?:去|在)了?{escaped}(?:时|的时候)",
+        rf"本来(?:想|打算|计划|准备)去{escaped}",
+        rf"在{escaped}买过",
+        rf"(?:想|想念|怀念){escaped}的",
+        rf"留在{escaped}",
+        rf"回国(?:在|去|到)?{escaped}",
         # a friend's story of a trip there (室友说起大学那年在泰山夜爬)
         rf"(?:说起|讲起|聊起|提起)[^。！!？?\n]{{0,6}}?(?:那年|那次|当年|以前|之前|去年)?在?{escaped}",
         # a produce named by where it grows (云南小粒咖啡, 新疆长绒棉, 内蒙古羊绒): a kind of the thing

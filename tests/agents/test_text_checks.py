@@ -1611,11 +1611,13 @@ def test_another_small_pet_s_care_is_advice_for_other_readers() -> None:
 
 # --- rounds 18–20 (probe_drafts.jsonl F206–F235, F401–F440, G601–G645 good posts; F301–F320, F501–F522
 # families) ---------------------------------------------------------------------------------------------
-# Round 21 (G701–G740) is kept whole as data; fifteen of its posts still fail (data/quality/README.md): a
-# friend's or a past trip's place, a side trip, comparisons said over several sentences, a first-aid kit
+# Round 21 (G701–G740) is kept whole as data; fifteen of its posts failed (data/quality/README.md): a
+# friend's or a past trip's place, a side trip, comparisons said over several sentences, a first-aid kit.
+# Session 29 passed four by class (a past trip set beside this one — 之前去九寨沟时 —, a plan not taken,
+# where a friend lives); eleven still fail — a past trip that opens a post about no place (去年暑假去三亚玩)
+# among them, as a flawed draft's aside is told the same way (上次去开封玩了两天)
 ROUND_21_FAILING = frozenset(
-    f"draft-g{n}-good"
-    for n in (702, 707, 717, 720, 721, 722, 724, 726, 728, 731, 732, 736, 738, 739, 740)
+    f"draft-g{n}-good" for n in (707, 717, 720, 721, 722, 724, 732, 736, 738, 739, 740)
 )
 # Round 22 (F601–F626, G801–G845; a third of each held out) is kept whole as data too; seven of its good
 # posts still fail: a route through the gateway city (成都到康定), a move told with the home city (长沙) and
@@ -2322,3 +2324,19 @@ def test_a_trip_elsewhere_set_beside_the_post_s_place_and_a_product_s_country_ar
     draft = {"title": "干皮冬天的两罐面霜", "body": body, "tags": ["干皮", "面霜", "冬季护肤"]}
     assert "foreign_place" not in checks(request, draft)
 
+
+
+def test_a_past_trip_set_beside_a_plan_not_taken_and_where_a_friend_lives_are_no_foreign_places() -> None:
+    request = "写一篇青岛亲子游攻略，给带小学生的家庭"
+    body = (
+        "暑假带上小学的儿子在青岛玩了四天，住在栈桥附近。\n\n"
+        "🦀 第一天去金沙滩赶海，退潮后礁石缝里全是小螃蟹。\n\n"
+        "🚇 我有个朋友住潍坊，每次带孩子来都坐高铁到青岛站，再转地铁，一天来回不算累。\n\n"
+        "之前去三亚时沙滩更热闹，这次感觉青岛的海风凉快得多。最后一天本来想去日照看日出，怕孩子太累就取消了。"
+    )
+    draft = {"title": "带小学生玩青岛四天", "body": body, "tags": ["青岛", "亲子游", "带娃出行"]}
+    assert "foreign_place" not in checks(request, draft)
+    # (…while a day spent there is still one)
+    planned = "最后一天本来想去日照看日出，怕孩子太累就取消了。"
+    spent = body.replace(planned, "最后一天去了日照，万平口的沙滩很适合孩子。")
+    assert "foreign_place" in checks(request, {**draft, "body": spent})
