@@ -60,6 +60,8 @@ _GENERIC_WORDS = frozenset({
     "配方", "温度", "时间", "做法", "步骤", "用量", "配料", "次数", "时长",
     # …and the form any writing takes: an exam essay's 框架 is no year-end review's
     "框架", "模板", "模版", "格式", "话术", "结构",
+    # …and where anyone works: a new hire's dress code shares 互联网 and 公司 with a weekly report
+    "互联网", "公司", "老板", "行业", "单位", "职场", "工作", "上班",
     # …and how any change goes: a puppy's leash is 适应'd step by step as a cold-water swimmer is
     "适应", "循序渐进", "过程", "变化", "坚持", "习惯",
     # audiences: a note for the same readers is not about the same thing

@@ -1288,3 +1288,18 @@ def test_an_english_story_s_list_after_a_colon_stays_and_its_exercises_are_chine
     request = "A post about the leg day I've done on Mondays: squats, lunges and glute bridges with a band"
     assert localize(request) == "练腿日：深蹲、弓步蹲、臀桥"
     assert places("高脚杯深蹲和土耳其起立各三组") == []
+
+
+def test_when_a_thing_was_done_owns_nothing_and_which_is_best_is_of_the_thing_reviewed() -> None:
+    assert extract_topic("上个月去杭州西湖和灵隐寺逛了一天 人很多 帮我写篇一日游笔记") == "杭州一日游"
+    assert extract_topic("去年春天在阳台种了草莓 结了二十多个 帮我写篇种植笔记 给新手") == "草莓种植"
+    topic = extract_topic("护手霜测评 我用了欧舒丹 凡士林 还有一个无印良品的 帮我写篇对比 说说哪个最好用")
+    assert "护手霜" in topic and "哪个" not in topic
+    details = request_details("护手霜测评 我用了欧舒丹 凡士林 还有一个无印良品的 帮我写篇对比", "护手霜")
+    assert details.items == ["欧舒丹", "凡士林", "无印良品"]
+
+
+def test_a_told_trip_s_day_goes_where_the_writer_went() -> None:
+    body = str(_draft("上周末去苏州拙政园和平江路逛了一天 评弹很好听 帮我写篇一日游笔记")["body"])
+    plan = body[body.index("上午") :]
+    assert plan.index("拙政园") < plan.index("平江路"), body

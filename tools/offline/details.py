@@ -132,8 +132,8 @@ def _items(clause: str) -> list[str]:
     if "、" not in clause and not re.search(r"[+＋]", clause):
         return []
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
-    if parts and (lead := _LEADS.match(parts[0])):
-        parts[0] = parts[0][lead.end() :]
+    if parts and (lead := _LEADS.match(first := re.sub(r"^(?:我们?|主要|重点)+", "", parts[0]))):
+        parts[0] = first[lead.end() :]
     if parts and _NEAR_ALL.search(parts[-1]):  # where the things are (玉林、太古里附近都有), not the things
         return []
     if parts:  # …nor what is said of them all, after the last (防晒三样, 汽锅鸡都想安排上)
@@ -180,6 +180,7 @@ def _bare_thing(clause: str) -> bool:
     return not all(f[:1] in ("m", "q", "t") for f in flags)
 
 
+_ONE_MORE = re.compile(r"还有(?:一[个款家瓶支件种罐])?(?P<thing>[^，,。]{2,8}?)(?:的|家的)?")
 _OF_THESE = re.compile(r"^[^，,。]{0,6}?(?:这些|这几[样个种件]|等等?)")
 
 
@@ -200,11 +201,14 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif run and j < len(clauses) and _OF_THESE.match(clauses[j][0]):
             run.append(clauses[j][0])  # (…or one more and what was done with them all: 签证这些都踩过坑)
             j += 1
+        elif run and j < len(clauses) and (more := _ONE_MORE.fullmatch(clauses[j][0])):
+            run.append(more["thing"])  # (…or one more, said last: 还有一个无印良品的)
+            j += 1
         lead, lead_end = out[-1] if out else ("", "")
         # (not a clause that asks for the list: 装备清单要写：冲锋衣 抓绒 …)
         led = lead_end in ("，", ",") and not _FRAME.search(lead)
         # (…and names the first thing after its verb: not 吃了好多)
-        bare = re.sub(r"^(?:主要|重点|还|都|就|也|一共)", "", lead)
+        bare = re.sub(r"^(?:我们?|主要|重点|还|都|就|也|一共)+", "", lead)
         verb = _LEADS.match(bare)
         led = led and verb is not None and _bare_thing(bare[verb.end() :])
         if len(run) >= 2 or (run and led):

@@ -17,7 +17,16 @@ from functools import cache
 from typing import Any
 
 from tools import segmenter
-from tools.entities import divisions, is_province, landmarks_of, other_readers, places, posseg_cut, readers
+from tools.entities import (
+    divisions,
+    is_province,
+    landmark_cities,
+    landmarks_of,
+    other_readers,
+    places,
+    posseg_cut,
+    readers,
+)
 from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
 from tools.offline import itinerary, voice
@@ -1429,7 +1438,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         wants = [
             w
             for w in [
-                *_route_stops(ctx.request), *details.wants, *map(itinerary.visit, stops), *eaten,
+                *_route_stops(ctx.request),
+                *details.wants,
+                *map(itinerary.visit, [*_told_stops(details), *stops]),
+                *eaten,
                 *_doing_there(ctx.topic),
             ]
             if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w)) - GENERIC_VERBS) & said
@@ -1737,6 +1749,14 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
         ctx.rng.shuffle(usable)
         spare += usable
     return spare
+
+
+def _told_stops(details: Details) -> list[str]:
+    """The landmarks a trip the request tells went to, in the order told (上周末去苏州拙政园和平江路逛了一天 →
+    拙政园, 平江路): the day's plan goes where the writer went, before any other landmark of the town."""
+    told = "，".join(details.told)
+    known = landmark_cities()
+    return sorted({p for p in places(told) if p in known}, key=told.find)
 
 
 def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, ...]:

@@ -177,6 +177,13 @@ _TOLD_TAIL = re.compile(rf"(?:{_TOLD})$")
 _NO_THING = re.compile(
     r"^(?:(?:哪|那)(?:几|些)?(?:家|款|个|种|样)?|什么|最|好|吃|用|对比|测评|评测|横评|新手|小白|入门|推荐|合集"
     r"|步骤|流程|做法|教程|攻略|清单|心得|经验|分享|笔记)+$"
+    # (…or which is the most of what: 哪个最保湿)
+    r"|^(?:哪|那)(?:几|些)?(?:家|款|个|种|样|支|瓶|件)?最[\u4e00-\u9fff]{1,4}$"
+)
+# when, not what: no thing a doing is of (上周末 of 上周末去苏州…, 今年夏天 of 今年夏天在家种了小番茄)
+_WHEN_WORD = re.compile(
+    r"(?:上|下|这|本|每)?个?(?:周末|周|星期[一二三四五六日天]?|月)|(?:今|明|去|前)年(?:[春夏秋冬](?:天|季))?"
+    r"|[春夏秋冬](?:天|季)|暑假|寒假|假期|国庆|五一|春节|过年"
 )
 # Nouns that name who or when, not what (新手 of 新手在家做红烧肉, 女生 of 小个子女生)
 _NOT_THINGS = re.compile(
@@ -259,7 +266,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     unplaced = (re.sub("|".join(map(re.escape, places(w))), "", w) if places(w) else w for w in things_of)
     owned = (w for w in unplaced if len(w) >= 2 and w not in bare)
     # (not the people it was done with: 跟着楼下的大爷们去冬泳，讲讲适应冷水的过程 is of the swimming)
-    owner = next((w for w in owned if w not in _MEANS and not _COMPANY.fullmatch(w)), "")
+    kept = (w for w in owned if w not in _MEANS and not _COMPANY.fullmatch(w) and not _WHEN_WORD.fullmatch(w))
+    owner = next(kept, "")
     if not owner:
         return topic
     # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
@@ -616,7 +624,12 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
     doing = _WHO_WORD.sub("", topic)  # (新手纠正: the reader is no thing)
     plain = doing not in GENERIC_VERBS and not _CONTENT_NOUN.search(doing)  # (新手攻略 is a kind of post)
     if asked and plain and 2 <= len(doing) <= 3 and all(flag.startswith("v") for _, flag in posseg(doing)):
-        return particulars(asked)[0][1] + doing
+        # (what, not when: 小番茄 of 今年夏天在家种了小番茄)
+        # (…and what the doing is done to, after its verb: 草莓 of 在阳台种了草莓, not 阳台)
+        verb = asked.find(doing[0])
+        what = [w for at, w in particulars(asked) if not _WHEN_WORD.fullmatch(w)]
+        what.sort(key=lambda w: verb < 0 or asked.find(w) < verb)
+        return (what[0] if what else particulars(asked)[0][1]) + doing
     return topic
 
 

@@ -209,9 +209,10 @@ ASIDES: dict[str, tuple[str, ...]] = {
     "colloquial": ("说实话，", "讲真，", "说白了，", "跟你们说哈，"),
     "lively": ("冲冲冲！", "真的绝了！", "姐妹们看过来！", "这个必须安利！"),
 }
+# (each ending fits any line of advice — a safety rule as well as a trick: never "，绝了！" after 结伴出行)
 LINE_ENDINGS: dict[str, tuple[str, ...]] = {
-    "colloquial": ("，真的～", "，记住啦", "，亲测好用哈", "，别嫌麻烦哦"),
-    "lively": ("！", "，绝了！", "，超级实用！", "，冲鸭！"),
+    "colloquial": ("，真的～", "，记住啦", "，听我的没错", "，别嫌麻烦哦"),
+    "lively": ("！", "，划重点！", "，超级实用！", "，记得哦！"),
 }
 
 # --- headings of the main list and the tips, by content type --------------------------------------------
