@@ -1303,3 +1303,12 @@ def test_a_told_trip_s_day_goes_where_the_writer_went() -> None:
     body = str(_draft("上周末去苏州拙政园和平江路逛了一天 评弹很好听 帮我写篇一日游笔记")["body"])
     plan = body[body.index("上午") :]
     assert plan.index("拙政园") < plan.index("平江路"), body
+
+
+def test_a_sentence_told_between_spaces_is_no_keyword_list_and_an_age_says_whose() -> None:
+    assert extract_topic("第一次去重庆 想吃小面和火锅 预算一天150 帮我写篇美食攻略") == "重庆美食攻略"
+    topic = extract_topic("女儿四岁 不爱刷牙 我试过唱刷牙歌 做成小游戏 现在自己会刷了 想分享给其他宝妈")
+    assert topic.startswith("女儿四岁不爱刷牙"), topic
+    from tools.offline.itinerary import TIME_OF
+
+    assert TIME_OF.match("早上和傍晚的光最柔和，人也少") is None and TIME_OF.match("早上：去寺里看看")

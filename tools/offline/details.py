@@ -63,7 +63,10 @@ _TERMS = re.compile(
 # what to do, in order (先查潮汐表; 上午…, 中午…: a day's plan), and a list led by what to do with it
 # (带小铲子、盐和网兜)
 _STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|傍晚|晚上|早上|Day\s?\d|第[一二三四五六七]天)")
-_SPACED = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_SPACED = re.compile(  # (as topic.CLAUSE parts them)
+    r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+    r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
+)
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post

@@ -153,8 +153,9 @@ def is_doing(line: str) -> bool:
 
 # The time of day a line says it happens at (早上去侨港吃糖水, 中午在西街吃面线糊): the slot it goes in
 # (…after the day it is on, which the plan decides: 第一天中午：…)
-TIME_OF = re.compile(
+TIME_OF = re.compile(  # (not a time named beside another: 早上和傍晚的光最柔和 is no morning's line)
     r"^(?:第[一二三四五六七八九十\d]{1,2}天)?(?P<t>早上|早晨|清晨|一早|上午|中午|下午|午后|傍晚|晚上|夜里)"
+    r"(?![和或跟与、到至])"
 )
 # …or further on, when it opens on something else (住在洱海边的民宿，整个下午在院子里晒太阳)
 _TIME_INSIDE = re.compile(r"(?P<t>早上|早晨|清晨|上午|中午|下午|午后|傍晚|晚上|夜里)")

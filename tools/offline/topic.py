@@ -20,6 +20,8 @@ from tools.segmenter import cut, posseg
 # two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the space inside "capsule wardrobe" or "zone 2")
 CLAUSE = re.compile(
     r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+    # (…and a space after a number, before Chinese that is no unit of it: 预算一天200 帮我写…, not 住了 3 天)
+    r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
 )
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
@@ -60,7 +62,9 @@ _MAKE = re.compile(
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
     # 写小户型收纳的笔记: the verb right before the subject, the kind of post at the end
     r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
-    r"|^(?:写成|整理成|做成|改成)(?=.)"  # 写成日记, 写成故事: what kind, said of the other clause
+    r"|^(?:写成|整理成)(?=.)"  # 写成日记, 写成故事: what kind, said of the other clause
+    # (…and 做成, 改成 only before a kind of post: not 做成小动物造型, which is what was made of the food)
+    r"|^(?:做成|改成)(?=[^，,。]{0,4}(?:笔记|文案|帖子|图文|清单|攻略|合集|故事|日记|教程|指南|长图|分享))"
 )
 _TELL = re.compile(
     r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下|写写"
@@ -179,6 +183,11 @@ _NO_THING = re.compile(
     r"|步骤|流程|做法|教程|攻略|清单|心得|经验|分享|笔记)+$"
     # (…or which is the most of what: 哪个最保湿)
     r"|^(?:哪|那)(?:几|些)?(?:家|款|个|种|样|支|瓶|件)?最[\u4e00-\u9fff]{1,4}$"
+)
+# who and how old, and nothing more (孩子三岁, 宝宝一岁半了, 我家狗五岁)
+_AGE_ONLY = re.compile(
+    r"(?:孩子|宝宝|娃|女儿|儿子|老大|老二|(?:我家|我们家)?[\u4e00-\u9fff]{1,3})"
+    r"(?:[一二两三四五六七八九十\d]+|半)(?:岁|个月|周岁)半?(?:了|多)?"
 )
 # when, not what: no thing a doing is of (上周末 of 上周末去苏州…, 今年夏天 of 今年夏天在家种了小番茄)
 _WHEN_WORD = re.compile(
@@ -707,7 +716,9 @@ def extract_topic(request: str) -> str:
         first, topic = after
     other = next(((c, t) for c, t in peeled if c != first and len(t) >= 6), None)  # (not 去成都玩)
     if _BARE_THEME.fullmatch(topic) and other:  # 顺德两天吃遍双皮奶和鱼生，写篇美食攻略笔记: 美食 is a theme
-        first, topic = other[0], _stay_and_theme(other[1], topic)
+        # (…and what is wished is what is done: 想吃火锅和串串 → 吃火锅和串串)
+        wished = re.sub(r"^(?:想|打算|准备|计划)(?=[吃去买看玩逛喝拍])", "", other[1])
+        first, topic = other[0], _stay_and_theme(wished, topic)
     head = cut(topic)[-1] if topic else ""
     if framed and asking and not _any_trigger(topic) and len(head) >= 2 and not _WHO_WORD.search(head):
         # the post asked for names only its kind of thing, the question what it is for (新手徒步需要准备什么？
@@ -772,7 +783,7 @@ def extract_topic(request: str) -> str:
         spots = places(ahead) or [d for d in divisions() if len(d) >= 2 and ahead.startswith(d)][:1]
         where = next((p for p in spots if p not in thing), "")
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
-    topic = _unquoted(topic)
+    topic = _aged(_unquoted(topic), clauses)
     if len(topic) <= 4 and (work := _WORK.search(request)) and work.group(0) not in topic:
         topic = work.group(0) + topic  # 帮我写篇读书笔记分享，书是《活着》 → 《活着》读书
     if len(topic) < 2:
@@ -803,6 +814,16 @@ _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件�
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"
 )
+def _aged(topic: str, clauses: list[str]) -> str:
+    """A topic of only who and how old, with what the clause after it tells (孩子三岁，挑食不吃青菜 →
+    孩子三岁挑食不吃青菜): the age says whose the matter is, not what."""
+    at = next((i for i, c in enumerate(clauses) if _AGE_ONLY.fullmatch(topic) and topic in c), -1)
+    if at < 0 or at + 1 >= len(clauses):
+        return topic
+    following = peel(clauses[at + 1])
+    return topic + following if len(following) >= 2 and not _READER_ONLY.match(following) else topic
+
+
 def _went_to_do(others: list[str]) -> str:
     """The place another clause goes to and what it does there (周末去杭州西湖边骑行 → 杭州西湖边骑行);
     '' when none says a doing of its own (去大理玩 is only going there)."""
@@ -873,6 +894,8 @@ def _keyword_list(request: str) -> str:
     words = request.split()
     if len(words) < 3 or not all(_KEYWORD.fullmatch(w) for w in words):
         return ""
+    if any(re.search(r"帮我|帮忙|写|想|给|去|在|了|过", w) for w in words):
+        return ""  # (short clauses of a sentence told between spaces: 第一次去成都 想吃火锅和串串 …)
     kept = [peel(w) if len(peel(w)) >= 2 else w for w in words]
     kept = [w for w in kept if not _LABEL_ONLY.match(w) and not _KIND_ONLY.fullmatch(w)] or kept
     if _CONTENT_NOUN.fullmatch(words[-1]) and kept[-1] != words[-1]:
