@@ -175,10 +175,13 @@ def _bare_thing(clause: str) -> bool:
     # (jieba's noun flags miss rare names — 粿条 is yg + q —, so: no adverb, particle, preposition,
     # conjunction or pronoun in it, a verb only before the noun it ends in (蛋烘糕), and more than a count:
     # 一壶四杯)
-    flags = [flag for _, flag in posseg(clause)]
-    if any(f[:1] in ("d", "u", "p", "c", "r") or f in ("y", "e") for f in flags):
+    tagged = posseg(clause)
+    flags = [flag for _, flag in tagged]
+    if re.search(r"[不没别]", clause) or any(f[:1] in "dupcr" or f in ("y", "e") for f in flags):
         return False
-    if flags[-1][:1] != "n" and flags[-1] != "zg" and any(f in ("v", "vd", "vg", "vi", "vq") for f in flags):
+    verbs = [w for w, f in tagged if f in ("v", "vd", "vg", "vi", "vq")]
+    # (a verb of one character inside a name, 烘 of 蛋烘糕 — not a doing of two, 挑食)
+    if verbs and ((flags[-1][:1] != "n" and flags[-1] != "zg") or any(len(v) > 1 for v in verbs)):
         return False
     return not all(f[:1] in ("m", "q", "t") for f in flags)
 
@@ -225,6 +228,12 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def _in_topic(clause: str, topic: str) -> bool:
+    """Is the clause the topic, or a part of it long enough to be said by it (孩子三岁 of
+    孩子三岁挑食不吃青菜)?"""
+    return clause == topic or (len(clause) >= 4 and clause in topic)
+
+
 def request_details(request: str, subject: str, topic: str = "") -> Details:
     """The request's own story, terms, items and steps (see the module docstring); `subject` is the topic
     the writer already says, so its clause is not said again — nor the clause that is the whole `topic`
@@ -256,7 +265,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
                 details.steps.append(clause)
             else:
                 details.items += [i for i in items if i not in details.items]
-        elif clause in subject or _names(clause, subject) or clause == topic:
+        elif clause in subject or _names(clause, subject) or _in_topic(clause, topic):
             # the subject itself (两岁宝宝戒夜奶): the opening names it — unless it tells what happened and
             # the story goes on (我第一次自己包荠菜馄饨，失败了三次才成功): then it is the story's start
             if _TOLD.search(clause):
