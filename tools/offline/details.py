@@ -137,6 +137,8 @@ def _items(clause: str) -> list[str]:
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
     if parts and (lead := _LEADS.match(first := re.sub(r"^(?:我们?|主要|重点)+", "", parts[0]))):
         parts[0] = first[lead.end() :]
+        if re.search(r"[的是]", parts[0]):  # 我用了三个月的方法是分区洗、…: what was done, told
+            return []
     if parts and _NEAR_ALL.search(parts[-1]):  # where the things are (玉林、太古里附近都有), not the things
         return []
     if parts:  # …nor what is said of them all, after the last (防晒三样, 汽锅鸡都想安排上)
