@@ -179,11 +179,11 @@ def _bare_thing(clause: str) -> bool:
     # 一壶四杯)
     tagged = posseg(clause)
     flags = [flag for _, flag in tagged]
-    if re.search(r"[不没别]", clause) or any(f[:1] in "dupcr" or f in ("y", "e") for f in flags):
+    if re.search(r"[不没别想要]", clause) or any(f[:1] in "dupcr" or f in ("y", "e") for f in flags):
         return False
     verbs = [w for w, f in tagged if f in ("v", "vd", "vg", "vi", "vq")]
     # (a verb of one character inside a name, 烘 of 蛋烘糕 — not a doing of two, 挑食)
-    if verbs and ((flags[-1][:1] != "n" and flags[-1] != "zg") or any(len(v) > 1 for v in verbs)):
+    if verbs and ((flags[-1][:1] != "n" and flags[-1] != "zg") or len(verbs) > 1 or len(verbs[0]) > 1):
         return False
     return not all(f[:1] in ("m", "q", "t") for f in flags)
 
