@@ -1290,6 +1290,18 @@ def _items(tokens: list[str], said: _Said, drop: bool) -> str:
     return "、".join(dict.fromkeys(items))
 
 
+def named_places(text: str) -> list[str]:
+    """The places an English text names anywhere — in a story `localize` leaves out too ("We saw the
+    Terracotta Warriors and walked the city wall" → 兵马俑, 城墙) — in Chinese, in the order named."""
+    lex = lexicon()
+    found: list[tuple[int, int, str]] = []
+    for key, (kind, chinese) in lex.words.items():
+        if kind == "place" and (m := re.search(rf"(?<![a-z]){re.escape(key)}(?![a-z])", text, re.IGNORECASE)):
+            found.append((m.start(), m.end(), chinese))
+    kept = [f for f in found if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in found)]
+    return list(dict.fromkeys(chinese for _, _, chinese in sorted(kept)))
+
+
 def has_english(text: str) -> bool:
     return _RUN.search(text) is not None and any(len(m.group(0)) >= 3 for m in _RUN.finditer(text))
 

@@ -1312,3 +1312,13 @@ def test_a_sentence_told_between_spaces_is_no_keyword_list_and_an_age_says_whose
     from tools.offline.itinerary import TIME_OF
 
     assert TIME_OF.match("早上和傍晚的光最柔和，人也少") is None and TIME_OF.match("早上：去寺里看看")
+
+
+def test_an_english_trip_s_story_still_says_where_it_went_and_how_many_days() -> None:
+    from tools.bilingual import named_places
+    from tools.offline.itinerary import trip_days
+
+    request = "A post about my 2-day trip to Hangzhou, we walked around West Lake and climbed Baochu Pagoda"
+    assert named_places(request)[:2] == ["杭州", "西湖"]
+    assert trip_days(request) == 2
+    assert "去西湖看看" in request_details(request, "杭州两天旅行", "杭州两天旅行").wants

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tools.bilingual import localize
+from tools.bilingual import has_english, localize, named_places
 from tools.offline.itinerary import visit
 from tools.offline.text import POST_PARTS
 from tools.segmenter import posseg
@@ -70,7 +70,10 @@ _SPACED = re.compile(  # (as topic.CLAUSE parts them)
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post
-_ENGLISH = re.compile(r"(?<![A-Za-z])[a-z]{4,}")  # (not a name: KALLAX, CeraVe)
+# (not a name — KALLAX, CeraVe — nor a word Chinese posts use as it is: 拿到offer, 做了个vlog)
+_ENGLISH = re.compile(
+    r"(?<![A-Za-z])(?!(?:offer|vlog|plog|ootd|citywalk|brunch|latte|vibe)(?![a-z]))[a-z]{4,}"
+)
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(
@@ -292,6 +295,11 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             setting = clause
             if want := _WANT.match(clause):
                 details.wants.append(clause[want.end("wish") :])
+    # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw
+    # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
+    if has_english(request):
+        read = localize(request)
+        details.wants += [visit(p) for p in named_places(request) if p not in read and p not in topic]
     if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps —
         # a thing wanted at its time of day (想去鲁迅故里，中午吃茴香豆和臭豆腐)
         details.wants += [s for s in details.steps if _WANT.match(s)]

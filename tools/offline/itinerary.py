@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Sequence
 
+from tools.bilingual import localize
 from tools.entities import places
 from tools.segmenter import posseg
 from tools.tripframe import ARRIVE, EVENING, FIRST_EVENING, HALF_DAY_END, LEAVE, ONE_DAY_END, REST
@@ -37,7 +38,7 @@ _SLOTS = ("上午", "中午", "下午", "晚上")
 
 def trip_days(request: str) -> int:
     """How many days the request's trip lasts: 0 when it names no span, or one longer than `MAX_DAYS`."""
-    spans = list(_SPAN.finditer(request))
+    spans = list(_SPAN.finditer(localize(request)))  # ("my 3-day trip to Xi'an": 3天)
     if not spans:
         return 0
     # a count of days says more than 周末 (杭州周末一日游 is one day)
