@@ -1393,6 +1393,14 @@ def localize(text: str) -> str:
         "，",
         text,
     )
+    # (…and a space after English, before Chinese that opens a clause of its own: 关于我的desk setup
+    # 用了一个升降桌)
+    text = re.sub(
+        r"(?<=[A-Za-z])[ \t\u3000]+(?=(?:我|用了|买了|去了|做了|试了|换了|花了|预算|每天|最近|之前|后来|现在"
+        r"|因为|但是|不过|所以|还有|总共|一共|主要|重点|想|希望|不要|别))",
+        "，",
+        text,
+    )
     english = not _HAN.search(text)
     if english:  # "the kettlebell routine I've done 3x a week": the thing, then the story of it
         text = _RELATIVE.sub(_relative, text, count=1)

@@ -1322,3 +1322,8 @@ def test_an_english_trip_s_story_still_says_where_it_went_and_how_many_days() ->
     assert named_places(request)[:2] == ["杭州", "西湖"]
     assert trip_days(request) == 2
     assert "去西湖看看" in request_details(request, "杭州两天旅行", "杭州两天旅行").wants
+
+
+def test_a_space_after_english_before_a_clause_of_its_own_parts_them() -> None:
+    assert extract_topic("写个post 关于我的reading nook 用了一个懒人沙发和一盏落地灯 预算1000") == "阅读角"
+    assert localize("帮我写一篇 hiking 笔记") == "帮我写一篇徒步笔记"  # (…not a word inside the clause)
