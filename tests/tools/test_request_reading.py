@@ -1327,3 +1327,8 @@ def test_an_english_trip_s_story_still_says_where_it_went_and_how_many_days() ->
 def test_a_space_after_english_before_a_clause_of_its_own_parts_them() -> None:
     assert extract_topic("写个post 关于我的reading nook 用了一个懒人沙发和一盏落地灯 预算1000") == "阅读角"
     assert localize("帮我写一篇 hiking 笔记") == "帮我写一篇徒步笔记"  # (…not a word inside the clause)
+
+
+def test_two_things_wished_to_do_joined_by_and_are_two_stops() -> None:
+    details = request_details("帮我写一篇桂林三天的攻略 想去漓江漂流和象鼻山 不想太累", "桂林三天")
+    assert details.wants[:2] == ["去漓江漂流", "去象鼻山看看"]

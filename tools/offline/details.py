@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from tools.bilingual import has_english, localize, named_places
+from tools.entities import places
 from tools.offline.itinerary import visit
 from tools.offline.text import POST_PARTS
 from tools.segmenter import posseg
@@ -294,7 +295,13 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
         else:
             setting = clause
             if want := _WANT.match(clause):
-                details.wants.append(clause[want.end("wish") :])
+                wanted = clause[want.end("wish") :]
+                # (two things to do joined by 和: 去洱海骑行和苍山 → 去洱海骑行, 去苍山看看)
+                pair = re.fullmatch(r"(去[^和]{2,8})和([^和]{2,6})", wanted)
+                if pair and places(pair[2]):
+                    details.wants += [pair[1], visit(pair[2])]
+                else:
+                    details.wants.append(wanted)
     # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw
     # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
     if has_english(request):
