@@ -341,3 +341,10 @@ def test_a_line_of_what_a_trip_cost_is_no_doing() -> None:
     assert not itinerary.is_doing("玩：蜈支洲岛门票加船票约150元，潜水体验另算")
     assert not itinerary.is_doing("住宿：前两晚住大东海附近的海景民宿")
     assert itinerary.is_doing("玩蜈支洲岛，上午坐船过去")
+
+
+def test_a_day_another_note_told_is_said_as_the_plan_it_now_is() -> None:
+    from tools.offline.itinerary import sentence
+
+    assert sentence("去老街喝了一杯咖啡，逛了一下午的书店") == "去老街喝一杯咖啡，逛一下午的书店。"
+    assert sentence("去海边走走，吃完了再回") == "去海边走走，吃完了再回。"  # (one deed done is no told day)

@@ -298,4 +298,12 @@ def sentence(line: str) -> str:
             line = f"{'' if re.match(r'[去到逛从]|.+到', label) else '去'}{label}，{rest}"
         elif _DOING.match(rest):
             line = rest
+    # (a day another note told, said as the plan it now is: 去古城吃了一碗饵丝，逛了一下午 →
+    # 去古城吃一碗饵丝，逛一下午)
+    if len(_DEEDS_DONE.findall(line)) >= 2:
+        line = _DEEDS_DONE.sub(lambda m: m.group(1), line)
     return line if re.search(r"[。！？!?…~～）)」”]$", line) else line.rstrip("，,；;、") + "。"
+
+
+# deeds of a day out, done: 吃了, 逛了, 骑了 …
+_DEEDS_DONE = re.compile(r"(吃|逛|骑|租|住|玩|买|看|走|坐|爬|拍|喝|泡|待)了(?![，,。]|$)")
