@@ -1332,3 +1332,7 @@ def test_a_space_after_english_before_a_clause_of_its_own_parts_them() -> None:
 def test_two_things_wished_to_do_joined_by_and_are_two_stops() -> None:
     details = request_details("帮我写一篇桂林三天的攻略 想去漓江漂流和象鼻山 不想太累", "桂林三天")
     assert details.wants[:2] == ["去漓江漂流", "去象鼻山看看"]
+
+
+def test_what_a_room_was_changed_into_is_the_subject() -> None:
+    assert extract_topic("我家5㎡的北阳台 改成了小书房 做了一整面书架 帮我写一篇改造分享") == "小书房"

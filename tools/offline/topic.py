@@ -62,9 +62,10 @@ _MAKE = re.compile(
     r"|(?:成)?(?=一|几|篇|条|份|个|张|小红书|笔记|帖子|文案|图文|清单|攻略|$))"
     # 写小户型收纳的笔记: the verb right before the subject, the kind of post at the end
     r"|^写成?(?![写字作真])(?=.{2,}(?:笔记|文案|帖子|攻略|清单|指南|教程|测评|合集|心得|经验帖|分享)$)"
-    r"|^(?:写成|整理成)(?=.)"  # 写成日记, 写成故事: what kind, said of the other clause
-    # (…and 做成, 改成 only before a kind of post: not 做成小动物造型, which is what was made of the food)
-    r"|^(?:做成|改成)(?=[^，,。]{0,4}(?:笔记|文案|帖子|图文|清单|攻略|合集|故事|日记|教程|指南|长图|分享))"
+    # 写成日记, 写成故事: what kind, said of the other clause; 改成了洗衣房: what a room became
+    r"|^(?:写成|整理成|改成了?)(?=.)"
+    # (…and 做成 only before a kind of post: not 做成小动物造型, which is what was made of the food)
+    r"|^做成(?=[^，,。]{0,4}(?:笔记|文案|帖子|图文|清单|攻略|合集|故事|日记|教程|指南|长图|分享))"
 )
 _TELL = re.compile(
     r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下|写写"
