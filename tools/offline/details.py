@@ -67,6 +67,7 @@ _STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|�
 _SPACED = re.compile(  # (as topic.CLAUSE parts them)
     r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
     r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff])"  # (素纱襌衣 T形帛画)
 )
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")

@@ -22,6 +22,7 @@ CLAUSE = re.compile(
     r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
     # (…and a space after a number, before Chinese that is no unit of it: 预算一天200 帮我写…, not 住了 3 天)
     r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff])"  # (素纱襌衣 T形帛画)
 )
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
