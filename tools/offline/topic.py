@@ -188,7 +188,8 @@ _NO_THING = re.compile(
 )
 # who and how old, and nothing more (孩子三岁, 宝宝一岁半了, 我家狗五岁)
 _AGE_ONLY = re.compile(
-    r"(?:孩子|宝宝|娃|女儿|儿子|老大|老二|(?:我家|我们家)?[\u4e00-\u9fff]{1,3})"
+    r"(?:我家|我们家)?(?:的)?(?:孩子|宝宝|娃|女儿|儿子|老大|老二|猫|狗|狗狗|猫咪|小猫|小狗|柯基|金毛|泰迪|柴犬|边牧"
+    r"|布偶|英短|橘猫|狸花)"
     r"(?:[一二两三四五六七八九十\d]+|半)(?:岁|个月|周岁)半?(?:了|多)?"
 )
 # when, not what: no thing a doing is of (上周末 of 上周末去苏州…, 今年夏天 of 今年夏天在家种了小番茄)
@@ -638,7 +639,7 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
         # (what, not when: 小番茄 of 今年夏天在家种了小番茄)
         # (…and what the doing is done to, after its verb: 草莓 of 在阳台种了草莓, not 阳台)
         verb = asked.find(doing[0])
-        what = [w for at, w in particulars(asked) if not _WHEN_WORD.fullmatch(w)]
+        what = [w for _, w in particulars(asked) if not _WHEN_WORD.fullmatch(w)]
         what.sort(key=lambda w: verb < 0 or asked.find(w) < verb)
         return (what[0] if what else particulars(asked)[0][1]) + doing
     return topic
@@ -816,6 +817,8 @@ _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件�
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"
 )
+
+
 def _aged(topic: str, clauses: list[str]) -> str:
     """A topic of only who and how old, with what the clause after it tells (孩子三岁，挑食不吃青菜 →
     孩子三岁挑食不吃青菜): the age says whose the matter is, not what."""
