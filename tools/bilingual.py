@@ -1293,13 +1293,20 @@ def _items(tokens: list[str], said: _Said, drop: bool) -> str:
 def named_places(text: str) -> list[str]:
     """The places an English text names anywhere — in a story `localize` leaves out too ("We saw the
     Terracotta Warriors and walked the city wall" → 兵马俑, 城墙) — in Chinese, in the order named."""
-    lex = lexicon()
-    found: list[tuple[int, int, str]] = []
-    for key, (kind, chinese) in lex.words.items():
-        if kind == "place" and (m := re.search(rf"(?<![a-z]){re.escape(key)}(?![a-z])", text, re.IGNORECASE)):
-            found.append((m.start(), m.end(), chinese))
+    matches = ((pattern.search(text), chinese) for pattern, chinese in _place_patterns())
+    found = [(m.start(), m.end(), chinese) for m, chinese in matches if m]
     kept = [f for f in found if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in found)]
     return list(dict.fromkeys(chinese for _, _, chinese in sorted(kept)))
+
+
+@cache
+def _place_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each place word of the lexicon as a pattern of the whole word, with its Chinese; compiled once."""
+    return tuple(
+        (re.compile(rf"(?<![a-z]){re.escape(key)}(?![a-z])", re.IGNORECASE), chinese)
+        for key, (kind, chinese) in lexicon().words.items()
+        if kind == "place"
+    )
 
 
 def has_english(text: str) -> bool:

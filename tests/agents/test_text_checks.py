@@ -2325,7 +2325,6 @@ def test_a_trip_elsewhere_set_beside_the_post_s_place_and_a_product_s_country_ar
     assert "foreign_place" not in checks(request, draft)
 
 
-
 def test_a_past_trip_set_beside_a_plan_not_taken_and_where_a_friend_lives_are_no_foreign_places() -> None:
     request = "写一篇青岛亲子游攻略，给带小学生的家庭"
     body = (

@@ -26,6 +26,7 @@ from tools.bilingual import has_english, localize, named_places
 from tools.entities import places
 from tools.offline.itinerary import visit
 from tools.offline.text import POST_PARTS
+from tools.offline.topic import SPACE_BREAK
 from tools.segmenter import posseg
 
 # a clause and the mark that ended it (a question is no detail)
@@ -64,11 +65,7 @@ _TERMS = re.compile(
 # what to do, in order (先查潮汐表; 上午…, 中午…: a day's plan), and a list led by what to do with it
 # (带小铲子、盐和网兜)
 _STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|傍晚|晚上|早上|Day\s?\d|第[一二三四五六七]天)")
-_SPACED = re.compile(  # (as topic.CLAUSE parts them)
-    r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
-    r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
-    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff])"  # (素纱襌衣 T形帛画)
-)
+_SPACED = re.compile(SPACE_BREAK)  # (a space parts clauses here as it does in topic.CLAUSE)
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post
@@ -305,9 +302,8 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
                     details.wants.append(wanted)
     # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw
     # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
-    if has_english(request):
-        read = localize(request)
-        details.wants += [visit(p) for p in named_places(request) if p not in read and p not in topic]
+    if has_english(request):  # (`text` is the reading, its spaces made commas)
+        details.wants += [visit(p) for p in named_places(request) if p not in text and p not in topic]
     if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps —
         # a thing wanted at its time of day (想去鲁迅故里，中午吃茴香豆和臭豆腐)
         details.wants += [s for s in details.steps if _WANT.match(s)]

@@ -16,14 +16,17 @@ from tools.bilingual import localize
 from tools.entities import divisions, places
 from tools.segmenter import cut, posseg
 
-# What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and a space between
-# two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the space inside "capsule wardrobe" or "zone 2")
-CLAUSE = re.compile(
-    r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
-    # (…and a space after a number, before Chinese that is no unit of it: 预算一天200 帮我写…, not 住了 3 天)
+# A space that separates two clauses: between two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the
+# space inside "capsule wardrobe" or "zone 2"), after a number before Chinese that is no unit of it
+# (预算一天200 帮我写…, not 住了 3 天 nor 6:00 起床), before a letter or two that start a Chinese word
+# (素纱襌衣 T形帛画)
+SPACE_BREAK = (
+    r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
     r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
-    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff])"  # (素纱襌衣 T形帛画)
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff])"
 )
+# What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and such a space
+CLAUSE = re.compile(r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|" + SPACE_BREAK)
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
     r"(?:主题|题目|标题|话题)(?:大概|大致|暂定|可以|就)?(?:是|为|叫|[：:])\s*[「“\"『《]?"
@@ -268,8 +271,8 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     if not _HOLLOW_TAIL.search(topic) and _theme_words(bare) and not theme_word:
         return topic  # 我和朋友第一次溯溪: only whose, and it names what it did
     # (the theme's doing, said with where in a clause of its own: 青岛崂山北九水徒步，…，写篇徒步笔记)
-    where_done = (t for c in others if bare in (t := peel(c)) and len(t) <= 12 and places(t) and theme_word)
-    if said := next(where_done, ""):
+    where_done = (t for c in others if bare in (t := peel(c)) and len(t) <= 12 and places(t))
+    if theme_word and (said := next(where_done, "")):
         return said
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
     if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
@@ -822,7 +825,9 @@ _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件�
 def _aged(topic: str, clauses: list[str]) -> str:
     """A topic of only who and how old, with what the clause after it tells (孩子三岁，挑食不吃青菜 →
     孩子三岁挑食不吃青菜): the age says whose the matter is, not what."""
-    at = next((i for i, c in enumerate(clauses) if _AGE_ONLY.fullmatch(topic) and topic in c), -1)
+    if not _AGE_ONLY.fullmatch(topic):
+        return topic
+    at = next((i for i, c in enumerate(clauses) if topic in c), -1)
     if at < 0 or at + 1 >= len(clauses):
         return topic
     following = peel(clauses[at + 1])
