@@ -837,11 +837,15 @@ def _with(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
         return None
     # "with grandparents in winter": 冬季带老人; "with my boyfriend for the first time": 第一次和男朋友
     end = _segment_end(tokens, i + 1, frozenset((*_SETTING_PREP, "for")))
-    rest = _render(tokens[i + 1 : end], drop)
+    # (how many of them is said as a count: "with two friends" → 和两个朋友)
+    counted = i + 1 < end and tokens[i + 1].lower() in _NUMBERS
+    count = _NUMBERS[tokens[i + 1].lower()] + "个" if counted else ""
+    rest = _render(tokens[i + 1 + counted : end], drop)
     said.places += rest.places
     said.near += rest.near
     said.beside += rest.beside
     taken = _glue([*rest.audiences, rest.topic(places=False)])
+    taken = count + taken if taken else ""
     if said.words and said.words[-1] == "人":  # "people with oily skin": the reader, not a companion
         said.words.pop()
         said.audiences.append(f"{taken}人群" if taken else "")
@@ -1394,9 +1398,11 @@ def localize(text: str) -> str:
     text = _unframe(text)
     # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it
     # does in an all-Chinese request, and stays a break when the English beside it is rendered and glued on
-    # (…and so does one before a letter or two that start a Chinese word: 素纱襌衣 T形帛画)
+    # (…and so does one before a letter or two, or a word in small letters, that start a Chinese word:
+    # 素纱襌衣 T形帛画, 肉夹馍 biangbiang面)
     text = re.sub(
-        r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff]|[A-Za-z]{1,2}[\u4e00-\u9fff])",
+        r"(?<=[\u4e00-\u9fff])[ \t\u3000]+"
+        r"(?=[\u4e00-\u9fff]|[A-Za-z]{1,2}[\u4e00-\u9fff]|[a-z]{3,}[\u4e00-\u9fff])",
         "，",
         text,
     )

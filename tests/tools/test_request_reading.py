@@ -1336,3 +1336,55 @@ def test_two_things_wished_to_do_joined_by_and_are_two_stops() -> None:
 
 def test_what_a_room_was_changed_into_is_the_subject() -> None:
     assert extract_topic("我家5㎡的北阳台 改成了小书房 做了一整面书架 帮我写一篇改造分享") == "小书房"
+
+
+# --- session 30: requests of my own, read as a new user would, fixed by class ------------------------------
+
+
+def test_a_season_s_theme_label_gives_way_to_the_thing_the_question_is_about() -> None:
+    # (秋天穿搭 is only a label; the jacket asked about is the subject, whole: not 穿搭搭配 nor 灯芯绒搭配)
+    assert extract_topic("秋天穿搭 灯芯绒外套怎么配 写篇给小个子女生的搭配笔记") == "灯芯绒外套搭配"
+    assert extract_topic("深蹲膝盖疼是不是姿势不对？写篇新手纠正笔记") == "深蹲纠正"  # (two things, not one)
+
+
+def test_a_theme_s_own_doing_asked_about_is_the_subject_s_thing() -> None:
+    assert "防晒" in subject("混油皮夏天用什么防晒不闷痘 我试了安耐晒小金瓶 写个测评")
+
+
+def test_a_dish_made_in_a_named_pot_is_the_dish_and_a_told_recent_time_goes() -> None:
+    assert subject("烤箱做了一次巴斯克芝士蛋糕 表面没烤焦 第二次成功了 写篇食谱") == "巴斯克芝士蛋糕"
+    assert subject("空气炸锅做了一份盐酥鸡 外皮不脆 写篇笔记") == "盐酥鸡"
+    assert subject("我家兔子最近不爱吃草 去医院磨了牙 帮我写个经验分享") == "兔子不爱吃草"
+
+
+def test_equals_done_with_are_no_part_of_the_subject_and_are_counted_in_english() -> None:
+    assert localize("a picnic with three friends") == "和三个朋友野餐"
+    request = "Write a short post about my weekend camping trip at Anji bamboo forest with two friends"
+    assert subject(request) == "安吉竹林周末露营"
+    assert subject("和闺蜜去大理拍照的攻略") != ""  # (a subject left whole where nothing else follows)
+
+
+def test_brands_and_moves_jieba_splits_are_one_word_and_listed_apart() -> None:
+    details = request_details("混油皮夏天用什么防晒 我试了安耐晒小金瓶 碧柔水感 还有理肤泉大哥大 写个测评", "防晒")
+    assert details.items == ["安耐晒小金瓶", "碧柔水感", "理肤泉大哥大"]
+    assert subject("新手练硬拉 腰疼了两次 写篇笔记") in ("硬拉", "练硬拉", "新手练硬拉")
+
+
+def test_a_dish_spelt_in_small_latin_letters_is_an_item_of_a_spaced_list() -> None:
+    assert localize("西安三天必吃 肉夹馍 biangbiang面 甑糕").split("，")[1:] == ["肉夹馍", "biangbiang面", "甑糕"]
+    details = request_details("西安三天必吃 肉夹馍 biangbiang面 甑糕 写个美食清单", "西安三天必吃")
+    assert details.items == ["肉夹馍", "biangbiang面", "甑糕"]
+
+
+def test_a_meal_of_the_day_puts_a_request_in_food() -> None:
+    assert detect_theme("出差去深圳一周 每天晚上吃什么 帮我整理一个打工人晚饭清单").key == "food"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_things_named_with_nothing_known_of_them_are_headed_as_what_they_are(seed: int) -> None:
+    # (a heading of 优缺点 or 真实体验 over bare names promises what the list does not say)
+    draft = _drafted("我试了三款防晒 安耐晒小金瓶 碧柔水感 理肤泉大哥大 写个测评", "beauty", "review", seed)
+    body = str(draft["body"])
+    assert "1️⃣ 安耐晒小金瓶" in body
+    heading = body[: body.index("1️⃣")].rstrip().rsplit("\n", 1)[-1]
+    assert not any(w in heading for w in ("优缺点", "体验", "感受")), heading

@@ -72,6 +72,7 @@ _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备
 # (not a name — KALLAX, CeraVe — nor a word Chinese posts use as it is: 拿到offer, 做了个vlog)
 _ENGLISH = re.compile(
     r"(?<![A-Za-z])(?!(?:offer|vlog|plog|ootd|citywalk|brunch|latte|vibe)(?![a-z]))[a-z]{4,}"
+    r"(?![a-z\u4e00-\u9fff])"  # (not a word glued to the Chinese it names: biangbiang面)
 )
 _LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
@@ -145,12 +146,17 @@ def _items(clause: str) -> list[str]:
         return []
     if parts:  # …nor what is said of them all, after the last (防晒三样, 汽锅鸡都想安排上)
         parts[-1] = _OF_ALL.sub("", parts[-1]) or parts[-1]
-    if len(parts) < 2 or any(len(p) > 10 or _ASKS.search(p) for p in parts):
+    if len(parts) < 2 or any(_size(p) > 10 or _ASKS.search(p) for p in parts):
         return []
     # 拉坯、手绘杯子都体验了; 网速、插座、签证这些都踩过坑: what was done with them, told
     if re.search(r"[了过]$|(?:这些|这几[样个种]|都|也)[^，,。]{0,4}[了过]", parts[-1]):
         return []
     return list(dict.fromkeys(parts))
+
+
+def _size(text: str) -> int:
+    """How long `text` reads, a word in Latin letters counted as one (biangbiang面 is two)."""
+    return len(re.sub(r"[A-Za-z]+", "A", text))
 
 
 def _names(clause: str, subject: str) -> bool:
@@ -172,7 +178,7 @@ def _first(text: str) -> str:
 def _bare_thing(clause: str) -> bool:
     """Is the clause a thing's name and nothing more (甑糕, 登山杖, T形帛画): short, with no word of telling,
     asking, framing or terms?"""
-    if not 2 <= len(clause) <= 8 or re.search(r"[了过着的是吗呢]", clause):
+    if not 2 <= _size(clause) <= 8 or re.search(r"[了过着的是吗呢]", clause):
         return False
     if any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or _READER.match(clause):
         return False

@@ -188,9 +188,11 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^(?:利用|用好|做好|学会|搞定|坚持|打造)(?=\S{3})", "", subject)  # what it helps do
     # which one grown or made it was (种出第一盆小番茄 → 种小番茄): the thing, not its count
     subject = re.sub(_WHICH_ONE, "", subject)
-    # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱, 周末在家做了虾仁蒸蛋 → 虾仁蒸蛋
+    # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱, 周末在家做了虾仁蒸蛋 → 虾仁蒸蛋,
+    # 烤箱做了一次巴斯克芝士蛋糕 → 巴斯克芝士蛋糕 (the oven it was made in is no part of it)
     subject = re.sub(
-        r"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:[做煮烤炖蒸]|来|复刻|自制)(?:了|一[顿道份个锅碗](?!月))(?:一?[顿道份个锅碗](?!月))?(?=\S{2})",
+        r"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:用?(?:烤箱|空气炸锅|电饭[煲锅]|微波炉|高压锅|砂锅|平底锅|铸铁锅|面包机))?"
+        r"(?:[做煮烤炖蒸]|来|复刻|自制)(?:了|一[顿道份个锅碗](?!月))(?:一?[顿道份个锅碗次](?!月))?(?=\S{2})",
         "",
         subject,
     )
@@ -214,8 +216,11 @@ def subject_of(topic: str, audience: str) -> str:
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
         if asked.group("where"):  # 去哪看银杏, 哪里的火锅好吃: where is asked, the thing is what it is about
             after = "".join(things_in(subject[asked.end() :]))
-        # (怎么回答, 怎么穿得暖, 怎么换: how, not what — but what is grown or kept is: 种什么花能活 → 种花)
-        elif not (_is_noun(after) if len(after) >= 2 else re.search(r"\S[种养]$", before)):
+        # (怎么回答, 怎么穿得暖, 怎么换: how, not what — but what is grown or kept is: 种什么花能活 → 种花;
+        # and a theme's own doing is a thing: 用什么防晒不闷痘 → 防晒)
+        elif not (
+            _is_noun(after) or after in _activities() if len(after) >= 2 else re.search(r"\S[种养]$", before)
+        ):
             after = ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
@@ -232,6 +237,9 @@ def subject_of(topic: str, audience: str) -> str:
     # when a told day was is no part of what it is about (橘猫今天第一次洗澡 → 橘猫第一次洗澡)
     subject = re.sub(rf"(?:{_TOLD_WHEN})(?=[\u4e00-\u9fff]{{2}})(?!.*什么)", "", subject)
     subject = re.sub(r"^当了(?=\S{2})", "当", subject)  # 当了妈妈一年 → 当妈妈一年
+    # whom among equals it was done with (安吉竹林和两个朋友周末露营 → 安吉竹林周末露营): no part of what
+    peers = r"(?:和|跟|与)(?:[两三四五六几\d]个)?(?:朋友|闺蜜|室友|同事|同学|搭子|队友|对象|男朋友|女朋友)们?"
+    subject = re.sub(rf"(?<=\S{{2}}){peers}(?=\S{{2}})", "", subject)
     # where a trip sets out from is no part of it (周末从上海出发去安吉 → 安吉)
     subject = re.sub(r"^(?:周末|假期|五一|国庆)?从[\u4e00-\u9fff]{2,5}?(?:出发)?[去到](?=\S{2})", "", subject)
     # where and how long a told deed went on (我在县城开了一年奶茶店 → 县城开奶茶店): the place and the deed
@@ -315,7 +323,7 @@ _MADE_OVER = re.compile(
     r"^(?:[\u4e00-\u9fff]{2,4}(?:党|族|人|们|妈|爸))?(?:花了?[^把，,]{1,6}?)?把(?P<x>[\u4e00-\u9fff]{2,6}?)(?P<v>改|变|布置|打造|收拾|整理|装修|刷|改造)成了?"
     r"(?P<y>[\u4e00-\u9fff]{2,8})$"
 )
-_TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚"
+_TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚|最近|这阵子|这段时间"
 # 我 and its adverb after a time (裸辞后我终于…), not before what I did, counted (被裁员之后我做了这几件事)
 _AFTER_I = re.compile(
     r"(?<=\S{2}后)我们?(?:终于|总算|也|还|才|就)?(?![做干学试改]了?[这那几一两二三四五六七八九十\d])(?=\S{2})"
@@ -1384,6 +1392,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if shape != "told":  # the things the request lists, or what it says to do, lead the list
         known = [*points, *tips, *(ln.text for ln in material.lines)]
         points, tips = _own_points(details, points, tips, known, n_points, n_tips)
+        # (names alone, nothing said of them — not a trip's stops, which its days plan)
+        if details.items and shape == "points" and not days and set(details.items) >= set(points):
+            shape = "named"
     # a scene's advice and a note's line may say one thing twice (穿速干衣…防水袋 / 建议穿速干衣…防水袋)
     kept = _distinct([*points, *tips])
     points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
@@ -1700,6 +1711,7 @@ def _list_paragraphs(
         "steps": voice.STEP_HEADINGS,
         "timeline": voice.TIMELINE_HEADINGS,
         "things": voice.THINGS_HEADINGS,
+        "named": voice.NAMED_HEADINGS,
     }.get(shape, voice.POINT_HEADINGS.get(kind) or voice.POINT_HEADINGS["guide"])
     heading = pick(ctx.rng, headings).format(e=f"{e()}{key}·")
     paragraphs = []

@@ -19,11 +19,11 @@ from tools.segmenter import cut, posseg
 # A space that separates two clauses: between two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the
 # space inside "capsule wardrobe" or "zone 2"), after a number before Chinese that is no unit of it
 # (预算一天200 帮我写…, not 住了 3 天 nor 6:00 起床), before a letter or two that start a Chinese word
-# (素纱襌衣 T形帛画)
+# (素纱襌衣 T形帛画), or a word in small letters that does (肉夹馍 biangbiang面)
 SPACE_BREAK = (
     r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
     r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
-    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff])"
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff]|[a-z]{3,}[\u4e00-\u9fff])"
 )
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and such a space
 CLAUSE = re.compile(r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|" + SPACE_BREAK)
@@ -630,7 +630,8 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
     if _FORM_ONLY.fullmatch(topic):
         things = [w for c in others for w in sorted(_theme_words(c), key=c.rfind)]
         return (things[-1] if things else "") + topic
-    asked = next((p for c in others if particulars(p := peel(c))), "")
+    # (not a label of only the theme and its season: 秋天穿搭，灯芯绒外套怎么配 is about the jacket)
+    asked = next((p for c in others if particulars(p := peel(c)) and not _BARE_THEME.fullmatch(p)), "")
     if _ANSWERS_ONLY.fullmatch(topic) and asked:
         return asked + "怎么回答"
     if _PART_OF_DOING.fullmatch(topic):  # 新手在家练瑜伽一个月，推荐几个入门动作 → 瑜伽入门动作
@@ -644,8 +645,20 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
         verb = asked.find(doing[0])
         what = [w for _, w in particulars(asked) if not _WHEN_WORD.fullmatch(w)]
         what.sort(key=lambda w: verb < 0 or asked.find(w) < verb)
-        return (what[0] if what else particulars(asked)[0][1]) + doing
+        thing = what[0] if what else particulars(asked)[0][1]
+        return _whole_noun(thing, asked) + doing
     return topic
+
+
+def _whole_noun(word: str, text: str) -> str:
+    """`word` with the thing of a theme `text` names right after it, which it only qualifies (灯芯绒 →
+    灯芯绒外套 of 灯芯绒外套怎么配) — not a thing of its own (深蹲 and 膝盖 of 深蹲膝盖疼)."""
+    if _theme_words(word):
+        return word
+    end = text.find(word) + len(word)
+    named = particulars(text)
+    thing = next((after for at, after in named if at == end and _theme_words(after) == [after]), "")
+    return word + thing if thing and len(word + thing) <= 8 else word
 
 
 def _stay_and_theme(told: str, bare: str) -> str:

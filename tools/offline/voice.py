@@ -227,6 +227,9 @@ POINT_HEADINGS: dict[str, tuple[str, ...]] = {
     "product": ("{e}为什么推荐", "{e}用下来的感受"),
     "billboard": ("{e}活动信息",),
 }
+# The main list when it is only the names of the things the request lists (安耐晒小金瓶, 碧柔水感 …), with
+# nothing known to say of them: a heading that says what they are, not what is said of them (优缺点).
+NAMED_HEADINGS: tuple[str, ...] = ("{e}这次说到的几样", "{e}一览", "{e}清单")
 # The main list when it is the lead note's numbered steps, in order.
 STEP_HEADINGS: tuple[str, ...] = ("{e}步骤", "{e}具体做法", "{e}按这个顺序来", "{e}关键几步", "{e}一步一步来")
 # …and when it is the things to have for a scene (猫砂盆和猫砂：…), with the advice beside it.
