@@ -1365,13 +1365,15 @@ def test_equals_done_with_are_no_part_of_the_subject_and_are_counted_in_english(
 
 
 def test_brands_and_moves_jieba_splits_are_one_word_and_listed_apart() -> None:
-    details = request_details("混油皮夏天用什么防晒 我试了安耐晒小金瓶 碧柔水感 还有理肤泉大哥大 写个测评", "防晒")
+    request = "混油皮夏天用什么防晒 我试了安耐晒小金瓶 碧柔水感 还有理肤泉大哥大 写个测评"
+    details = request_details(request, "防晒")
     assert details.items == ["安耐晒小金瓶", "碧柔水感", "理肤泉大哥大"]
     assert subject("新手练硬拉 腰疼了两次 写篇笔记") in ("硬拉", "练硬拉", "新手练硬拉")
 
 
 def test_a_dish_spelt_in_small_latin_letters_is_an_item_of_a_spaced_list() -> None:
-    assert localize("西安三天必吃 肉夹馍 biangbiang面 甑糕").split("，")[1:] == ["肉夹馍", "biangbiang面", "甑糕"]
+    parts = localize("西安三天必吃 肉夹馍 biangbiang面 甑糕").split("，")
+    assert parts[1:] == ["肉夹馍", "biangbiang面", "甑糕"]
     details = request_details("西安三天必吃 肉夹馍 biangbiang面 甑糕 写个美食清单", "西安三天必吃")
     assert details.items == ["肉夹馍", "biangbiang面", "甑糕"]
 
@@ -1388,3 +1390,23 @@ def test_things_named_with_nothing_known_of_them_are_headed_as_what_they_are(see
     assert "1️⃣ 安耐晒小金瓶" in body
     heading = body[: body.index("1️⃣")].rstrip().rsplit("\n", 1)[-1]
     assert not any(w in heading for w in ("优缺点", "体验", "感受")), heading
+
+
+def test_whom_a_trip_takes_along_stays_with_the_taking_and_a_list_s_place_is_said() -> None:
+    request = "带8岁儿子去敦煌研学四天 莫高窟 鸣沙山 想写篇给其他家长的攻略"
+    assert extract_topic(request) == "带儿子去敦煌研学四天"
+    assert extract_topic("出差去深圳一周 每天晚上吃什么 帮我整理一个打工人晚饭清单").startswith("深圳")
+
+
+def test_a_long_subject_loses_how_often_before_it_is_cut_and_never_ends_on_half_a_noun() -> None:
+    assert subject_of("嘴巴周围反反复复起小红疹", "") == "嘴巴周围起小红疹"  # (not 嘴巴周围反反复复起小)
+
+
+def test_the_story_made_into_the_post_names_no_subject_the_story_does() -> None:
+    request = "第一次在家做酒酿翻车了 表面长了一层白毛 想把这两次经历写成一篇笔记 提醒大家别踩我的坑"
+    assert "酒酿" in subject(request)
+    assert extract_topic("帮我把这次厦门之行写成一篇游记") == "这次厦门之行"  # (a trip named stays)
+
+
+def test_when_a_thing_happened_is_said_as_when() -> None:
+    assert subject_of("备赛半马的时候膝盖外侧疼", "") == "备赛半马时膝盖外侧疼"

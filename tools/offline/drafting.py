@@ -237,6 +237,8 @@ def subject_of(topic: str, audience: str) -> str:
     # when a told day was is no part of what it is about (橘猫今天第一次洗澡 → 橘猫第一次洗澡)
     subject = re.sub(rf"(?:{_TOLD_WHEN})(?=[\u4e00-\u9fff]{{2}})(?!.*什么)", "", subject)
     subject = re.sub(r"^当了(?=\S{2})", "当", subject)  # 当了妈妈一年 → 当妈妈一年
+    # when it happened is said as when, not as what (备赛半马的时候膝盖外侧疼 → 备赛半马时膝盖外侧疼)
+    subject = re.sub(r"(?<=\S{2})(?<!什么)(?<!那个)的?时候(?=\S{2})", "时", subject)
     # whom among equals it was done with (安吉竹林和两个朋友周末露营 → 安吉竹林周末露营): no part of what
     peers = r"(?:和|跟|与)(?:[两三四五六几\d]个)?(?:朋友|闺蜜|室友|同事|同学|搭子|队友|对象|男朋友|女朋友)们?"
     subject = re.sub(rf"(?<=\S{{2}}){peers}(?=\S{{2}})", "", subject)
@@ -722,6 +724,10 @@ def _within(text: str, limit: int) -> str:
     plain = re.sub(rf"(?<=\S{{4}})(?:{_SPAN.pattern})$", "", plain)
     if 2 <= len(plain) <= limit:
         return plain
+    # …then how often, said by a doubled word (嘴巴周围反反复复起小红疹 → 嘴巴周围起小红疹)
+    plain = re.sub(r"(?<=\S{2})(\S)\1(\S)\2(?=\S{2})", "", plain)
+    if 2 <= len(plain) <= limit:
+        return plain
     # …then the city before a street or a spot of it (成都玉林路宠物友好餐厅 → 玉林路宠物友好餐厅)
     city = next((p for p in places(plain) if plain.startswith(p)), "")
     rest = plain[len(city) :]
@@ -755,6 +761,10 @@ def _within(text: str, limit: int) -> str:
         while len(words) > 1 and _LATIN.match(words[-1]):  # never half an English phrase (通勤smart)
             words.pop()
     while len(words) > 1 and _DANGLING.fullmatch(words[-1]):
+        words.pop()
+    # (…nor on a one-character word that qualifies the noun cut off after it: 起小|红疹)
+    tagged = segmenter.posseg("".join(words))
+    if len(words) < len(cut) and len(words) > 1 and len(words[-1]) == 1 and tagged[-1][1] in ("a", "m", "b"):
         words.pop()
     out = "".join(words)
     return out if len(out) >= 2 else text[:limit]

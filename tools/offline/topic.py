@@ -42,12 +42,14 @@ _POLITE = re.compile(
     r"^(?:请|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
     # one character asks only before a verb of making or telling (not 能量早餐, 要点, 想象)
     r"|(?:能|你|帮|想|要)(?=写|发|出|来|做|整理|帮|给|推荐|分享|安利|种草|说|讲|聊|记录|介绍|看|一篇|篇))+"
-    r"|^把(?:这个|这些|它|这段|这篇|下面的?|以下的?|上面的?)?(?:内容|文字|素材|经历|话)?(?=写|整理|改|做)"
+    # (…and what is made into the post when it is only the story told: 想把这两次经历写成一篇笔记)
+    r"|^(?:想|我想|要)?把(?:这个|这些|它|这段|这篇|下面的?|以下的?|上面的?|[这那][几一两二三四五\d]*[次段件回])?"
+    r"(?:内容|文字|素材|经历|话|过程|故事|事)?(?=写|整理|改|做)"
 )
 # 把我家祖传的做法写成一篇笔记: what is made into the post, before the verb that makes it (…or only
 # written up: 把必吃的小吃整理一下)
 _MADE_INTO = re.compile(
-    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面)(?P<what>.{2,20}?)"
+    r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面|[这那][几一两二三四五\d]*[次段件回](?:的)?(?:经历|过程|故事|事)?(?:写|整理|改|做))(?P<what>.{2,20}?)"
     r"(?:写成|扩写成|扩成|整理成|做成|改成|变成|(?P<up>整理|汇总|盘点|梳理|总结|列|写)(?:一下|出来|一遍)?$)"
 )
 
@@ -411,7 +413,15 @@ def _subject_of(clause: str) -> str:
     五一打算去东江湖拍清晨的雾 → 东江湖拍清晨的雾; '' when it names none."""
     text = peel(clause)
     found = particulars(text)
-    return text[found[0][0] :].strip("的 ") if found else ""
+    if not found:
+        return ""
+    subject = text[found[0][0] :].strip("的 ")
+    # (whom one takes along is said with the taking, without their age: 带8岁儿子去敦煌 → 带儿子去敦煌)
+    taken = re.search(r"带(?:[\d一二两三四五六七八九十]+岁半?的?)?$", text[: found[0][0]])
+    return "带" + subject if taken and _TAKEN_ALONG.match(subject) else subject
+
+
+_TAKEN_ALONG = re.compile(r"孩子|宝宝|娃|儿子|女儿|爸妈|父母|老人|家人|狗狗|猫咪")
 
 
 # A trip's span and its kind, with nothing of where (两天一夜的路线, 三日游行程, 三天两晚怎么安排, 一周行程
@@ -424,7 +434,7 @@ _ROUTE_ONLY = re.compile(
 )
 
 
-_GUIDE_END = re.compile(r"(?:攻略|路线|行程|指南)$")
+_GUIDE_END = re.compile(r"(?:攻略|路线|行程|指南|清单)$")
 # only the going somewhere (第一次去清迈), and a span of days going there (周六一日游去桐庐)
 _GOING = re.compile(r"(?:第一次|头一回|准备|打算)?(?:去|到|来)(?P<p>[\u4e00-\u9fff]{2,6})")
 _SPAN_TO = re.compile(
