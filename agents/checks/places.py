@@ -561,7 +561,19 @@ def _home(escaped: str) -> list[str]:
         rf"(?:就在|紧挨着?|挨着|靠近|位于){escaped}(?:的)?(?:旁边|附近|边上|隔壁|周边|南边|北边|东边|西边)",
         # where the next trip goes, teased in the closing paragraph (下一站想去中山吃乳鸽)
         rf"(?:下一站|下次|下回|下一次)[^，,。！!？?\n]{{0,6}}?(?:想|打算|准备|计划)?去{escaped}(?![\s\S]*\n\s*\n)",
-        rf"回{escaped}",
+        rf"回(?:到)?{escaped}",
+        # (…a hub changed at, said bare: D1 成都中转; the next leg from where the last one ended:
+        # 坐高铁到宁波，再从宁波站坐大巴; a hub's station or airport by its name: 上海虹桥坐高铁)
+        rf"{escaped}(?:机场)?(?:中转|转机|转车)",
+        rf"到{escaped}[，,]\s*再从{escaped}",
+        rf"{escaped}(?:虹桥|浦东|首都|大兴|白云|双流|天府|宝安|萧山|禄口|长水|咸阳|高崎|新郑)(?:站|机场)?(?:坐|乘|搭|飞)",
+        # (the weather at home before setting out: 出发前一周昆明一直下雨)
+        rf"出发前[^，,。！!？?\n]{{0,6}}?{escaped}",
+        # (a place told apart from the one meant: 不是云南迪庆那个香格里拉)
+        rf"不是{escaped}[^，,。！!？?\n]{{0,4}}?那个",
+        # (people from there, and a dish named after it, eaten here: 一对常德夫妻开的, 常德牛肉粉)
+        rf"{escaped}(?:人开的|夫妻|老板|老乡|阿姨|大叔|师傅)",
+        rf"{escaped}(?:牛肉粉|米粉|粉|拉面|小面|烤鸭|炒饭|凉皮|肉夹馍|酸辣粉|热干面|煎饼|米线|糖水|菜馆|风味|口味)",
         # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
         rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
         # (之前从景德镇带回来的那套; 从昆明的苗圃发过来: goods sent from a shop there)

@@ -1655,9 +1655,17 @@ ROUND_30_FAILING = frozenset({"draft-g1241-good", "draft-g1259-good"})
 # 之前去过曼谷，清迈…慢很多, a friend's story of 泰山 —, a cosmetic by its country, a checklist's □ lines,
 # a challenge to the reader read as a restatement); the two held out are left as they were measured
 ROUND_31_FAILING = frozenset({"draft-g1265-good", "draft-g1289-good"})
+# Round 32 (F1049–F1064, G1291–G1320; a third held out), measured once in session 30: seven tuned good
+# posts failed, five on a way through another city (D1 成都中转, 回到福州, 上海虹桥坐高铁到宁波，再从宁波站…),
+# the weather at home before setting out, a place told apart (不是云南迪庆那个) and a dish named after a town
+# (常德牛肉粉, 一对常德夫妻开的) — passed by class; a 京东京造 sheet read as 东京 and a hiking tag left as
+# measured, with the three held out
+ROUND_32_FAILING = frozenset(
+    f"draft-{n}-good" for n in ("g1297", "f1063", "g1304", "g1319", "f1053")
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
-    | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING
+    | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -2339,3 +2347,44 @@ def test_a_past_trip_set_beside_a_plan_not_taken_and_where_a_friend_lives_are_no
     planned = "最后一天本来想去日照看日出，怕孩子太累就取消了。"
     spent = body.replace(planned, "最后一天去了日照，万平口的沙滩很适合孩子。")
     assert "foreign_place" in checks(request, {**draft, "body": spent})
+
+
+# --- session 30: round 32's tuned false alarms, by class ----------------------------------------------------
+_DAOCHENG = {
+    "title": "稻城亚丁四天三晚",
+    "body": (
+        "第一次去稻城亚丁，记一下路线。\n\n"
+        "D1 {leg}\n下午飞到稻城亚丁机场，海拔4411米，落地先慢慢走，别跑跳。\n\n"
+        "D2 进景区，坐观光车到扎灌崩，徒步到冲古寺，再走到珍珠海，来回三个小时。\n\n"
+        "D3 洛绒牛场到牛奶海和五色海，往返十公里，海拔从4100升到4600，走得很慢。\n\n"
+        "D4 {back}\n\n"
+        "小提醒：高反药出发前问医生，景区里不要洗头；门票146元，观光车120元。"
+    ),
+    "tags": ["稻城亚丁", "牛奶海", "徒步", "川西旅行"],
+}
+
+
+@pytest.mark.parametrize(
+    ("leg", "back"),
+    [
+        ("成都中转，在双流机场吃了碗面。", "早班机回成都，在机场吃了碗面。"),
+        ("从重庆飞过来，中午到。", "下午回到重庆，刚好赶上晚饭。"),
+        ("上海虹桥坐高铁到宁波，再从宁波站坐大巴到机场。", "原路回上海。"),
+    ],
+)
+def test_the_ways_there_and_back_through_another_city_are_no_foreign_place(leg: str, back: str) -> None:
+    draft = {**_DAOCHENG, "body": _DAOCHENG["body"].format(leg=leg, back=back)}
+    assert "foreign_place" not in checks("稻城亚丁四天三晚怎么安排", draft, brief=None)
+    # …but a day spent in that city is a place of its own
+    elsewhere = {**draft, "body": draft["body"].replace("D4 ", "D4 去宽窄巷子逛了一下午，成都的兔头太香了。")}
+    assert "foreign_place" in checks("稻城亚丁四天三晚怎么安排", elsewhere, brief=None)
+
+
+def test_a_dish_or_its_cooks_named_after_a_town_and_a_place_told_apart_are_no_foreign_place() -> None:
+    body = (
+        "长沙这家粉店藏在巷子里。\n\n常德牛肉粉在长沙到处都是，这家是一对常德夫妻开的，红烧牛肉码子炖得烂，16元一碗。"
+        "\n\n出发前一周武汉一直下雨，来了长沙倒是晴天。\n\n这里说的香格里拉不是云南迪庆那个，是稻城的镇子。"
+        "\n\n营业到下午两点，去晚了就没了。"
+    )
+    draft = {"title": "长沙巷子里的牛肉粉", "body": body, "tags": ["长沙美食", "牛肉粉", "长沙"]}
+    assert not {"foreign_place"} & checks("长沙有什么好吃的粉店", draft)
