@@ -1406,11 +1406,17 @@ def localize(text: str) -> str:
         "，",
         text,
     )
+    # (…and one after a number, before Chinese that is no unit of it: 我的区间是128到140 每周4次)
+    text = re.sub(
+        r"(?<=\d)(?<!:\d\d)[ \t\u3000]+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])",
+        "，",
+        text,
+    )
     # (…and a space after English, before Chinese that opens a clause of its own: 关于我的desk setup
     # 用了一个升降桌)
     text = re.sub(
         r"(?<=[A-Za-z])[ \t\u3000]+(?=(?:我|用了|买了|去了|做了|试了|换了|花了|预算|每天|最近|之前|后来|现在"
-        r"|因为|但是|不过|所以|还有|总共|一共|主要|重点|想|希望|不要|别))",
+        r"|因为|但是|不过|所以|还有|总共|一共|主要|重点|想|希望|不要|别|一开始|刚开始|开始|结果|然后|没想到|本来|每次|平时))",
         "，",
         text,
     )

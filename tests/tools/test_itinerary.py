@@ -348,3 +348,24 @@ def test_a_day_another_note_told_is_said_as_the_plan_it_now_is() -> None:
 
     assert sentence("去老街喝了一杯咖啡，逛了一下午的书店") == "去老街喝一杯咖啡，逛一下午的书店。"
     assert sentence("去海边走走，吃完了再回") == "去海边走走，吃完了再回。"  # (one deed done is no told day)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_day_told_hour_by_hour_is_the_plan_s_day_and_a_place_not_gone_to_is_not_in_it(seed: int) -> None:
+    request = (
+        "上周末去泉州 没去蟳埔村 人太多了 上午走了洛阳桥 下午爬清源山看了老君岩 晚上在西街吃了碗面线糊 "
+        "想写一篇避开人流的泉州一日游"
+    )
+    draft = _draft(request, "避开人流的泉州一日游", seed)
+    body = str(draft["body"])
+    planned = ("上午：走洛阳桥", "下午：爬清源山看老君岩", "晚上：在西街吃一碗面线糊")
+    assert all(line in body for line in planned), body
+    assert body.count("洛阳桥") == 1  # (said as the plan, not told again before it)
+    plan_and_tips = body[body.index("上午：") :]
+    tags = [str(t) for t in draft["tags"]]  # type: ignore[attr-defined]
+    assert "蟳埔村" not in plan_and_tips and not any("蟳埔村" in t for t in tags)
+
+
+def test_a_told_day_is_said_as_a_plan() -> None:
+    assert itinerary.as_planned("上午去了灵隐寺") == "上午去灵隐寺"
+    assert itinerary.as_planned("晚上在西街吃了碗面线糊") == "晚上在西街吃一碗面线糊"

@@ -1410,3 +1410,22 @@ def test_the_story_made_into_the_post_names_no_subject_the_story_does() -> None:
 
 def test_when_a_thing_happened_is_said_as_when() -> None:
     assert subject_of("备赛半马的时候膝盖外侧疼", "") == "备赛半马时膝盖外侧疼"
+
+
+def test_a_sight_gone_to_makes_a_trip_whatever_it_wore() -> None:
+    request = "都说哈尔滨要冬天去 我偏偏七月去的 晚上还得穿外套 坐索道过松花江去了太阳岛 写一篇夏天的哈尔滨"
+    assert detect_theme(request).key == "travel"
+
+
+def test_english_careers_heart_rates_and_watches_are_read_in_chinese() -> None:
+    assert extract_topic("can u write a post about my career switch - i was a chemistry teacher") == "转行"
+    request = "最近在练zone 2 用Apple Watch看心率 我的区间是128到140 每周4次 写一篇笔记 讲讲zone 2是啥"
+    read = localize(request)
+    assert "苹果手表" in read and "，每周4次" in read  # (a space after a number parts clauses too)
+    assert extract_topic(request) == "二区心率"  # (not 区间是128到140: 我的 is no frame; 讲讲…是啥 asks it)
+
+
+def test_a_product_used_named_in_latin_letters_is_what_a_review_of_its_use_is_about() -> None:
+    request = "细软塌发质 用了一个月Dyson Airwrap 一开始长筒总是卷不住 帮我写篇真实使用感受 别写得像广告"
+    assert "Dyson Airwrap" in localize(request)  # (…not dropped before the clause after it)
+    assert subject(request) == "Dyson Airwrap"

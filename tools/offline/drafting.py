@@ -303,7 +303,9 @@ def subject_of(topic: str, audience: str) -> str:
     if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
         subject = subject[1:]
     whole = subject
-    subject = _within(subject, 10).rstrip("的和与及、")
+    # (a name in Latin letters reads as short as it is long in words: Dyson Airwrap is two)
+    latin = re.fullmatch(r"[A-Za-z][A-Za-z0-9 .+-]*", subject) and len(subject) <= _PAIR_LIMIT
+    subject = subject if latin else _within(subject, 10).rstrip("的和与及、")
     # (a change from one state to another is said whole: 狗狗从暴冲到随行, not 狗狗从暴冲)
     subject = subject if re.search(r"从\S{1,6}到\S{1,6}$", subject) else _tidy_end(subject)
     if subject.count("《") > subject.count("》"):  # never cut inside a work's name: all of it, or none
@@ -1433,6 +1435,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     def meals(told: str) -> list[str]:
         return itinerary.meals(told) or (itinerary.dish_meals(told) if eating else [])
 
+    # a day the request tells hour by hour (上午走了洛阳桥，下午爬清源山看了老君岩，晚上…) is the plan's day,
+    # said as a plan, not told again in the story
+    hours = [t for t in details.told if itinerary.TIME_OF.match(t)] if planned else []
+    hours = hours if len(hours) >= 2 else []
+    details.told = [t for t in details.told if t not in hours]
     eaten = [m for t in details.told for m in meals(t)] if planned else []
     if eaten:
         details.told = [t for t in details.told if not meals(t)]
@@ -1459,14 +1466,18 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         wants = [
             w
             for w in [
+                *map(itinerary.as_planned, hours),
                 *_route_stops(ctx.request),
                 *details.wants,
-                *map(itinerary.visit, [*_told_stops(details), *stops]),
+                *map(itinerary.visit, [p for p in [*_told_stops(details), *stops] if not _in_any(p, hours)]),
                 *eaten,
                 *_doing_there(ctx.topic),
             ]
             if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w)) - GENERIC_VERBS) & said
         ]
+        missed = _missed_stops(details)
+        tips = [t for t in tips if not _in_any(t, missed, inside=True)]
+        points = [p for p in points if not _in_any(p, missed, inside=True)]
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)
     else:
         by_day = []
@@ -1508,7 +1519,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     title = _title(ctx, title_kind, fields, fb, patterns, avoid=avoid, ordered=ordered, by_days=bool(by_day))
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
-    return {"title": title, "body": body, "tags": _tags(ctx, subject, key, fb, previous, replace_tags)}
+    tags = _tags(ctx, subject, key, fb, previous, replace_tags)
+    missed = _missed_stops(details)  # (no tag of where the trip did not go)
+    return {"title": title, "body": body, "tags": [t for t in tags if not _in_any(t, missed, inside=True)]}
 
 
 def _asked_more(
@@ -1778,7 +1791,20 @@ def _told_stops(details: Details) -> list[str]:
     拙政园, 平江路): the day's plan goes where the writer went, before any other landmark of the town."""
     told = "，".join(details.told)
     known = landmark_cities()
-    return sorted({p for p in places(told) if p in known}, key=told.find)
+    missed = set(_missed_stops(details))
+    return sorted({p for p in places(told) if p in known and p not in missed}, key=told.find)
+
+
+def _in_any(word: str, lines: list[str], *, inside: bool = False) -> bool:
+    """Is `word` in any of `lines` (or, `inside`, any of `lines` in `word`)?"""
+    return any((line in word) if inside else (word in line) for line in lines)
+
+
+def _missed_stops(details: Details) -> list[str]:
+    """The places a told trip did not go to (没去蟳埔村，人太多了): no stop of its plan, no tip of its own."""
+    told = "，".join(details.told)
+    missed = r"(?:没有?|没能|没来得及|不)去成?{0}|错过了?{0}"
+    return [p for p in places(told) if re.search(missed.format(re.escape(p)), told)]
 
 
 def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, ...]:

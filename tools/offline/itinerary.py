@@ -241,7 +241,9 @@ def day_plan(
             if (taken := take(when, timed=when == "中午", not_at=_not_at(hours, last=False)))[1]:
                 hours.append(taken)
         end = ("下午", say(HALF_DAY_END)) if half else ("傍晚", say(ONE_DAY_END))
-        return [("", [*hours, end])], [*queue, *left]
+        # (…or the evening a line of its own plans: 晚上在西街吃一碗面线糊)
+        evening = ("", "") if half else _take(queue, "晚上", timed=True)
+        return [("", [*hours, evening if evening[1] else end])], [*queue, *left]
     plan: list[tuple[str, list[tuple[str, str]]]] = []
     for day in range(1, days + 1):
         slots: list[tuple[str, str]] = []
@@ -303,6 +305,13 @@ def sentence(line: str) -> str:
     if len(_DEEDS_DONE.findall(line)) >= 2:
         line = _DEEDS_DONE.sub(lambda m: m.group(1), line)
     return line if re.search(r"[。！？!?…~～）)」”]$", line) else line.rstrip("，,；;、") + "。"
+
+
+def as_planned(line: str) -> str:
+    """A day the request told, said as the plan it is now (上午走了洛阳桥 → 上午走洛阳桥,
+    晚上在西街吃了碗面线糊 → 晚上在西街吃一碗面线糊)."""
+    line = re.sub(r"(吃|喝)了(?=[碗杯份盘])", r"\1一", re.sub(r"(?<=去)了(?=\S)", "", line))
+    return _DEEDS_DONE.sub(lambda m: m.group(1), line)
 
 
 # deeds of a day out, done: 吃了, 逛了, 骑了 …

@@ -202,6 +202,21 @@ def _trigger_weight(text: str, word: str, theme: str) -> float:
     )
 
 
+_GONE_TO = re.compile(r"(?:去了|到了|逛了|爬了|登了)(?P<p>[\u4e00-\u9fff]{2,6})")
+
+
+def _gone_to(text: str) -> list[str]:
+    return [m["p"] for m in _GONE_TO.finditer(text)]
+
+
+@cache
+def _sights() -> frozenset[str]:
+    """The sights of the landmark list (data/lexicon/landmarks.tsv: 太阳岛, 拙政园): a place one visits."""
+    from tools.entities import landmark_cities
+
+    return frozenset(landmark_cities())
+
+
 def kept_animal(text: str) -> bool:
     """Does the text keep an animal (养了一年的柯尔鸭)? Any pet's general advice is of it too."""
     return bool(_KEPT_ANIMAL.search(text))
@@ -225,6 +240,8 @@ def detect_theme(text: str) -> Theme:
         )
         if theme.key == "travel":  # a stay of days, a drive there: a trip, whatever it ate (咖啡馆)
             triggers += len(_STAY.findall(lowered))
+            # (…and a sight gone to: 坐索道过松花江去了太阳岛 is a trip, whatever it wore — more than a word)
+            triggers += 2 * sum(1 for p in _gone_to(lowered) if any(p.startswith(s) for s in _sights()))
         elif theme.key == "pets":
             triggers += len(_KEPT_ANIMAL.findall(lowered))
         words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()

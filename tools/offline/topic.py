@@ -560,7 +560,9 @@ def peel(clause: str) -> str:
         return ""
     text = _TONE_LEAD.sub("", STYLE.sub("", clause).strip())
     if what := _WHAT_IS.match(text):  # 什么是早C晚A: what it asks about is the subject
-        return (what["x"] or what["y"]).strip("的 ")
+        # (…without the frame that asks it: 讲讲二区心率是啥)
+        asked = (what["x"] or what["y"]).strip("的 ")
+        return peel(asked) or asked
     wish = _READER_WISH.match(text)  # 给想转行产品经理的人写一篇学习路线: what they want is the subject's
     framed = False
     if made := _made_into(text):
@@ -660,6 +662,12 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
     return topic
 
 
+_USED_PRODUCT = re.compile(
+    r"(?:用了|入了|买了|换了|入手了?|试了)(?:[一二两三四五六七八九十半\d]+个?(?:月|年|周|星期|天|次))?"
+    r"(?P<thing>[A-Za-z][A-Za-z0-9 .+-]{2,30}[A-Za-z0-9])$"
+)
+
+
 def _whole_noun(word: str, text: str) -> str:
     """`word` with the thing of a theme `text` names right after it, which it only qualifies (灯芯绒 →
     灯芯绒外套 of 灯芯绒外套怎么配) — not a thing of its own (深蹲 and 膝盖 of 深蹲膝盖疼)."""
@@ -723,7 +731,11 @@ def extract_topic(request: str) -> str:
     framed = [
         (c, t)
         for c, t in peeled
-        if len(t) >= 2 and t != STYLE.sub("", c).strip("的 ") and not _ELIDED.search(c)
+        if len(t) >= 2
+        and t != STYLE.sub("", c).strip("的 ")
+        # (whose it is is no frame: 我的区间是128到140 asks for nothing)
+        and t != re.sub(r"^我们?(?:家)?的", "", c)
+        and not _ELIDED.search(c)
     ]
     # else a clause that asks what the post should answer (暑假幼小衔接要准备哪些东西？) before one that
     # tells a circumstance (孩子九月上一年级)
@@ -786,11 +798,13 @@ def extract_topic(request: str) -> str:
     topic = _owned(topic, clauses, first)
     # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject; 养了一年的柯尔鸭，说说噪音和日常照顾:
     # the duck
+    # (…a product used, named in Latin letters, before who uses it: 细软塌发质，用了一个月Dyson Airwrap)
+    used = next((m["thing"] for c, t in peeled if c != first if (m := _USED_PRODUCT.search(t))), "")
     if _ASPECTS_ONLY.fullmatch(topic) or _USES_ONLY.fullmatch(topic):
         others = [t for c, t in peeled if c != first and len(t) >= 2 and not _ASPECTS_ONLY.fullmatch(t)]
-        topic = next(iter(others), topic)
+        topic = used or next(iter(others), topic)
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
-        topic = next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
+        topic = used or next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
     topic = _place_and_plan(topic, [t for c, t in peeled if c != first])
     elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
     # (where the trip goes before where it sets out: 从上海坐高铁去厦门 is a Xiamen trip)
