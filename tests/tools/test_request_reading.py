@@ -1429,3 +1429,35 @@ def test_a_product_used_named_in_latin_letters_is_what_a_review_of_its_use_is_ab
     request = "细软塌发质 用了一个月Dyson Airwrap 一开始长筒总是卷不住 帮我写篇真实使用感受 别写得像广告"
     assert "Dyson Airwrap" in localize(request)  # (…not dropped before the clause after it)
     assert subject(request) == "Dyson Airwrap"
+
+
+def test_the_parts_a_clause_counts_after_its_colon_are_the_post_s_items() -> None:
+    request = (
+        "我自己搭了一份交接文档 分成四块：项目现状 账号和权限 对接人联系方式 未完成事项和风险点 "
+        "写篇笔记分享一下这个交接模板"
+    )
+    details = request_details(request, "交接模板")
+    assert details.items == ["项目现状", "账号与权限", "对接人联系方式", "未完成事项与风险点"]
+    assert subject(request) == "交接模板"  # (not 这个交接模板)
+
+
+def test_a_run_of_named_stages_written_apart_is_a_list() -> None:
+    request = (
+        "娃明年9月上小学 我想把幼升小的时间节点捋一遍 信息采集 户籍房产核验 网上报名 入学面谈 录取查询 "
+        "帮我做成一篇时间线清单"
+    )
+    stages = ["信息采集", "户籍房产核验", "网上报名", "入学面谈", "录取查询"]
+    assert request_details(request, "幼升小时间节点").items == stages
+    assert extract_topic(request).startswith("幼升小")  # (把…捋一遍 frames the post)
+
+
+def test_a_story_s_scene_setting_clauses_are_told_with_it() -> None:
+    request = "备赛半马的时候膝盖外侧疼 去医院说是髂胫束综合征 停跑三周 每天泡沫轴放松 坚持了一个月 写篇记录"
+    details = request_details(request, subject(request), extract_topic(request))
+    assert details.told[:3] == ["去医院说是髂胫束综合征", "停跑三周", "每天泡沫轴放松"] and not details.wants
+
+
+def test_what_a_list_is_made_into_is_the_subject_and_a_pet_s_name_and_age_go_from_a_long_one() -> None:
+    request = "出差一周 只带了一个20寸登机箱：一件卡其风衣 两条西裤 把这份清单写成一篇通勤胶囊衣橱笔记"
+    assert extract_topic(request) == "通勤胶囊衣橱"
+    assert subject("玄凤鹦鹉豆豆三岁 最近胸口拔毛拔秃了一块 写一篇经验分享") == "玄凤鹦鹉胸口拔毛"

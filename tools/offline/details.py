@@ -207,6 +207,14 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     i = 0
     while i < len(clauses):
+        if parts := _parts_after(clauses, i):  # 分成四块：项目现状 账号和权限 …: the parts it names
+            out += [clauses[i], ("、".join(parts), clauses[i + len(parts)][1])]
+            i += len(parts) + 1
+            continue
+        if len(run := _named_run(clauses, i)) >= 3:  # 信息采集 户籍房产核验 网上报名 …: stages named
+            out.append(("、".join(run), clauses[i + len(run) - 1][1]))
+            i += len(run)
+            continue
         j = i
         while j < len(clauses) and _bare_thing(clauses[j][0]) and clauses[j][1] in ("，", ",", ""):
             j += 1
@@ -238,6 +246,53 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+# a clause that says a thing is made of a count of parts, named after its colon (分成四块：, 包括三步：)
+_IN_PARTS = re.compile(
+    r"(?:分成|分为|包括|有)(?P<n>[一二两三四五六七八九十\d]+)(?:块|部分|个部分|步|类|项|段|个阶段|个节点)$"
+)
+_NUMERALS = {c: i for i, c in enumerate("一二三四五六七八九十", 1)} | {"两": 2}
+
+
+def _parts_after(clauses: list[tuple[str, str]], i: int) -> list[str]:
+    """The parts a clause that counts them (分成四块：) names in the clauses after its colon, as many as it
+    counts, each short and telling nothing; [] when they are not all there."""
+    text, end = clauses[i]
+    counted = _IN_PARTS.search(text) if end[:1] in ("：", ":") else None
+    if counted is None:
+        return []
+    n = int(counted["n"]) if counted["n"].isdigit() else _NUMERALS.get(counted["n"], 0)
+    parts = [c for c, _ in clauses[i + 1 : i + 1 + n]]
+    fits = len(parts) == n >= 2 and all(
+        2 <= _size(p) <= 12 and not any(x.search(p) for x in (_FRAME, _ASKS, _TOLD)) for p in parts
+    )
+    # (a part named as two things is one part: 账号和权限, said with 与 so no list splits it)
+    return [p.replace("和", "与") for p in parts] if fits else []
+
+
+def _named_run(clauses: list[tuple[str, str]], i: int) -> list[str]:
+    """The clauses from `i` on that each name a thing or a stage in a few words and tell nothing (信息采集,
+    户籍房产核验, 网上报名): written apart as a list is; a run of three or more is one."""
+    run: list[str] = []
+    for text, end in clauses[i:]:
+        if not _named(text):
+            break
+        run.append(text)
+        if end not in ("，", ",", ""):
+            break
+    return run
+
+
+def _named(clause: str) -> bool:
+    """Is the clause a short name of a thing or a stage (户籍房产核验), with no one, no count, no when and no
+    word of telling, asking or framing in it?"""
+    if not 3 <= _size(clause) <= 8 or re.search(r"[了过着的是吗呢我你他她它不没别想要]", clause):
+        return False
+    if any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or _READER.match(clause):
+        return False
+    flags = [flag for _, flag in posseg(clause)]
+    return flags[-1][:1] in ("n", "v") and not any(f[:1] in "dupcrmqty" or f in ("e", "ad") for f in flags)
+
+
 def _in_topic(clause: str, topic: str) -> bool:
     """Is the clause the topic, or a part of it long enough to be said by it (孩子三岁 of
     孩子三岁挑食不吃青菜)?"""
@@ -250,7 +305,9 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     (新手学吉他的第一个月 of subject 学吉他: a topic, nothing that happened)."""
     details = Details()
     telling = False  # a clause right after a told one goes on telling (…，膝盖有点疼，后来…)
-    setting = ""  # a clause that set the scene of what is told next (带五岁女儿去看马王堆，她居然…)
+    # the clauses that set the scene of what is told next (带五岁女儿去看马王堆，她居然…; 停跑三周，每天泡沫轴
+    # 放松，…，坚持了一个月)
+    setting: list[str] = []
     opened = ""  # the subject's clause when it starts the story told
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
     # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
@@ -261,7 +318,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]
             continue
         was_telling, telling = telling, False
-        was_setting, setting = setting, ""
+        was_setting, setting = setting, []
         if to_write := _TO_WRITE.fullmatch(clause):  # 面线糊、土笋冻、四果汤都要写: the things, not the ask
             clause = to_write["items"]
         if len(clause) < 2 or _FRAME.search(clause) or _READER.match(clause) or _ENGLISH.search(clause):
@@ -290,15 +347,16 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             details.wants.append(visit(must["what"]))
         elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
             details.told += [opened] if opened and not details.told else []
-            details.told += [was_setting, clause] if was_setting else [clause]
+            details.told += [*was_setting, clause]
             telling = True
         elif _TERMS.search(clause):
             details.terms.append(clause)
         elif _STEP.match(clause):
             details.steps.append(clause)
         else:
-            setting = clause
-            if want := _WANT.match(clause):
+            setting = [*was_setting, clause]
+            # (…a told visit to a doctor is no stop of a trip: 去医院说是髂胫束综合征)
+            if (want := _WANT.match(clause)) and not re.search(r"医院|诊所|医生|宠物医院", clause):
                 wanted = clause[want.end("wish") :]
                 # (two things to do joined by 和: 去洱海骑行和苍山 → 去洱海骑行, 去苍山看看)
                 pair = re.fullmatch(r"(去[^和]{2,8})和([^和]{2,6})", wanted)

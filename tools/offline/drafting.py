@@ -283,6 +283,7 @@ def subject_of(topic: str, audience: str) -> str:
         if generic and (span := re.search(rf"(?:{_SPAN.pattern})$", before)) and span.start() >= 2:
             subject = before[: span.start()] + after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
+    subject = re.sub(r"^(?:这个|这份|这套)(?=\S{2})", "", subject)  # 这个交接模板 → 交接模板
     # (…nor one of a thing: 一件灰色大衣 → 灰色大衣, but 一个人 is alone)
     subject = re.sub(r"^一(?:[件款只条双套本台支瓶]|个(?!人))(?=\S{2})", "", subject)
     if pair := _COMPARED.fullmatch(subject):  # 凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇: the pair says it
@@ -302,6 +303,8 @@ def subject_of(topic: str, audience: str) -> str:
     # 烤戚风蛋糕不塌 → 戚风蛋糕不塌: a verb of one character, not a word's first (学生党, 练习册)
     if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
         subject = subject[1:]
+    if len(subject) > 10:  # (too long: a pet's name and age go first — 玄凤鹦鹉豆豆三岁胸口拔毛 → …胸口拔毛)
+        subject = re.sub(_NAMED_AGE, "", subject)
     whole = subject
     # (a name in Latin letters reads as short as it is long in words: Dyson Airwrap is two)
     latin = re.fullmatch(r"[A-Za-z][A-Za-z0-9 .+-]*", subject) and len(subject) <= _PAIR_LIMIT
@@ -331,6 +334,11 @@ _TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几�
 # 我 and its adverb after a time (裸辞后我终于…), not before what I did, counted (被裁员之后我做了这几件事)
 _AFTER_I = re.compile(
     r"(?<=\S{2}后)我们?(?:终于|总算|也|还|才|就)?(?![做干学试改]了?[这那几一两二三四五六七八九十\d])(?=\S{2})"
+)
+
+
+_NAMED_AGE = re.compile(
+    r"(?<=\S{2})(?:([\u4e00-\u9fff])\1)?(?:[一二两三四五六七八九十\d]+|半)(?:岁|个月|周岁)半?(?:了|多)?(?=\S{2})"
 )
 
 
@@ -753,6 +761,13 @@ def _within(text: str, limit: int) -> str:
     things = [(g, _MEASURE_HEAD.sub("", g)) for g in things_in(plain)]
     if things and 3 <= len(things[0][1]) <= limit and "了" in plain[: plain.find(things[0][0])]:
         return things[0][1]
+    return _cut_words(text, limit)
+
+
+def _cut_words(text: str, limit: int) -> str:
+    """`text`'s first words within `limit` characters, never ending on half an English phrase, a word that
+    waits for the rest, or one character that qualifies or does to what was cut off after it (起小|红疹,
+    拔秃|了)."""
     words: list[str] = []
     cut = segmenter.cut(text)
     for word in cut:
@@ -764,9 +779,9 @@ def _within(text: str, limit: int) -> str:
             words.pop()
     while len(words) > 1 and _DANGLING.fullmatch(words[-1]):
         words.pop()
-    # (…nor on a one-character word that qualifies the noun cut off after it: 起小|红疹)
-    tagged = segmenter.posseg("".join(words))
-    if len(words) < len(cut) and len(words) > 1 and len(words[-1]) == 1 and tagged[-1][1] in ("a", "m", "b"):
+    while len(words) < len(cut) and len(words) > 1 and len(words[-1]) == 1:
+        if segmenter.posseg("".join(words))[-1][1] not in ("a", "m", "b", "v"):
+            break
         words.pop()
     out = "".join(words)
     return out if len(out) >= 2 else text[:limit]
@@ -1334,6 +1349,10 @@ def _item_said(item: str, known: list[str], used: set[str]) -> str:
         used.add(opening)
         return opening
     words = _particular_words(item) - GENERIC_VERBS
+    # (a line about the thing the item ends on, not about the word that qualifies it: 项目 of 项目现状 is
+    # no line on the project's state)
+    ending = [w for w in words if item.endswith(w)]
+    words = set(ending) if ending and len(words) > 1 else words
     heads = {w[-2:] for w in words if len(w) >= 3} | words  # (老火锅 is any 火锅)
     about = next(
         (ln for ln in known if len(ln) <= 50 and ln not in used and any(w in ln for w in heads)), None
