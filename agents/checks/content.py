@@ -682,7 +682,14 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
     )
     findings = []
     for domain, domain_words in ADVICE_DOMAINS.items():
-        if domain in asked:
+        if domain in asked and not (domain == "medical" and "pets" in scope.themes):
+            continue
+        if domain in asked:  # a pet's health asked of: a dose for its owner is no part of it (顺便提醒铲屎官
+            # 自己：人要是中暑了，吃几粒藿香正气胶囊)
+            owners = [s for s in sentences(text) if _OWNER_ADDRESSED.search(s) and not _PET.search(s)]
+            shaped = _shaped_advice(domain, owners, scope, allowed=False)
+            if shaped:
+                findings.append(_advice_finding(scope, domain, shaped, text, facts))
             continue
         said = [
             s
@@ -708,17 +715,25 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
             len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug and not shaped
         ):
             continue
-        carriers = [s for s in sentences(text) if any(w in s for w in used)]
-        borrowed = [s for s in carriers if from_evidence(s, facts)]
-        owner: Owner = "research_evidence_agent" if borrowed else "writer_agent"
-        note = "（来自调研证据）" if borrowed else ""
-        topic = scope.request if len(scope.request) <= 24 else scope.request[:23] + "…"
-        reason = (
-            f"正文出现{_DOMAIN_LABELS[domain]}方面的建议（{'、'.join(used[:3])}）{note}，"
-            f"但需求「{topic}」与此无关"
-        )
-        findings.append(Finding("off_topic_advice", "infoDensity", owner, reason))
+        findings.append(_advice_finding(scope, domain, used, text, facts))
     return findings
+
+
+def _advice_finding(
+    scope: Scope, domain: str, used: Sequence[str], text: str, facts: Sequence[str]
+) -> Finding:
+    """The finding of `domain`'s advice `used` in the post: the writer's, or research's when the evidence
+    carried it."""
+    carriers = [s for s in sentences(text) if any(w in s for w in used)]
+    borrowed = [s for s in carriers if from_evidence(s, facts)]
+    owner: Owner = "research_evidence_agent" if borrowed else "writer_agent"
+    note = "（来自调研证据）" if borrowed else ""
+    topic = scope.request if len(scope.request) <= 24 else scope.request[:23] + "…"
+    reason = (
+        f"正文出现{_DOMAIN_LABELS[domain]}方面的建议（{'、'.join(used[:3])}）{note}，"
+        f"但需求「{topic}」与此无关"
+    )
+    return Finding("off_topic_advice", "infoDensity", owner, reason)
 
 
 @cache
@@ -739,6 +754,8 @@ _HUMAN_MEDICINE = re.compile(
     r"(?:大人|人|我们|我|自己)(?:吃|用|喝)的[^，,。；;]{0,6}?(?:药|散|片|胶囊|冲剂|颗粒|软膏|药膏)"
     r"|人用的?[^，,。；;]{0,4}?(?:药|散|片|胶囊)"
 )
+# a sentence said to the owner of the pet, or of people at large (顺便提醒铲屎官自己, 人要是中暑了)
+_OWNER_ADDRESSED = re.compile(r"(?:铲屎官|主人|大人|你|我)自己|人(?:要是|如果|一旦)")
 _FED = re.compile(r"喂|给(?:它|他|她|猫|狗|主子)|拌进|混进|掺进|抹在它|涂在它")
 
 

@@ -440,6 +440,8 @@ _NEVER_LAST = frozenset(
 _COVERB_CUT = re.compile(
     r"[\u4e00-\u9fff]{0,6}(?:对着|朝着|冲着|跟着|顺着|沿着|按照|按着|照着|向着|通过|根据|对于|关于|为了"
     r"|除了|趁着)(?:还有|但是|所以|然后|而且|因为|如果|其实|另外|最后|不过|可是|于是)"
+    # …or a numbered line glued on where the line before it stopped (一步一步交替收4. 臀桥：…)
+    r"|[\u4e00-\u9fff]{2,6}(?<![第约共])(?:[1-9]|1\d)[.．]\s*[\u4e00-\u9fff]{2,}"
 )
 
 

@@ -2388,3 +2388,38 @@ def test_a_dish_or_its_cooks_named_after_a_town_and_a_place_told_apart_are_no_fo
     )
     draft = {"title": "长沙巷子里的牛肉粉", "body": body, "tags": ["长沙美食", "牛肉粉", "长沙"]}
     assert not {"foreign_place"} & checks("长沙有什么好吃的粉店", draft)
+
+
+def test_round_32_s_tuned_misses_are_caught_by_class() -> None:
+    body = (
+        "天热遛狗的几点经验。\n\n早上六点前或者晚上八点后再出门，地面不烫爪子。\n\n"
+        "顺便提醒铲屎官自己：人要是中暑了，吃几粒藿香正气胶囊、喝一大瓶淡盐水。\n\n"
+        "出门带够水和折叠碗，走二十分钟就歇一歇。"
+    )
+    draft = {"title": "夏天遛狗防暑", "body": body, "tags": ["狗狗防暑", "遛狗", "萌宠"]}
+    assert "off_topic_advice" in checks("夏天怎么给狗狗防暑？", draft)  # (a dose for the owner, not the dog)
+    owner_s = "顺便提醒铲屎官自己：人要是中暑了，吃几粒藿香正气胶囊、喝一大瓶淡盐水。"
+    dog_only = {**draft, "body": body.replace(owner_s, "中暑了马上联系宠物医院。")}
+    assert "off_topic_advice" not in checks("夏天怎么给狗狗防暑？", dog_only)
+    workout = {
+        "title": "二十分钟在家燃脂",
+        "body": (
+            "每天二十分钟就够。\n\n1. 开合跳：三十秒\n2. 深蹲：十五个\n"
+            "3. 登山跑：慢速版，一步一步交替收4. 臀桥：躺着，脚踩地\n\n练完拉伸五分钟。"
+        ),
+        "tags": ["居家健身", "燃脂", "新手健身"],
+    }
+    assert "cut_off" in checks("在家二十分钟燃脂怎么练", workout)  # (a numbered line glued on a cut one)
+    whole = {**workout, "body": workout["body"].replace("交替收4.", "交替收腿\n4.")}
+    assert "cut_off" not in checks("在家二十分钟燃脂怎么练", whole)
+    recipe = {
+        "title": "高压锅红烧牛腩",
+        "body": (
+            "牛腩冷水下锅焯一遍。\n\n炒糖色后下牛腩，加生抽老抽，小火炖一个半小时。\n\n"
+            "想去的姐妹把这条路线收藏好，机票酒店趁早订。"
+        ),
+        "tags": ["红烧牛腩", "家常菜", "下饭菜"],
+    }
+    assert "cta_mismatch" in checks("红烧牛腩怎么做", recipe)
+    coat = "一件好的大衣，是冬日里最温柔的铠甲，也是对自己最好的投资。去年冬天花了两个周末挑大衣。"
+    assert stock_phrases({"title": "大衣怎么挑", "body": coat})
