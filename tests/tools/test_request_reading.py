@@ -1461,3 +1461,16 @@ def test_what_a_list_is_made_into_is_the_subject_and_a_pet_s_name_and_age_go_fro
     request = "出差一周 只带了一个20寸登机箱：一件卡其风衣 两条西裤 把这份清单写成一篇通勤胶囊衣橱笔记"
     assert extract_topic(request) == "通勤胶囊衣橱"
     assert subject("玄凤鹦鹉豆豆三岁 最近胸口拔毛拔秃了一块 写一篇经验分享") == "玄凤鹦鹉胸口拔毛"
+
+
+def test_a_pet_s_name_and_age_are_no_list_and_a_kind_of_post_s_thing_is_kept() -> None:
+    request = "刚养了一只刺猬 叫栗子 两个月大 晚上总在笼子里跑轮子 写篇新手养刺猬注意事项"
+    assert request_details(request, "新手养刺猬").items == []
+    assert subject(request) == "新手养刺猬"  # (注意事项 is a kind of post)
+    assert extract_topic("羊绒大衣起球了怎么办 我用了去球器和羊绒梳 写篇护理教程") == "羊绒大衣起球护理"
+
+
+def test_a_told_half_day_goes_where_it_went_and_a_dish_named_after_a_flower_is_no_flower_field() -> None:
+    request = "周末在南京老门东逛了一下午 吃了鸭血粉丝汤和梅花糕 晚上去看了秦淮河夜景 写篇半日游笔记"
+    body = str(_drafted(request, "travel", "guide")["body"])
+    assert "去老门东" in body and "花田" not in body and "花期" not in body

@@ -180,6 +180,8 @@ def _bare_thing(clause: str) -> bool:
     asking, framing or terms?"""
     if not 2 <= _size(clause) <= 8 or re.search(r"[了过着的是吗呢]", clause):
         return False
+    if _NAME_OR_AGE.search(clause):  # (a pet's name or age is no thing of a list: 叫栗子, 两个月大)
+        return False
     if any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or _READER.match(clause):
         return False
     # (jieba's noun flags miss rare names — 粿条 is yg + q —, so: no adverb, particle, preposition,
@@ -196,6 +198,9 @@ def _bare_thing(clause: str) -> bool:
     return not all(f[:1] in ("m", "q", "t") for f in flags)
 
 
+_NAME_OR_AGE = re.compile(
+    r"^(?:叫|名叫|取名|大名|小名)|^(?:[\d一二两三四五六七八九十半]+)(?:个月|岁|周|天)(?:大|半)?$"
+)
 _ONE_MORE = re.compile(r"还有(?:一[个款家瓶支件种罐])?(?P<thing>[^，,。]{2,8}?)(?:的|家的)?")
 _OF_THESE = re.compile(r"^[^，,。]{0,6}?(?:这些|这几[样个种件]|等等?)")
 

@@ -65,7 +65,7 @@ KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7�
 TITLE_LIMIT = 20
 _KIND_WORDS = re.compile(
     r"(?:的)?(?:旅行|旅游)?(?:攻略|合集|清单|分享|经验分享|经验|心得|推荐|测评|评测|笔记|指南|教程|"
-    r"大全|盘点|总结|记录|科普|干货|安利|种草|日记体?|游记|前后对比)+$"
+    r"大全|盘点|总结|记录|科普|干货|安利|种草|日记体?|游记|前后对比|注意事项)+$"
 )
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
@@ -1492,7 +1492,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
                 *eaten,
                 *_doing_there(ctx.topic),
             ]
-            if itinerary.is_doing(w) and not (_particular_words(w) - set(places(w)) - GENERIC_VERBS) & said
+            if itinerary.is_doing(w)
+            and not (_particular_words(w) - set(places(w)) - GENERIC_VERBS - _VISITING) & said
         ]
         missed = _missed_stops(details)
         tips = [t for t in tips if not _in_any(t, missed, inside=True)]
@@ -1803,6 +1804,10 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
         ctx.rng.shuffle(usable)
         spare += usable
     return spare
+
+
+# the words a visit is said with (去老门东看看): no doing of its own another line may have done already
+_VISITING = frozenset({"看看", "逛逛", "走走", "玩玩", "转转"})
 
 
 def _told_stops(details: Details) -> list[str]:

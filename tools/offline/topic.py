@@ -706,6 +706,26 @@ def _whose_question(first: str, topic: str, clauses: list[str]) -> tuple[str, st
     return first, next(words, "") + topic  # the things asked about are the hamster's
 
 
+def _kind_of_question(topic: str, asking: tuple[str, str]) -> tuple[str, str] | None:
+    """(clause, subject) when the post asked for names only its kind of thing and the question what it is
+    for (新手徒步需要准备什么？写一篇入门装备笔记 → 新手徒步装备); None when the post names its subject."""
+    head = cut(topic)[-1] if topic else ""
+    if _any_trigger(topic) or len(head) < 2 or _WHO_WORD.search(head):
+        return None
+    tail = _ASKED_TAIL.search(asking[1])
+    whose = asking[1][: tail.start()] if tail else ""
+    if not _any_trigger(whose) or head in whose:
+        return None
+    # (…the whole of it when its last word says only how: 哄睡方法, not 方法)
+    # (…nor a count of them: 分享我常点的几样 → 减脂期外卖)
+    counted = re.fullmatch(r"[几一二两三四五六七八九十\d]+[条款件个双支瓶本家道样种]", head)
+    kind = "" if counted else topic if re.fullmatch(_HOW, head) else head
+    # (…and what the kind of post is of, not the kind: 护理 of 护理教程 — 羊绒大衣起球护理)
+    if _CONTENT_NOUN.fullmatch(head) and len(topic) - len(head) >= 2:
+        kind = topic[: -len(head)]
+    return asking[0], re.sub(r"了$", "", whose) + kind
+
+
 def extract_topic(request: str) -> str:
     """The subject of a request: '帮我写一篇周末城市露营的小红书笔记，面向上班族' → '周末城市露营'.
 
@@ -763,19 +783,8 @@ def extract_topic(request: str) -> str:
         # (…and what is wished is what is done: 想吃火锅和串串 → 吃火锅和串串)
         wished = re.sub(r"^(?:想|打算|准备|计划)(?=[吃去买看玩逛喝拍])", "", other[1])
         first, topic = other[0], _stay_and_theme(wished, topic)
-    head = cut(topic)[-1] if topic else ""
-    if framed and asking and not _any_trigger(topic) and len(head) >= 2 and not _WHO_WORD.search(head):
-        # the post asked for names only its kind of thing, the question what it is for (新手徒步需要准备什么？
-        # 写一篇入门装备笔记 → 新手徒步装备)
-        question = asking[0][1]
-        tail = _ASKED_TAIL.search(question)
-        whose = question[: tail.start()] if tail else ""
-        if _any_trigger(whose) and head not in whose:
-            # (…the whole of it when its last word says only how: 哄睡方法, not 方法)
-            # (…nor a count of them: 分享我常点的几样 → 减脂期外卖)
-            counted = re.fullmatch(r"[几一二两三四五六七八九十\d]+[条款件个双支瓶本家道样种]", head)
-            kind = "" if counted else topic if re.fullmatch(_HOW, head) else head
-            first, topic = asking[0][0], whose + kind
+    if framed and asking and (of_question := _kind_of_question(topic, asking[0])):
+        first, topic = of_question
     asked = _ASKED_TAIL.search(topic)
     later_clause, later = next(
         ((c, m) for c in clauses if c != first and (m := _CONTENT_NOUN.search(c))), ("", None)
