@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import pairwise
@@ -382,10 +383,14 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         (f"第 {i + 1} 行", line, i == len(body_lines) - 1, line in broken)
         for i, line in enumerate(body_lines)
     ]
+    table = _table_labels(body_lines)
     for where, line, last, goes_on in candidates:
         # (a line that ends on a dash leads into the next one, as a colon does: 先说原则—— / 能带走的才买。)
         leads_in = line.rstrip().endswith("——") and not last
-        why = "" if goes_on or leads_in or _formula(line) else _unfinished(line, last, where == "标题")
+        # (…and a row of a table the post keeps, its label on three lines or more, is a cell, not a sentence:
+        # 状态：刺痛少了，起皮还在)
+        whole = goes_on or leads_in or _label(line) in table or _formula(line)
+        why = "" if whole else _unfinished(line, last, where == "标题")
         if why:
             return [Finding("cut_off", "readability", "writer_agent", f"{where}「{_clip(line)}」{why}")]
     for line in [title_text, *body_lines]:
@@ -535,6 +540,18 @@ def _labelled_whole(line: str) -> bool:
     text = strip_emoji(line).strip()
     tagged = posseg_cut(text)
     return bool(_LABEL.match(text)) and bool(tagged) and tagged[-1][1].startswith("n")
+
+
+def _label(line: str) -> str:
+    """The short label a line opens on, before its colon (状态：…), or ''."""
+    found = re.match(r"^\s*([\u4e00-\u9fffA-Za-z]{1,6})[：:]", strip_emoji(line))
+    return found.group(1) if found else ""
+
+
+def _table_labels(body_lines: Sequence[str]) -> set[str]:
+    """The labels three or more lines of the body open on (状态：… on every day of a diary): a table's."""
+    counts = Counter(label for line in body_lines if (label := _label(line)))
+    return {label for label, n in counts.items() if n >= 3}
 
 
 def _formula(line: str) -> bool:

@@ -554,7 +554,7 @@ def _home(escaped: str) -> list[str]:
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
         # (我在苏州开一家女装小店; 在东京出差时: a work trip or a stay of study is the writer's too)
-        rf"在{escaped}(?:上班|工作|读书|上学|生活|通勤|出差|留学|实习|开了?(?:一|家))",
+        rf"在{escaped}(?:上班|工作|读书|读大学|上大学|读研|念书|上学|生活|通勤|出差|留学|实习|开了?(?:一|家))",
         # how far it is, the way back (回广州的路上)
         rf"离{escaped}(?:不远|不算远|很近|挺近|近|[^，,。]{{0,6}}?(?:小时|公里|分钟))",
         # (…or what the place lies beside: 顺德就在广州旁边)
@@ -594,6 +594,8 @@ def _home(escaped: str) -> list[str]:
         # (本来想去漳州的火山岛…取消了), a thing bought there once (之前在苏州买过), what is missed of home
         # (偶尔还是会想长沙的米粉), staying there (爸妈希望我留在长沙), a visit home (上次回国在杭州吃了…)
         rf"(?:之前|以前|上次|去年|前年|那年)(?:去|在)了?{escaped}(?:时|的时候)",
+        # (…or done there before: 去年在东山岛也拍过海, 去年爬泰山 — not 上次去成都, whose sights may follow)
+        rf"(?:之前|以前|上次|去年|前年|那年)(?:在{escaped}也?[\u4e00-\u9fff]{{1,2}}过|(?:爬|登)了?{escaped}[，,])",
         rf"本来(?:想|打算|计划|准备)去{escaped}",
         rf"在{escaped}买过",
         rf"(?:想|想念|怀念){escaped}的",

@@ -1663,9 +1663,17 @@ ROUND_31_FAILING = frozenset({"draft-g1265-good", "draft-g1289-good"})
 ROUND_32_FAILING = frozenset(
     f"draft-{n}-good" for n in ("g1297", "f1063", "g1304", "g1319", "f1053")
 )
+# Round 33 (F1065–F1080, G1321–G1350; a third held out), measured once in session 30: six tuned good posts
+# failed — a trip done there before (去年在东山岛也拍过海, 去年爬泰山), someone else's studies there (孙子在
+# 厦门读大学), a diary's table of 状态： lines, passed by class; a digression that ties back (说到贴纸，…) and
+# a recipe's 皮朝下放入 (the pan left unsaid) left as measured, with the six held out
+ROUND_33_FAILING = frozenset(
+    f"draft-{n}-good" for n in ("g1350", "f1077", "g1331", "g1337", "g1340", "g1343", "g1349", "f1078")
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
+    | ROUND_33_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -2423,3 +2431,30 @@ def test_round_32_s_tuned_misses_are_caught_by_class() -> None:
     assert "cta_mismatch" in checks("红烧牛腩怎么做", recipe)
     coat = "一件好的大衣，是冬日里最温柔的铠甲，也是对自己最好的投资。去年冬天花了两个周末挑大衣。"
     assert stock_phrases({"title": "大衣怎么挑", "body": coat})
+
+
+def test_round_33_s_tuned_false_alarms_pass_by_class() -> None:
+    body = (
+        "霞浦三天，拍滩涂和日出。\n\n去年在东山岛也拍过海，那边是沙滩和蓝色的海水，霞浦完全是另一回事。"
+        "\n\n北岐的日出要五点到，站在栈道上等潮水退下去。\n\n店里的阿婆说她孙子在厦门读大学，放假才回来。"
+        "\n\n门票免费，停车一天20元。"
+    )
+    draft = {"title": "霞浦三天拍海", "body": body, "tags": ["霞浦", "北岐", "摄影"]}
+    assert "foreign_place" not in checks("霞浦北岐摄影攻略", draft)
+    spent = {**draft, "body": body.replace("门票免费", "第三天去厦门鼓浪屿逛了一天，门票免费")}
+    assert "foreign_place" in checks("霞浦北岐摄影攻略", spent)  # (a day spent there is a place of the post)
+    diary = "\n".join(
+        [
+            "换了修护面霜之后记一下。",
+            "",
+            "第1天\n状态：两颊红，洗完脸发紧",
+            "",
+            "第7天\n状态：刺痛少了，起皮还在",
+            "",
+            "第14天\n状态：基本不刺了，摸起来还是有点粗",
+            "",
+            "两周下来，敏感肌真的要慢慢养。",
+        ]
+    )
+    draft = {"title": "修护面霜两周记录", "body": diary, "tags": ["敏感肌", "修护", "护肤"]}
+    assert "cut_off" not in checks("敏感肌修护面霜用了两周", draft)  # (a table's cells end as they will)

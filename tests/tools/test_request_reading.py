@@ -1474,3 +1474,27 @@ def test_a_told_half_day_goes_where_it_went_and_a_dish_named_after_a_flower_is_n
     request = "周末在南京老门东逛了一下午 吃了鸭血粉丝汤和梅花糕 晚上去看了秦淮河夜景 写篇半日游笔记"
     body = str(_drafted(request, "travel", "guide")["body"])
     assert "去老门东" in body and "花田" not in body and "花期" not in body
+
+
+def test_round_33_s_tune_misses_read_by_class() -> None:
+    # (a stop told with its own time is its own line, never "去…看看" around it)
+    from tools.offline.itinerary import visit
+    from tools.routing import route
+
+    assert visit("下午在松花江边吹风") == "下午在松花江边吹风"
+    assert route("羊绒大衣起球的处理步骤 做成图解就行 三四张图 不要给我写长文").intent == "image_only"
+    assert detect_theme("在泰北拜县待了一周 租了辆小摩托 每天骑去不同的咖啡馆 写篇拜县慢生活").key == "travel"
+    request = "最近跨部门协作心好累 每周拉两次meeting 帮我写一篇职场帖 最好有几条实用的小tips"
+    assert "跨部门协作" in extract_topic(request)  # (职场帖 is only a theme's post)
+    request = "上周末带女儿在杭州玩了两天 第一天西溪湿地坐摇橹船 总结下来就是少走路多坐船 写篇杭州带娃周末"
+    assert extract_topic(request) == "杭州带娃周末"  # (总结下来 tells, it asks for nothing)
+    english = "Just got back from Xiamen and I'm still dreaming about the shacha noodles. Write a food post"
+    assert "厦门" in subject(english)
+    assert "I'm" not in localize("Just got back from Xiamen and I'm still dreaming about the shacha noodles")
+
+
+def test_a_water_sport_and_an_island_are_not_read_into_a_drain_or_a_river_isle() -> None:
+    from tools.offline.voice import scene_themes
+
+    assert "outdoor" not in scene_themes("卫生间下水道反味 换了地漏芯还是臭")
+    assert extract_topic("我的通勤包里都有什么 充电宝 折叠伞 护手霜 写篇好物分享") == "通勤包好物"

@@ -210,6 +210,7 @@ def subject_of(topic: str, audience: str) -> str:
         # …what one must do about it is not the subject: 猫咪打疫苗要注意什么 → 猫咪打疫苗
         before = _TRAILING_VERB.sub("", _MUST.sub("", subject[: asked.start()]))
         before = re.sub(r"(?<=\S{2})(?:后来|最后|然后|当时|之后)$", "", before)  # (酸菜鱼后来怎么解决的)
+        before = re.sub(r"(?<=\S{2})(?:里|中)?(?:都|还)?有$", "", before)  # (通勤包里都有什么 → 通勤包)
         if asked.group("long"):  # how long it must take is not the subject: 猫咪换粮要过渡多久 → 猫咪换粮
             cut = re.sub(r"(?:要|需要|得|该)[\u4e00-\u9fff]{1,2}$", "", before)
             before = cut if len(cut) >= 2 else before
@@ -1335,8 +1336,8 @@ def _step_said(step: str, known: list[str]) -> str:
     """A step of the request's route said as a doing: a bare stop (武康路→安福路那段) by the evidence's line
     that goes there, else as a visit to it (去安福路逛逛); any other step as the request said it."""
     stop = re.sub(r"(?:那|这)(?:段|条|边|一段)$", "", step)
-    if not itinerary.is_stop(stop) or _GOES.match(stop):
-        return step
+    if not itinerary.is_stop(stop) or _GOES.match(stop) or itinerary.TIME_OF.match(stop):
+        return step  # (…a step at its own time is its own doing: 晚上在西街附近吃姜母鸭)
     return next((ln for ln in known if stop in ln and itinerary.is_doing(ln)), itinerary.visit(stop))
 
 

@@ -74,7 +74,10 @@ def is_stop(item: str) -> bool:
 
 
 def visit(stop: str) -> str:
-    """A day's line going to a listed stop, at the time of day it is for (晚上去周日夜市逛逛)."""
+    """A day's line going to a listed stop, at the time of day it is for (晚上去周日夜市逛逛) — or, a stop
+    told with its own time and doing (下午在松花江边吹风), that line said as a plan."""
+    if TIME_OF.match(stop):
+        return as_planned(stop)
     when = "晚上" if "夜" in stop else ""
     stroll = re.search(r"(?:市|市场|集市|街|老街|古城|古镇)$", stop)
     return f"{when}去{stop}{'逛逛' if stroll else '看看'}"

@@ -169,7 +169,7 @@ _NOT_THIS = re.compile(
 )
 # a stay somewhere counted in days or nights, or a drive there (去屏南住了三天, 开车去松阳)
 _STAY = re.compile(
-    r"(?:住|待|呆|玩|逛)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|(?:开车|自驾|坐高铁|坐动车|飞)去"
+    r"(?:住|待|呆|玩|逛)了?[一二两三四五六七八九十\d]+(?:天|晚|夜|周|个?星期)|(?:开车|自驾|坐高铁|坐动车|飞)去"
 )
 # An animal kept (养了一年的柯尔鸭, 家里养的守宫): a pet, whatever its kind — the pets theme lists few by name
 _KEPT_ANIMAL = re.compile(
@@ -239,7 +239,7 @@ def detect_theme(text: str) -> Theme:
             for word in theme.triggers
         )
         if theme.key == "travel":  # a stay of days, a drive there: a trip, whatever it ate (咖啡馆)
-            triggers += len(_STAY.findall(lowered))
+            triggers += 1.5 * len(_STAY.findall(lowered))  # (more than a cafe it sat in)
             # (…and a sight gone to: 坐索道过松花江去了太阳岛 is a trip, whatever it wore — more than a word)
             triggers += 2 * sum(1 for p in _gone_to(lowered) if any(p.startswith(s) for s in _sights()))
         elif theme.key == "pets":

@@ -75,7 +75,7 @@ _MAKE = re.compile(
     r"|^做成(?=[^，,。]{0,4}(?:笔记|文案|帖子|图文|清单|攻略|合集|故事|日记|教程|指南|长图|分享))"
 )
 _TELL = re.compile(
-    r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结|讲一下|说一下|聊一下|写写"
+    r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结(?!下来|起来)|讲一下|说一下|聊一下|写写"
     r"|讲(?=我)|说(?=我))(?:一下|下)?"  # 讲我离开大厂的第一年
 )
 # (not 一个月, 一个人: a span of time or a person is the subject's own)
@@ -723,7 +723,11 @@ def _kind_of_question(topic: str, asking: tuple[str, str]) -> tuple[str, str] | 
     # (…and what the kind of post is of, not the kind: 护理 of 护理教程 — 羊绒大衣起球护理)
     if _CONTENT_NOUN.fullmatch(head) and len(topic) - len(head) >= 2:
         kind = topic[: -len(head)]
-    return asking[0], re.sub(r"了$", "", whose) + kind
+    return asking[0], _HOLDS.sub("", re.sub(r"了$", "", whose)) + kind
+
+
+# what a thing holds, asked (通勤包里都有什么): the thing is the subject, not its holding
+_HOLDS = re.compile(r"(?<=\S{2})(?:里|中)?(?:都|还)?有$")
 
 
 def extract_topic(request: str) -> str:
@@ -793,7 +797,8 @@ def extract_topic(request: str) -> str:
         # (…with what the later clause says of it: 去三亚度假穿什么？列个穿搭清单 → 去三亚度假穿搭清单)
         said = re.sub(r"^(?:我们?家|我们?)的?", "", peel(later_clause))  # (我家的哄睡方法: whose goes)
         whole = said if said.endswith(later.group(0)) and len(said) <= len(later.group(0)) + 4 else ""
-        topic = topic[: asked.start()] + (whole or later.group(0))
+        # (…not what it holds, asked: 通勤包里都有什么？写篇好物分享 → 通勤包好物)
+        topic = _HOLDS.sub("", topic[: asked.start()]) + (whole or later.group(0))
     elif asked and asked.start() >= 2 and "准备" in asked.group(0):  # …要准备哪些东西 → …准备
         topic = topic[: asked.start()] + "准备"
     if (counted := _TRIED_ONLY.search(topic)) and len(topic) - len(counted.group(0)) <= 4:
@@ -861,8 +866,9 @@ _KIND_AFTER = re.compile(
 _MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
 
 
-# a theme's bare word and a kind of post (美食攻略, 旅行笔记, 穿搭分享): no subject of its own
+# a theme's bare word and a kind of post (美食攻略, 旅行笔记, 穿搭分享, 职场帖): no subject of its own
 _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件灰色大衣的五种搭法)
+    r"(?:美食|旅行|穿搭|护肤|美妆|健身|家居|育儿|职场|宠物|户外|萌宠)帖|"
     r"(?:(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)(?=\S{2}))?"
     r"(?:美食|旅行|旅游|穿搭|搭配|护肤|美妆|健身|运动|家居|育儿|职场|宠物|户外|萌宠)"
     r"(?:攻略|笔记|分享|心得|经验|推荐|合集|清单|指南|日记|记录)+"
