@@ -29,13 +29,12 @@ def _key(line: str) -> str:
 
 
 def _lines(paragraphs: list[str], indexes: list[int]) -> tuple[str | None, list[str]]:
-    heading, lines = None, []
-    for index in indexes:
-        if 0 <= index < len(paragraphs):
-            head, body = paragraph_lines(paragraphs[index])
-            heading = heading or head
-            lines += body
-    return heading, lines
+    """The card's heading and lines from its paragraphs — of the headed ones only, when it has any: a
+    story told before a list (上周末去泉州，没去蟳埔村…) is no item under the list's heading (一天这样走)."""
+    parts = [paragraph_lines(paragraphs[i]) for i in indexes if 0 <= i < len(paragraphs)]
+    headed = [(head, body) for head, body in parts if head]
+    heading = next((head for head, _ in parts if head), None)
+    return heading, [line for _, body in (headed or parts) for line in body]
 
 
 def card_overlays(
