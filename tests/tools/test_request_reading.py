@@ -1483,7 +1483,13 @@ def test_round_33_s_tune_misses_read_by_class() -> None:
 
     assert visit("下午在松花江边吹风") == "下午在松花江边吹风"
     assert route("羊绒大衣起球的处理步骤 做成图解就行 三四张图 不要给我写长文").intent == "image_only"
-    assert detect_theme("在泰北拜县待了一周 租了辆小摩托 每天骑去不同的咖啡馆 写篇拜县慢生活").key == "travel"
+    bai = (
+        "在泰北拜县待了一周 租了辆小摩托 每天骑去不同的咖啡馆 看了拜县峡谷的日落 泡了野温泉 "
+        "晚上逛步行街吃芒果糯米饭 一周住宿才花了900块 写篇拜县慢生活 文艺一点"
+    )
+    assert detect_theme(bai).key == "travel"
+    # (…but a stay's food is a food post when the post asked for is one)
+    assert detect_theme("带爸妈去长沙玩了四天，我爸一点辣都不沾，想写篇不辣的长沙美食笔记").key == "food"
     request = "最近跨部门协作心好累 每周拉两次meeting 帮我写一篇职场帖 最好有几条实用的小tips"
     assert "跨部门协作" in extract_topic(request)  # (职场帖 is only a theme's post)
     request = "上周末带女儿在杭州玩了两天 第一天西溪湿地坐摇橹船 总结下来就是少走路多坐船 写篇杭州带娃周末"

@@ -239,7 +239,7 @@ def detect_theme(text: str) -> Theme:
             for word in theme.triggers
         )
         if theme.key == "travel":  # a stay of days, a drive there: a trip, whatever it ate (咖啡馆)
-            triggers += 1.5 * len(_STAY.findall(lowered))  # (more than a cafe it sat in)
+            triggers += len(_STAY.findall(lowered))
             # (…and a sight gone to: 坐索道过松花江去了太阳岛 is a trip, whatever it wore — more than a word)
             triggers += 2 * sum(1 for p in _gone_to(lowered) if any(p.startswith(s) for s in _sights()))
         elif theme.key == "pets":
