@@ -452,3 +452,18 @@ def test_a_day_plan_s_evening_slots_make_no_night_scene() -> None:
     plan = "Day1\n上午：去湖边走走。\n晚上：早点回住处。\n\nDay2\n早上：看雪山。\n晚上：吃顿热汤面。"
     mood = scene_mood("拉萨三天两晚", plan)
     assert mood is None or mood.key != "night"
+
+
+def test_a_story_told_before_a_plan_is_no_line_of_the_plan_s_card() -> None:
+    paragraphs = [
+        "讲真，泉州一日游我来回走了两次。",
+        "上周末去泉州，没去蟳埔村，人太多了。",
+        "🚄泉州·一天这样走\n上午：走洛阳桥。\n下午：爬清源山看老君岩。\n晚上：在西街吃一碗面线糊。",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1, 2]},
+    ]
+    card = card_overlays(items, paragraphs, "泉州一日游", ["泉州"])[1]
+    assert not any("蟳埔村" in line for line in card["lines"]), card["lines"]
+    assert any("洛阳桥" in line for line in card["lines"])

@@ -175,6 +175,11 @@ def _first(text: str) -> str:
     return text.replace("第一次", "")
 
 
+def _says_more(clause: str) -> bool:
+    """Does the clause tell, ask, frame, set terms or steps, or name the reader — more than a thing's name?"""
+    return any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or bool(_READER.match(clause))
+
+
 def _bare_thing(clause: str) -> bool:
     """Is the clause a thing's name and nothing more (甑糕, 登山杖, T形帛画): short, with no word of telling,
     asking, framing or terms?"""
@@ -182,7 +187,7 @@ def _bare_thing(clause: str) -> bool:
         return False
     if _NAME_OR_AGE.search(clause):  # (a pet's name or age is no thing of a list: 叫栗子, 两个月大)
         return False
-    if any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or _READER.match(clause):
+    if _says_more(clause):
         return False
     # (jieba's noun flags miss rare names — 粿条 is yg + q —, so: no adverb, particle, preposition,
     # conjunction or pronoun in it, a verb only before the noun it ends in (蛋烘糕), and more than a count:
@@ -292,7 +297,7 @@ def _named(clause: str) -> bool:
     word of telling, asking or framing in it?"""
     if not 3 <= _size(clause) <= 8 or re.search(r"[了过着的是吗呢我你他她它不没别想要]", clause):
         return False
-    if any(p.search(clause) for p in (_FRAME, _ASKS, _TOLD, _TERMS, _STEP)) or _READER.match(clause):
+    if _says_more(clause):
         return False
     flags = [flag for _, flag in posseg(clause)]
     return flags[-1][:1] in ("n", "v") and not any(f[:1] in "dupcrmqty" or f in ("e", "ad") for f in flags)

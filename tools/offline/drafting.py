@@ -1470,6 +1470,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         points = [p for p in points if p not in details.items]
         tips = [t for t in tips if t not in details.items]
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
+    missed = _missed_stops(details)  # (where the trip did not go: no stop, tip or tag)
     if planned:
         spare = _spare_doings(ctx, fb, [*points, *tips])
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
@@ -1496,7 +1497,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
             if itinerary.is_doing(w)
             and not (_particular_words(w) - set(places(w)) - GENERIC_VERBS - _VISITING) & said
         ]
-        missed = _missed_stops(details)
         tips = [t for t in tips if not _in_any(t, missed, inside=True)]
         points = [p for p in points if not _in_any(p, missed, inside=True)]
         by_day = _day_paragraphs(ctx, days, [*wants, *points], tips, key, length, e, spare)
@@ -1541,7 +1541,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     if plain or fb.emoji == "fewer":
         title = strip_emoji(title).strip()
     tags = _tags(ctx, subject, key, fb, previous, replace_tags)
-    missed = _missed_stops(details)  # (no tag of where the trip did not go)
     return {"title": title, "body": body, "tags": [t for t in tags if not _in_any(t, missed, inside=True)]}
 
 
