@@ -151,10 +151,19 @@ def _is_subject(text: str, start: int, end: int) -> bool:
     m = markers()
     if _PLAN_ASKED.match(text, start):
         return False
+    if _READ_BEFORE.search(text[max(0, start - 12) : start]):  # 看了好多笔记说…: read, not asked for
+        return True
     rest = text[end:]
     while (more := m.strong.match(rest)) or (more := m.weak.match(rest)):  # "小红书|笔记|为什么…"
         rest = rest[more.end() :]
     return re.match(rf"\s*(?:{m.subject_after})", rest) is not None
+
+
+# What the asker read or saved, right before the post word it names (看了好多笔记, 收藏了好多练臀笔记,
+# 刷到好多分享说…): what the question is about, not a post asked for
+_READ_BEFORE = re.compile(
+    r"(?:看了|看到|看过|刷到|刷了|刷过|收藏了|收藏的|搜了|搜到|翻了|读了|查了|网上)[^，,。！!？?\s写]{0,8}$"
+)
 
 
 # A post word that only says what a picture is for (小红书封面图, 清单卡片背景, a cover image for my vlog)
@@ -214,7 +223,11 @@ def question_hit(text: str) -> Hit | None:
 # --- content type --------------------------------------------------------------------------------
 ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
 _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
-        ("list", r"清单|合集|合辑|盘点|推荐|必备|必吃|必买|top\s*\d+|checklist|\blist\b|recommend"),
+        # (a trip's plan listed is a plan: 列个行程清单)
+        ("guide", r"行程(?:清单|单|表)|路线清单|日程表"),
+        # (…and a budget listed is a part of the post, not its kind: 顺便列一下预算清单)
+        ("list", r"(?<!预算)(?<!花费)(?<!费用)(?<!开销)清单|合集|合辑|盘点|推荐|必备|必吃|必买"
+                 r"|top\s*\d+|checklist|\blist\b|recommend"),
         ("review", r"测评|评测|试用(?!期)|(?<!前后)对比|值不值|(?<![不别])踩雷|开箱|探店|优缺点"
                    r"|使用(?:体验|感受)|\breview\b"),
         ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
@@ -283,7 +296,9 @@ _NO_TEXT = re.compile(
 )
 # The asker wants the answer itself, no post (直接告诉我答案, 简单回答一下就行)
 _ANSWER_ONLY = re.compile(
-    r"直接(?:告诉我|回答|说)(?:答案|结论)?|只要(?:答案|结论)|简单回答|给我个(?:答案|结论)"
+    # (…said to the studio, not told of someone: 老板直接说我的KR不够…)
+    r"直接(?:告诉我|回答)(?:答案|结论)?|(?:^|[，,。\s你请就])直接说(?:答案|结论|吧|就行|就好)?"
+    r"|只要(?:答案|结论)|简单回答|给我个(?:答案|结论)"
 )
 _PICTURE = re.compile(
     r"图|照片|海报|壁纸|封面|插画|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",

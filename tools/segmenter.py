@@ -1,7 +1,8 @@
 """The one jieba every part of the studio segments Chinese with: its dictionary plus the platform's own
 words (`data/lexicon/platform_words.txt`: 底妆, 持妆, 柯基, 掉毛 … which it would otherwise glue to a
-neighbour) and the landmarks the critic knows (`data/lexicon/landmarks.tsv`: 小七孔, 篁岭 — one place name,
-tagged `ns`, not 小/七/孔). Its dictionary loads on first use, about a second once per process."""
+neighbour), the landmarks the critic knows (`data/lexicon/landmarks.tsv`: 小七孔, 篁岭 — one place
+name, tagged `ns`, not 小/七/孔) and the dishes the writer knows (`data/lexicon/dish_notes.tsv`: 面线糊,
+腌笃鲜 — one noun each). Its dictionary loads on first use, about a second once per process."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tools.lexfiles import LEXICON
 _WORDS = LEXICON / "platform_words.txt"
 _LANDMARKS = LEXICON / "landmarks.tsv"
 _WORLD = LEXICON / "world_places.txt"
+_DISHES = LEXICON / "dish_notes.tsv"
 
 
 @cache
@@ -35,6 +37,10 @@ def jieba() -> Any:
         if line.strip() and not line.startswith("#"):  # adjective), as often words as they were
             name = line.split("\t")[0]
             module.add_word(name, module.dt.FREQ.get(name) or 100, "ns")
+    for line in _DISHES.read_text(encoding="utf-8").splitlines():  # a dish is one thing (面线|糊, 腌|笃|鲜)
+        name = line.split("\t")[0]
+        if line.strip() and not line.startswith("#") and not module.dt.FREQ.get(name):
+            module.add_word(name, 500, "n")
     return module
 
 

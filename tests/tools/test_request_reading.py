@@ -1504,3 +1504,85 @@ def test_a_water_sport_and_an_island_are_not_read_into_a_drain_or_a_river_isle()
 
     assert "outdoor" not in scene_themes("卫生间下水道反味 换了地漏芯还是臭")
     assert extract_topic("我的通勤包里都有什么 充电宝 折叠伞 护手霜 写篇好物分享") == "通勤包好物"
+
+
+# --- session 31: a fresh blind round (34) and requests of my own ------------------------------------------
+
+
+def test_a_question_about_what_the_asker_read_is_no_post_nor_a_boss_who_spoke_directly() -> None:
+    from tools.routing import route
+
+    read = [
+        "看了好多笔记说柯基不能爬楼梯 我家住五楼 真的会伤腰吗",
+        "收藏了好多练臀笔记 都说要做臀桥 但我屁股完全没感觉 是动作哪里错了",
+        "刷到好多分享说防晒要涂一元硬币那么多 可我每次都搓泥 是防晒的问题吗",
+    ]
+    assert [route(r).intent for r in read] == ["question"] * 3
+    # (…but what was read, then a post asked for, is a post)
+    assert route("看了好多笔记，帮我写一篇大理攻略").intent == "full_post"
+    assert route("刷到很多攻略，整理成一份清单吧").intent == "full_post"
+    told = "第一次做OKR review 老板直接说我的KR不够清楚 想写篇复盘给新人看 分三部分：踩的坑 怎么改的"
+    assert route(told).intent == "full_post"
+
+
+def test_a_dish_made_by_the_pot_is_the_recipe_s_subject_and_its_told_parts_are_its_steps() -> None:
+    from tools.offline.dishes import dish_steps
+
+    request = "周末在家做了一锅腌笃鲜 春笋是菜场买的 咸肉用的是金华的 炖了两个小时 想写篇菜谱 讲讲春笋去涩"
+    assert subject(request) == "腌笃鲜"  # (not 春笋是菜场买, nor 金华's: where the meat came from is no trip)
+    steps = dish_steps("腌笃鲜", request)
+    assert any("春笋" in s and "涩" in s for s in steps) and any("咸肉" in s for s in steps), steps
+    assert dish_steps("腌笃鲜") == ()  # (a name of no parts, with nothing told, has no steps of its own)
+    body = str(_draft(request)["body"])
+    assert "坛子" not in body and "腌菜" not in body, body  # (腌笃鲜 is a soup, not a pickle)
+
+
+def test_dishes_named_one_after_another_are_the_post_s_items() -> None:
+    told = request_details("武汉三天两晚 想吃遍热干面豆皮和鸭脖 帮我写一篇美食攻略", "武汉美食")
+    assert told.items == ["热干面", "豆皮", "鸭脖"]
+    assert request_details("带上帐篷和睡袋 写个露营清单", "露营").items == []  # (no dishes: not this list)
+
+
+def test_a_word_that_names_the_theme_of_a_fresh_subject_reads_it_there() -> None:
+    assert detect_theme("上个月做了个奶茶棕染发 三周就褪色了 想写篇染后护色的帖子").key == "beauty"
+    assert detect_theme("在义乌批发了12顶羊毛贝雷帽 配了三套秋冬look 想写贝雷帽怎么搭").key == "fashion"
+    assert detect_theme("想写一篇我是怎么在通勤地铁上考下CPA两门的帖子").key == "career"
+    assert detect_theme("儿子三年级 英语跟不上 想写篇给其他家长的分享 重点写每天怎么陪练").key == "parenting"
+    assert detect_theme("Write a post on my first month of bouldering").key == "outdoor"
+
+
+def test_what_the_request_leaves_out_is_in_no_subject_and_a_span_gone_on_is_no_part_of_it() -> None:
+    quanzhou = "上周末去了趟泉州 蟳埔村簪花排了一个半小时 但这篇不写簪花 想写吃的 面线糊 土笋冻 写篇美食笔记"
+    assert subject(quanzhou) == "泉州美食"
+    draft = _draft(quanzhou)
+    assert "簪花" not in f"{draft['title']}{draft['body']}{draft['tags']}", draft
+    assert subject("卫生间地漏反味快一个月了 最后花39块买了个防臭芯 想写个教程帖") == "卫生间地漏反味"
+    assert "中式" not in extract_topic("Chinese post: wild mushroom hotpot in Kunming. Funny + safety tips")
+
+
+def test_a_told_trip_s_spots_and_doings_are_its_plan_and_a_spot_it_warns_off_is_none() -> None:
+    chongqing = (
+        "这次五一去的重庆 三天两晚 李子坝看轻轨穿楼人多到离谱 建议早上八点前去 鹅岭拍照很出片 "
+        "磁器口真的不建议去 帮我写篇重庆三天攻略 列个行程清单"
+    )
+    assert content_type_of(chongqing)[0] == "guide"  # (a trip's plan listed is a plan)
+    body = str(_drafted(chongqing, "travel", "guide")["body"])
+    assert "去李子坝看轻轨穿楼，人多到离谱，建议早上八点前去" in body, body
+    assert "去鹅岭拍照，很出片" in body, body
+    assert "去磁器口" not in body, body  # (a spot the writer says not to go to is no stop)
+    laos = "这次去的老挝琅勃拉邦 五天 早上五点半起床看布施 在湄公河边吃烤鱼 一条折合人民币30左右 写篇旅行笔记"
+    body = str(_drafted(laos, "travel", "guide")["body"])
+    assert "在湄公河边吃烤鱼，一条折合人民币30左右" in body and "看布施" in body, body
+    assert content_type_of("想写篇改造分享 顺便列一下预算清单")[0] != "list"  # (a budget listed is a part)
+
+
+def test_a_sum_is_no_list_a_man_s_post_is_for_men_and_a_dish_had_out_is_cooked_when_asked() -> None:
+    told = request_details("被裁了 N+1拿了四万二 第一周天天睡到中午 想写一篇被裁后第一个月的记录", "被裁后")
+    assert told.items == [] and "被裁了 N+1拿了四万二" in told.told
+    layered = request_details("一套叠穿：衬衫+羊毛开衫+卡其裤 写篇穿搭", "穿搭")
+    assert layered.items == ["衬衫", "羊毛开衫", "卡其裤"]
+    audience = str(_brief("我是男生175 最近琢磨出一套叠穿 想写篇男生通勤穿搭")["audience"])
+    assert "女生" not in audience, audience
+    request = "过年回去吃了正宗的攸县香干 茶油煎 放剁辣椒 想写一篇介绍攸县香干的美食帖 以及回家怎么煎"
+    body = str(_draft(request)["body"])
+    assert "香干" in body and "煎" in body and "排队" not in body, body  # (how to fry it, not where to queue)

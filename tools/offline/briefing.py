@@ -238,6 +238,8 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
         or _goals()["scene_audience"].get(scene)
         or theme.audience
     )
+    if not explicit and re.search(r"男生|男士|男孩子|男人|男的|直男", f"{local} {detail}"):
+        audience = audience.replace("女生", "男生")  # (a theme's readers are women only by default)
     angle, extra = _split_detail(detail, explicit)
     if vague:  # no subject in the request: the clarification's first clause is the topic, the rest the angle
         clauses = angle.split("，") if angle else []

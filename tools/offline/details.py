@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from tools.bilingual import has_english, localize, named_places
 from tools.entities import places
-from tools.offline.itinerary import visit
+from tools.offline.dishes import dish_note
+from tools.offline.itinerary import TIME_OF, visit
 from tools.offline.text import POST_PARTS
 from tools.offline.topic import SPACE_BREAK
 from tools.segmenter import posseg
@@ -74,10 +75,11 @@ _ENGLISH = re.compile(
     r"(?<![A-Za-z])(?!(?:offer|vlog|plog|ootd|citywalk|brunch|latte|vibe)(?![a-z]))[a-z]{4,}"
     r"(?![a-z\u4e00-\u9fff])"  # (not a word glued to the Chinese it names: biangbiang面)
 )
-_LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*[+＋]\s*")
+# (…not a plus between a letter or digit and a digit: N+1, 5+2 is a sum, no list)
+_LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*(?<![A-Za-z\d])[+＋]\s*|\s*[+＋]\s*(?!\d)")
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(
-    r"^(?:我?只?有|带上?|买|准备|备好|推荐|用的是|用了|用|选|吃|喝|穿|(?:主要|重点)?看了?|点了?|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
+    r"^(?:我?只?有|带上?|买|准备|备好|推荐|用的是|用了|用|选|(?:想|要)?(?:吃遍|尝遍|打卡)|(?:想|要)?吃|喝|穿|(?:主要|重点)?看了?|点了?|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
     # (…or the span and the wish a trip's list of places opens with: 三天两晚想去八大关、栈桥和…)
     r"|(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?)?(?:想|要|打算|准备)?去)"
 )
@@ -135,8 +137,8 @@ class Details:
 def _items(clause: str) -> list[str]:
     """The things a clause lists (joined by 、 or +, the last by 和/及 too), each a short phrase; [] for a
     clause that lists questions (什么样的五花肉合适、梅干菜要泡多久) or what was done (拉坯、捏泥都体验了)."""
-    if "、" not in clause and not re.search(r"[+＋]", clause):
-        return []
+    if "、" not in clause and not re.search(r"(?<![A-Za-z\d])[+＋]|[+＋](?!\d)", clause):
+        return _dishes_run(clause)
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
     if parts and (lead := _LEADS.match(first := re.sub(r"^(?:我们?|主要|重点)+", "", parts[0]))):
         parts[0] = first[lead.end() :]
@@ -152,6 +154,18 @@ def _items(clause: str) -> list[str]:
     if re.search(r"[了过]$|(?:这些|这几[样个种]|都|也)[^，,。]{0,4}[了过]", parts[-1]):
         return []
     return list(dict.fromkeys(parts))
+
+
+def _dishes_run(clause: str) -> list[str]:
+    """Dishes named one after another with no mark between, the last after 和 (想吃遍热干面豆皮和鸭脖): each
+    a dish the writer knows (`dish_note`), after what leads them."""
+    lead = _LEADS.match(clause)
+    rest = clause[lead.end() :] if lead else ""
+    words = [w for w, _ in posseg(rest, hmm=False) if w not in "和跟与及还有"]
+    whole = "".join(words) == re.sub(r"[和跟与及]|还有", "", rest)
+    if len(words) >= 2 and whole and all(map(dish_note, words)):
+        return list(dict.fromkeys(words))
+    return []
 
 
 def _size(text: str) -> int:
@@ -303,6 +317,13 @@ def _named(clause: str) -> bool:
     return flags[-1][:1] in ("n", "v") and not any(f[:1] in "dupcrmqty" or f in ("e", "ad") for f in flags)
 
 
+def _goes_on_telling(clause: str) -> bool:
+    """Does a clause right after a told one go on with the story? Not a term, nor a step to do — except a
+    step at its time of day, which a told day goes on with (这次去的老挝琅勃拉邦，五天，早上五点半起床
+    看布施)."""
+    return not _TERMS.search(clause) and (not _STEP.match(clause) or bool(TIME_OF.match(clause)))
+
+
 def _in_topic(clause: str, topic: str) -> bool:
     """Is the clause the topic, or a part of it long enough to be said by it (孩子三岁 of
     孩子三岁挑食不吃青菜)?"""
@@ -355,7 +376,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             # of a part of it, which tells nothing (租房第一次做饭，厨房必备清单)
         elif must := _MUST_GO.match(clause):  # 兵马俑一定要去: a stop of the trip's days, nothing told
             details.wants.append(visit(must["what"]))
-        elif _TOLD.search(clause) or (was_telling and not _STEP.match(clause) and not _TERMS.search(clause)):
+        elif _TOLD.search(clause) or (was_telling and _goes_on_telling(clause)):
             details.told += [opened] if opened and not details.told else []
             details.told += [*was_setting, clause]
             telling = True

@@ -86,13 +86,19 @@ def _method_of(rest: str) -> _Method | None:
     return max(found, key=lambda f: f[:2])[2] if found else None
 
 
-def dish_steps(dish: str) -> tuple[str, ...]:
+def dish_steps(dish: str, told: str = "") -> tuple[str, ...]:
     """The steps of cooking the dish `dish` names: its ingredients prepared (the first two that need it),
     the method's start, each ingredient in the order it goes in, the method's finish. () unless the name
     says both an ingredient and how it is cooked (番茄 alone is no dish, nor 汤) — or names two ingredients
-    of which one needs long cooking (番茄牛腩, 土豆排骨): such a dish is stewed."""
+    of which one needs long cooking (番茄牛腩, 土豆排骨): such a dish is stewed. A dish whose name says no
+    part of it (腌笃鲜) is cooked as the request (`told`) says it was: 春笋…咸肉…炖了两个小时; one whose name
+    says no method (攸县香干) as the request says it is cooked (茶油煎)."""
     parts, rest = _parts_in(dish)
+    if not parts and told and dish in _notes():
+        parts, rest = _parts_in(told)[0], told
     method = _method_of(rest) or _method_of(dish)  # 番茄鸡蛋面条: the noodles are its part and its method
+    if method is None and parts and told:  # (攸县香干, told 茶油煎…回家怎么煎: fried)
+        method = _method_of(told)
     if method is None and len(parts) >= 2 and any(p.stage == 2 for p in parts) and not rest.strip():
         method = next((m for m in _data()[0] if m.name == "炖"), None)
     if not parts or method is None:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from tools import segmenter
@@ -52,6 +53,7 @@ from tools.offline.topic import (
     DONE_FOR,
     GENERIC_VERBS,
     GENERIC_WORDS,
+    SPACE_BREAK,
     asked_title,
     particulars,
     things_in,
@@ -172,6 +174,8 @@ def subject_of(topic: str, audience: str) -> str:
         # what joined it to another (写周报的模板和经验 → 写周报的模板)
         stripped = re.sub(r"的?(?:小|大)?的?$", "", re.sub(r"[和与及、]+$", "", stripped))
     subject = stripped if len(stripped) >= 2 else subject
+    # (a dish's recipe is the dish: 腌笃鲜菜谱 → 腌笃鲜, 番茄牛腩的做法 → 番茄牛腩; not 一周菜谱)
+    subject = re.sub(r"(?<=\S{3})的?(?:家常)?(?:菜谱|食谱|做法|配方)$", "", subject)
     rest = subject[len(audience) :].lstrip("的") if audience and subject.startswith(audience) else ""
     # …unless only the theme's bare word is left (小个子穿搭 is not any 穿搭: the reader is the subject too)
     if len(rest) >= 2 and rest not in _theme_vocabulary():
@@ -181,7 +185,7 @@ def subject_of(topic: str, audience: str) -> str:
     # a topic told as it happened says what happened, not when it at last did (宝宝两岁了终于断掉夜奶 →
     # 宝宝两岁断掉夜奶), nor whose home it lives in (我家13岁的狸花 → 13岁的狸花)
     subject = re.sub(r"(?<=\S{2})了?(?:终于|总算|居然|竟然)(?=\S{2})", "", subject)
-    subject = re.sub(r"^我们?家(?:的|里的)?(?!附近|楼下|周边|门口|小区|旁边|边上|对面)(?=\S{2})", "", subject)
+    subject = re.sub(r"^(?:我们?家|家里)(?:的|里的)?(?!附近|楼下|周边|门口|小区|旁边|边上|对面)(?=\S{2})", "", subject)
     lead = r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))"
     for _ in range(2):  # (第一次去青岛 → 青岛: one lead after another)
         subject = re.sub(lead, "", subject)
@@ -226,6 +230,8 @@ def subject_of(topic: str, audience: str) -> str:
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
+    # (…nor how long it has gone on: 卫生间地漏反味快一个月了 → 卫生间地漏反味)
+    subject = re.sub(rf"(?<=\S{{3}})(?:快|将近|差不多|已经|都)?(?:{_SPAN.pattern})多?了$", "", subject)
     subject = re.sub(r"(?<=\S{3})(?:以后|之后|(?<![午雨饭课产])后)$", "", subject)  # 老二出生后 → 老二出生
     # whose cooking it was and that I learnt it (我妈做的酸菜鱼终于被我学会了 → 酸菜鱼): the dish
     subject = re.sub(rf"^我?(?:{_KIN})(?:做|烧|包|煮|炖|腌|卤)的(?=\S{{2}})", "", subject)
@@ -1364,6 +1370,11 @@ def _item_said(item: str, known: list[str], used: set[str]) -> str:
     return f"{item}：{about}"
 
 
+def _is_item_line(line: str, items: list[str]) -> bool:
+    """Is `line` one of the request's items, alone or with what `_item_said` says of it (锅盔：…)?"""
+    return any(line == item or line.startswith(f"{item}：") for item in items)
+
+
 def _says(line: str, item: str) -> bool:
     """Is `line` a short line that opens on the item (交接文档写清楚…), so it can stand for it in a list?"""
     return line.startswith(item) and len(line) <= 40
@@ -1376,7 +1387,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     brief = ctx.brief
     fb = parse(ctx.text("feedback"))
     critic = parse(ctx.text("review_feedback"))
-    asked = parse(ctx.request)  # what the request says to leave out and how to sound (不要提城市, 接地气)
+    # what the request says to leave out and how to sound (不要提城市, 接地气), its spaces parting clauses
+    asked = parse(re.sub(SPACE_BREAK, "，", ctx.request))
     fb.avoid += [*critic.avoid, *(a for a in asked.avoid if a not in fb.avoid)]
     replace_tags = fb.tags_refresh  # the editor's own ask; the critic's adds to the tags that fit
     fb.tags_refresh = fb.tags_refresh or critic.tags_refresh
@@ -1460,6 +1472,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     hours = [t for t in details.told if itinerary.TIME_OF.match(t)] if planned else []
     hours = hours if len(hours) >= 2 else []
     details.told = [t for t in details.told if t not in hours]
+    # …and so is a spot told with what was done there (李子坝看轻轨穿楼人多到离谱 → 去李子坝看轻轨穿楼，
+    # 人多到离谱)
+    visits = _told_visits(details) if planned else {}
+    details.told = [t for t in details.told if t not in visits]
     eaten = [m for t in details.told for m in meals(t)] if planned else []
     if eaten:
         details.told = [t for t in details.told if not meals(t)]
@@ -1467,12 +1483,13 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     listed_dishes = itinerary.dish_meals("、".join(details.items)) if planned and eating else []
     if listed_dishes:
         eaten += listed_dishes
-        points = [p for p in points if p not in details.items]
-        tips = [t for t in tips if t not in details.items]
+        # (…the item with a line on it too: 锅盔：面饼贴在炉壁烤…)
+        points = [p for p in points if not _is_item_line(p, details.items)]
+        tips = [t for t in tips if not _is_item_line(t, details.items)]
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     missed = _missed_stops(details)  # (where the trip did not go: no stop, tip or tag)
     if planned:
-        spare = _spare_doings(ctx, fb, [*points, *tips])
+        spare = [s for s in _spare_doings(ctx, fb, [*points, *tips]) if not _in_any(s, missed, inside=True)]
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
         # climb through the meadows, with its hours)
         # (…and the places it lists bare are places to go to: 五天行程：古城寺庙、周日夜市、素贴山)
@@ -1488,6 +1505,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
             w
             for w in [
                 *map(itinerary.as_planned, hours),
+                *filter(None, visits.values()),
                 *_route_stops(ctx.request),
                 *details.wants,
                 *map(itinerary.visit, [p for p in [*_told_stops(details), *stops] if not _in_any(p, hours)]),
@@ -1810,6 +1828,57 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
 _VISITING = frozenset({"看看", "逛逛", "走走", "玩玩", "转转"})
 
 
+_VISIT_DOINGS = frozenset("看 拍照 拍 吃 逛 爬 坐 泡 骑 划 喝 听 打卡 买 看到 徒步".split())  # noqa: SIM905
+# what a told doing goes on with that is no part of it: how it was (人多到离谱, 很出片, 真的…)
+_COMMENT = re.compile(r"^(?:人|很|太|超|真|特别|非常|好多|都|也|就|还|一定|建议|记得|不)")
+_COMMENT_FLAGS = ("d", "a", "ad", "m", "r", "c", "u", "y")
+_TIMED_DOING = re.compile(r"[看吃逛拍爬泡坐骑划喝听]|打卡|徒步")
+# …and what is told right after it of it: advice, or what it cost (一条折合人民币30左右)
+_ADVICE_AFTER = re.compile(
+    r"^(?:建议|记得|最好|一定要|千万)|^(?:一[条份碗个只串杯张]|人均|门票)[^，,]{0,8}\d"
+)
+
+
+def _a_comment(word: str, flag: str) -> bool:
+    """Does the word open a comment on a doing (很出片, 人多到离谱), not the doing's own words?"""
+    return bool(_COMMENT.match(word)) or flag.startswith(_COMMENT_FLAGS)
+
+
+def _told_visits(details: Details) -> dict[str, str]:
+    """Told clause → the plan's line, for each clause that opens on a spot (a place jieba or the landmark
+    table knows) and says what was done there (鹅岭拍照很出片 → 去鹅岭拍照，很出片), or that says what was
+    done at a time of day (早上五点半起床看布施). Not a spot the trip did not go to, nor one gone to
+    before (去年去过成都)."""
+    missed = set(_missed_stops(details))
+    out: dict[str, str] = {}
+    for clause in details.told:
+        if itinerary.TIME_OF.match(clause) and _TIMED_DOING.search(clause):  # 早上五点半起床看布施
+            out[clause] = itinerary.as_planned(clause)
+            continue
+        bare = re.sub(r"^(?:在|去了?|到了?)", "", clause)
+        tagged = segmenter.posseg(bare, hmm=False)
+        known = next((p for p in places(bare) if bare.startswith(p)), "")
+        name = known or (tagged[0][0] if tagged and tagged[0][1] == "ns" else "")
+        if not name or name in missed or re.search(r"去过|去年|前年|以前|之前|上次|下次", clause):
+            continue
+        rest = re.sub(r"^(?:边|旁边|附近|里|上)", "", bare[len(name) :])
+        said = segmenter.posseg(rest, hmm=False)
+        if not said or said[0][0] not in _VISIT_DOINGS:
+            continue
+        cut = next((i for i, (w, f) in enumerate(said) if i and _a_comment(w, f)), 0)
+        doing = "".join(w for w, _ in said[: cut or len(said)])
+        comment = "".join(w for w, _ in said[cut:]) if cut else ""
+        where = bare[: len(bare) - len(rest)]
+        lead = "在" if clause.startswith("在") else "去"
+        out[clause] = f"{lead}{where}{doing}" + (f"，{comment}" if comment else "")
+    # (…with what is told right after it: 李子坝看轻轨穿楼人多到离谱，建议早上八点前去)
+    for clause, after in pairwise(details.told):
+        if clause in out and after not in out and _ADVICE_AFTER.match(after) and len(after) <= 14:
+            out[after] = ""
+            out[clause] += f"，{after}"
+    return out
+
+
 def _told_stops(details: Details) -> list[str]:
     """The landmarks a trip the request tells went to, in the order told (上周末去苏州拙政园和平江路逛了一天 →
     拙政园, 平江路): the day's plan goes where the writer went, before any other landmark of the town."""
@@ -1825,9 +1894,11 @@ def _in_any(word: str, lines: list[str], *, inside: bool = False) -> bool:
 
 
 def _missed_stops(details: Details) -> list[str]:
-    """The places a told trip did not go to (没去蟳埔村，人太多了): no stop of its plan, no tip of its own."""
+    """The places a told trip did not go to (没去蟳埔村，人太多了) or says not to (磁器口不建议去): no stop
+    of its plan, no tip of its own."""
     told = "，".join(details.told)
-    missed = r"(?:没有?|没能|没来得及|不)去成?{0}|错过了?{0}"
+    # (…or one it says not to go to: 磁器口真的不建议去, 洪崖洞别去)
+    missed = r"(?:没有?|没能|没来得及|不)去成?{0}|错过了?{0}|{0}[^，,。]{{0,4}}?(?:不建议|不推荐|不值得|别)去"
     return [p for p in places(told) if re.search(missed.format(re.escape(p)), told)]
 
 

@@ -15,7 +15,7 @@ from tools.offline.lexicon import Theme
 # …said of food to be had somewhere (推荐, 吃, 避坑): a dish's name alone (扬州炒饭) may be a recipe asked for
 _EATEN = re.compile(r"推荐|吃(?!法)|避坑|好吃|攻略|打卡|美食|去|逛|哪")
 # A dish made at home, asked how: never eating out, wherever the dish comes from (成都火锅底料怎么炒)
-_COOKED = re.compile(
+COOKED = re.compile(
     r"做法|在家|自己做|自制|食谱|菜谱|怎么[做炒煮烧炖蒸烤煎拌腌卤包熬]|教程|步骤|配方|复刻|学会|下厨|厨房"
 )
 
@@ -45,7 +45,7 @@ def scene_of(theme_key: str, text: str) -> str:
                 continue  # a trip of days that passes a café (安吉住了两晚，竹林和咖啡馆) is still a trip
             return finer
     # food to be had in a place, not said to be cooked, is eaten there (成都火锅推荐, 西湖边吃杭帮菜)
-    if scene == "food" and _EATEN.search(text) and places(text) and not _COOKED.search(text):
+    if scene == "food" and _EATEN.search(text) and places(text) and not COOKED.search(text):
         return "food_out"
     return scene
 

@@ -155,6 +155,10 @@ _EATEN = re.compile(
 )
 
 
+# a colour named after a food (奶茶棕染发, 焦糖色毛衣, 燕麦色开衫): no food in it
+_FOOD_COLOUR = re.compile(
+    r"(?:奶茶|焦糖|燕麦|抹茶|奶油|巧克力|咖啡|牛油果|蜜桃|樱桃|番茄)(?=[棕色灰白绿红粉调])"
+)
 # Words that hold a one-character trigger without meaning it: 包车 and 包子 are no bags, 面包 is bread
 _NOT_A_BAG = re.compile(
     r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|打|汤|肉|菜|豆沙|小笼|书|待产|电竞|流量|礼)包"
@@ -228,7 +232,7 @@ def detect_theme(text: str) -> Theme:
     and 书 are all career words). With no trigger, the theme of most scenes the text names (卧铺火车 is a
     train trip), then of most of its words (运营 is work); the generic theme when none."""
     # (冷吃兔 is a dish, not a pet rabbit; 别写成鸡汤 asks for no soup)
-    lowered = _EATEN.sub("菜", _NOT_THIS.sub("", text.lower()))
+    lowered = _FOOD_COLOUR.sub("", _EATEN.sub("菜", _NOT_THIS.sub("", text.lower())))
     if _of_no_corpus_theme(lowered):  # a phone's 攻略 is a guide to it, no trip (给爸妈设置手机的攻略)
         lowered = re.sub(r"攻略|打卡", "", lowered)
     unbagged = _NOT_A_BAG.sub("", lowered)  # a one-character trigger inside another word (包 of 包车)

@@ -211,10 +211,20 @@ _NOT_THINGS = re.compile(
 )
 
 
+# What a clause says was made, by the pot or the batch: 做了一锅腌笃鲜, 烤了一盘蛋挞, 包了两百个饺子
+_MADE = re.compile(
+    r"(?:做|煮|炖|烤|蒸|包|烧|卤|煲|熬|腌|酿|泡|烙|炸|拌)了?(?:[一两二三四五六七八九十几半\d]+|好几)"
+    r"(?:大|小)?(?:锅|盘|碗|份|笼|罐|炉|盆|桌|屉|坛|缸|瓶|个|只|块)(?P<thing>[\u4e00-\u9fff]{2,6})$"
+)
+
+
 def things_in(text: str) -> list[str]:
     """The particular things a clause names: 柯基 of 养了三年柯基, 大衣 of 小个子女生冬天怎么穿大衣显高,
     nouns side by side as one (额头闭口); jieba's nouns, without readers, times and the frame's own words;
     不柴 is no noun."""
+    # (a dish jieba does not know, after the making and its pot: 腌笃鲜 of 周末在家做了一锅腌笃鲜)
+    if made := _MADE.search(text):
+        return [made["thing"]]
     out: list[str] = []
     joined = False
     for word, flag in posseg(text):
@@ -292,7 +302,9 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
         return topic
     # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
     whole = next((s for c in others if owner in (s := _subject_of(c)) and s.startswith(owner)), "")
-    owner = whole if 0 < len(whole) <= 8 and "的" not in whole else owner
+    # (…not a clause that says something of it: 春笋是菜场买的 tells where it came from)
+    said_of = re.search(r"是|用|买|在|有", whole[len(owner):])
+    owner = whole if 0 < len(whole) <= 8 and "的" not in whole and not said_of else owner
     if own_way:
         return bare + owner
     if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不") or _SAYS_HOW.search(bare):
@@ -465,7 +477,7 @@ def _any_trigger(text: str) -> bool:
 # readers (提醒大家注意安全, 让更多人知道)
 _HOW_TO_WRITE = re.compile(
     r"(?:就行|就好|即可|就可以)$|(?:^|[^\u4e00-\u9fff]|笔记|文章|帖子|攻略)(?:提醒|告诉|让|帮助|帮)(?:一下)?"
-    r"(?:大家|你们|新手|更多人)"
+    r"(?:大家|你们|新手|更多人|其他[\u4e00-\u9fff]{1,4}|各位[\u4e00-\u9fff]{0,4})"
     # a manner of writing (写得有点文艺, 语气别太官方, 接地气一点, 别写成流水账, 结构清楚一点)
     r"|^(?:写|讲|说)[得的]|^(?:语气|口吻|文风|风格|语言|整体|结构|排版|篇幅|字数)"
     r"|^(?:标题|正文|开头|结尾|标签|配图|封面)(?:要|要有|需要|得|最好|尽量|别|不要|吸引人|有|给|加|附|留|放|来|提)"
@@ -763,6 +775,8 @@ def extract_topic(request: str) -> str:
         # (whose it is is no frame: 我的区间是128到140 asks for nothing)
         and t != re.sub(r"^我们?(?:家)?的", "", c)
         and not _ELIDED.search(c)
+        # (nor what to write of, said bare: 想写吃的 → 写吃, which the clause asking for the post names)
+        and not re.fullmatch(r"写[\u4e00-\u9fff]{1,2}", t)
     ]
     # else a clause that asks what the post should answer (暑假幼小衔接要准备哪些东西？) before one that
     # tells a circumstance (孩子九月上一年级)
@@ -823,7 +837,10 @@ def extract_topic(request: str) -> str:
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
         topic = used or next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
     topic = _place_and_plan(topic, [t for c, t in peeled if c != first])
-    elsewhere = [p for c in clauses if c != first for p in places(c) if p not in topic]
+    # (not where a thing came from: 咸肉用的是金华的, 茶叶是朋友从福鼎寄来的)
+    elsewhere = [
+        p for c in clauses if c != first for p in places(c) if p not in topic and not _from_there(c, p)
+    ]
     # (where the trip goes before where it sets out: 从上海坐高铁去厦门 is a Xiamen trip)
     elsewhere.sort(key=lambda p: bool(re.search(rf"从{re.escape(p)}", request)))
     # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
@@ -844,6 +861,7 @@ def extract_topic(request: str) -> str:
         where = next((p for p in spots if p not in thing), "")
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
     topic = _aged(_unquoted(topic), clauses)
+    topic = _without_left_out(topic, request)
     if len(topic) <= 4 and (work := _WORK.search(request)) and work.group(0) not in topic:
         topic = work.group(0) + topic  # 帮我写篇读书笔记分享，书是《活着》 → 《活着》读书
     if len(topic) < 2:
@@ -851,6 +869,28 @@ def extract_topic(request: str) -> str:
 
         topic = "".join(keywords(request, 3)[:2]) or request[:12]
     return _clip(topic, 24)
+
+
+_LEFT_OUT = re.compile(
+    r"(?:不写|不要写|别写|不提|不要提|别提|不讲|不聊)(?P<x>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!？?；;\s]|$)"
+)
+
+
+def _without_left_out(topic: str, request: str) -> str:
+    """The topic without what the request says the post leaves out (但这篇不写簪花: a 泉州 food post)."""
+    for left_out in _LEFT_OUT.findall(request):
+        if left_out in topic and len(topic) - len(left_out) >= 2:
+            topic = topic.replace(left_out, "")
+    return topic
+
+
+def _from_there(clause: str, place: str) -> bool:
+    """Does the clause say only that a thing came from `place` (咸肉用的是金华的, 从福鼎寄来的)?"""
+    at = re.escape(place)
+    return bool(
+        re.search(rf"(?:用的是|是|买的|选的)[^，,。]{{0,4}}?{at}(?:产)?的$", clause)
+        or re.search(rf"从{at}(?:的[^，,。]{{1,6}}?)?(?:寄|带|买|发|运)", clause)
+    )
 
 
 # A quoted title and the kind of post it is for (《为什么我建议新手先别买单反》的笔记, “几点去西湖看日出最美”

@@ -15,7 +15,7 @@ from functools import cache
 from tools.entities import other_readers, readers
 from tools.lexfiles import sections
 from tools.offline.dishes import dish_steps
-from tools.offline.scenes import scene_of
+from tools.offline.scenes import COOKED, scene_of
 from tools.offline.topic import CLAUSE
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
@@ -646,11 +646,14 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     text = _asking(text)
     scenes = _fitting_scenes(theme, text)
     found = _scene_named(theme, subject, text, scenes)
+    eating_out = next((tips for name, _, tips in scenes if name == _EATING_OUT), None)
+    if found is eating_out and COOKED.search(text):  # 回家怎么煎: a dish had out, asked how to cook at home
+        found = SceneTips()
     # eaten out, a dish's scene is no cooking steps (成都火锅推荐); a finer scene of another theme stays
     cooking = not found or any(tips is found for name, _, tips in scenes if name.startswith("food."))
     if theme == "food" and cooking and scene_of(theme, text) == "food_out":
         return next(tips for name, _, tips in scenes if name == _EATING_OUT)
-    if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject)):
+    if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject, text)):
         return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
 
