@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from agents.artifacts import Brief
 from agents.checks.places import PlaceScope, foreign_mentions, resolve
+from tools import segmenter
 from tools.entities import (
     HEALTH_TOPIC,
     advice_domains,
@@ -41,6 +42,7 @@ from tools.entities import (
     readers,
     same_place,
 )
+from tools.offline.dishes import dish_names
 from tools.offline.text import only_as_time, tokens
 from tools.offline.voice import activities, other_activity
 
@@ -90,6 +92,17 @@ def _named(text: str) -> list[str]:
     ]
 
 
+def _dishes(text: str) -> tuple[str, ...]:
+    """The dishes the writer knows (`tools.offline.dishes`) that `text` names."""
+    known = dish_names()
+    return tuple(dict.fromkeys(w for w, _ in segmenter.posseg(text, hmm=False) if len(w) >= 2 and w in known))
+
+
+def _same_dish(named: Iterable[str], asked: Iterable[str]) -> bool:
+    """Does any of `named` name one of the `asked` dishes (重庆小面 is a 小面)?"""
+    return any(n in a or a in n for n in named for a in asked)
+
+
 def _single_nouns(text: str) -> list[str]:
     return [word for word, flag in posseg_cut(text) if len(word) == 1 and flag == "n"]
 
@@ -116,6 +129,8 @@ class Scope:
     # another one only is none of its evidence (营地 and 帐篷 in a post on seeing ginkgo leaves) — unless
     # its note is itself about an asked activity (a stargazing note's tent)
     activities: frozenset[str] = frozenset()
+    # the dishes the request names (腌笃鲜): a note titled on another dish (红烧肉) gives its steps to none
+    dishes: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, request: str, brief: Brief | Mapping[str, Any] | None = None) -> Scope:
@@ -149,6 +164,7 @@ class Scope:
             place_scope,
             readers=frozenset(readers(f"{about} {audience}")),
             activities=activities(f"{request}，{topic}", asked=True),
+            dishes=_dishes(f"{request} {topic}"),
         )
 
     def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
@@ -239,6 +255,9 @@ class Scope:
         other_readers = bool(self.other_readers(head))
         if self.places and about:
             return "elsewhere" if other_readers else "on_topic"  # about the request's own place
+        # (…nor is a note on another dish: a 红烧肉 recipe's steps are no 腌笃鲜's)
+        if self.dishes and (named := _dishes(head)) and not _same_dish(named, self.dishes):
+            return "elsewhere"
         # a word in the title or tags says more than one in the text; a note of another corpus theme
         # needs more than a word in common (带爸妈 and 新手爸妈 share a word, not a topic)
         shared = 2 * sum(w in head for w in self.words) + sum(w in body and w not in head for w in self.words)

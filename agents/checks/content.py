@@ -140,6 +140,8 @@ _DIGRESSION = re.compile(
     r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
     rf"{_PAST_VISIT_OPENER}我?还|"
     r"(?:最近|前阵子|前几天|这阵子|这段时间|那阵子|那段时间|那会儿)(?:我)?(?:还|又|顺手|在|正在|刚|开始)?"
+    # (…or weighing one: 最近我在纠结换一部新手机)
+    r"(?:纠结|想|打算|准备|考虑|犹豫)?(?:要不要)?"
     r"(?:给[^，,。]{1,4}?)?(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说(?:到|起)[^，,。]{1,6}[，,]"
     # news of the neighbourhood (我们公司楼下新开了一家手冲咖啡馆)
     r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开了一?家)"
@@ -226,10 +228,12 @@ def _stance(sentence: str, scope: Scope) -> str:
         # (…not the head of a word, like 肉 of 多肉)
         elsewhere = not _own_hits(sentence, scope, 2) and not subject & things and _thick(sentence, scope)
         return "off" if elsewhere else "on"
-    if subject or any(b in lowered for b in _subject_bigrams(scope)):
+    split = _split_doing(lowered, scope)
+    if subject or any(b in lowered for b in _subject_bigrams(scope)) or split:
         # One topic word, none of its themes' words, a word of another theme: 番茄 in a 番茄工作法 line.
-        # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else it says.
-        named = any(len(w) >= 3 for w in subject)
+        # A name of three characters or more (十八盘, 番茄炒蛋) is the topic itself, whatever else it says,
+        # and so is a doing of the request said apart (梳…毛).
+        named = any(len(w) >= 3 for w in subject) or split
         if len(subject) <= 1 and not named and scope.themes and not own and _other_theme(sentence, scope):
             return "off"
         return "on"
@@ -273,6 +277,30 @@ def _own_hits(sentence: str, scope: Scope, min_len: int = 1) -> bool:
         for t in scope.near
         for w in theme_hits(t, sentence, min_len=min_len)
     )
+
+
+@lru_cache(maxsize=256)
+def _split_doings(scope: Scope) -> tuple[str, ...]:
+    """The request's two-character doings of a verb and its thing (梳毛, 洗澡, 遛狗), which a sentence may say
+    apart (先顺着毛的方向…往尾巴梳, 洗了个澡)."""
+    who = _who(scope)
+    return tuple(
+        w
+        for w in scope.topic_words - who
+        if re.fullmatch(r"[\u4e00-\u9fff]{2}", w)
+        and _char_flag(w[0]) == "v"
+        and _char_flag(w[1]).startswith("n")
+    )
+
+
+@cache
+def _char_flag(char: str) -> str:
+    return posseg_cut(char)[0][1] if char else ""
+
+
+def _split_doing(sentence: str, scope: Scope) -> bool:
+    """Does the sentence say one of the request's doings with its verb and its thing apart (梳…毛)?"""
+    return any(w[0] in sentence and w[1] in sentence for w in _split_doings(scope))
 
 
 @lru_cache(maxsize=256)

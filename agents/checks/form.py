@@ -398,6 +398,9 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
             shown = clause if len(clause) <= 12 else "…" + clause[-11:]
             reason = f"「{shown}」后面少了放到哪里，话没说完"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
+    if glued_label := _glued_label(body_lines):
+        reason = f"「{glued_label}」中间断了：前一句停在半句，直接接上了下一段的小标题"
+        return [Finding("cut_off", "readability", "writer_agent", reason)]
     for line in body_lines:
         if glued := _COVERB_CUT.search(strip_emoji(line)):
             reason = f"「{glued.group(0)}」中间断了：前一句停在半句，直接接上了下一句"
@@ -448,6 +451,28 @@ _COVERB_CUT = re.compile(
     # …or a numbered line glued on where the line before it stopped (一步一步交替收4. 臀桥：…)
     r"|[\u4e00-\u9fff]{2,6}(?<![第约共])(?:[1-9]|1\d)[.．]\s*[\u4e00-\u9fff]{2,}"
 )
+
+
+_OPENING_LABEL = re.compile(r"^([^，,。；;！!？?：:\s]{2,10})[：:]")
+_LABEL_INSIDE = re.compile(r"(?<=[\u4e00-\u9fff])([\u4e00-\u9fff\d]{2,8})[：:]")
+
+
+def _glued_label(body_lines: list[str]) -> str:
+    """A line with another section's label run into it where a sentence stopped (…这种邮件里常用的睡前10分钟：
+    对着手机录…, in a body whose sections open 通勤20分钟： / 午休10分钟：): the words around the join, or ''.
+    The label inside ends as two opening labels of the body do (…10分钟, …20分钟), so it is one of theirs."""
+    labels = [m.group(1) for line in body_lines if (m := _OPENING_LABEL.match(strip_emoji(line).strip()))]
+    for line in body_lines:
+        text = strip_emoji(line).strip()
+        opening = _OPENING_LABEL.match(text)
+        for m in _LABEL_INSIDE.finditer(text):
+            inside = m.group(1)
+            if opening and m.end() == opening.end():
+                continue  # (the line's own label, read from inside it)
+            alike = [k for k in labels if k != inside and len(k) >= 3 and inside[-2:] == k[-2:]]
+            if m.start() > 0 and len(alike) >= 2 and inside not in labels:
+                return text[max(0, m.start() - 6) : m.end()]
+    return ""
 
 
 # A verb that puts something somewhere, or makes it into something, with the 进/入/到/在/给/成 that wants the
@@ -651,7 +676,9 @@ _TIME_CHOSEN = re.compile(
 # 别慌着, 下雨只能, 看看路上的人怎么)
 _WAITING = re.compile(
     r"(?:快速|迅速|慢慢|轻轻|稍微|尽量|赶紧|立刻|马上|反复|均匀地?|别[\u4e00-\u9fff]{1,2}着"
-    r"|只能|只好|必须|一定要|记得|不得不|总得|怎么)$"
+    r"|只能|只好|必须|一定要|记得|不得不|总得|怎么"
+    # (…or on a modal and who is to do it, the doing left out: 行李要自己)
+    r"|(?:要|得|需要|应该|只能)(?:自己|先|再|提前))$"
 )
 
 

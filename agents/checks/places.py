@@ -578,6 +578,8 @@ def _home(escaped: str) -> list[str]:
         rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
         # (之前从景德镇带回来的那套; 从昆明的苗圃发过来: goods sent from a shop there)
         rf"从{escaped}(?:的[^，,。！!？?；;\n]{{1,6}}?)?(?:带回来?|买回来?|寄来|寄过来|发过来|发来|发货|运过来|运来)",
+        # (…or from home there: 从成都老家掐回来的一小枝)
+        rf"从{escaped}(?:老家|家里|娘家|婆家)[^，,。！!？?；;\n]{{0,3}}?(?:带|掐|摘|挖|剪|拿|寄|搬)回?来",
         rf"{escaped}的?(?:厂家|工厂|源头厂)",  # 在网上找了佛山的厂家直发
         # …made there (奶奶只认绍兴产的花雕, 日本冈山产原色牛仔), a thing named by where it is from
         # (景德镇那套), or brought back from a trip there (前年去景德镇玩，一口气背回来一整套餐具)
@@ -632,7 +634,9 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
     (说从日本中古店帮你代购)."""
     return [
         rf"搬(?:到|去|来|回)了?{escaped}",
-        rf"(?:人|我|我们|家|客户|公司|总部|同事|朋友|家人|爸妈|父母|对象|男朋友|女朋友)(?:都|也|一直)?在{listed}",
+        rf"(?:人|我|我们|家|客户|公司|总部|同事|朋友|家人|爸妈|父母|对象|男朋友|女朋友|岗位|工作|职位|base)"
+        rf"(?:都|也|一直)?在{listed}",
+        rf"(?:base|坐标|工作地|工作地点)[：:]?\s*{escaped}",
         rf"飞了?[一两二三四五六七八九十几\d]+(?:趟|次){escaped}|(?:去|跑|飞)[一两二三四五六七八九十几\d]+(?:趟|次){escaped}",
         rf"(?:比如|例如|像是?)(?:在|去)?{listed}",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
@@ -654,7 +658,7 @@ def _compared(escaped: str, listed: str) -> list[str]:
     """A clause that sets the post's place beside another, saying nothing of the other (比在广州、深圳吃便宜
     不少, 和河南的不一样): a comparison, not a place the post is about."""
     return [
-        rf"比(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
+        rf"比(?:在|起|住|去|吃|逛|住在)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
         # (…or than a trip of the writer's there: 比去年去首尔贵一点)
         rf"比(?:我们?)?(?:去年|前年|之前|以前|上次|当年|那年)(?:去|在)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
         # (之前去过曼谷，清迈节奏慢很多: the place before, the post's after)
@@ -662,7 +666,8 @@ def _compared(escaped: str, listed: str) -> list[str]:
         r"(?:很多|得多|不少|一些|一点|多了)",
         # (比我在深圳吃过的都扎实: the comparative's 都/还/更 after what was had there)
         rf"比(?:我们?)?(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,8}}?(?:都|还|更)",
-        rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,4}}?(?:不一样|不同|不太一样|有区别|差不多|一样)",
+        rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,8}}?"
+        r"(?:不一样|不同|不太一样|有区别|差不多|一样|两个路子|两回事|两码事|两种风格)",
         # (和湘潭的粉比; 和附近的宏村比呢)
         rf"(?:和|跟|与)(?:(?:附近|隔壁|旁边|周边|邻近)的?)?{listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",
     ]

@@ -141,3 +141,17 @@ def test_two_cities_of_one_foreign_country_are_two_places() -> None:
     assert kyoto.foreign("住宿：大阪住了2晚商务酒店，京都住了2晚町屋民宿") == ["大阪"]
     assert kyoto.foreign("清水寺早上六点开门，京都站坐巴士二十分钟") == []
     assert Scope.of("日本关西七日游攻略").foreign("大阪住了2晚，京都住了2晚") == []
+
+
+def test_a_note_on_another_dish_gives_a_named_dish_no_steps() -> None:
+    """A 红烧肉 recipe shares 肉 and 炖 with a 腌笃鲜 request; its steps are not the soup's."""
+    soup = Scope.of(
+        "周末在家做了一锅腌笃鲜 咸肉用的是金华的 炖了两个小时 想写篇菜谱",
+        {"topic": "腌笃鲜", "keywords": ["腌笃鲜", "春笋", "咸肉"], "theme": "food"},
+    )
+    braised = note("红烧肉这样做不柴不腻", "肉冷水下锅焯水，炒糖色用小火，加足热水炖一小时。", ["红烧肉"])
+    same = note("腌笃鲜｜春天一定要喝的汤", "春笋焯水去涩，咸肉泡水，小火炖两小时。", ["腌笃鲜", "春笋"])
+    assert soup.note_fit(braised) == "elsewhere"
+    assert soup.note_fit(same) == "on_topic"
+    noodles = Scope.of("重庆小面怎么做", {"topic": "重庆小面", "keywords": ["小面"], "theme": "food"})
+    assert noodles.note_fit(note("重庆小面的红油这样调", "红油要用菜籽油泼。", ["小面"])) != "elsewhere"

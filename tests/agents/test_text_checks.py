@@ -1670,10 +1670,18 @@ ROUND_32_FAILING = frozenset(
 ROUND_33_FAILING = frozenset(
     f"draft-{n}-good" for n in ("g1350", "f1077", "g1331", "g1337", "g1340", "g1343", "g1349", "f1078")
 )
+# Round 34 (F1081–F1096, G1351–G1380; a third held out), measured once in session 31: six tuned good
+# posts failed — a stay compared (比住厦门市区便宜), a dish compared (和武汉的热干面完全是两个路子), a
+# cutting brought from home (从成都老家掐回来的), the city a salary range is of (我的岗位在杭州), a brand
+# named after a city (巴黎欧莱雅), a grooming post's 梳…毛 said apart — passed by class; the seven held out
+# left as measured
+ROUND_34_FAILING = frozenset(
+    f"draft-{n}-good" for n in ("f1091", "g1352", "g1361", "g1367", "g1373", "g1376", "g1379")
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
-    | ROUND_33_FAILING
+    | ROUND_33_FAILING | ROUND_34_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1684,6 +1692,12 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 34
+    "draft-f1081-2": "cut_off",  # 行李要自己: a modal and who does it, the doing cut
+    "draft-f1084-1": "off_topic_advice",  # 查一下个税专项附加扣除 in a pull-up plan
+    "draft-f1086-2": "cut_off",  # 这种邮件里常用的睡前10分钟：… another section's label glued on a cut line
+    "draft-f1093-2": "cta_mismatch",  # 周末可以去店里打卡，报我名字打9折 closing a pothos care post
+    "draft-f1096-2": "topic_drift",  # 最近我在纠结换一部新手机 in a stream-trekking guide
     "draft-f305-1": "cut_off",  # the closing line stops on 炖出来的, a verb's result waiting for its noun
     # round 20
     "draft-f502-1": "topic_drift",  # 对了，…换了沙发…爸妈都说舒服: linked to a trip only by 爸妈
@@ -2458,3 +2472,46 @@ def test_round_33_s_tuned_false_alarms_pass_by_class() -> None:
     )
     draft = {"title": "修护面霜两周记录", "body": diary, "tags": ["敏感肌", "修护", "护肤"]}
     assert "cut_off" not in checks("敏感肌修护面霜用了两周", draft)  # (a table's cells end as they will)
+
+
+def test_round_34_s_tuned_false_alarms_pass_by_class() -> None:
+    body = (
+        "五一在泉州玩了三天。\n\n住在西街附近的民宿，两晚一共620元，比住厦门市区便宜不少。"
+        "\n\n早上吃面线糊，泉州的面线糊和厦门的完全是两个路子，泉州讲究汤头和料。\n\n开元寺免费，东西塔很壮观。"
+    )
+    draft = {"title": "泉州三天怎么玩", "body": body, "tags": ["泉州", "西街", "开元寺"]}
+    assert "foreign_place" not in checks("五一想去泉州玩三天，帮我写个攻略", draft)
+    # (…but a day spent there is still a place of the post)
+    spent = {**draft, "body": body.replace("开元寺免费", "第三天去厦门鼓浪屿逛了一天，开元寺免费")}
+    assert "foreign_place" in checks("五一想去泉州玩三天，帮我写个攻略", spent)
+    herbs = "阳台种薄荷两年了。\n\n我这盆是从成都老家掐回来的一小枝，现在分了3盆。\n\n别浇太勤，见干见湿。"
+    assert "foreign_place" not in checks("阳台种香草新手指南", {"title": "阳台种薄荷", "body": herbs})
+    pay = "面试被问期望薪资，先别急着报数。\n\n我的岗位在杭州的区间是15K到22K，我报了20K。\n\n总包要问清楚。"
+    assert "foreign_place" not in checks("面试被问期望薪资怎么回答", {"title": "期望薪资怎么答", "body": pay})
+    primer = "油皮夏天底妆总脱。\n\n我用的是巴黎欧莱雅的一支控油妆前乳，只涂T区。\n\n定妆喷雾最后喷。"
+    assert "foreign_place" not in checks("油皮夏天怎么化妆不脱妆", {"title": "油皮不脱妆", "body": primer})
+
+
+def test_a_doing_of_the_request_said_apart_keeps_its_sentence_on_the_topic() -> None:
+    body = (
+        "金毛每年5月开始掉毛。\n\n工具只要针梳和排梳。\n\n"
+        "先顺着毛的方向，从脖子往尾巴梳，一次一小片，要梳到皮肤但不能用力刮。\n\n"
+        "梳的时候如果发现皮肤发红、有皮屑，带去医院查一下。\n\n每天晚饭后梳10分钟。"
+    )
+    brief = {"topic": "长毛犬换毛季的梳毛方法", "theme": "pets", "keywords": ["掉毛", "梳毛", "针梳"]}
+    draft = {"title": "狗狗掉毛怎么梳", "body": body, "tags": ["金毛", "梳毛", "掉毛"]}
+    assert "topic_drift" not in checks("狗狗夏天掉毛严重，怎么梳毛才对", draft, brief=brief)
+
+
+def test_a_cut_modal_and_a_section_label_glued_into_a_line_are_cut_offs() -> None:
+    body = "住岛上：晚上很安静。国庆岛上民宿一晚680元，行李要自己\n\n住岛外：曾厝垵一晚320元，出门是环岛路。"
+    assert "cut_off" in checks("厦门住岛上还是岛外", {"title": "鼓浪屿住哪", "body": body})
+    whole = body.replace("行李要自己", "行李要自己拖着走石板路。")
+    assert "cut_off" not in checks("厦门住岛上还是岛外", {"title": "鼓浪屿住哪", "body": whole})
+    glued = (
+        "每天40分钟学英语。\n\n通勤20分钟：地铁上听播客，把不会的表达截图。\n\n"
+        "午休10分钟：整理截图里的表达，比如邮件里常用的睡前10分钟：对着手机录一段语音。\n\n周末只复习。"
+    )
+    assert "cut_off" in checks("下班后怎么挤时间学英语", {"title": "下班学英语", "body": glued})
+    apart = glued.replace("常用的睡前10分钟：", "常用的说法。\n\n睡前10分钟：")
+    assert "cut_off" not in checks("下班后怎么挤时间学英语", {"title": "下班学英语", "body": apart})

@@ -219,8 +219,8 @@ def test_the_request_set() -> None:
         for r in rows
         if 3000 <= int(r["id"][4:]) < 3100
     )
-    # (…and so did rounds 32 and 33, from req-3202 and req-3302 on)
-    for start in (3100, 3200, 3300):
+    # (…and so did rounds 32, 33 and 34, from req-3202, req-3302 and req-3402 on)
+    for start in (3100, 3200, 3300, 3400):
         assert all(
             r["split"] == ("holdout" if (int(r["id"][4:]) - start) % 3 == 2 else "tune")
             for r in rows

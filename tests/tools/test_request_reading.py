@@ -1549,6 +1549,7 @@ def test_a_word_that_names_the_theme_of_a_fresh_subject_reads_it_there() -> None
     assert detect_theme("想写一篇我是怎么在通勤地铁上考下CPA两门的帖子").key == "career"
     assert detect_theme("儿子三年级 英语跟不上 想写篇给其他家长的分享 重点写每天怎么陪练").key == "parenting"
     assert detect_theme("Write a post on my first month of bouldering").key == "outdoor"
+    assert detect_theme("养了三年的英短开始挑食 只吃冻干 想写篇纠正挑食的经验").key == "pets"  # (a breed)
 
 
 def test_what_the_request_leaves_out_is_in_no_subject_and_a_span_gone_on_is_no_part_of_it() -> None:
@@ -1586,3 +1587,25 @@ def test_a_sum_is_no_list_a_man_s_post_is_for_men_and_a_dish_had_out_is_cooked_w
     request = "过年回去吃了正宗的攸县香干 茶油煎 放剁辣椒 想写一篇介绍攸县香干的美食帖 以及回家怎么煎"
     body = str(_draft(request)["body"])
     assert "香干" in body and "煎" in body and "排队" not in body, body  # (how to fry it, not where to queue)
+
+
+def test_the_dishes_a_post_on_eating_out_names_are_its_items_wherever_they_are_named() -> None:
+    tea = (
+        "想写一篇广式早茶的帖子 标题就叫“虾饺烧卖凤爪 到底点哪些不踩雷” 上周在家附近茶楼点了九笼 "
+        "流沙包一般 讲讲第一次去早茶应该点什么"
+    )
+    assert request_details(tea, "广式早茶").items == ["虾饺", "烧卖", "凤爪", "流沙包"]
+    # (…not a home's dishes, cooked: a recipe's two dishes are no list of where to eat them)
+    assert request_details("在家做了红烧肉和糖醋排骨 想写菜谱", "红烧肉").items == []
+    from tools.offline.scenes import scene_of
+
+    assert scene_of("food", "上周在家附近的茶楼吃早茶，虾饺必点") == "food_out"  # (在家附近 is no kitchen)
+
+
+def test_a_known_dish_is_cooked_as_the_request_tells_whatever_scene_its_words_name() -> None:
+    from tools.offline.voice import scene_tips
+
+    request = "周末在家做了一锅腌笃鲜 春笋是菜场买的 咸肉用的是金华的 炖了两个小时 想写篇菜谱"
+    steps = scene_tips("food", "腌笃鲜", request)
+    assert steps and not any("糖色" in s for s in steps), steps  # (炖 names a braise, not this soup)
+    assert any("春笋" in s for s in steps) and any("咸肉" in s for s in steps), steps

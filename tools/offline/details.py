@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 from tools.bilingual import has_english, localize, named_places
 from tools.entities import places
-from tools.offline.dishes import dish_note
+from tools.offline.dishes import dish_names, dish_note
 from tools.offline.itinerary import TIME_OF, visit
+from tools.offline.scenes import COOKED
 from tools.offline.text import POST_PARTS
 from tools.offline.topic import SPACE_BREAK
 from tools.segmenter import posseg
@@ -166,6 +167,20 @@ def _dishes_run(clause: str) -> list[str]:
     if len(words) >= 2 and whole and all(map(dish_note, words)):
         return list(dict.fromkeys(words))
     return []
+
+
+def _wanted(wanted: str) -> list[str]:
+    """A thing wanted, as the plan's doings: two joined by 和 are two (去洱海骑行和苍山 → 去洱海骑行, 去苍山
+    看看)."""
+    pair = re.fullmatch(r"(去[^和]{2,8})和([^和]{2,6})", wanted)
+    return [pair[1], visit(pair[2])] if pair and places(pair[2]) else [wanted]
+
+
+def _dishes_named(text: str) -> list[str]:
+    """The dishes the writer knows (`dish_note`) that a request names, two or more, in its order (虾饺烧卖凤爪
+    到底点哪些, …流沙包一般): what a post on eating them is about; [] for fewer."""
+    dishes = [w for w, _ in posseg(text, hmm=False) if len(w) >= 2 and w in dish_names()]
+    return list(dict.fromkeys(dishes)) if len(set(dishes)) >= 2 else []
 
 
 def _size(text: str) -> int:
@@ -389,16 +404,13 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             # (…a told visit to a doctor is no stop of a trip: 去医院说是髂胫束综合征)
             if (want := _WANT.match(clause)) and not re.search(r"医院|诊所|医生|宠物医院", clause):
                 wanted = clause[want.end("wish") :]
-                # (two things to do joined by 和: 去洱海骑行和苍山 → 去洱海骑行, 去苍山看看)
-                pair = re.fullmatch(r"(去[^和]{2,8})和([^和]{2,6})", wanted)
-                if pair and places(pair[2]):
-                    details.wants += [pair[1], visit(pair[2])]
-                else:
-                    details.wants.append(wanted)
+                details.wants += _wanted(wanted)
     # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw
     # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
     if has_english(request):  # (`text` is the reading, its spaces made commas)
         details.wants += [visit(p) for p in named_places(request) if p not in text and p not in topic]
+    if not details.items and not COOKED.search(text):  # (the dishes a post on eating out names, wherever)
+        details.items = _dishes_named(text)
     if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps —
         # a thing wanted at its time of day (想去鲁迅故里，中午吃茴香豆和臭豆腐)
         details.wants += [s for s in details.steps if _WANT.match(s)]

@@ -121,6 +121,12 @@ def _notes() -> dict[str, str]:
     return table
 
 
+@cache
+def dish_names() -> frozenset[str]:
+    """The dishes `dish_note` knows."""
+    return frozenset(_notes())
+
+
 def dish_note(item: str) -> str:
     """What a dish a request lists is and how it is eaten (老火锅 → 牛油锅底又麻又辣…), for a list item that
     has no line of the evidence: the item itself, else the longest dish it ends on (重庆老火锅 → 老火锅,

@@ -185,7 +185,8 @@ def subject_of(topic: str, audience: str) -> str:
     # a topic told as it happened says what happened, not when it at last did (宝宝两岁了终于断掉夜奶 →
     # 宝宝两岁断掉夜奶), nor whose home it lives in (我家13岁的狸花 → 13岁的狸花)
     subject = re.sub(r"(?<=\S{2})了?(?:终于|总算|居然|竟然)(?=\S{2})", "", subject)
-    subject = re.sub(r"^(?:我们?家|家里)(?:的|里的)?(?!附近|楼下|周边|门口|小区|旁边|边上|对面)(?=\S{2})", "", subject)
+    home = r"^(?:我们?家|家里)(?:的|里的)?(?!附近|楼下|周边|门口|小区|旁边|边上|对面)(?=\S{2})"
+    subject = re.sub(home, "", subject)
     lead = r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))"
     for _ in range(2):  # (第一次去青岛 → 青岛: one lead after another)
         subject = re.sub(lead, "", subject)
@@ -1486,10 +1487,18 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # (…the item with a line on it too: 锅盔：面饼贴在炉壁烤…)
         points = [p for p in points if not _is_item_line(p, details.items)]
         tips = [t for t in tips if not _is_item_line(t, details.items)]
+    # (…but not a clause of what the post is asked to leave out: 蟳埔村簪花排了一个半小时, 但这篇不写簪花)
+    details.told = [t for t in details.told if not any(x in t for x in fb.avoid)]
     paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
     missed = _missed_stops(details)  # (where the trip did not go: no stop, tip or tag)
     if planned:
-        spare = [s for s in _spare_doings(ctx, fb, [*points, *tips]) if not _in_any(s, missed, inside=True)]
+        # (…none the plan goes to already: 去李子坝看轻轨穿楼 is 李子坝's visit)
+        gone = [p for line in visits.values() for p in places(line)]
+        spare = [
+            s
+            for s in _spare_doings(ctx, fb, [*points, *tips])
+            if not _in_any(s, missed, inside=True) and not _in_any(s, gone, inside=True)
+        ]
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's
         # climb through the meadows, with its hours)
         # (…and the places it lists bare are places to go to: 五天行程：古城寺庙、周日夜市、素贴山)
@@ -1996,8 +2005,9 @@ def _finished(
         body = strip_emoji(body)
         if first and emoji_before > 1:
             body = first.group(0) + body
-    for x in fb.avoid:  # whatever template or fact still said it
+    for x in fb.avoid:  # whatever template or fact still said it (no paragraph left empty)
         body = "\n".join(ln for ln in body.split("\n") if x not in ln)
+    body = re.sub(r"\n{3,}", "\n\n", body).strip("\n")
     if length == "shorter" and previous.get("body"):  # a quarter off (never below KEPT_POINTS list lines)
         body = _shorten_body(body, int(0.75 * len(str(previous["body"]))), keep="再多说说")
     return body

@@ -16,7 +16,7 @@ from tools.offline.lexicon import Theme
 _EATEN = re.compile(r"推荐|吃(?!法)|避坑|好吃|攻略|打卡|美食|去|逛|哪")
 # A dish made at home, asked how: never eating out, wherever the dish comes from (成都火锅底料怎么炒)
 COOKED = re.compile(
-    r"做法|在家|自己做|自制|食谱|菜谱|怎么[做炒煮烧炖蒸烤煎拌腌卤包熬]|教程|步骤|配方|复刻|学会|下厨|厨房"
+    r"做法|在家(?!附近|楼下|门口|旁边|对面)|自己做|自制|食谱|菜谱|怎么[做炒煮烧炖蒸烤煎拌腌卤包熬]|教程|步骤|配方|复刻|学会|下厨|厨房"
 )
 
 # a trip counted in days, its plan, or the drive there

@@ -221,6 +221,10 @@ def _sights() -> frozenset[str]:
     return frozenset(landmark_cities())
 
 
+# A child's trigger that a pet's post uses as much (挑食, 喂饭): the child's only when no pet is named
+_ALSO_A_PET_S = frozenset({"挑食", "喂饭"})
+
+
 def kept_animal(text: str) -> bool:
     """Does the text keep an animal (养了一年的柯尔鸭)? Any pet's general advice is of it too."""
     return bool(_KEPT_ANIMAL.search(text))
@@ -237,10 +241,13 @@ def detect_theme(text: str) -> Theme:
         lowered = re.sub(r"攻略|打卡", "", lowered)
     unbagged = _NOT_A_BAG.sub("", lowered)  # a one-character trigger inside another word (包 of 包车)
     best, best_hits = GENERIC, (0.0, 0)
+    # (a pet's picky eating is a pet's: 英短挑食 is no child's)
+    pet = kept_animal(lowered) or any(w in lowered for w in theme_by_key("pets").triggers if len(w) > 1)
     for theme in THEMES.values():
         triggers = sum(
             _trigger_weight(lowered if len(word) > 1 else unbagged, word, theme.key)
             for word in theme.triggers
+            if not (pet and theme.key == "parenting" and word in _ALSO_A_PET_S)
         )
         if theme.key == "travel":  # a stay of days, a drive there: a trip, whatever it ate (咖啡馆)
             triggers += len(_STAY.findall(lowered))

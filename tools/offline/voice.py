@@ -14,7 +14,7 @@ from functools import cache
 
 from tools.entities import other_readers, readers
 from tools.lexfiles import sections
-from tools.offline.dishes import dish_steps
+from tools.offline.dishes import dish_names, dish_steps
 from tools.offline.scenes import COOKED, scene_of
 from tools.offline.topic import CLAUSE
 
@@ -653,6 +653,11 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     cooking = not found or any(tips is found for name, _, tips in scenes if name.startswith("food."))
     if theme == "food" and cooking and scene_of(theme, text) == "food_out":
         return next(tips for name, _, tips in scenes if name == _EATING_OUT)
+    # a dish the writer knows, cooked as the request tells (腌笃鲜: 春笋…咸肉…炖), whatever scene its words
+    # name (炖 is any braise's, with its 糖色)
+    told = dish_steps(subject, text) if theme == "food" and subject in dish_names() else ()
+    if told and told != dish_steps(subject):
+        return SceneTips(told, ordered=True, dish=True)
     if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject, text)):
         return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
