@@ -1396,6 +1396,8 @@ def localize(text: str) -> str:
     if not has_english(text):
         return text
     text = _unframe(text)
+    # a time taken, not a time of day: "finished in 2:05" → 2小时05分 (its colon parts no clause)
+    text = re.sub(r"(?<=\bin )(\d{1,2}):([0-5]\d)(?![:\d])", r"\1小时\2分", text)
     # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it
     # does in an all-Chinese request, and stays a break when the English beside it is rendered and glued on
     # (…and so does one before a letter or two, or a word in small letters, that start a Chinese word:

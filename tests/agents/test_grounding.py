@@ -155,3 +155,15 @@ def test_a_note_on_another_dish_gives_a_named_dish_no_steps() -> None:
     assert soup.note_fit(same) == "on_topic"
     noodles = Scope.of("重庆小面怎么做", {"topic": "重庆小面", "keywords": ["小面"], "theme": "food"})
     assert noodles.note_fit(note("重庆小面的红油这样调", "红油要用菜籽油泼。", ["小面"])) != "elsewhere"
+
+
+def test_a_grown_up_s_exam_plan_is_no_evidence_for_a_child_s_homework() -> None:
+    """二战英语一 is a 考研 taker's line: a third-grader's parents get none of it; an English learner may."""
+    child = Scope.of(
+        "儿子三年级 英语跟不上 想写篇给其他家长的分享 重点写家里每天怎么陪练",
+        {"topic": "三年级英语陪练", "theme": "parenting", "audience": "其他家长"},
+    )
+    exam = "二战英语一从52分提到78分，时间线：3-6月背单词。"
+    assert child.clean(exam) == ""
+    adult = Scope.of("英语单词怎么背，分享我的方法", {"topic": "英语背单词", "theme": "career"})
+    assert adult.clean(exam) == exam

@@ -1575,6 +1575,9 @@ def test_a_told_trip_s_spots_and_doings_are_its_plan_and_a_spot_it_warns_off_is_
     body = str(_drafted(laos, "travel", "guide")["body"])
     assert "在湄公河边吃烤鱼，一条折合人民币30左右" in body and "看布施" in body, body
     assert content_type_of("想写篇改造分享 顺便列一下预算清单")[0] != "list"  # (a budget listed is a part)
+    yangshuo = "带爸妈去阳朔玩了四天 坐了遇龙河竹筏 想写篇带父母的阳朔攻略"
+    body = str(_drafted(yangshuo, "travel", "guide")["body"])
+    assert "坐遇龙河竹筏" in body and "去遇龙河看看" not in body, body  # (the doing first, then the spot)
 
 
 def test_a_sum_is_no_list_a_man_s_post_is_for_men_and_a_dish_had_out_is_cooked_when_asked() -> None:
@@ -1609,3 +1612,36 @@ def test_a_known_dish_is_cooked_as_the_request_tells_whatever_scene_its_words_na
     steps = scene_tips("food", "腌笃鲜", request)
     assert steps and not any("糖色" in s for s in steps), steps  # (炖 names a braise, not this soup)
     assert any("春笋" in s for s in steps) and any("咸肉" in s for s in steps), steps
+
+
+def test_an_english_time_taken_is_said_whole_not_split_at_its_colon() -> None:
+    request = "Write a post about my first half marathon in Xiamen, finished in 2:05, for beginners"
+    assert "2小时05分" in localize(request)
+    assert not re.search(r"半马2(?!小时)", extract_topic(request)), extract_topic(request)
+
+
+def test_a_streak_s_doing_is_the_subject_and_a_pet_s_name_ends_none() -> None:
+    streak = "坚持了100天早上6点起床跳绳 体重掉了6斤 写篇打卡总结 讲讲怎么防止膝盖受伤"
+    assert subject(streak) == "跳绳"  # (打卡总结 is the kind of post, not what it is about)
+    assert subject("家里的玄凤鹦鹉豆豆最近一直拔自己胸口的毛 想写篇帖子提醒其他鸟友") == "玄凤鹦鹉"
+    assert subject("猫猫狗狗一起养 写篇笔记") == "猫猫狗狗一起养"  # (animals said twice are no name)
+    assert subject("我家龙猫豆包两岁 上周突然不太吃提摩西草了 想写篇提醒其他龙猫家长的帖子") == "龙猫"
+
+
+def test_a_stay_just_back_from_is_told_and_its_village_cafes_make_no_food_post() -> None:
+    request = (
+        "刚从福建屏南回来 住在龙潭村的老房子民宿 一晚260 村里好多新村民开咖啡店和画室 "
+        "想写一篇小众古村慢生活 别写成攻略"
+    )
+    told = request_details(request, "小众古村慢生活")
+    assert told.told[:2] == ["刚从福建屏南回来", "住在龙潭村的老房子民宿"], told
+    from tools.offline.scenes import scene_of
+
+    assert scene_of("travel", request) == "travel"  # (a stay's cafés are no café post)
+
+
+def test_the_things_a_clause_counts_are_named_in_the_clauses_after_it() -> None:
+    told = request_details("底妆斑驳 试了三款粉底液 雅诗兰黛DW 阿玛尼权力 还有毛戈平 写个对比测评", "底妆")
+    assert told.items == ["雅诗兰黛DW", "阿玛尼权力", "毛戈平"]
+    assert request_details("买了两台扫地机 科沃斯和石头 写个测评", "扫地机").items == ["科沃斯", "石头"]
+    assert request_details("试了三款 都不好用 写篇吐槽", "吐槽").items == []  # (not as many as it counts)

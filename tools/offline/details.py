@@ -58,6 +58,7 @@ _HAD_FOR = re.compile(
 # what happened: the writer, a time gone by, a turn of events, a done deed
 _TOLD = re.compile(
     r"我|上周|上个月|上次|去年|前年|前段时间|最近|这次|那次|当时|后来|终于|居然|竟然|结果|差点|第一次"
+    r"|刚(?:从|去|回|到|结束)"
     r"|第[一二三四五六七八九十\d]+(?:天|周|个月|次|年)|前[一二三两几]天|[了过](?=[^，。]{0,12}$)"
 )
 # what the post keeps to: a budget, a limit, a way of getting about, a wish
@@ -250,6 +251,11 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out += [clauses[i], ("、".join(parts), clauses[i + len(parts)][1])]
             i += len(parts) + 1
             continue
+        if counted := _counted_after(clauses, i):  # 试了三款粉底液 雅诗兰黛DW 阿玛尼权力 还有毛戈平
+            names, used = counted
+            out += [clauses[i], ("、".join(names), clauses[i + used][1])]
+            i += used + 1
+            continue
         if len(run := _named_run(clauses, i)) >= 3:  # 信息采集 户籍房产核验 网上报名 …: stages named
             out.append(("、".join(run), clauses[i + len(run) - 1][1]))
             i += len(run)
@@ -306,6 +312,36 @@ def _parts_after(clauses: list[tuple[str, str]], i: int) -> list[str]:
     )
     # (a part named as two things is one part: 账号和权限, said with 与 so no list splits it)
     return [p.replace("和", "与") for p in parts] if fits else []
+
+
+# a clause that counts the things tried or bought (试了三款粉底液, 买了两台扫地机): their names follow it
+_COUNTED = re.compile(
+    r"(?:试了|买了|用了|入了|对比了|比较了|挑了|换了)(?:[这那])?(?P<n>[一二两三四五六七八九十\d])"
+    r"(?:款|个|种|支|瓶|家|台|双|件|套)[\u4e00-\u9fff]{0,6}$"
+)
+
+
+def _counted_after(clauses: list[tuple[str, str]], i: int) -> tuple[list[str], int] | None:
+    """The names of the things a clause counts (试了三款粉底液), in the clauses right after it — a space or
+    a 还有 between two names parts them too —, as many as it counts, and how many clauses hold them."""
+    counted = _COUNTED.search(clauses[i][0])
+    if counted is None:
+        return None
+    n = int(counted["n"]) if counted["n"].isdigit() else _NUMERALS.get(counted["n"], 0)
+    names: list[str] = []
+    used = 0
+    for text, _ in clauses[i + 1 : i + 1 + n]:
+        if len(names) >= n or _FRAME.search(text) or _ASKS.search(text):
+            break
+        used += 1
+        parts = [s for p in re.split(r"\s+|还有|以及", text) if (s := p.strip(" 和"))]
+        if len(names) + len(parts) < n:  # (…or a 和 between two names: 科沃斯和石头)
+            parts = [s for part in parts for s in re.split(r"和|、", part) if s]
+        names += parts
+    fits = len(names) == n >= 2 and all(
+        2 <= _size(p) <= 12 and not any(x.search(p) for x in (_FRAME, _ASKS, _TOLD)) for p in names
+    )
+    return (names, used) if fits else None
 
 
 def _named_run(clauses: list[tuple[str, str]], i: int) -> list[str]:

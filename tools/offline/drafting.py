@@ -164,6 +164,12 @@ def subject_of(topic: str, audience: str) -> str:
     # (…and how long I kept it up: 我坚持了两个月的护发习惯 → 护发习惯)
     kept_up = rf"^我们?(?:坚持|用|练|做|养|吃|穿|戴|跑)了?(?:{_SPAN.pattern})的(?=\S{{2}})"
     subject = re.sub(kept_up, "", subject)
+    # (…said as a told streak: 坚持了100天早上6点起床跳绳 → 跳绳)
+    streak = (
+        rf"^(?:我们?)?坚持了?(?:{_SPAN.pattern})(?:每天|每晚|早上|晚上|早起)?(?:[\d一二三四五六七八九十]+点半?)?"
+        r"(?:起床|起来)?(?=\S{2})"
+    )
+    subject = re.sub(streak, "", subject)
     compared = _COMPARED.fullmatch(subject) or _WHICH_OF.match(subject)
     # two things compared, or asked which of, are said whole, as the pair (凤凰古城和镇远古镇对比, iPhone 15和
     # 华为Mate 60对比, 国企和外企哪个更适合…)
@@ -324,8 +330,17 @@ def subject_of(topic: str, audience: str) -> str:
         subject = closed if 0 < len(closed) <= 16 else subject[: subject.rfind("《")].rstrip("的和与及、")
     # how long it was kept up, its span cut off (每天跳绳1000下坚持一个月 → 跳绳1000下): the doing
     subject = re.sub(r"(?<=\S{2})(?:坚持|连续|持续)了?$", "", subject)
+    # (…nor on what the pet is called, a name left at the end: 玄凤鹦鹉豆豆 → 玄凤鹦鹉)
+    subject = re.sub(rf"(?<=\S{{2}}{_ANIMAL_END})([^猫狗兔鸟鸭鹅鱼龟熊虫])\1$", "", subject)
+    # (…or a name and an age: 龙猫豆包两岁 → 龙猫)
+    aged = rf"(?<=\S{_ANIMAL_END})[\u4e00-\u9fff]{{1,2}}?(?:[一二两三四五六七八九十\d]+|半)(?:岁|个月)半?了?$"
+    subject = re.sub(aged, "", subject)
     # (…nor on the verb of a deed whose count went: 长沙夜市暴走吃了十几家 → 长沙夜市暴走)
     return _without_end_verb(subject, r"(?<=\S{3})[吃穿买玩逛]$")
+
+
+# The last character of an animal's or a breed's name (鹦鹉, 龙猫, 英短, 柯基): a pet's own name may follow it
+_ANIMAL_END = "[鹉猫狗犬兔鼠龟鸭鸟熊鹅短基]"
 
 
 # A person a post tells of, by their place in one's life: who, not what about
@@ -1841,6 +1856,7 @@ _VISIT_DOINGS = frozenset("看 拍照 拍 吃 逛 爬 坐 泡 骑 划 喝 听 �
 # what a told doing goes on with that is no part of it: how it was (人多到离谱, 很出片, 真的…)
 _COMMENT = re.compile(r"^(?:人|很|太|超|真|特别|非常|好多|都|也|就|还|一定|建议|记得|不)")
 _COMMENT_FLAGS = ("d", "a", "ad", "m", "r", "c", "u", "y")
+_DONE_AT = re.compile(r"^(?:坐|骑|爬|逛|泡|划|游)了?(?P<rest>\S{2,})")
 _TIMED_DOING = re.compile(r"[看吃逛拍爬泡坐骑划喝听]|打卡|徒步")
 # …and what is told right after it of it: advice, or what it cost (一条折合人民币30左右)
 _ADVICE_AFTER = re.compile(
@@ -1863,6 +1879,11 @@ def _told_visits(details: Details) -> dict[str, str]:
     for clause in details.told:
         if itinerary.TIME_OF.match(clause) and _TIMED_DOING.search(clause):  # 早上五点半起床看布施
             out[clause] = itinerary.as_planned(clause)
+            continue
+        # (…or a doing of a spot, the doing first: 坐了遇龙河竹筏 → 坐遇龙河竹筏)
+        if (done := _DONE_AT.match(clause)) and any(done["rest"].startswith(p) for p in places(done["rest"])):
+            if not re.search(r"去过|去年|前年|以前|之前|上次|下次", clause):
+                out[clause] = itinerary.as_planned(clause)
             continue
         bare = re.sub(r"^(?:在|去了?|到了?)", "", clause)
         tagged = segmenter.posseg(bare, hmm=False)

@@ -22,6 +22,8 @@ COOKED = re.compile(
 # a trip counted in days, its plan, or the drive there
 _TRIP = re.compile(
     r"(?:住|待|呆|玩)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|[一二两三四五六七\d]天|行程|路线|(?:开车|自驾)去"
+    # (…or a stay told: 住在龙潭村的老房子民宿)
+    r"|住在[^，,。]{0,10}(?:民宿|酒店|客栈|青旅)"
 )
 
 GOALS = Path(__file__).resolve().parents[2] / "data" / "brief" / "goals.json"
