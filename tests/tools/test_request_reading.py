@@ -1571,6 +1571,10 @@ def test_a_told_trip_s_spots_and_doings_are_its_plan_and_a_spot_it_warns_off_is_
     assert "去李子坝看轻轨穿楼，人多到离谱，建议早上八点前去" in body, body
     assert "去鹅岭拍照，很出片" in body, body
     assert "去磁器口" not in body, body  # (a spot the writer says not to go to is no stop)
+    before = _drafted("去年去过成都 这次五一去的重庆 三天两晚 鹅岭拍照很出片 写篇攻略", "travel", "guide")
+    assert "成都" not in str(before["tags"]), before["tags"]  # (…nor a city of another trip a tag)
+    again = _drafted("之前去过成都 这次又去成都玩三天 写篇攻略", "travel", "guide")
+    assert "成都" in str(again["tags"]), again["tags"]
     laos = "这次去的老挝琅勃拉邦 五天 早上五点半起床看布施 在湄公河边吃烤鱼 一条折合人民币30左右 写篇旅行笔记"
     body = str(_drafted(laos, "travel", "guide")["body"])
     assert "在湄公河边吃烤鱼，一条折合人民币30左右" in body and "看布施" in body, body
@@ -1645,3 +1649,15 @@ def test_the_things_a_clause_counts_are_named_in_the_clauses_after_it() -> None:
     assert told.items == ["雅诗兰黛DW", "阿玛尼权力", "毛戈平"]
     assert request_details("买了两台扫地机 科沃斯和石头 写个测评", "扫地机").items == ["科沃斯", "石头"]
     assert request_details("试了三款 都不好用 写篇吐槽", "吐槽").items == []  # (not as many as it counts)
+
+
+def test_a_story_told_stage_by_stage_is_said_a_stage_a_line() -> None:
+    request = "被裁了 N+1拿了四万二 第一周天天睡到中午 第二周开始慌 现在第三周 每天去图书馆投简历 写篇记录"
+    said = request_details(request, "被裁后第一个月").said()
+    assert said.splitlines() == [
+        "被裁了 N+1拿了四万二。",
+        "第一周：天天睡到中午。",
+        "第二周：开始慌。",
+        "第三周：每天去图书馆投简历。",
+    ], said
+    assert "\n" not in request_details("上周第一次去爬山 膝盖有点疼 想写篇记录", "爬山").said()

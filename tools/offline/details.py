@@ -131,9 +131,29 @@ class Details:
 
     def said(self) -> str:
         """The writer's own situation as one sentence: what happened, then the terms (their order in the
-        request kept within each); '' when it would be too short to read as a sentence (我们上个月骑了)."""
+        request kept within each); '' when it would be too short to read as a sentence (我们上个月骑了).
+        A story told stage by stage (第一周天天睡到中午，第二周开始慌，现在第三周，每天…) is said a stage a
+        line (第一周：天天睡到中午。), after what led to it."""
         parts = [*self.told, *self.terms]
-        return "，".join(parts) + "。" if sum(map(len, parts)) >= 10 else ""
+        if sum(map(len, parts)) < 10:
+            return ""
+        starts = [i for i, t in enumerate(self.told) if _STAGE_TOLD.match(t)]
+        if len(starts) < 2:
+            return "，".join(parts) + "。"
+        lines = ["，".join(self.told[: starts[0]]) + "。"] if starts[0] else []
+        for i, end in zip(starts, [*starts[1:], len(self.told)], strict=True):
+            stage = _STAGE_TOLD.match(self.told[i])
+            assert stage is not None
+            rest = [self.told[i][stage.end() :].lstrip("，, "), *self.told[i + 1 : end]]
+            lines.append(f"{stage['stage']}：{'，'.join(r for r in rest if r)}。")
+        lines += ["，".join(self.terms) + "。"] if self.terms else []
+        return "\n".join(lines)
+
+
+# a told clause that opens on a stage of the story (第一周, 现在第三周, Day2): its line in the story
+_STAGE_TOLD = re.compile(
+    r"^(?:现在|到了|到)?(?P<stage>第[一二三四五六七八九十\d]{1,3}(?:天|周|个月|次|年)|[Dd]ay\s?\d{1,2})"
+)
 
 
 def _items(clause: str) -> list[str]:

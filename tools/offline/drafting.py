@@ -1924,12 +1924,19 @@ def _in_any(word: str, lines: list[str], *, inside: bool = False) -> bool:
 
 
 def _missed_stops(details: Details) -> list[str]:
-    """The places a told trip did not go to (没去蟳埔村，人太多了) or says not to (磁器口不建议去): no stop
-    of its plan, no tip of its own."""
+    """The places a told trip did not go to (没去蟳埔村，人太多了), says not to (磁器口不建议去) or went to
+    on another trip (去年去过成都): no stop of its plan, no tip or tag of its own."""
     told = "，".join(details.told)
     # (…or one it says not to go to: 磁器口真的不建议去, 洪崖洞别去)
     missed = r"(?:没有?|没能|没来得及|不)去成?{0}|错过了?{0}|{0}[^，,。]{{0,4}}?(?:不建议|不推荐|不值得|别)去"
-    return [p for p in places(told) if re.search(missed.format(re.escape(p)), told)]
+    # (…or went to on another trip, named only as that: 去年去过成都，这次去的重庆)
+    before = r"(?:去年|前年|之前|以前|上次|上回)(?:去过|去了|来过|玩过)了?{0}"
+    return [
+        p
+        for p in places(told)
+        if re.search(missed.format(re.escape(p)), told)
+        or (told.count(p) == 1 and re.search(before.format(re.escape(p)), told))
+    ]
 
 
 def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, ...]:
