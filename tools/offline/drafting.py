@@ -1856,6 +1856,8 @@ _VISIT_DOINGS = frozenset("看 拍照 拍 吃 逛 爬 坐 泡 骑 划 喝 听 �
 # what a told doing goes on with that is no part of it: how it was (人多到离谱, 很出片, 真的…)
 _COMMENT = re.compile(r"^(?:人|很|太|超|真|特别|非常|好多|都|也|就|还|一定|建议|记得|不)")
 _COMMENT_FLAGS = ("d", "a", "ad", "m", "r", "c", "u", "y")
+# a clause of another trip than this one (去年去过成都, 下次想去…): no line of this one's plan
+_ANOTHER_TRIP = re.compile(r"去过|去年|前年|以前|之前|上次|下次")
 _DONE_AT = re.compile(r"^(?:坐|骑|爬|逛|泡|划|游)了?(?P<rest>\S{2,})")
 _TIMED_DOING = re.compile(r"[看吃逛拍爬泡坐骑划喝听]|打卡|徒步")
 # …and what is told right after it of it: advice, or what it cost (一条折合人民币30左右)
@@ -1882,14 +1884,14 @@ def _told_visits(details: Details) -> dict[str, str]:
             continue
         # (…or a doing of a spot, the doing first: 坐了遇龙河竹筏 → 坐遇龙河竹筏)
         if (done := _DONE_AT.match(clause)) and any(done["rest"].startswith(p) for p in places(done["rest"])):
-            if not re.search(r"去过|去年|前年|以前|之前|上次|下次", clause):
+            if not _ANOTHER_TRIP.search(clause):
                 out[clause] = itinerary.as_planned(clause)
             continue
         bare = re.sub(r"^(?:在|去了?|到了?)", "", clause)
         tagged = segmenter.posseg(bare, hmm=False)
         known = next((p for p in places(bare) if bare.startswith(p)), "")
         name = known or (tagged[0][0] if tagged and tagged[0][1] == "ns" else "")
-        if not name or name in missed or re.search(r"去过|去年|前年|以前|之前|上次|下次", clause):
+        if not name or name in missed or _ANOTHER_TRIP.search(clause):
             continue
         rest = re.sub(r"^(?:边|旁边|附近|里|上)", "", bare[len(name) :])
         said = segmenter.posseg(rest, hmm=False)
