@@ -30,7 +30,6 @@ from typing import Any, Literal
 
 from agents.artifacts import Brief
 from agents.checks.places import PlaceScope, foreign_mentions, resolve
-from tools import segmenter
 from tools.entities import (
     HEALTH_TOPIC,
     advice_domains,
@@ -42,7 +41,7 @@ from tools.entities import (
     readers,
     same_place,
 )
-from tools.offline.dishes import dish_names
+from tools.offline.dishes import dishes_in
 from tools.offline.text import only_as_time, tokens
 from tools.offline.voice import activities, other_activity
 
@@ -90,12 +89,6 @@ def _named(text: str) -> list[str]:
         if flag in {"ns", "nr", "nrt", "nz"} and len(word) >= 2 and word not in not_places()
         and resolve(word) is not None
     ]
-
-
-def _dishes(text: str) -> tuple[str, ...]:
-    """The dishes the writer knows (`tools.offline.dishes`) that `text` names."""
-    known = dish_names()
-    return tuple(dict.fromkeys(w for w, _ in segmenter.posseg(text, hmm=False) if len(w) >= 2 and w in known))
 
 
 def _same_dish(named: Iterable[str], asked: Iterable[str]) -> bool:
@@ -164,7 +157,7 @@ class Scope:
             place_scope,
             readers=frozenset(readers(f"{about} {audience}")),
             activities=activities(f"{request}，{topic}", asked=True),
-            dishes=_dishes(f"{request} {topic}"),
+            dishes=dishes_in(f"{request} {topic}"),
         )
 
     def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
@@ -256,7 +249,7 @@ class Scope:
         if self.places and about:
             return "elsewhere" if other_readers else "on_topic"  # about the request's own place
         # (…nor is a note on another dish: a 红烧肉 recipe's steps are no 腌笃鲜's)
-        if self.dishes and (named := _dishes(head)) and not _same_dish(named, self.dishes):
+        if self.dishes and (named := dishes_in(head)) and not _same_dish(named, self.dishes):
             return "elsewhere"
         # a word in the title or tags says more than one in the text; a note of another corpus theme
         # needs more than a word in common (带爸妈 and 新手爸妈 share a word, not a topic)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from tools.bilingual import has_english, localize, named_places
 from tools.entities import places
-from tools.offline.dishes import dish_names, dish_note
+from tools.offline.dishes import dish_note, dishes_in
 from tools.offline.itinerary import TIME_OF, visit
 from tools.offline.scenes import COOKED
 from tools.offline.text import POST_PARTS
@@ -200,8 +200,8 @@ def _wanted(wanted: str) -> list[str]:
 def _dishes_named(text: str) -> list[str]:
     """The dishes the writer knows (`dish_note`) that a request names, two or more, in its order (虾饺烧卖凤爪
     到底点哪些, …流沙包一般): what a post on eating them is about; [] for fewer."""
-    dishes = [w for w, _ in posseg(text, hmm=False) if len(w) >= 2 and w in dish_names()]
-    return list(dict.fromkeys(dishes)) if len(set(dishes)) >= 2 else []
+    dishes = dishes_in(text)
+    return list(dishes) if len(dishes) >= 2 else []
 
 
 def _size(text: str) -> int:

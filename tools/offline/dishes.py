@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from tools.lexfiles import sections
+from tools.segmenter import posseg
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,12 @@ def _notes() -> dict[str, str]:
 def dish_names() -> frozenset[str]:
     """The dishes `dish_note` knows."""
     return frozenset(_notes())
+
+
+def dishes_in(text: str) -> tuple[str, ...]:
+    """The dishes `dish_note` knows that `text` names, each once, in its order (jieba has them as words)."""
+    known = dish_names()
+    return tuple(dict.fromkeys(w for w, _ in posseg(text, hmm=False) if len(w) >= 2 and w in known))
 
 
 def dish_note(item: str) -> str:

@@ -655,10 +655,10 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
         return next(tips for name, _, tips in scenes if name == _EATING_OUT)
     # a dish the writer knows, cooked as the request tells (腌笃鲜: 春笋…咸肉…炖), whatever scene its words
     # name (炖 is any braise's, with its 糖色)
-    told = dish_steps(subject, text) if theme == "food" and subject in dish_names() else ()
-    if told and told != dish_steps(subject):
-        return SceneTips(told, ordered=True, dish=True)
-    if theme == "food" and (not found or found.generic) and (steps := dish_steps(subject, text)):
+    steps = dish_steps(subject, text) if theme == "food" else ()
+    if steps and subject in dish_names() and steps != dish_steps(subject):
+        return SceneTips(steps, ordered=True, dish=True)
+    if steps and (not found or found.generic):
         return SceneTips(steps, ordered=True, dish=True)  # a dish named by its parts (番茄肥牛汤): its steps
     return found
 
