@@ -553,6 +553,8 @@ def _home(escaped: str) -> list[str]:
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
+        # (老板是甘肃过来的, 房东来自温州: where someone here comes from)
+        rf"(?:是|来自){escaped}(?:人|过来的|来的)",
         # (我在苏州开一家女装小店; 在东京出差时: a work trip or a stay of study is the writer's too)
         rf"在{escaped}(?:上班|工作|读书|读大学|上大学|读研|念书|上学|生活|通勤|出差|留学|实习|开了?(?:一|家))",
         # how far it is, the way back (回广州的路上)
@@ -577,7 +579,7 @@ def _home(escaped: str) -> list[str]:
         # where a thing was made or sent from (产地是内蒙古鄂尔多斯, 发货地写着浙江义乌)
         rf"(?:产地|产自|原产地?|发货地|原料来自|来自|产于)[：:]?\s*(?:是|写着|写的是|为|在)?(?:{_NAME})?{escaped}",
         # (之前从景德镇带回来的那套; 从昆明的苗圃发过来: goods sent from a shop there)
-        rf"从{escaped}(?:的[^，,。！!？?；;\n]{{1,6}}?)?(?:带回来?|买回来?|寄来|寄过来|发过来|发来|发货|运过来|运来)",
+        rf"从{escaped}(?:的[^，,。！!？?；;\n]{{1,6}}?)?(?:带回来?|带来|带过来|买回来?|寄来|寄过来|发过来|发来|发货|运过来|运来)",
         # (…or from home there: 从成都老家掐回来的一小枝)
         rf"从{escaped}(?:老家|家里|娘家|婆家)[^，,。！!？?；;\n]{{0,3}}?(?:带|掐|摘|挖|剪|拿|寄|搬)回?来",
         rf"{escaped}的?(?:厂家|工厂|源头厂)",  # 在网上找了佛山的厂家直发
@@ -598,8 +600,12 @@ def _home(escaped: str) -> list[str]:
         rf"(?:之前|以前|上次|去年|前年|那年)(?:去|在)了?{escaped}(?:时|的时候)",
         # (…or done there before: 去年在东山岛也拍过海, 去年爬泰山 — not 上次去成都, whose sights may follow)
         rf"(?:之前|以前|上次|去年|前年|那年)(?:在{escaped}也?[\u4e00-\u9fff]{{1,2}}过|(?:爬|登)了?{escaped}[，,])",
+        # (…and what was seen there: 去年在洛阳看过龙门石窟)
+        rf"(?:之前|以前|上次|去年|前年|那年)在{_NAME}也?[\u4e00-\u9fff]{{1,2}}过{escaped}",
         rf"本来(?:想|打算|计划|准备)去{escaped}",
         rf"在{escaped}买过",
+        # (…what the writer had there: 我在上海也吃过几家川菜馆)
+        rf"我(?:们)?在{escaped}也?[\u4e00-\u9fff]{{1,2}}过",
         rf"(?:想|想念|怀念){escaped}的",
         rf"留在{escaped}",
         rf"回国(?:在|去|到)?{escaped}",
@@ -634,8 +640,11 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
     (说从日本中古店帮你代购)."""
     return [
         rf"搬(?:到|去|来|回)了?{escaped}",
-        rf"(?:人|我|我们|家|客户|公司|总部|同事|朋友|家人|爸妈|父母|对象|男朋友|女朋友|岗位|工作|职位|base)"
-        rf"(?:都|也|一直)?在{listed}",
+        rf"(?:人|我|我们|家|客户|公司|总部|同事|朋友|家人|爸妈|父母|对象|男朋友|女朋友|岗位|工作|职位|base|offer"
+        rf"|新工作|新公司)(?:都|也|一直)?在{listed}",
+        # the jobs and firms a career story weighs (面了上海和深圳的几家公司, 北京的岗位薪资更高,
+        # 在广州的公司待了两年)
+        rf"{listed}的?[^，,。！!？?；;\n]{{0,4}}?(?:公司|岗位|offer|工作机会|职位|团队|分公司|总部|单位)",
         rf"(?:base|坐标|工作地|工作地点)[：:]?\s*{escaped}",
         rf"飞了?[一两二三四五六七八九十几\d]+(?:趟|次){escaped}|(?:去|跑|飞)[一两二三四五六七八九十几\d]+(?:趟|次){escaped}",
         rf"(?:比如|例如|像是?)(?:在|去)?{listed}",
@@ -658,14 +667,16 @@ def _compared(escaped: str, listed: str) -> list[str]:
     """A clause that sets the post's place beside another, saying nothing of the other (比在广州、深圳吃便宜
     不少, 和河南的不一样): a comparison, not a place the post is about."""
     return [
-        rf"比(?:在|起|住|去|吃|逛|住在)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
-        # (…or than a trip of the writer's there: 比去年去首尔贵一点)
-        rf"比(?:我们?)?(?:去年|前年|之前|以前|上次|当年|那年)(?:去|在)?{listed}[^，,。！!？?；;\n]{{0,6}}?{_BETTER}",
+        # (比在广州吃便宜; than a trip of the writer's there: 比去年去首尔贵一点,
+        # 比我之前去过的南京城墙更完整; 比我在深圳吃过的都扎实, 比我在纽约博物馆看到的展品震撼得多)
+        rf"比(?:我们?)?(?:去年|前年|之前|以前|上次|当年|那年)?(?:在|起|住|去|吃|逛|住在|去过的|吃过的|见过的|住过的)?"
+        rf"{listed}[^，,。！!？?；;\n]{{0,12}}?(?:{_BETTER}|都|还|更|得多)",
         # (之前去过曼谷，清迈节奏慢很多: the place before, the post's after)
         rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?{listed}[，,][^。！!？?\n]{{0,12}}?{_BETTER}"
         r"(?:很多|得多|不少|一些|一点|多了)",
-        # (比我在深圳吃过的都扎实: the comparative's 都/还/更 after what was had there)
-        rf"比(?:我们?)?(?:在|起)?{listed}[^，,。！!？?；;\n]{{0,8}}?(?:都|还|更)",
+        # a likeness (有点像杭州的宋城, 像重庆洪崖洞那种网红打卡, 和大理古城很像)
+        rf"(?:像|类似|好比|如同)(?:是)?(?:{_NAME}的?)?{listed}(?:{_NAME})?(?:的|那种|那样|一样|[，,])",
+        rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,8}}?(?:很像|挺像|有点像|类似|相似)",
         rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,8}}?"
         r"(?:不一样|不同|不太一样|有区别|差不多|一样|两个路子|两回事|两码事|两种风格)",
         # (和湘潭的粉比; 和附近的宏村比呢)

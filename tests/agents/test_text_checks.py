@@ -2492,6 +2492,39 @@ def test_round_34_s_tuned_false_alarms_pass_by_class() -> None:
     assert "foreign_place" not in checks("油皮夏天怎么化妆不脱妆", {"title": "油皮不脱妆", "body": primer})
 
 
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "回民街的肉夹馍比我在北京吃到的好吃太多。",  # a comparison with what was had elsewhere
+        "城墙比我之前去过的南京城墙更完整，骑一圈很值。",
+        "兵马俑的规模比我在纽约博物馆看到的展品震撼得多。",
+        "大唐不夜城的灯光秀，有点像杭州的宋城，但免费。",  # a likeness
+        "永兴坊的摔碗酒有点像重庆洪崖洞那种网红打卡，可以跳过。",
+        "在回民街吃的羊肉泡馍，老板是甘肃过来的，手艺很好。",  # where someone here is from
+        "去年在洛阳看过龙门石窟，这次看兵马俑感觉完全不一样。",  # what an earlier trip saw
+        "我在上海也吃过几家陕西菜馆，完全不是一个味道。",  # what the writer had at home
+        "逛完回民街，我从北京带来的零食一口都没吃。",  # what was brought along
+    ],
+)
+def test_session_32_s_passing_mentions_of_another_place_pass(aside: str) -> None:
+    body = (
+        "国庆在西安待了三天，住在钟楼附近，一晚380元。\n\n第一天去了大雁塔和大唐不夜城，建议七点前到。"
+        f"\n\n第二天去兵马俑，门票120元，请了讲解，值得。\n\n{aside}\n\n第三天骑城墙，租车45元。"
+    )
+    draft = {"title": "西安三天怎么玩", "body": body, "tags": ["西安旅行", "西安攻略", "国庆出游"]}
+    assert "foreign_place" not in checks("国庆去了趟西安 三天 帮我写篇攻略", draft)
+    # (…but a day spent there is still a place of the post)
+    spent = {**draft, "body": body.replace("第三天骑城墙", "第三天去洛阳看了龙门石窟")}
+    assert "foreign_place" in checks("国庆去了趟西安 三天 帮我写篇攻略", spent)
+
+
+def test_a_career_story_s_firms_and_offers_elsewhere_are_its_background() -> None:
+    for aside in ("面了上海和深圳的几家公司。", "最后拿到的offer在深圳，要搬家了。", "北京的岗位薪资更高。"):
+        body = f"做运营三年，今年跳槽成功。\n\n简历改了七版。\n\n{aside}\n\n最后选了成长空间更大的那个。"
+        draft = {"title": "运营跳槽经验", "body": body, "tags": ["跳槽", "运营", "求职"]}
+        assert "foreign_place" not in checks("想写篇跳槽经验 做运营三年", draft), aside
+
+
 def test_a_doing_of_the_request_said_apart_keeps_its_sentence_on_the_topic() -> None:
     body = (
         "金毛每年5月开始掉毛。\n\n工具只要针梳和排梳。\n\n"

@@ -219,8 +219,8 @@ def test_the_request_set() -> None:
         for r in rows
         if 3000 <= int(r["id"][4:]) < 3100
     )
-    # (…and so did rounds 32, 33 and 34, from req-3202, req-3302 and req-3402 on)
-    for start in (3100, 3200, 3300, 3400):
+    # (…and so did rounds 32 to 35, from req-3202, req-3302, req-3402 and req-3502 on)
+    for start in (3100, 3200, 3300, 3400, 3500):
         assert all(
             r["split"] == ("holdout" if (int(r["id"][4:]) - start) % 3 == 2 else "tune")
             for r in rows

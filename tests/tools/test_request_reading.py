@@ -1661,3 +1661,48 @@ def test_a_story_told_stage_by_stage_is_said_a_stage_a_line() -> None:
         "第三周：每天去图书馆投简历。",
     ], said
     assert "\n" not in request_details("上周第一次去爬山 膝盖有点疼 想写篇记录", "爬山").said()
+
+
+def test_a_deed_done_to_a_room_or_a_thing_made_is_no_frame_of_the_post() -> None:
+    # (把…改成了马桶 is what was done; 拉出一个像样的碗 is what was made — the clause asking for the post
+    # names the subject)
+    elders = "家里老人腰不好 把卫生间的蹲坑改成了马桶 还装了扶手和防滑垫 写篇适老化改造的经验"
+    assert extract_topic(elders).startswith("适老化改造")
+    pottery = "在景德镇待了五天 跟着老师学拉坯 第三天才拉出一个像样的碗 想写篇陶艺体验笔记"
+    assert extract_topic(pottery) == "景德镇陶艺体验"
+    assert extract_topic("帮我把红烧肉的做法改成一篇笔记") == "红烧肉的做法"  # (…still a frame)
+
+
+def test_a_grown_up_s_sleep_is_no_child_s_and_a_child_s_haircut_is_no_hair_care() -> None:
+    from tools.offline.voice import scene_tips
+
+    assert detect_theme("夜班人的睡眠心得").key != "parenting"
+    tips = scene_tips("fitness", "夜班人的睡眠", "我是夜班护士 下班回家睡不着 写篇夜班人的睡眠心得")
+    assert tips and not any("讲故事" in t or "游戏" in t for t in tips), tips
+    haircut = scene_tips("parenting", "女儿去理发店剪头发", "女儿四岁 第一次去理发店剪头发 哭了二十分钟")
+    assert haircut and not any("护发素" in t or "头皮" in t for t in haircut), haircut
+
+
+def test_the_job_a_post_points_back_to_is_the_job_told() -> None:
+    request = "在殡仪馆做遗体整容师第三年了 每天最少接4位 想写篇笔记讲讲这份工作真实的一天 不要煽情"
+    assert extract_topic(request).startswith("遗体整容师")
+
+
+def test_a_dish_a_child_ate_is_still_food() -> None:
+    request = "第一次自己熬猪油 2斤板油熬出一大罐 油渣撒点白糖孩子抢着吃 想写篇笔记教大家熬猪油 火候要多大"
+    assert detect_theme(request).key == "food"
+
+
+def test_a_told_story_of_a_subject_no_scene_knows_is_not_padded_with_advice_true_of_anything() -> None:
+    from tools.offline import voice
+
+    request = (
+        "把我爸年轻时穿的军绿棉大衣拿去改了 裁缝铺收了150 改成及臀短款 里子换成格纹的 "
+        "我爸看到说比他当年还精神 想写篇旧衣改造笔记"
+    )
+    body = str(_draft(request)["body"])
+    assert "及臀短款" in body
+    keys = ("军绿棉大衣", "棉大衣", "大衣")
+    stock = {t.format(k=k) for ts in voice.SUBJECT_TIPS.values() for t in ts for k in keys}
+    assert not any(t in body for t in stock), body
+    assert not any(t in body for ts in voice.GENERAL_TIPS.values() for t in ts), body

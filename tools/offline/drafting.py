@@ -1639,6 +1639,10 @@ def _general_advice(
         own_tips = () if place_key else voice.SUBJECT_TIPS.get(kind, voice.SUBJECT_TIPS["guide"])
         said = tuple(t.format(k=key) for t in own_tips)
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
+        # a request that told its own story (遗体整容师第三年…, 第一次熬猪油…) has its post in it: advice true
+        # of anything would only pad it
+        if len(request_details(ctx.request, subject, ctx.topic).told) >= 3:
+            broad = ((), ())
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad

@@ -51,7 +51,9 @@ _POLITE = re.compile(
 _MADE_INTO = re.compile(
     r"^把(?!这个|这些|它|这段|这篇|下面|以下|上面|[这那][几一两二三四五\d]*[次段件回份张](?:的)?(?:经历|过程|故事|事|清单|列表|单子)?"
     r"(?:写|整理|改|做))(?P<what>.{2,20}?)"
-    r"(?:写成|扩写成|扩成|整理成|做成|改成|变成|(?P<up>整理|汇总|盘点|梳理|总结|列|写|捋|理)(?:一下|出来|一遍|清楚)?$)"
+    r"(?:写成|扩写成|扩成|整理成|(?:做成|改成|变成)(?=[^，,。]{0,4}(?:笔记|文案|帖子|图文|清单|攻略|合集|故事|日记|教程"
+    # (not a deed told: 把卫生间的蹲坑改成了马桶)
+    r"|指南|长图|分享|文章|一篇)|$)|(?P<up>整理|汇总|盘点|梳理|总结|列|写|捋|理)(?:一下|出来|一遍|清楚)?$)"
 )
 
 
@@ -100,7 +102,9 @@ _TAIL = re.compile(
 )
 # a "make" frame in the middle of a clause: 给刚毕业的大学生写一篇… / …写篇经验帖
 _MID_MAKE = re.compile(
-    r"(?:(?:写|发|出|来)(?:一篇|篇|一条|条|一份|一个|个)|做(?:一篇|篇))(?:小红书)?(?:的)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文)?"
+    # (not a thing made: 拉出一个像样的碗, 烤出一个)
+    r"(?:(?:写|发|(?<![拉做长冒跑走画找挤选拿掏生开算查露挑拍烤蒸煮炒熬织剪捏烧种养练晒刷测])出|来)"
+    r"(?:一篇|篇|一条|条|一份|一个|个)|做(?:一篇|篇))(?:小红书)?(?:的)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|图文)?"
 )
 # a reader before the verb: 给新手妈妈推荐… / 为上班族写… (not a thing done for them: 给一岁宝宝断奶的
 # 经历分享)
@@ -862,6 +866,8 @@ def extract_topic(request: str) -> str:
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
     topic = _aged(_unquoted(topic), clauses)
     topic = _without_left_out(topic, request)
+    if (this_job := _THIS_JOB.match(topic)) and (job := _JOB_TOLD.search(request)):
+        topic = job["job"] + topic[this_job.end() :]  # 这份工作真实的一天 → 遗体整容师真实的一天
     if len(topic) <= 4 and (work := _WORK.search(request)) and work.group(0) not in topic:
         topic = work.group(0) + topic  # 帮我写篇读书笔记分享，书是《活着》 → 《活着》读书
     if len(topic) < 2:
@@ -873,6 +879,14 @@ def extract_topic(request: str) -> str:
 
 _LEFT_OUT = re.compile(
     r"(?:不写|不要写|别写|不提|不要提|别提|不讲|不聊)(?P<x>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!？?；;\s]|$)"
+)
+
+
+# a job the post points back to (讲讲这份工作真实的一天), and the job the request told (做遗体整容师第三年了)
+_THIS_JOB = re.compile(r"^这(?:份|个|一)?(?:工作|职业|行业|行)的?")
+_JOB_TOLD = re.compile(
+    r"(?:做|当|干)了?(?P<job>[\u4e00-\u9fff]{2,8}?(?:师|员|工|医生|护士|老师|司机|律师|主播|编辑|记者|设计|运营|销售))"
+    r"(?:第|的第|已经|快|[一二两三四五六七八九十\d]+年|$|\s)"
 )
 
 

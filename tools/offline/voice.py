@@ -479,8 +479,14 @@ def all_doings() -> list[str]:
 
 
 def scene_themes(text: str) -> list[str]:
-    """The themes of the scenes `text` names, one entry per scene (卧铺火车 → travel's 火车 scene)."""
-    return [name.split(".")[0] for name, when, _ in _scenes() if when.search(text)]
+    """The themes of the scenes `text` names, one entry per scene (卧铺火车 → travel's 火车 scene) — a
+    child's scene only of a text that names a child (夜班人的睡眠 is a grown-up's sleep)."""
+    child = bool(_A_CHILD.search(text))
+    return [
+        theme
+        for name, when, _ in _scenes()
+        if when.search(text) and ((theme := name.split(".")[0]) != "parenting" or child)
+    ]
 
 
 @cache
