@@ -215,6 +215,12 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         and elsewhere <= _theme_words(lowered, ["travel"])  # (read last: only for a place's trip post)
     ):
         return True  # a post about a named place is a trip there, however it is told (#特种兵旅行 on 泰山)
+    near = any(g in post for w in elsewhere for g in bigrams(w))  # (博物馆 of a post on a 博物院)
+    sight = elsewhere <= _theme_words(lowered, ["travel"])
+    if scope.places.names and elsewhere and not named and near and sight:
+        return True  # …and so is any post about a named sight (#博物馆 on a child's half day at 南京博物院)
+    if len(own) >= 2 and sum(w in post for w in own) * 2 >= len(own) and not advice_domains(lowered):
+        return True  # half its words the post's own (#时间管理 on a child's after-school timetable)
     if elsewhere and not (elsewhere <= _SPENDING and _MONEY.search(post)):
         return False
     return any(g in post for w in own for g in bigrams(w)) or not advice_domains(lowered)
@@ -328,6 +334,8 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
             # (a sentence told again with other numbers is the next item of a list: 每组12次 / 每边10次)
             alike = jaccard(bigrams(a), bigrams(b)) >= SENTENCE_SIMILAR or _ratio(na, nb) >= SENTENCE_SIMILAR
             if (na == nb or (alike and not numbers_differ(a, b))) and not _settings(body, a, b):
+                if na == nb and _refrain(body, a):
+                    continue
                 return [_dup("句子", a, b)]
     # The same point in other words: too few characters in common for the measures above.
     found = restatement(body, str(draft.get("title", "")))
@@ -337,6 +345,21 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
         reason = f"正文有换了说法重复的{kind}：{quoted}说的是同一件事"
         return [Finding("duplicate", "readability", "writer_agent", reason)]
     return []
+
+
+def _refrain(body: str, sentence: str) -> bool:
+    """Is a short sentence said twice a refrain: once as a paragraph of its own, then again in the closing
+    paragraph (动作慢一点，比做多几个重要。… 动作慢一点，比做多几个重要。6周下来…) — said on purpose, not a
+    line pasted twice?"""
+    paras = [normalise(p) for p in paragraphs(body)]
+    said = normalise(sentence)
+    return (
+        cjk_count(sentence) <= 16
+        and sum(p.count(said) for p in paras) == 2
+        and said in paras[:-1]
+        and said in paras[-1]
+        and paras[-1] != said
+    )
 
 
 def _settings(body: str, a: str, b: str) -> bool:

@@ -1678,10 +1678,16 @@ ROUND_33_FAILING = frozenset(
 ROUND_34_FAILING = frozenset(
     f"draft-{n}-good" for n in ("f1091", "g1352", "g1361", "g1367", "g1373", "g1376", "g1379")
 )
+# Round 35 (session 32): written blind and measured once at d318d4e — tune 15 of 22 caught, 10 of 31 good
+# posts failed; held out 7 of 10, 5 of 15. The ten tuned false fails — a past home (以前在深圳住城中村的时候),
+# a family's home town (福州老家), a place done before (前年骑过青海湖), a brand (上海女人), a bus station set
+# out from, a refrain, a rehearsal (先练一次), tags half said (#时间管理) or a sight's kind (#博物馆) — passed
+# by class; the five held out left as measured
+ROUND_35_FAILING = frozenset(f"draft-g{n}-good" for n in (1382, 1385, 1388, 1397, 1409))
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
-    | ROUND_33_FAILING | ROUND_34_FAILING
+    | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1692,6 +1698,9 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 35
+    "draft-f1097-1": "foreign_place",  # 下午包个车去田螺坑看土楼 in a 长汀 guide (南靖's, three hours away)
+    "draft-f1103-2": "cta_mismatch",  # 跟着做一遍，记得回来告诉我口感怎么样 closing a trench-coat post
     # round 34
     "draft-f1081-2": "cut_off",  # 行李要自己: a modal and who does it, the doing cut
     "draft-f1084-1": "off_topic_advice",  # 查一下个税专项附加扣除 in a pull-up plan
@@ -2523,6 +2532,57 @@ def test_a_career_story_s_firms_and_offers_elsewhere_are_its_background() -> Non
         body = f"做运营三年，今年跳槽成功。\n\n简历改了七版。\n\n{aside}\n\n最后选了成长空间更大的那个。"
         draft = {"title": "运营跳槽经验", "body": body, "tags": ["跳槽", "运营", "求职"]}
         assert "foreign_place" not in checks("想写篇跳槽经验 做运营三年", draft), aside
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "以前在深圳住城中村的时候也没玄关，只会往门口堆。",  # where the writer lived before
+        "我妈在福州老家的办法是往墙角撒石灰。",  # a family's home town
+        "外婆是从潮州老家过来帮忙的，一住就是半年。",
+        "前年骑过青海湖，那边是一望无际的大湖。",  # a place done before, said after the doing
+        "护手霜我用的是上海女人雪花膏，25元一大罐。",  # a brand named after a place's women
+    ],
+)
+def test_round_35_s_tuned_background_places_pass(aside: str) -> None:
+    body = f"回南天墙角发黑，我试了三个办法。\n\n先开除湿机，湿度降到60%。\n\n{aside}\n\n最后每周擦一次墙角。"
+    draft = {"title": "回南天墙角发霉", "body": body, "tags": ["回南天", "防霉", "居家"]}
+    assert "foreign_place" not in checks("回南天卫生间老是发霉 有啥办法", draft)
+
+
+def test_a_trip_setting_out_from_a_city_s_bus_station_names_no_place_of_it() -> None:
+    body = "上周末走了太白山汤峪线，从西安城南客运站坐大巴到汤峪口，23元。\n\n山顶很冷。\n\n收藏路线。"
+    draft = {"title": "太白山汤峪线", "body": body, "tags": ["太白山", "徒步", "爬山"]}
+    assert "foreign_place" not in checks("想从汤峪爬太白山 有没有攻略", draft)
+
+
+def test_a_refrain_said_again_in_the_closing_is_no_duplicate_but_a_line_pasted_twice_is() -> None:
+    body = (
+        "午休20分钟练弹力带。\n\n周一练上半身，划船3组。\n\n动作慢一点，比做多几个重要。\n\n"
+        "周三练下半身，深蹲3组。\n\n动作慢一点，比做多几个重要。6周下来肩颈松了不少。"
+    )
+    draft = {"title": "午休弹力带计划", "body": body, "tags": ["弹力带", "午休健身", "健身计划"]}
+    assert "duplicate" not in checks("想在工位练练 弹力带的计划", draft)
+    pasted = body.replace("周三练下半身，深蹲3组。", "周三练下半身，深蹲3组。动作慢一点，比做多几个重要。")
+    assert "duplicate" in checks("想在工位练练 弹力带的计划", {**draft, "body": pasted})
+
+
+def test_a_rehearsal_is_no_workout_call_and_a_taste_asked_after_cooking_is_a_recipe_s() -> None:
+    makeup = "旅拍妆容不花。\n\n底妆薄涂两层。\n\n准备去旅拍的姐妹可以收藏，出发前在家先练一次。"
+    assert "cta_mismatch" not in checks("去西双版纳旅拍 妆怎么不花", {"title": "旅拍不花妆", "body": makeup})
+    coat = "小个子穿风衣。\n\n衣长停在小腿最细处。\n\n跟着做一遍，记得回来告诉我口感怎么样~"
+    assert "cta_mismatch" in checks("155小个子怎么穿长风衣", {"title": "小个子风衣", "body": coat})
+
+
+def test_a_tag_half_of_whose_words_the_post_says_or_a_sight_s_kind_is_related() -> None:
+    body = "女儿上一年级。\n\n放学后先玩再写作业，时间表贴在墙上。\n\n睡前不碰屏幕。\n\n家长可以参考。"
+    draft = {"title": "一年级放学后", "body": body, "tags": ["一年级", "时间管理", "作业习惯"]}
+    assert "tag_unrelated" not in checks("娃刚上一年级 放学后时间怎么排", draft)
+    museum = "带5岁儿子逛南京博物院。\n\n9点进历史馆，11点去民国馆。\n\n收藏起来对照着排。"
+    draft = {"title": "带娃逛南博", "body": museum, "tags": ["南京博物院", "遛娃", "博物馆"]}
+    assert "tag_unrelated" not in checks("周末带5岁儿子去南京博物院 半天够吗", draft)
+    stray = {**draft, "tags": ["南京博物院", "遛娃", "美甲分享", "考研经验"]}
+    assert "tag_unrelated" in checks("周末带5岁儿子去南京博物院 半天够吗", stray)
 
 
 def test_a_doing_of_the_request_said_apart_keeps_its_sentence_on_the_topic() -> None:

@@ -1706,3 +1706,41 @@ def test_a_told_story_of_a_subject_no_scene_knows_is_not_padded_with_advice_true
     stock = {t.format(k=k) for ts in voice.SUBJECT_TIPS.values() for t in ts for k in keys}
     assert not any(t in body for t in stock), body
     assert not any(t in body for ts in voice.GENERAL_TIPS.values() for t in ts), body
+
+
+def test_the_parts_a_request_asks_the_post_to_speak_of_are_read_in_its_order() -> None:
+    from tools.offline.details import asked_parts
+
+    assert asked_parts("帮我写篇自驾攻略 分交通 住宿 路线三块写 提醒一下山路弯") == ["交通", "住宿", "路线"]
+    assert asked_parts("想分三部分写 准备期 最难的三晚 后来的作息 不要写狠心断奶法") == [
+        "准备期",
+        "最难的三晚",
+        "后来的作息",
+    ]
+    assert asked_parts("帮我写篇复盘 别写成鸡汤 网速 孤独感 收入都要写") == ["网速", "孤独感", "收入"]
+    assert asked_parts("讲讲补水点 厕所 还有冬天穿搭 别写成鸡汤") == ["补水点", "厕所", "冬天穿搭"]
+    assert asked_parts("写一篇周末露营笔记 给上班族看") == []
+    assert asked_parts("帮我写篇笔记 写写我家猫 叫年糕") == []
+
+
+def test_asked_parts_are_no_listed_things_nor_told_and_get_sections_of_what_speaks_of_them() -> None:
+    request = (
+        "一个人去了云南怒江的丙中洛 徒步走了两天 碰上雨季塌方班车停了 想写篇徒步笔记 "
+        "写路线 雨季的风险 还有一个人走要注意的事"
+    )
+    details = request_details(request, "丙中洛徒步")
+    assert not {"路线", "雨季的风险"} & {*details.items, *details.told}
+    body = str(_draft(request)["body"])
+    assert "\n1️⃣ 路线" not in body and "\n1. 路线" not in body  # (never a part's bare name as a point)
+    section = next((p for p in body.split("\n\n") if p.splitlines()[0].endswith("路线")), "")
+    assert section and all("路线" in line for line in section.splitlines()[1:]), body
+
+
+def test_a_county_named_after_its_city_is_where_the_trip_goes_and_visits_none_of_the_city_s_sights() -> None:
+    from tools.entities import landmarks_of
+
+    request = "国庆去了温州泰顺 两天看了6座老廊桥 民宿一晚220 帮我整理成一篇小众廊桥自驾攻略"
+    assert extract_topic(request).startswith("泰顺")
+    body = str(_draft(request)["body"])
+    assert not [n for n in landmarks_of("温州") if n in body], body  # (楠溪江 and 雁荡山 are no 泰顺 sights)
+    assert subject("上周末去苏州拙政园逛了一天 写篇笔记") != "末去苏州拙政园"

@@ -39,7 +39,7 @@ _CLAUSES = re.compile(  # (a colon between digits is a clock time: 5:30 起床)
 # a clause that asks for the post or says how to write it: 写篇笔记, 帮我整理, 别写成广告, 重点讲讲…
 _FRAME = re.compile(
     r"写|帮我|帮忙|麻烦|笔记|帖子|文案|小红书|分享(?:一下|下)?|记录(?:一下|下)|记(?:一下|下来)|整理|讲讲|说说|聊聊"
-    r"|介绍一下|安利"
+    r"|介绍一下|安利|(?:加|补|提)(?:上|一)句"
     r"|推荐|列出来|配图|语气|风格|口吻|参考|收藏|post|Post"
     # what the post must leave out is an instruction, not something to say (不要提具体车次和城市)
     r"|(?:不要|别|不|不用|避免)(?:提|说|涉及|出现|透露)"
@@ -465,6 +465,12 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
     if has_english(request):  # (`text` is the reading, its spaces made commas)
         details.wants += [visit(p) for p in named_places(request) if p not in text and p not in topic]
+    # (the parts the post is asked to speak of are no things it lists: 分交通 住宿 路线三块写)
+    parts = asked_parts(request)
+    details.items = [
+        i for i in details.items if not any(p in i for p in parts) or (i in parts and dish_note(i))
+    ]
+    details.told = [t for t in details.told if t not in parts]  # (…nor anything that happened)
     if not details.items and not COOKED.search(text):  # (the dishes a post on eating out names, wherever)
         details.items = _dishes_named(text)
     if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps —
@@ -472,3 +478,61 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
         details.wants += [s for s in details.steps if _WANT.match(s)]
         details.steps = []
     return details
+
+
+# The parts the post is asked to be written in, or to speak of, one after another (分交通 住宿 路线三块写;
+# 想分三部分写 准备期 最难的三晚 后来的作息; 讲讲补水点 厕所 还有冬天穿搭; 网速 孤独感 收入都要写): what each
+# section is about — no things the post lists, and nothing said of them yet.
+_PARTS_COUNT = r"(?:[一二两三四五六七八九十\d]+(?:块|部分|个部分|类|段|方面|个方面))"
+_PART_LEAD = re.compile(
+    rf"^(?:我?想|要|请|帮我|最好)?(?:(?:重点|主要)?(?:分成?|分为|按){_PARTS_COUNT}?(?:来)?(?:写|讲|说)?[：:]?"
+    r"|(?:重点|主要|还要|也)?(?:讲讲|说说|聊聊|写写|讲一讲|说一说|写一下|告诉大家|介绍一下|介绍|写清楚|讲清楚)"
+    r"|(?:重点|主要)?(?:写|讲|说)(?![篇一个成完得好过了])(?=[\u4e00-\u9fff]{2}))"
+)
+_PART_TAIL = re.compile(rf"{_PARTS_COUNT}?(?:都|也|全)?(?:要|得|想)?(?:来)?(?:写|讲|说)(?:一下|进去|清楚)?$")
+_PART_WORDS = re.compile(r"^(?:还有|以及|和|再|最后|然后)")
+# a clause that is no part: a post asked for, a refusal, a manner, the writer's story
+_NO_PART = re.compile(r"写篇|一篇|帮我写|笔记|帖子|不要|别|不用|语气|风格|口吻|给[^，]{0,8}看|我|了$|吧$")
+
+
+def asked_parts(request: str) -> list[str]:
+    """The parts the request asks the post to be written in or to speak of, in its order; [] when it
+    names fewer than two."""
+    text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
+    marked = [(m.group("text").strip(), m.group("end")) for m in _CLAUSES.finditer(text)]
+    clauses = [c for c, _ in marked if c]
+    ends = [e for c, e in marked if c]
+    for i, clause in enumerate(clauses):
+        lead = _PART_LEAD.match(clause)
+        first = clause[lead.end() :] if lead else ""
+        if not lead or _NO_PART.search(first):
+            continue
+        if _IN_PARTS.search(clause) and ends[i][:1] in ("：", ":"):
+            continue  # (分成四块：项目现状 账号和权限 …: the items of a template, see `_parts_after`)
+        # (parts counted may be asked as questions: 分三部分：踩的坑 怎么改的 下次准备清单)
+        counted = re.search(_PARTS_COUNT, lead.group(0)) is not None
+        parts = [first] if first else []
+        for later in clauses[i + 1 :]:
+            part = _PART_WORDS.sub("", later)
+            tail = _PART_TAIL.search(part)
+            part = part[: tail.start()] if tail and tail.start() >= 2 else part
+            if not 2 <= len(part) <= 12 or _NO_PART.search(part) or (_ASKS.search(part) and not counted):
+                break
+            parts.append(part)
+            if tail:
+                break
+        parts = [p for p in parts if 2 <= len(p) <= 12 and (counted or not _ASKS.search(p))]
+        if len(parts) >= 2:
+            return list(dict.fromkeys(parts))
+    for j, clause in enumerate(clauses):  # (…or said before what asks for them: 网速 孤独感 收入都要写)
+        tail = _PART_TAIL.search(clause)
+        if not tail or tail.start() < 2 or not re.search(r"都|也|全", clause[tail.start() :]):
+            continue
+        parts = [clause[: tail.start()]]
+        for earlier in reversed(clauses[:j]):
+            if not 2 <= len(earlier) <= 8 or _NO_PART.search(earlier) or _TOLD.search(earlier):
+                break
+            parts.insert(0, _PART_WORDS.sub("", earlier))
+        if len(parts) >= 2:
+            return list(dict.fromkeys(parts))
+    return []

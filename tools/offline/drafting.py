@@ -32,7 +32,7 @@ from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
 from tools.offline import itinerary, voice
 from tools.offline.context import Context
-from tools.offline.details import Details, request_details
+from tools.offline.details import Details, asked_parts, request_details
 from tools.offline.dishes import dish_note
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.scenes import goals
@@ -353,7 +353,7 @@ _MADE_OVER = re.compile(
     r"^(?:[\u4e00-\u9fff]{2,4}(?:党|族|人|们|妈|爸))?(?:花了?[^把，,]{1,6}?)?把(?P<x>[\u4e00-\u9fff]{2,6}?)(?P<v>改|变|布置|打造|收拾|整理|装修|刷|改造)成了?"
     r"(?P<y>[\u4e00-\u9fff]{2,8})$"
 )
-_TOLD_WHEN = "今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚|最近|这阵子|这段时间"
+_TOLD_WHEN = "[上这]个?周末|今天|昨天|昨晚|前天|上周|上个月|上月|去年|前几天|前阵子|刚刚|最近|这阵子|这段时间"
 # 我 and its adverb after a time (裸辞后我终于…), not before what I did, counted (被裁员之后我做了这几件事)
 _AFTER_I = re.compile(
     r"(?<=\S{2}后)我们?(?:终于|总算|也|还|才|就)?(?![做干学试改]了?[这那几一两二三四五六七八九十\d])(?=\S{2})"
@@ -705,7 +705,7 @@ _DANGLING = re.compile(r"[了后去的在和与把被到得着过从向给对也
 
 
 _LEADING_WHEN = re.compile(
-    r"^(?:周末|最近|每天|平时|假期|今年|这周|下周|上周|春天|夏天|秋天|冬天|秋冬|春夏|暑假|寒假|国庆|五一"
+    r"^(?:[上这下]个?周末|周末|最近|每天|平时|假期|今年|这周|下周|上周|春天|夏天|秋天|冬天|秋冬|春夏|暑假|寒假|国庆|五一"
     r"|(?:[一二三四五六七八九十]|十[一二]|\d{1,2})月(?:份|底|初)?)?(?:想|打算|准备|计划|要)?"
     r"(?:在家|去(?=\S{4}))?"
 )
@@ -1545,6 +1545,11 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     else:
         by_day = []
     listed_as = "guide" if choosing else kind  # (headed 要点, not 我的选择, when it chose no things)
+    if not by_day and shape not in ("told", "things", "steps"):  # the parts the request asks to speak of
+        known = [*points, *tips, *(ln.text for ln in material.lines if ln.role != "story")]
+        sections, used = _part_sections(asked_parts(ctx.request), known, e)
+        paragraphs += sections
+        points, tips = [p for p in points if p not in used], [t for t in tips if t not in used]
     paragraphs += by_day or _list_paragraphs(ctx, listed_as, shape, points, tips, key, plain, fb, length, e)
     if things.things and shape != "things" and length != "shorter":
         # a trip asked for its days and its gear (路线和装备攻略): the days, then what to bring for them
@@ -1782,6 +1787,21 @@ def _opening(
     return hook
 
 
+def _part_sections(parts: list[str], known: list[str], e: Callable[[], str]) -> tuple[list[str], set[str]]:
+    """A section for each part the request asks the post to speak of (网速, 孤独感, 收入), under its name,
+    with the lines of the post's material that speak of it — none for a part nothing speaks of (never its
+    name over nothing) — and the lines so used, each said once."""
+    sections: list[str] = []
+    used: set[str] = set()
+    for part in parts:
+        words = _particular_words(part) - GENERIC_VERBS or {part}
+        on_it = [ln for ln in dict.fromkeys(known) if ln not in used and any(w in ln for w in words)][:3]
+        if on_it:
+            used.update(on_it)
+            sections.append(f"{e()}{part}\n" + "\n".join(f"· {ln}" for ln in on_it))
+    return sections, used
+
+
 def _list_paragraphs(
     ctx: Context,
     kind: str,
@@ -1952,7 +1972,9 @@ def _landmark_visits(ctx: Context, fb: Feedback, said: list[str]) -> tuple[str, 
     园s); none already said, none the editor refuses."""
     # (where the trip goes, not where it sets out: 从福州开车去屏南 is a 屏南 trip)
     setting_out = {m["p"] for m in _SETTING_OUT_FROM.finditer(ctx.request)}
-    where = next((p for p in places(f"{ctx.topic} {ctx.request}") if p not in setting_out), "")
+    # (…the county the topic opens on first, which jieba may not read as a place: 泰顺小众廊桥, not 温州's)
+    opens_on = [ctx.topic[:k] for k in (3, 2) if ctx.topic[:k] in divisions() and not places(ctx.topic)][:1]
+    where = next((p for p in [*opens_on, *places(f"{ctx.topic} {ctx.request}")] if p not in setting_out), "")
     # (…of the city a place's name starts with: 苏州园林 is 苏州's)
     city = where if landmarks_of(where) else next((where[:k] for k in (2, 3) if where[:k] in divisions()), "")
     names = [n for n in landmarks_of(city) if not any(n in t for t in said)]

@@ -847,6 +847,9 @@ def extract_topic(request: str) -> str:
     ]
     # (where the trip goes before where it sets out: 从上海坐高铁去厦门 is a Xiamen trip)
     elsewhere.sort(key=lambda p: bool(re.search(rf"从{re.escape(p)}", request)))
+    # (…and the county before the city it lies in: 温州泰顺 is a trip to 泰顺)
+    elsewhere = [_county_after(p, request) or p for p in elsewhere]
+    elsewhere.sort(key=lambda p: not any(_lies_in(p, q) for q in elsewhere if q != p))
     # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     # (not a subject at home, whatever town its things came from: 去德化淘了茶具…，写家里茶角布置)
@@ -888,6 +891,31 @@ _JOB_TOLD = re.compile(
     r"(?:做|当|干)了?(?P<job>[\u4e00-\u9fff]{2,8}?(?:师|员|工|医生|护士|老师|司机|律师|主播|编辑|记者|设计|运营|销售))"
     r"(?:第|的第|已经|快|[一二两三四五六七八九十\d]+年|$|\s)"
 )
+
+
+def _county_after(city: str, request: str) -> str:
+    """The county or district of `city` named right after it (温州泰顺 → 泰顺), which jieba may not read as a
+    place of its own; '' when none."""
+    for found in re.finditer(re.escape(city), request):
+        for size in (3, 2):
+            name = request[found.end() : found.end() + size]
+            # (a county, not a city's district: 成都武侯祠 is no trip to 武侯区)
+            county = any(int(code[4:]) >= 21 for code in divisions().get(name, ()))
+            if county and _lies_in(name, city):
+                return name
+    return ""
+
+
+def _lies_in(inner: str, outer: str) -> bool:
+    """Does division `inner` lie in division `outer` (泰顺 in 温州, 温州 in 浙江)? By their codes (6-digit
+    adcodes: a province ends in 0000, a prefecture in 00)."""
+    table = divisions()
+    for a in table.get(inner, ()):
+        for b in table.get(outer, ()):
+            province, prefecture = b.endswith("0000"), b.endswith("00")
+            if a != b and ((province and a[:2] == b[:2]) or (prefecture and a[:4] == b[:4])):
+                return True
+    return False
 
 
 def _without_left_out(topic: str, request: str) -> str:
