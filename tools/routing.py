@@ -122,7 +122,11 @@ def markers() -> Markers:
         weak=re.compile(alt("post_weak")),
         verbs=re.compile(alt("post_verbs")),
         english=re.compile(rf"\b(?:{alt('post_english')})\b", re.IGNORECASE),
-        question=re.compile(rf"[?？]|(?:{alt('question_words')})|[吗呢么嘛][\s!！~～。]*$"),
+        # (…or a 吗 that ends a clause the message goes on after: 真的有用吗 我下个月去)
+        question=re.compile(
+            rf"[?？]|(?:{alt('question_words')})|[吗呢么嘛][\s!！~～。]*$"
+            r"|(?<=[\u4e00-\u9fff]{2})吗(?=[\s，,。！!~～])"
+        ),
         question_english=re.compile(rf"^\s*(?:{alt('question_english')})\b", re.IGNORECASE),
         subject_after=alt("subject_after_noun"),
     )
@@ -190,13 +194,31 @@ _TOLD_HOW = re.compile(
 _ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)(?!攻略)[^，。,.！!？?]{0,20}$")
 
 
+# Asked of other people, not of the studio (谁能分享一下…, 有没有人推荐…): the asker wants answers
+_ASKED_OF_OTHERS = re.compile(
+    r"(?:谁能|谁可以|谁会|有没有人|有人能|有谁|求大家|求各位|大家能不能)[^，,。！!？?\s]{0,2}$"
+)
+# A post the asker only wishes to write, said before what stops them (想写穿搭笔记但我不会拍照 …还是…):
+# their question is the ask
+_WISH_BUT = re.compile(r"想(?:写|发|做|拍)[^，,。！!？?\s]{0,12}?(?=但|可是|不过|就是)")
+
+
+def _not_asked(text: str, start: int, end: int) -> bool:
+    """Is the post word at start:end asked of other people, or only a post the asker wishes for?"""
+    if _ASKED_OF_OTHERS.search(text[max(0, start - 8) : start]):
+        return True
+    return any(w.start() <= start and end <= w.end() for w in _WISH_BUT.finditer(text))
+
+
 def post_hit(text: str) -> Hit | None:
     """The content ask in `text`: a write verb, a strong artifact word, or a weak one outside a question."""
     m = markers()
     for match in m.strong.finditer(text):
+        if _not_asked(text, *match.span()):
+            continue
         if not _is_subject(text, match.start(), match.end()) and not _for_picture(text, *match.span()):
             return Hit("post.keyword", match.group(0))
-    verb = m.verbs.search(text)
+    verb = next((v for v in m.verbs.finditer(text) if not _not_asked(text, *v.span())), None)
     if verb:
         return Hit("post.verb", verb.group(0))
     if (told := _TOLD_HOW.match(text)) and not text.rstrip().endswith(("?", "？")):
@@ -207,7 +229,7 @@ def post_hit(text: str) -> Hit | None:
             return Hit("post.english", english.group(0))
     if not _ENDS_AS_QUESTION.search(text):
         for match in m.weak.finditer(text):
-            asking = _ASKING_FOR.search(text[: match.start()])
+            asking = _ASKING_FOR.search(text[: match.start()]) or _not_asked(text, *match.span())
             if not _is_subject(text, match.start(), match.end()) and not asking:
                 return Hit("post.weak", match.group(0))
     return None

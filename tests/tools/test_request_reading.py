@@ -1744,3 +1744,21 @@ def test_a_county_named_after_its_city_is_where_the_trip_goes_and_visits_none_of
     body = str(_draft(request)["body"])
     assert not [n for n in landmarks_of("温州") if n in body], body  # (楠溪江 and 雁荡山 are no 泰顺 sights)
     assert subject("上周末去苏州拙政园逛了一天 写篇笔记") != "末去苏州拙政园"
+
+
+def test_a_story_told_without_a_me_is_still_told_and_an_ask_on_the_way_is_not() -> None:
+    request = (
+        "从里斯本坐火车3小时到波尔图 就为了吃当地的三明治 一份14欧两个人都吃不完 "
+        "帮我写篇波尔图美食笔记 顺便跟里斯本的蛋挞比一比"
+    )
+    told = request_details(request, "波尔图美食", "波尔图美食").told
+    assert told[0] == "从里斯本坐火车3小时到波尔图" and "一份14欧两个人都吃不完" in told
+    assert not any(t.startswith("顺便") for t in told)
+    assert request_details("帮我写篇周末露营笔记 给上班族", "周末露营").told == []
+
+
+def test_a_long_subject_keeps_its_head_and_a_kind_of_diary_is_no_subject() -> None:
+    assert subject_of("出租屋装了个小米智能门锁", "") == "小米智能门锁"
+    assert subject_of("上周末在浙江安吉的竹林里看到萤火虫了", "").endswith("萤火虫")
+    assert subject_of("夜钓新手的碎碎念", "") == "夜钓新手"
+    assert detect_theme("周六下班去水库边夜钓 写篇夜钓新手的碎碎念").key == "outdoor"

@@ -411,6 +411,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     # 放松，…，坚持了一个月)
     setting: list[str] = []
     opened = ""  # the subject's clause when it starts the story told
+    untold: list[str] = []  # the clauses that set a scene no told clause followed
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
     # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
     text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
@@ -461,16 +462,14 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             if (want := _WANT.match(clause)) and not re.search(r"医院|诊所|医生|宠物医院", clause):
                 wanted = clause[want.end("wish") :]
                 details.wants += _wanted(wanted)
+            else:
+                untold.append(clause)
+    _untold_story(details, untold)
     # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw
     # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
     if has_english(request):  # (`text` is the reading, its spaces made commas)
         details.wants += [visit(p) for p in named_places(request) if p not in text and p not in topic]
-    # (the parts the post is asked to speak of are no things it lists: 分交通 住宿 路线三块写)
-    parts = asked_parts(request)
-    details.items = [
-        i for i in details.items if not any(p in i for p in parts) or (i in parts and dish_note(i))
-    ]
-    details.told = [t for t in details.told if t not in parts]  # (…nor anything that happened)
+    _without_parts(details, asked_parts(request))
     if not details.items and not COOKED.search(text):  # (the dishes a post on eating out names, wherever)
         details.items = _dishes_named(text)
     if len(details.steps) < 2:  # one thing to do (再逛逛紫陶街) is part of a plan, not the post's steps —
@@ -480,19 +479,39 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     return details
 
 
+def _untold_story(details: Details, untold: list[str]) -> None:
+    """A story told with no 我 nor a time (从里斯本坐火车3小时到波尔图 就为了吃…三明治 一份14欧两个人都
+    吃不完): what its clauses tell, with its figures, is still what happened — not what it asks on the way
+    (顺便跟里斯本的比一比)."""
+    untold = [c for c in untold if not re.match(r"顺便|再|还要|也要", c)]
+    if not details.told and len(untold) >= 2 and any(re.search(r"\d", c) for c in untold):
+        details.told = untold
+
+
+def _without_parts(details: Details, parts: list[str]) -> None:
+    """The parts the post is asked to speak of (分交通 住宿 路线三块写) are no things it lists — unless a
+    dish (面线糊 土笋冻 四果汤都要写) — and nothing that happened."""
+    details.items = [
+        i for i in details.items if not any(p in i for p in parts) or (i in parts and dish_note(i))
+    ]
+    details.told = [t for t in details.told if t not in parts]
+
+
 # The parts the post is asked to be written in, or to speak of, one after another (分交通 住宿 路线三块写;
 # 想分三部分写 准备期 最难的三晚 后来的作息; 讲讲补水点 厕所 还有冬天穿搭; 网速 孤独感 收入都要写): what each
 # section is about — no things the post lists, and nothing said of them yet.
 _PARTS_COUNT = r"(?:[一二两三四五六七八九十\d]+(?:块|部分|个部分|类|段|方面|个方面))"
 _PART_LEAD = re.compile(
     rf"^(?:我?想|要|请|帮我|最好)?(?:(?:重点|主要)?(?:分成?|分为|按){_PARTS_COUNT}?(?:来)?(?:写|讲|说)?[：:]?"
-    r"|(?:重点|主要|还要|也)?(?:讲讲|说说|聊聊|写写|讲一讲|说一说|写一下|告诉大家|介绍一下|介绍|写清楚|讲清楚)"
+    r"|(?:重点|主要|还要|也|再)?(?:讲讲|说说|聊聊|写写|讲一讲|说一说|写一下|告诉大家|介绍一下|介绍|写清楚|讲清楚)"
     r"|(?:重点|主要)?(?:写|讲|说)(?![篇一个成完得好过了])(?=[\u4e00-\u9fff]{2}))"
 )
 _PART_TAIL = re.compile(rf"{_PARTS_COUNT}?(?:都|也|全)?(?:要|得|想)?(?:来)?(?:写|讲|说)(?:一下|进去|清楚)?$")
 _PART_WORDS = re.compile(r"^(?:还有|以及|和|再|最后|然后)")
 # a clause that is no part: a post asked for, a refusal, a manner, the writer's story
-_NO_PART = re.compile(r"写篇|一篇|帮我写|笔记|帖子|不要|别|不用|语气|风格|口吻|给[^，]{0,8}看|我|了$|吧$")
+_NO_PART = re.compile(
+    r"写篇|一篇|帮我写|笔记|帖子|不要|别|不用|顺便|语气|风格|口吻|给[^，]{0,8}看|我|了$|吧$"
+)
 
 
 def asked_parts(request: str) -> list[str]:
@@ -521,6 +540,8 @@ def asked_parts(request: str) -> list[str]:
             parts.append(part)
             if tail:
                 break
+        if len(parts) == 1:  # (…two named in one: 再写写蛋挞和波特酒)
+            parts = [p for p in re.split(r"[和、跟与]", parts[0]) if p]
         parts = [p for p in parts if 2 <= len(p) <= 12 and (counted or not _ASKS.search(p))]
         if len(parts) >= 2:
             return list(dict.fromkeys(parts))

@@ -67,7 +67,7 @@ KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7�
 TITLE_LIMIT = 20
 _KIND_WORDS = re.compile(
     r"(?:的)?(?:旅行|旅游)?(?:攻略|合集|清单|分享|经验分享|经验|心得|推荐|测评|评测|笔记|指南|教程|"
-    r"大全|盘点|总结|记录|科普|干货|安利|种草|日记体?|游记|前后对比|注意事项)+$"
+    r"大全|盘点|总结|记录|科普|干货|安利|种草|日记体?|游记|前后对比|注意事项|碎碎念|小记|随笔|流水账)+$"
 )
 _EMOJI_CHAR = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf]\ufe0f?")
 _TRAILING_VERB = re.compile(r"(?:吃|穿|买|做|用|选|带|去|玩|看)$")
@@ -784,6 +784,15 @@ def _within(text: str, limit: int) -> str:
     things = [(g, _MEASURE_HEAD.sub("", g)) for g in things_in(plain)]
     if things and 3 <= len(things[0][1]) <= limit and "了" in plain[: plain.find(things[0][0])]:
         return things[0][1]
+    # …or the thing a deed ends on, where it was (浙江安吉竹林里看到萤火虫 → 安吉竹林萤火虫, 出租屋装了个小米
+    # 智能门锁 → 小米智能门锁): a phrase's head is at its end, the last thing to cut
+    last = things[-1][1] if len(things) >= 2 else ""
+    before = plain[: plain.rfind(last)] if last else ""
+    deed = re.search(r"(?:[\u4e00-\u9fff][了到过着]|[了到过]个)", before)
+    if deed and 3 <= len(last) <= limit:
+        spot = _within(things[0][1], max(limit - len(last), 0)) if len(things[0][1]) >= 4 else ""
+        whole = spot + last if spot and not places(last) else last
+        return whole if len(whole) <= limit else last
     return _cut_words(text, limit)
 
 
@@ -1547,7 +1556,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     listed_as = "guide" if choosing else kind  # (headed 要点, not 我的选择, when it chose no things)
     if not by_day and shape not in ("told", "things", "steps"):  # the parts the request asks to speak of
         known = [*points, *tips, *(ln.text for ln in material.lines if ln.role != "story")]
-        sections, used = _part_sections(asked_parts(ctx.request), known, e)
+        sections, used = _part_sections(asked_parts(ctx.request), known, e, _particular_words(subject))
         paragraphs += sections
         points, tips = [p for p in points if p not in used], [t for t in tips if t not in used]
     paragraphs += by_day or _list_paragraphs(ctx, listed_as, shape, points, tips, key, plain, fb, length, e)
@@ -1646,7 +1655,7 @@ def _general_advice(
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
         # a request that told its own story (遗体整容师第三年…, 第一次熬猪油…) has its post in it: advice true
         # of anything would only pad it
-        if len(request_details(ctx.request, subject, ctx.topic).told) >= 3:
+        if len(request_details(ctx.request, subject, ctx.topic).told) >= 2:
             broad = ((), ())
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
@@ -1787,14 +1796,17 @@ def _opening(
     return hook
 
 
-def _part_sections(parts: list[str], known: list[str], e: Callable[[], str]) -> tuple[list[str], set[str]]:
+def _part_sections(
+    parts: list[str], known: list[str], e: Callable[[], str], subject_words: set[str]
+) -> tuple[list[str], set[str]]:
     """A section for each part the request asks the post to speak of (网速, 孤独感, 收入), under its name,
-    with the lines of the post's material that speak of it — none for a part nothing speaks of (never its
-    name over nothing) — and the lines so used, each said once."""
+    with the lines of the post's material that speak of it — by the part's own words, not the subject's
+    every line names (安全 of 一个人夜钓的安全) — none for a part nothing speaks of (never its name over
+    nothing), and the lines so used, each said once."""
     sections: list[str] = []
     used: set[str] = set()
     for part in parts:
-        words = _particular_words(part) - GENERIC_VERBS or {part}
+        words = _particular_words(part) - GENERIC_VERBS - subject_words or {part}
         on_it = [ln for ln in dict.fromkeys(known) if ln not in used and any(w in ln for w in words)][:3]
         if on_it:
             used.update(on_it)
