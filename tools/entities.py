@@ -41,6 +41,8 @@ ADVICE_DOMAINS: dict[str, tuple[str, ...]] = {
     "financial": (
         "理财", "基金", "股票", "收益率", "年化", "存款利率", "贷款", "信用卡分期", "定投", "保险", "投资",
         "公积金", "房贷", "存银行", "教育金", "储蓄险", "年金险", "分红险", "理财产品", "利息",
+        # (earning on the side: its tax is its own — 劳务报酬 on a translation side job)
+        "外快", "接单", "劳务报酬", "个税", "报税",
     ),
 }
 

@@ -82,13 +82,16 @@ _IMAGE_STRONG = rules(
      rf"(?:图|画|海报|壁纸|头像|封面|照片|表情包|背景)"),
     # 做个封面图, 出张海报, 整一个头像: a picture's own noun (not 图文, a post) right after the verb
     ("image.make_picture_noun",
-     rf"(?:^|[，。！？；,.!?;\s]|帮我|给我|请|想|要)(?:做|来|出|整|弄)(?:一|两|几|\d+)?[个张幅套组]?"
+     rf"(?:^|[，。！？；,.!?;\s]|帮我|给我|请|想|要)(?:做|来|出|整(?!理)|弄)(?:一|两|几|\d+)?[个张幅套组]?"
      rf"{C}{{0,8}}?(?:封面图?|海报|壁纸|头像|头图|插画|配图|表情包|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
     # 出一张像素风的小房子: a picture counted out, whatever it shows (not a table or a list)
     ("image.measure_zhang",
      rf"(?:出|画|生成|渲染|来)(?:{_NUMERAL})张(?!{C}*(?:表|单|卡片|票|清单|计划|文案))"),
     # 一幅梵高风格的向日葵: 幅 counts pictures only
     ("image.measure_fu", rf"(?:要|想要|来|画|出|做|生成|需要)(?:{_NUMERAL})?幅"),
+    # 把这段话做成图 / 做成一张海报: a text made into a picture
+    ("image.made_into",
+     r"(?:做成|弄成|变成|生成)(?:一|几|两|\d+)?[张幅]?(?:图|图片|海报|卡片图|壁纸|长图)(?![文表])"),
     # 设计一个宠物店的logo / 公众号头图
     ("image.design",
      rf"设计{C}{{0,10}}?(?:logo|LOGO|Logo|标志|图标|头图|海报|封面|banner|插画|壁纸|头像|图片)"),

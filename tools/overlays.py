@@ -176,6 +176,9 @@ def _point_name(line: str) -> str:
     instruction ("面霜选厚一点的质地，晚上…" → 面霜选厚一点的质地); '' otherwise."""
     text = line.rstrip("…").strip()
     label, sep, rest = text.partition("：")
+    if sep and _STAGE_LABEL.fullmatch(label):  # a stage of a story (第二次：就不怕了) is said whole, if short
+        said = label + rest.rstrip("。")
+        return said if len(said) <= 12 else _point_name(rest)
     if sep and 2 <= len(label) <= 8:  # 平日 or 下午 says when, not what: what is done then is the point
         # (…nor 时间线 or 做法, which say how what follows is told)
         return _point_name(rest) if WHEN_LABEL.match(label) or _FRAME_LABEL.fullmatch(label) else label
@@ -186,6 +189,8 @@ def _point_name(line: str) -> str:
     return first if whole and len(first) < len(text) else ""
 
 
+# A stage of a story told a stage a line (第二次, 第一周, Day2): when, not what
+_STAGE_LABEL = re.compile(r"第[一二两三四五六七八九十\d]{1,3}(?:次|天|周|个月|年)|[Dd]ay\s?\d{1,2}")
 # A closing's call to the reader (收藏这份攻略, 下个假期直接出发！, 评论区聊聊): no point to sum up
 _CALL = re.compile(
     r"收藏|关注|评论|点赞|转发|留言|私信|以上就是|就先聊到|就写到这|分享到这|直接出发|试试吧|一起[^，。]{0,4}吧|吧[～~!！]*$"

@@ -203,6 +203,10 @@ _ASKED_OF_OTHERS = re.compile(
 _WISH_BUT = re.compile(r"想(?:写|发|做|拍)[^，,。！!？?\s]{0,12}?(?=但|可是|不过|就是)")
 
 
+# …and a verb whose object is a picture (把这段话做成图): no post made
+_MADE_PICTURE = re.compile(r"(?:一|几|两|\d+)?[张幅]?(?:图|图片|海报|卡片图|壁纸|长图)(?![文表])")
+
+
 def _not_asked(text: str, start: int, end: int) -> bool:
     """Is the post word at start:end asked of other people, or only a post the asker wishes for?"""
     if _ASKED_OF_OTHERS.search(text[max(0, start - 8) : start]):
@@ -218,7 +222,8 @@ def post_hit(text: str) -> Hit | None:
             continue
         if not _is_subject(text, match.start(), match.end()) and not _for_picture(text, *match.span()):
             return Hit("post.keyword", match.group(0))
-    verb = next((v for v in m.verbs.finditer(text) if not _not_asked(text, *v.span())), None)
+    verbs = (v for v in m.verbs.finditer(text) if not _MADE_PICTURE.match(text, v.end()))
+    verb = next((v for v in verbs if not _not_asked(text, *v.span())), None)
     if verb:
         return Hit("post.verb", verb.group(0))
     if (told := _TOLD_HOW.match(text)) and not text.rstrip().endswith(("?", "？")):
@@ -257,6 +262,8 @@ _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         ("diary", r"日记|日常(?![\u4e00-\u9fffA-Za-z])|碎碎念|打卡(?![地点攻])|记录|vlog|diary|journal"),
         ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|感受|体会|复盘|\bstory\b"
                   r"|(?:这个|这段|整个)过程|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"),
+        # (a recipe asked for is no list of the things its ingredients count: 八个鸡翅 一罐可乐…写篇新手菜谱)
+        ("guide", r"菜谱|食谱|做法"),
         # a count of things is a list, unless a story said so first (我练到能连做5个，分享这个过程) — not a
         # count of ways (几个我家的办法, 3个小技巧: tips on how, a guide)
         # (nor a count of time, of a body or of people: 卤了两个半小时, 一只三条腿的橘猫, 两个人吃刚好)
@@ -309,7 +316,9 @@ _NO_TEXT = re.compile(
     r"|只(?:负责|管|要)?出图|(?:不用|不要|别)改(?:文字|文案)|(?:文字|文案)不用改|把这段(?:文案|文字|话)配上?图"
     # …or the text is theirs (文案不用你管, 给这篇写好的笔记配图)
     r"|(?:文案|文字|正文|配文)(?:不用|不需要|不要)你(?:管|写|操心|来)?|已经写好的|写好了的"
-    r"|给(?:这篇|这条|我的|我这篇)?[^，。！？；,.!?;\n]{0,10}?(?:笔记|文案|帖子|文章|推文|游记)配"
+    r"|给(?:这篇|这条|我的|我这篇)?[^，。！？；,.!?;\n]{0,10}?(?:笔记|文案|帖子|文章|推文|游记)(?:配|做(?:个|一张|几张|一组)?[^，。！？；,.!?;\n]{0,6}图)"
+    # …only pictures needed (只需要配图)
+    r"|只需要(?:图|图片|配图|照片|海报|封面)"
     # …or already written (文字我已经写好了, 文案有了)
     r"|(?:文案|文字|正文|配文)(?:我|我们)?(?:已经|早就)?(?:写好|有了|准备好|弄好)"
     # …in English (no text please, without a caption, just the image)
@@ -334,11 +343,18 @@ _FOR_MYSELF = re.compile(
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 
 
+# What a picture asked for says on it (标题是秋冬穿搭合集, 每张写一个食材): its words, no post asked for
+_ON_THE_PICTURE = re.compile(
+    r"(?:标题|主题|文字|字|上面|每张|图上|卡片上)(?:是|写|写上|写着|就写|用|配)[^，。！!？?；;\n]*"
+)
+
+
 def route(text: str) -> Route:
     """Route `text` by the policy of the module docstring."""
     image = image_hit(text)
     wants_image = image is not None and not image.rule.startswith("image.not_")
-    post, search, clock = post_hit(text), web_search_hit(text), time_hit(text)
+    post = post_hit(_ON_THE_PICTURE.sub("", text) if wants_image else text)
+    search, clock = web_search_hit(text), time_hit(text)
     question = question_hit(text)
     refused = _NO_TEXT.search(text)
     intent: RouteIntent

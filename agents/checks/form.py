@@ -143,7 +143,8 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
             )
         )
     post = "\n".join([scope.text, str(draft.get("title", "")), str(draft.get("body", ""))]).lower()
-    foreign = [t for t in items if foreign_mentions(t, scope.places)]
+    body = str(draft.get("body", ""))
+    foreign = [t for t in items if foreign_mentions(t, scope.places) and not _around_home(t, body, scope)]
     unrelated = [t for t in items if t not in foreign and not _related(t, post, scope)]
     if unrelated:
         findings.append(
@@ -165,6 +166,15 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
         reason = f"标签{'、'.join(f'#{t}' for t in foreign[:4])}{wanted}{note}"
         findings.append(Finding("tag_foreign_place", "platformFit", owner, reason))
     return findings
+
+
+def _around_home(tag: str, body: str, scope: Scope) -> bool:
+    """A tag of the country round a place the post names only as its background (#成都周边 on a day trip to
+    三星堆 by a family who live in 成都): where the trip lies, not another place's post."""
+    around = re.fullmatch(r"(?P<p>[\u4e00-\u9fff]{2,4}?)(?:周边|附近)(?:游|玩|旅行|旅游|遛娃)?", tag)
+    if around is None:
+        return False
+    return around["p"] in body and around["p"] not in foreign_mentions(body, scope.places)
 
 
 def stray_tags(scope: Scope, draft: Mapping[str, Any]) -> list[str]:
@@ -339,7 +349,8 @@ def duplicates(draft: Mapping[str, Any]) -> list[Finding]:
                 return [_dup("句子", a, b)]
     # The same point in other words: too few characters in common for the measures above.
     found = restatement(body, str(draft.get("title", "")))
-    if found:
+    # (…but not two lines of one plan with other figures: 硬拉 各10kg 4组×10次 / 硬拉 各12kg 4组×10次)
+    if found and not numbers_differ(found.first, found.second):
         kind = "段落" if found.whole else "句子"
         quoted = f"「{_clip(found.first)}」和「{_clip(found.second)}」"
         reason = f"正文有换了说法重复的{kind}：{quoted}说的是同一件事"

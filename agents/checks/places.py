@@ -533,6 +533,11 @@ _STATION = r"(?:市区?|[东南西北]?站|[东南西北](?=出发|坐|乘|搭|�
 _TRAVEL = r"(?:坐|乘|搭|有)?(?:高铁|动车|火车|飞机|大巴|车|船)?(?:直飞|直达|飞|到|去|过去|回)"
 
 
+# someone of the family (外公外婆住在苏州, 我闺蜜在北京)
+_KIN = (
+    r"闺蜜|姐姐|妹妹|哥哥|弟弟|表姐|表妹|表哥|表弟|亲戚|外公|外婆|爷爷|奶奶|姥姥|姥爷|婆婆|公婆|岳父|岳母"
+    r"|舅舅|姨妈|姑姑|叔叔"
+)
 _YEARS = r"(?:[一二两三四五六七八九十几半\d]+|好几|十几|二十多)(?:多)?年"
 
 
@@ -545,6 +550,8 @@ def _home(escaped: str) -> list[str]:
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了|[\u4e00-\u9fff]{{1,2}}了){_YEARS}",
         rf"(?:来|在){escaped}(?:工作|上班|读书|上学|读大学|上大学)?(?:的)?第?{_YEARS}",  # 来杭州(工作)第三年
         rf"在{escaped}(?:买|淘|入手|带回)(?:了|的|回来)",  # 去年在苏州买了一条方巾: where a thing came from
+        # (…at a shop there: 三年前在苏州一家老丝绸店买了第一件真丝衬衫)
+        rf"在{escaped}[^，,。！!？?；;\n]{{1,8}}?(?:店|铺|市场|商场|专柜|工作室)(?:里)?(?:买|淘|入手|定做|做)(?:了|的|过)",
         # where the writer rents or rented (在大理租了个小屋, 退了北京的房子)
         rf"在{escaped}租(?:了|的|房)|{escaped}的(?:房子|出租屋|公寓|住处)",
         # the way home at the end of a trip, or a hub left from (下午四点的高铁回上海, 去昆明赶飞机)
@@ -552,7 +559,7 @@ def _home(escaped: str) -> list[str]:
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
         # a leg of the way from a station (长沙南坐高铁到萍乡北)
         rf"{escaped}(?:[东南西北]站?|站)(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
-        rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?){escaped}",
+        rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
         # (老板是甘肃过来的, 房东来自温州: where someone here comes from)
@@ -594,7 +601,7 @@ def _home(escaped: str) -> list[str]:
         rf"{escaped}(?:的|产的|本土的?)?[\u4e00-\u9fff]{{0,4}}?(?:洁面|洗面奶|面霜|精华|乳液|防晒|口红|面膜"
         r"|护肤品|化妆品|药妆|卸妆|眼霜|香水|牌子|品牌|大牌|开架)",
         # where someone else lives (我有个朋友住天津, 同事住在东莞)
-        rf"(?:朋友|同事|室友|同学|闺蜜|亲戚|家人|表姐|表哥|表妹|姐姐|哥哥|老公|老婆)[^，,。！!？?\n]{{0,8}}?"
+        rf"(?:朋友|同事|室友|同学|闺蜜|亲戚|家人|表姐|表哥|表妹|姐姐|哥哥|老公|老婆|{_KIN})[^，,。！!？?\n]{{0,8}}?"
         rf"住(?:在)?{escaped}",
         # a trip the writer made there before, set beside this one (之前去九寨沟时…), a plan not taken
         # (本来想去漳州的火山岛…取消了), a thing bought there once (之前在苏州买过), what is missed of home
@@ -611,6 +618,11 @@ def _home(escaped: str) -> list[str]:
         # (…and what was seen there: 去年在洛阳看过龙门石窟)
         rf"(?:之前|以前|上次|去年|前年|那年)在{_NAME}也?[\u4e00-\u9fff]{{1,2}}过{escaped}",
         rf"本来(?:想|打算|计划|准备)去{escaped}",
+        # (…a trip there before, set beside this one: 之前去平遥是冲着古城的热闹，碛口完全是另一种感觉)
+        rf"(?:之前|以前|上次|去年|前年)(?:去|去过|在)了?{escaped}[^。！!？?\n]{{0,24}}?(?:另一种|不一样|不同|两样)",
+        # (…or a place a train passes on the way: 醒来差不多到汉中，后半程就快了)
+        # (not 途经 or 经过, which put the place on the route: 中途经过鹅岭二厂 in a 龙泉山 ride)
+        rf"(?:差不多到|快到|刚过|过了)了?{escaped}",
         rf"在{escaped}买过",
         # (…what the writer had there: 我在上海也吃过几家川菜馆)
         rf"我(?:们)?在{escaped}也?[\u4e00-\u9fff]{{1,2}}过",
@@ -649,13 +661,19 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
     return [
         rf"搬(?:到|去|来|回)了?{escaped}",
         rf"(?:人|我|我们|家|客户|公司|总部|同事|朋友|家人|爸妈|父母|对象|男朋友|女朋友|岗位|工作|职位|base|offer"
-        rf"|新工作|新公司)(?:都|也|一直)?在{listed}",
+        rf"|新工作|新公司|{_KIN})(?:都|也|一直|现在)?(?:住)?在{listed}",
         # the jobs and firms a career story weighs (面了上海和深圳的几家公司, 北京的岗位薪资更高,
         # 在广州的公司待了两年)
         rf"{listed}的?[^，,。！!？?；;\n]{{0,4}}?(?:公司|岗位|offer|工作机会|职位|团队|分公司|总部|单位)",
         rf"(?:base|坐标|工作地|工作地点)[：:]?\s*{escaped}",
         rf"飞了?[一两二三四五六七八九十几\d]+(?:趟|次){escaped}|(?:去|跑|飞)[一两二三四五六七八九十几\d]+(?:趟|次){escaped}",
         rf"(?:比如|例如|像是?)(?:在|去)?{listed}",
+        # a trip the writer made, said in passing (暑假带她去了趟青岛, 出差去了一趟武汉, 在云南旅行时买的),
+        # and where someone came back from (儿保医生是从上海进修回来的)
+        rf"去了(?:一)?趟{escaped}|去过{escaped}|在{escaped}(?:旅行|旅游|玩|出差|度假)(?:时|的时候|期间|那几天)",
+        # (…or an unnamed spot it only locates: 跟着俱乐部去惠州的一条溪)
+        rf"(?:去|到|在)了?{escaped}的(?:一|那)(?:条|个|家|座|片|处|间|所)",
+        rf"从{escaped}[\u4e00-\u9fff]{{0,4}}?回来",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
         rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
     ]
@@ -713,6 +731,8 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
         return True  # a post about no place, by a writer who moved from there or went there: its background
     if not asked:  # …and where its writer is and goes, where it is said
         patterns += _whereabouts(escaped, listed)
+        if _world()[0].get(name) == name:  # (…and a thing by its country: 一套日本的食物图鉴, 德国的辅食机)
+            patterns.append(rf"{escaped}(?:的|产的|原版的?|进口的)(?=[\u4e00-\u9fff])")
     if to_asked:
         # a part of the requested place, named after it (成都玉林: Chengdu's 玉林, not the city in 广西)
         patterns.append(rf"(?:{to_asked})的?{escaped}")

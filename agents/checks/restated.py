@@ -276,7 +276,10 @@ _ORDINAL = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?!\d)")
 def numbers_differ(a: str, b: str) -> bool:
     """Do `a` and `b` each give numbers, neither's a subset of the other's (parallel items of a list)?"""
     x, y = _numbers(a), _numbers(b)
-    return bool(x and y) and not (x <= y or y <= x)
+    # (…or the same count of figures, one of them changed: 硬拉 各10kg 4组×10次 / 硬拉 各12kg 4组×10次)
+    seq_a, seq_b = re.findall(r"\d+(?:\.\d+)?", a), re.findall(r"\d+(?:\.\d+)?", b)
+    changed = len(seq_a) == len(seq_b) >= 2 and seq_a != seq_b
+    return bool(x and y) and (changed or not (x <= y or y <= x))
 
 
 # A stage of a plan or a diary: its day, week, step or weekday (第三周, Day2, 第二步, 周四), or a span of

@@ -1654,7 +1654,7 @@ ROUND_30_FAILING = frozenset({"draft-g1241-good", "draft-g1259-good"})
 # Session 29 fixed the six tuned by class (a comparison with a trip elsewhere — 比去年去首尔贵,
 # 之前去过曼谷，清迈…慢很多, a friend's story of 泰山 —, a cosmetic by its country, a checklist's □ lines,
 # a challenge to the reader read as a restatement); the two held out are left as they were measured
-ROUND_31_FAILING = frozenset({"draft-g1265-good", "draft-g1289-good"})
+ROUND_31_FAILING = frozenset({"draft-g1265-good"})
 # Round 32 (F1049–F1064, G1291–G1320; a third held out), measured once in session 30: seven tuned good
 # posts failed, five on a way through another city (D1 成都中转, 回到福州, 上海虹桥坐高铁到宁波，再从宁波站…),
 # the weather at home before setting out, a place told apart (不是云南迪庆那个) and a dish named after a town
@@ -1684,10 +1684,13 @@ ROUND_34_FAILING = frozenset(
 # out from, a refrain, a rehearsal (先练一次), tags half said (#时间管理) or a sight's kind (#博物馆) — passed
 # by class; the five held out left as measured
 ROUND_35_FAILING = frozenset(f"draft-g{n}-good" for n in (1382, 1385, 1388, 1397, 1409))
+# Round 37 (the same session): measured once at d318d4e — tune 19 of 22 caught, 8 of 31 good posts failed;
+# held out 5 of 10, 3 of 15. The eight tuned false fails passed by class; the three held out left as measured
+ROUND_37_FAILING = frozenset({"draft-g1424-good", "draft-g1439-good", "draft-f1117-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
-    | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING
+    | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1698,6 +1701,8 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 37
+    "draft-f1121-2": "cta_mismatch",  # 晒晒你们做出来的成品 closing a 10 km running plan
     # round 35
     "draft-f1097-1": "foreign_place",  # 下午包个车去田螺坑看土楼 in a 长汀 guide (南靖's, three hours away)
     "draft-f1103-2": "cta_mismatch",  # 跟着做一遍，记得回来告诉我口感怎么样 closing a trench-coat post
@@ -2548,6 +2553,72 @@ def test_round_35_s_tuned_background_places_pass(aside: str) -> None:
     body = f"回南天墙角发黑，我试了三个办法。\n\n先开除湿机，湿度降到60%。\n\n{aside}\n\n最后每周擦一次墙角。"
     draft = {"title": "回南天墙角发霉", "body": body, "tags": ["回南天", "防霉", "居家"]}
     assert "foreign_place" not in checks("回南天卫生间老是发霉 有啥办法", draft)
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "儿保医生是从上海进修回来的，说这个年纪挑食很正常。",  # where someone came back from
+        "暑假带她去了趟青岛，在海边吃饭反而不挑。",  # a trip the writer made
+        "出差去了一趟武汉，回来宝宝反而肯吃饭了。",
+        "在云南旅行时买的菌菇粉，拌饭宝宝很爱。",
+        "她最爱的绘本是一套日本的食物图鉴。",  # a thing by its country
+        "我闺蜜在北京，她家娃也挑食，我们经常交流。",  # where family and friends are
+        "宝宝外公外婆住在苏州，周末视频的时候会一起吃饭。",
+    ],
+)
+def test_the_writer_s_whereabouts_in_a_post_about_no_place_are_its_background(aside: str) -> None:
+    body = f"宝宝一岁半开始挑食，青菜一口不吃。\n\n我试了三个办法。\n\n{aside}\n\n现在能吃小半碗青菜了。"
+    draft = {"title": "一岁半挑食", "body": body, "tags": ["挑食", "宝宝辅食", "育儿经验"]}
+    assert "foreign_place" not in checks("宝宝一岁半 挑食 写篇经验", draft)
+    # (…but a place the post goes on about is still the post's)
+    toured = body.replace("现在能吃小半碗青菜了。", "青岛的栈桥和八大关一定要去，海鲜去营口路市场买。")
+    assert "foreign_place" in checks("宝宝一岁半 挑食 写篇经验", {**draft, "body": toured})
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "我们住在成都，从成都东坐城际到广汉北20多分钟。",  # where the writer lives
+        "前年在广州一家老裁缝店做了一件旗袍，现在还在穿。",  # bought or made at a shop there
+        "之前去平遥是冲着古城的热闹，这里完全是另一种感觉。",  # a trip before, set beside this one
+        "醒来差不多到汉中，后半程就快了。",  # a place the train passes
+    ],
+)
+def test_round_37_s_tuned_background_places_pass(aside: str) -> None:
+    body = f"国庆去了碛口古镇两天，住窑洞民宿一晚180。\n\n{aside}\n\n黄河边的日落很好看。\n\n收藏这条路线。"
+    draft = {"title": "碛口古镇两天", "body": body, "tags": ["碛口古镇", "山西旅行", "古镇"]}
+    assert "foreign_place" not in checks("国庆想去碛口古镇玩两天 有啥推荐", draft)
+
+
+def test_a_tag_of_the_country_round_the_writer_s_home_is_where_the_trip_lies() -> None:
+    body = "我们住在成都，坐城际到广汉北20分钟。\n\n三星堆博物馆看了一上午。\n\n带娃收藏这条路线。"
+    draft = {"title": "带娃去三星堆", "body": body, "tags": ["三星堆", "遛娃", "成都周边"]}
+    assert "tag_foreign_place" not in checks("周末带娃去三星堆 怎么安排", draft)
+    elsewhere = {**draft, "tags": ["三星堆", "重庆周边"]}
+    assert "tag_foreign_place" in checks("周末带娃去三星堆 怎么安排", elsewhere)
+
+
+def test_the_tax_of_a_side_job_is_its_own_and_a_plan_s_rows_with_other_figures_are_no_restatement() -> None:
+    body = (
+        "下班后接日语翻译的活，第一单2300元。\n\n在平台注册做了试译。\n\n"
+        "这类收入算劳务报酬，单次超过800元会预扣个税，第二年做个税汇算时多退少补。\n\n先从小单子试起。"
+    )
+    draft = {"title": "下班接翻译单", "body": body, "tags": ["副业", "日语翻译", "兼职"]}
+    assert "off_topic_advice" not in checks("想下班后接点日语翻译的活赚外快 怎么开始", draft)
+    plan = (
+        "4周臀腿计划，每周练2次。\n\n第3周：分腿蹲 各6kg 4组×8次；硬拉 各10kg 4组×10次\n"
+        "第4周：分腿蹲 各6kg 4组×10次；硬拉 各12kg 4组×10次\n\n练完截图打卡。"
+    )
+    assert "duplicate" not in checks("在家用哑铃练臀 求个计划", {"title": "哑铃练臀4周", "body": plan})
+
+
+def test_a_maker_s_call_to_show_what_was_made_fits_no_training_plan() -> None:
+    run = "3公里到10公里，8周计划。\n\n每周跑3次，长距离每周加1公里。\n\n照着做的朋友晒晒你们做出来的成品～"
+    plan = {"title": "8周跑10公里", "body": run}
+    assert "cta_mismatch" in checks("现在能跑3公里 想两个月后跑10公里 求计划", plan)
+    knit = "第一次织围巾，用了两团毛线。\n\n平针织了一周。\n\n照着做的朋友记得晒晒你们织出来的成品～"
+    assert "cta_mismatch" not in checks("新手织围巾教程 写篇笔记", {"title": "新手织围巾", "body": knit})
 
 
 def test_a_trip_setting_out_from_a_city_s_bus_station_names_no_place_of_it() -> None:

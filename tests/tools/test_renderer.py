@@ -351,6 +351,22 @@ def test_a_summary_of_unlabelled_steps_names_their_short_first_clauses() -> None
     assert "关键几步" not in summary
 
 
+def test_a_summary_of_a_story_told_a_stage_a_line_says_each_stage_whole() -> None:
+    paragraphs = [
+        "女儿去理发店剪头发，折腾了好几次",
+        "第一次：哭了二十分钟。\n第二次：就不怕了。",
+        "具体怎么做\n1. 哭得厉害就先停一停\n2. 选人少的时段",
+        "收藏起来，带娃路上少焦虑一点",
+    ]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1, 2]},
+        {"index": 3, "role": "result", "paragraphIndexes": [3]},
+    ]
+    summary = card_overlays(items, paragraphs, "女儿第一次剪头发", ["育儿"])[2]["lines"]
+    assert "第二次" not in summary and "第一次" not in summary, summary  # (no bare stage, a fragment)
+
+
 def test_a_split_list_counts_on_and_a_summary_is_no_call_to_action() -> None:
     """Two detail cards on a two-line list: the second card's line is 02, not 01 again; the summary card
     names the points, never the closing's 「收藏这份攻略」."""

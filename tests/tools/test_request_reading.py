@@ -1762,3 +1762,10 @@ def test_a_long_subject_keeps_its_head_and_a_kind_of_diary_is_no_subject() -> No
     assert subject_of("上周末在浙江安吉的竹林里看到萤火虫了", "").endswith("萤火虫")
     assert subject_of("夜钓新手的碎碎念", "") == "夜钓新手"
     assert detect_theme("周六下班去水库边夜钓 写篇夜钓新手的碎碎念").key == "outdoor"
+
+
+def test_a_trip_told_without_days_makes_each_spot_and_what_it_told_a_point() -> None:
+    request = "十一带爸妈去了趟西安 住在钟楼附近 兵马俑请了讲解 回民街人太多了 帮我写篇带父母游西安的攻略"
+    body = str(_draft(request)["body"])
+    assert "兵马俑：请了讲解" in body and "回民街：人太多了" in body, body
+    assert body.count("请了讲解") == 1  # (said as a point, not told again in the story)

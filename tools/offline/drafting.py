@@ -1501,6 +1501,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # 人多到离谱)
     visits = _told_visits(details) if planned else {}
     details.told = [t for t in details.told if t not in visits]
+    if not planned and ctx.theme.key == "travel":  # (…and, told with no days, a guide's points)
+        points = _with_spot_remarks(details, points)
     eaten = [m for t in details.told for m in meals(t)] if planned else []
     if eaten:
         details.told = [t for t in details.told if not meals(t)]
@@ -1554,11 +1556,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     else:
         by_day = []
     listed_as = "guide" if choosing else kind  # (headed 要点, not 我的选择, when it chose no things)
-    if not by_day and shape not in ("told", "things", "steps"):  # the parts the request asks to speak of
-        known = [*points, *tips, *(ln.text for ln in material.lines if ln.role != "story")]
-        sections, used = _part_sections(asked_parts(ctx.request), known, e, _particular_words(subject))
-        paragraphs += sections
-        points, tips = [p for p in points if p not in used], [t for t in tips if t not in used]
+    sections, points, tips = _parts_said(ctx, material, subject, (points, tips), e, by_day or shape)
+    paragraphs += sections
     paragraphs += by_day or _list_paragraphs(ctx, listed_as, shape, points, tips, key, plain, fb, length, e)
     if things.things and shape != "things" and length != "shorter":
         # a trip asked for its days and its gear (路线和装备攻略): the days, then what to bring for them
@@ -1796,6 +1795,25 @@ def _opening(
     return hook
 
 
+def _parts_said(
+    ctx: Context,
+    material: Material,
+    subject: str,
+    listed: tuple[list[str], list[str]],
+    e: Callable[[], str],
+    laid_out: object,
+) -> tuple[list[str], list[str], list[str]]:
+    """The sections of the parts the request asks the post to speak of (`_part_sections`), and the points
+    and tips left — none for a post laid out by days or told, listing things or steps (`laid_out`: the
+    days' paragraphs, else the list's shape)."""
+    points, tips = listed
+    if laid_out in ("told", "things", "steps") or isinstance(laid_out, list):
+        return [], points, tips
+    known = [*points, *tips, *(ln.text for ln in material.lines if ln.role != "story")]
+    sections, used = _part_sections(asked_parts(ctx.request), known, e, _particular_words(subject))
+    return sections, [p for p in points if p not in used], [t for t in tips if t not in used]
+
+
 def _part_sections(
     parts: list[str], known: list[str], e: Callable[[], str], subject_words: set[str]
 ) -> tuple[list[str], set[str]]:
@@ -1944,6 +1962,32 @@ def _told_visits(details: Details) -> dict[str, str]:
         if clause in out and after not in out and _ADVICE_AFTER.match(after) and len(after) <= 14:
             out[after] = ""
             out[clause] += f"，{after}"
+    return out
+
+
+def _with_spot_remarks(details: Details, points: list[str]) -> list[str]:
+    """A trip told with no days: each spot with what it told of it is a point of the guide, before the
+    others, and no longer a clause of the story (兵马俑请了讲解 → 兵马俑：请了讲解) — when it tells of two."""
+    remarks = _spot_remarks(details)
+    if len(remarks) < 2:
+        return points
+    details.told = [t for t in details.told if t not in remarks]
+    return dedupe([*remarks.values(), *points])
+
+
+def _spot_remarks(details: Details) -> dict[str, str]:
+    """Told clause → a guide's point, for each clause that opens on a landmark and says something of it
+    (兵马俑请了讲解 → 兵马俑：请了讲解, 回民街人太多了 → 回民街：人太多了) — not a spot the trip did not go
+    to, nor one of another trip."""
+    known = landmark_cities()
+    missed = set(_missed_stops(details))
+    out: dict[str, str] = {}
+    for clause in details.told:
+        bare = re.sub(r"^(?:在|去了?|到了?)", "", clause)
+        spot = next((p for p in places(bare) if bare.startswith(p) and p in known), "")
+        rest = re.sub(r"^(?:的|边|旁边|附近|里|上|那边)", "", bare[len(spot) :]).strip("，, ")
+        if spot and spot not in missed and len(rest) >= 2 and not _ANOTHER_TRIP.search(clause):
+            out[clause] = f"{spot}：{rest}"
     return out
 
 

@@ -153,7 +153,11 @@ _KIND_ONLY = re.compile(
     # (in a tone: 走心的长文, 温暖治愈的笔记)
     r"(?:(?:走心|温暖|治愈|暖心|搞笑|轻松|幽默|文艺|真诚|真实|实用|简短|详细|俏皮|有趣|深度|温柔|感人|有温度|"
     r"接地气|口语化|励志|正能量|鸡汤)+的?)?"
-    r"(?:我的|自己的|这段|这次|那段|(?:现在|此刻|当下|最近|今天)的?)?(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
+    r"(?:我的|自己的|这段|这次|那段|(?:现在|此刻|当下|最近|今天)的?)?"
+    # (…for whom, said as a word of the kind: 新手菜谱, 小白攻略)
+    r"(?:新手|小白|零基础|懒人|入门)?"
+    r"(?:(?:经验|心得)?(?:分享|总结)|经验|心得|(?:科普)?笔记|科普|帖子|经验[帖贴]|记录|干货|方法|做法|技巧"
+    r"|(?<=新手|小白|懒人|入门)(?:菜谱|食谱)|(?<=零基础)(?:菜谱|食谱)"
     r"|办法|感受|故事|体验|经历|过程|攻略|清单|指南|教程|测评|合集|长文|短文|文章|随笔|小作文|长帖|对比|比较|横评"
     # (a feeling or a day told, with nothing of what: 写篇感悟, 记录一下现在的心情, 写个搞笑日常)
     r"|感悟|感想|心情|日常|碎碎念|心里话|近况|想法|吐槽|帖|贴"
@@ -524,6 +528,9 @@ _TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 _DONE = re.compile(
     r"(?:(?<![做当考开学干上到成会完辞])(?:了|过)|(?<=[吃喝尝买]到)了|(?<=[吃逛玩走])遍)(?P<thing>[^了过，,]{2,14})$"
 )
+_COOKED_DISH = re.compile(
+    r"(?:做|煮|烤|炖|包|蒸|卤|炸|烙|煎|腌|焖|熬|拌)了(?:一[锅份盘碗笼屉罐])?(?P<dish>[\u4e00-\u9fff]{2,8})$"
+)
 _HOW_MANY = re.compile(
     r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
     r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只"
@@ -867,7 +874,7 @@ def extract_topic(request: str) -> str:
         spots = places(ahead) or [d for d in divisions() if len(d) >= 2 and ahead.startswith(d)][:1]
         where = next((p for p in spots if p not in thing), "")
         topic = where + thing  # 国庆回宜宾老家连吃了三天燃面 → 宜宾燃面
-    topic = _aged(_unquoted(topic), clauses)
+    topic = _aged(_unquoted(_cooked_dish(topic, request)), clauses)
     topic = _without_left_out(topic, request)
     if (this_job := _THIS_JOB.match(topic)) and (job := _JOB_TOLD.search(request)):
         topic = job["job"] + topic[this_job.end() :]  # 这份工作真实的一天 → 遗体整容师真实的一天
@@ -891,6 +898,15 @@ _JOB_TOLD = re.compile(
     r"(?:做|当|干)了?(?P<job>[\u4e00-\u9fff]{2,8}?(?:师|员|工|医生|护士|老师|司机|律师|主播|编辑|记者|设计|运营|销售))"
     r"(?:第|的第|已经|快|[一二两三四五六七八九十\d]+年|$|\s)"
 )
+
+
+def _cooked_dish(topic: str, request: str) -> str:
+    """A dish made, for a recipe asked: the dish (周末第一次做了可乐鸡翅…想写篇新手菜谱 → 可乐鸡翅); else the
+    topic."""
+    cooked = _COOKED_DISH.search(topic)
+    if not cooked or not re.search(r"菜谱|食谱|做法", request) or re.match(r"[个只件张把]", cooked["dish"]):
+        return topic
+    return cooked["dish"] if list(posseg(cooked["dish"]))[-1][1].startswith("n") else topic
 
 
 def _county_after(city: str, request: str) -> str:
