@@ -524,7 +524,7 @@ def asked_parts(request: str) -> list[str]:
     for i, clause in enumerate(clauses):
         lead = _PART_LEAD.match(clause)
         first = clause[lead.end() :] if lead else ""
-        if not lead or _NO_PART.search(first):
+        if not lead or _NO_PART.search(first) or len(first) == 1:  # (讲真: no part)
             continue
         if _IN_PARTS.search(clause) and ends[i][:1] in ("：", ":"):
             continue  # (分成四块：项目现状 账号和权限 …: the items of a template, see `_parts_after`)
