@@ -345,7 +345,7 @@ _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.
 
 # What a picture asked for says on it (标题是秋冬穿搭合集, 每张写一个食材): its words, no post asked for
 _ON_THE_PICTURE = re.compile(
-    r"(?:标题|主题|文字|字|上面|每张|图上|卡片上)(?:是|写|写上|写着|就写|用|配)[^，。！!？?；;\n]*"
+    r"(?:标题|主题|文字|字|上面|每张|图上|卡片上)(?:是|写|写上|写着|就写|用|配)[^，。！!？?；;\n\s]*"
 )
 
 
