@@ -262,6 +262,16 @@ def divisions() -> dict[str, frozenset[str]]:
     return {name: frozenset(codes) for name, codes in table.items()}
 
 
+def division_contains(outer: str, inner: str) -> bool:
+    """Does division `outer` contain `inner` (6-digit adcodes)? A province ends in 0000, a prefecture in 00;
+    any other division contains only itself."""
+    if outer.endswith("0000"):
+        return inner[:2] == outer[:2]
+    if outer.endswith("00"):
+        return inner[:4] == outer[:4]
+    return inner == outer
+
+
 def is_province(name: str) -> bool:
     codes = divisions().get(name)
     return bool(codes) and all(code.endswith("0000") for code in codes or ())

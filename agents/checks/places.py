@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from tools import segmenter
-from tools.entities import divisions, landmark_cities, not_places, places, posseg_cut, word_places
+from tools.entities import (
+    division_contains,
+    divisions,
+    landmark_cities,
+    not_places,
+    places,
+    posseg_cut,
+    word_places,
+)
 from tools.lexfiles import LEXICON
 
 _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|车站|机场|大学|中学|小学|医院)$")
@@ -120,16 +128,7 @@ def _codes_agree(a: str, b: str) -> bool:
         # … except two counties, or a county and a district: 霞浦 is no part of a trip to 屏南 (one city's
         # districts are one place: 思明 and 集美; codes 01–20 are districts, 21 on counties and county cities)
         return a.endswith("00") or b.endswith("00") or (int(a[4:]) < 21 and int(b[4:]) < 21) or a == b
-    return _contains(a, b) or _contains(b, a)
-
-
-def _contains(outer: str, inner: str) -> bool:
-    """Does division `outer` contain `inner`? A province ends in 0000, a prefecture in 00."""
-    if outer.endswith("0000"):
-        return inner[:2] == outer[:2]
-    if outer.endswith("00"):
-        return inner[:4] == outer[:4]
-    return inner == outer
+    return division_contains(a, b) or division_contains(b, a)
 
 
 def agree(a: Place, b: Place) -> bool:

@@ -128,6 +128,7 @@ class Details:
     items: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     wants: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)  # what the post is asked to speak of (`asked_parts`)
 
     def said(self) -> str:
         """The writer's own situation as one sentence: what happened, then the terms (their order in the
@@ -495,6 +496,7 @@ def _without_parts(details: Details, parts: list[str]) -> None:
         i for i in details.items if not any(p in i for p in parts) or (i in parts and dish_note(i))
     ]
     details.told = [t for t in details.told if t not in parts]
+    details.parts = parts
 
 
 # The parts the post is asked to be written in, or to speak of, one after another (分交通 住宿 路线三块写;

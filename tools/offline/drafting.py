@@ -32,7 +32,7 @@ from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
 from tools.offline import itinerary, voice
 from tools.offline.context import Context
-from tools.offline.details import Details, asked_parts, request_details
+from tools.offline.details import Details, request_details
 from tools.offline.dishes import dish_note
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.scenes import goals
@@ -1446,7 +1446,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # headings name it: 厦门·要点 of a trip (a family's 西安亲子研学路线 too), 燃面·要点 of a dish
     trip = ctx.theme.key in ("travel", "outdoor") or _a_trip(subject)
     key = _key(subject, [str(k) for k in brief.get("keywords", [])], trip=trip)
-    general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length)
+    details = request_details(ctx.request, subject, ctx.topic)
+    general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length, told=len(details.told))
     things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0
     if things.things and not days:  # what to have is the list; the scene's advice and notes beside it
@@ -1457,7 +1458,6 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         )
     outcome = arranged.outcome
 
-    details = request_details(ctx.request, subject, ctx.topic)
     if shape != "told":  # the things the request lists, or what it says to do, lead the list
         known = [*points, *tips, *(ln.text for ln in material.lines)]
         points, tips = _own_points(details, points, tips, known, n_points, n_tips)
@@ -1556,7 +1556,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     else:
         by_day = []
     listed_as = "guide" if choosing else kind  # (headed 要点, not 我的选择, when it chose no things)
-    sections, points, tips = _parts_said(ctx, material, subject, (points, tips), e, by_day or shape)
+    sections, points, tips = _parts_said(details.parts, material, subject, (points, tips), e, by_day or shape)
     paragraphs += sections
     paragraphs += by_day or _list_paragraphs(ctx, listed_as, shape, points, tips, key, plain, fb, length, e)
     if things.things and shape != "things" and length != "shorter":
@@ -1625,7 +1625,7 @@ def _asked_more(
 
 
 def _general_advice(
-    ctx: Context, subject: str, key: str, kind: str, fb: Feedback, length: str | None
+    ctx: Context, subject: str, key: str, kind: str, fb: Feedback, length: str | None, *, told: int
 ) -> tuple[list[str], voice.SceneTips]:
     """General advice, said only when the evidence is thin or the editor asks for more (a stock tip true
     of any subject is filler every post would share): the advice of the post's own scene when there is
@@ -1654,7 +1654,7 @@ def _general_advice(
         broad = (said, voice.GENERAL_TIPS.get(kind, ()))
         # a request that told its own story (遗体整容师第三年…, 第一次熬猪油…) has its post in it: advice true
         # of anything would only pad it
-        if len(request_details(ctx.request, subject, ctx.topic).told) >= 2:
+        if told >= 2:
             broad = ((), ())
     own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
@@ -1796,7 +1796,7 @@ def _opening(
 
 
 def _parts_said(
-    ctx: Context,
+    parts: list[str],
     material: Material,
     subject: str,
     listed: tuple[list[str], list[str]],
@@ -1810,7 +1810,7 @@ def _parts_said(
     if laid_out in ("told", "things", "steps") or isinstance(laid_out, list):
         return [], points, tips
     known = [*points, *tips, *(ln.text for ln in material.lines if ln.role != "story")]
-    sections, used = _part_sections(asked_parts(ctx.request), known, e, _particular_words(subject))
+    sections, used = _part_sections(parts, known, e, _particular_words(subject))
     return sections, [p for p in points if p not in used], [t for t in tips if t not in used]
 
 

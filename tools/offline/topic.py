@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tools.bilingual import localize
-from tools.entities import divisions, places
+from tools.entities import division_contains, divisions, places
 from tools.segmenter import cut, posseg
 
 # A space that separates two clauses: between two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the
@@ -926,12 +926,7 @@ def _lies_in(inner: str, outer: str) -> bool:
     """Does division `inner` lie in division `outer` (泰顺 in 温州, 温州 in 浙江)? By their codes (6-digit
     adcodes: a province ends in 0000, a prefecture in 00)."""
     table = divisions()
-    for a in table.get(inner, ()):
-        for b in table.get(outer, ()):
-            province, prefecture = b.endswith("0000"), b.endswith("00")
-            if a != b and ((province and a[:2] == b[:2]) or (prefecture and a[:4] == b[:4])):
-                return True
-    return False
+    return any(a != b and division_contains(b, a) for a in table.get(inner, ()) for b in table.get(outer, ()))
 
 
 def _without_left_out(topic: str, request: str) -> str:
