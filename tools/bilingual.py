@@ -52,6 +52,7 @@ of the ten themes) — no model, no network. `localize` replaces each run of Eng
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -519,7 +520,7 @@ class _Said:
         rest = [*near, *self.spans, *dict.fromkeys(front), *words]
         scopes = _scopes()
         kept = [p for p in named if p not in scopes] if any(rest) or set(named) - scopes else named
-        out = _glue([*kept, *rest])
+        out = _glue([*_city_first(kept), *rest])
         if self.after:  # 刮痧第一周; 每天早上刮痧消水肿的第一周
             frame = "".join(dict.fromkeys(self.after))
             out += ("的" if len(_HAN.findall(out)) > 4 else "") + frame if out else frame
@@ -715,6 +716,14 @@ def _known(said: _Said, tokens: list[str], i: int, drop: bool) -> int | None:
     parts = {"place": said.places, "scope": said.places, "audience": said.audiences, "setting": said.settings}
     parts.get(kind, said.front if kind == "mod" else said.words).append(chinese)
     return i + size
+
+
+def _city_first(places: list[str]) -> list[str]:
+    """The places, a city before a landmark of it ("Wukang Road in Shanghai" → 上海武康路)."""
+    from tools.entities import landmark_cities
+
+    cities = landmark_cities()
+    return sorted(places, key=lambda p: any(cities.get(p) == q for q in places))
 
 
 def _ends(tokens: list[str], i: int) -> bool:
@@ -1391,11 +1400,15 @@ def _relative(match: re.Match[str]) -> str:
     return f" {where.group(0)}, " if where else ", "
 
 
+def _unaccented(match: re.Match[str]) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", match.group(0)) if not unicodedata.combining(c))
+
+
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
         return text
-    text = _unframe(text)
+    text = _unframe(re.sub(r"[À-ÿ]", _unaccented, text))  # (cafés is cafes)
     # a time taken, not a time of day: "finished in 2:05" → 2小时05分 (its colon parts no clause)
     text = re.sub(r"(?<=\bin )(\d{1,2}):([0-5]\d)(?![:\d])", r"\1小时\2分", text)
     # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it

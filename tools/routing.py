@@ -196,8 +196,14 @@ _ASKING_FOR = re.compile(r"(?:求|有没有|有无|谁有|能不能)(?!攻略)[^
 
 # Asked of other people, not of the studio (谁能分享一下…, 有没有人推荐…): the asker wants answers
 _ASKED_OF_OTHERS = re.compile(
-    r"(?:谁能|谁可以|谁会|有没有人|有人能|有谁|求大家|求各位|大家能不能)[^，,。！!？?\s]{0,2}$"
+    r"(?:谁能|谁可以|谁会|有没有人|有人能|有谁|求大家|求各位|大家能不能"
+    # (…or people of a kind: 有没有宝妈分享一下, 有没有过来人说说)
+    r"|有没有(?:宝妈|宝爸|姐妹|家长|过来人|大佬|朋友|同行|前辈)们?)[^，,。！!？?\s]{0,2}$"
 )
+# the words of telling one asks others for with 求 (…？求分享) — not 求攻略, which asks the studio for a guide
+_SHARED_BY_OTHERS = frozenset(("分享", "推荐", "安利", "种草"))
+# …or said to them right after the word (分享一下你们家孩子是几岁开始分房睡的？)
+_OTHERS_AFTER = re.compile(r"(?:一下|下)?(?:你们|大家|各位|姐妹们|宝妈们|家长们|朋友们)")
 # A post the asker only wishes to write, said before what stops them (想写穿搭笔记但我不会拍照 …还是…):
 # their question is the ask
 _WISH_BUT = re.compile(r"想(?:写|发|做|拍)[^，,。！!？?\s]{0,12}?(?=但|可是|不过|就是)")
@@ -209,7 +215,9 @@ _MADE_PICTURE = re.compile(r"(?:一|几|两|\d+)?[张幅]?(?:图|图片|海报|�
 
 def _not_asked(text: str, start: int, end: int) -> bool:
     """Is the post word at start:end asked of other people, or only a post the asker wishes for?"""
-    if _ASKED_OF_OTHERS.search(text[max(0, start - 8) : start]):
+    if _ASKED_OF_OTHERS.search(text[max(0, start - 8) : start]) or _OTHERS_AFTER.match(text, end):
+        return True
+    if text[start - 1 : start] == "求" and text[start:end] in _SHARED_BY_OTHERS:  # 求分享, 求推荐: of others
         return True
     return any(w.start() <= start and end <= w.end() for w in _WISH_BUT.finditer(text))
 
@@ -339,6 +347,8 @@ _PICTURE = re.compile(
 # 分享/推荐 it opens with — unless it asks for writing outright (写篇…)
 _FOR_MYSELF = re.compile(
     r"我(?:是不是|该不该|要不要|应不应该)(?:该|要)?|我(?:该|应该)(?:买|选|怎么办|怎么选|退|换)|适合我吗|帮我(?:看看|参考一下)[^，。]{0,6}(?:买|选)"
+    # (…or which of the two to take, asked last: …碳纤维的和铝合金的选哪个好)
+    r"|(?:选|买|挑|入)哪(?:个|款|一个|一款|种)(?:好|更好|比较好|合适|更合适)?[？?。！!～~\s]*$"
 )
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 

@@ -134,7 +134,8 @@ def _referred(sentence: str) -> set[str]:
 # A visit of the past that opens an aside (上次来杭州我还…): the opener, before the aside's 还
 _PAST_VISIT_OPENER = r"(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?"
 _DIGRESSION = re.compile(
-    r"^(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
+    # (…after a word that only adds it: 另外最近在追一部职场剧)
+    r"^(?:(?:另外|还有|而且)[，,]?)?(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
     r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句(?=[，,：:。！!\s]|$)|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
     r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
     r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
@@ -146,6 +147,8 @@ _DIGRESSION = re.compile(
     # news of the neighbourhood (我们公司楼下新开了一家手冲咖啡馆)
     r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开了一?家)"
 )
+# A line that opens on a word adding something else (另外, 还有): no item of the heading it stands under
+_ADDED = re.compile(r"^\W*(?:另外|还有|顺便|对了)")
 DRIFT_MIN, DRIFT_SHARE, LOOSE_WEIGHT = 2, 0.3, 1 / 3
 SURE_DRIFT = 3  # words of one other theme that make a single sentence a digression
 TANGENT_MIN_CHARS = 20  # a digression this long is a tangent, not a passing remark
@@ -379,7 +382,8 @@ def topic_drift(scope: Scope, draft: Mapping[str, Any], facts: Sequence[str]) ->
     counted = bool(scope.themes) and not scope.narrative
     # (…unless it goes on with an on-topic item under a heading: 🍳 吃饭相关： 卡式炉和气罐… 我们煮了火锅)
     thick_off = [s for s in off if thick(s)]
-    headed = _headed_items(body, stance) if thick_off else set()
+    # (…but not a line that says it adds something else: 另外换季了，家里有小朋友的话… under 【缺点】)
+    headed = _headed_items(body, stance) - {s for s in thick_off if _ADDED.match(s)} if thick_off else set()
     sure = [s for s in thick_off if s not in headed]
     # …and a line thicker still digresses whatever topic word it passes by, under any heading (周五发完周报
     # 我就去楼下健身房…练背…硬拉 in an intern's weekly-report tips)
@@ -623,7 +627,9 @@ def _stray_paragraphs(body: str, scope: Scope) -> list[str]:
         shared = [w for w in _things(para) if w in topical]
         named = any(not any(w in g or g in w for w in shared) for g in _trigrams(para) & topical_names)
         cohesive = len(shared) + named >= 2
-        if len(said) >= 2 and elsewhere and not touching[para] and para not in thread and not cohesive:
+        # (…one long sentence of several clauses is as much a paragraph: 上个月公司团建去爬山，…)
+        told = len(said) >= 2 or (said and cjk_len(said[0]) >= 40 and said[0].count("，") >= 3)
+        if told and elsewhere and not touching[para] and para not in thread and not cohesive:
             out.extend(said)
     return out
 

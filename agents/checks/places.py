@@ -271,7 +271,7 @@ def mentioned(text: str) -> list[str]:
 
 # A village's or a spot's head after a county-level name: 龙潭村 is a village of 屏南, not 吉林's 龙潭区,
 # 白水洋 a river bed, not 陕西's 白水县 — no district is called after its own village.
-_VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒))")
+_VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒)|瀑布|大?峡谷|水库|溶洞)")  # (…or 龙潭瀑布)
 # A town may even take a prefecture's name (东山岛's 铜陵镇 is not 安徽's 铜陵), unless the 镇 opens a place
 # of its own (南京镇江一日游: 镇江 is a city).
 _TOWN_HEAD = re.compile(r"^镇")
@@ -558,7 +558,7 @@ def _home(escaped: str) -> list[str]:
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
         # a leg of the way from a station (长沙南坐高铁到萍乡北)
         rf"{escaped}(?:[东南西北]站?|站)(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
-        rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在){escaped}",
+        rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
         # (老板是甘肃过来的, 房东来自温州: where someone here comes from)
@@ -647,6 +647,8 @@ def _moved(escaped: str) -> list[str]:
     """Where the writer lived before a move (我从北京搬回了老家洛阳, 在上海住了五年后…)."""
     return [
         rf"从{escaped}(?:搬回|搬到|搬来|搬走|辞职|回到?老家)",
+        # (…or a job left there: 从上海的设计公司辞职)
+        rf"从{escaped}的[^，,。！!？?；;\n]{{1,8}}?(?:辞职|离职|跳槽|毕业)",
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
         rf"离开{escaped}",
     ]
@@ -675,6 +677,10 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}?回来",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
         rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
+        # (…and where someone else went or is: 她前年已经离职去了成都, 他说在潮汕，送别要吃丸子)
+        rf"(?:他|她|师父|师傅|领导|同事|前辈|老板|组长|主管|经理|学姐|学长|室友|朋友)们?[^，,。！!？?；;\n]{{0,6}}?"
+        rf"(?:去了|回了|调去了?|搬去了?){escaped}",
+        rf"(?:他|她)们?说(?:在)?{escaped}[，,]",
     ]
 
 
@@ -706,6 +712,11 @@ def _compared(escaped: str, listed: str) -> list[str]:
         r"(?:不一样|不同|不太一样|有区别|差不多|一样|两个路子|两回事|两码事|两种风格)",
         # (和湘潭的粉比; 和附近的宏村比呢)
         rf"(?:和|跟|与)(?:(?:附近|隔壁|旁边|周边|邻近)的?)?{listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",
+        # (…a trip there before: 和去年去的槟城比)
+        rf"(?:和|跟|与)(?:去年|前年|之前|以前|上次|那年)?(?:去|去过|住过|玩过)的{listed}(?:比|相比|比起来)",
+        # (…or a share of what it costs there: 房租只有上海的四分之一)
+        rf"(?:只有|只要|不到|才|是|相当于|差不多是){listed}的"
+        r"(?:[一二三四五六七八九十几\d]+分之[一二三四五六七八九十几\d]+|一半|[一二三四五六七八九十几\d]+成|[一二两三四五六七八九十几\d]+倍)",
     ]
 
 

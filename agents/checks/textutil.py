@@ -110,7 +110,8 @@ def cjk_len(text: str) -> int:
 # Words of a request that say how much or when, or that it began, of any subject (完全不运动, 想开始跑步):
 # no topic — 面试完全对不上 shares nothing with a running plan
 _HOLLOW_FLAGS = frozenset({"d", "ad", "c", "p", "r", "u", "y", "e", "o"})
-_HOLLOW_VERBS = frozenset("开始 想要 觉得 希望 打算 知道 需要 可以 应该".split())  # noqa: SIM905
+# (…nor the words that say what kind of telling it is: 改造的过程, 我的经历)
+_HOLLOW_VERBS = frozenset("开始 想要 觉得 希望 打算 知道 需要 可以 应该 经历 过程".split())  # noqa: SIM905
 
 
 def _hollow_words(text: str) -> frozenset[str]:

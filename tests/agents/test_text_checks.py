@@ -1687,10 +1687,13 @@ ROUND_35_FAILING = frozenset(f"draft-g{n}-good" for n in (1382, 1385, 1388, 1397
 # Round 37 (the same session): measured once at d318d4e — tune 19 of 22 caught, 8 of 31 good posts failed;
 # held out 5 of 10, 3 of 15. The eight tuned false fails passed by class; the three held out left as measured
 ROUND_37_FAILING = frozenset({"draft-g1424-good", "draft-g1439-good", "draft-f1117-good"})
+# Round 39 (session 33): measured once at 9ec3d60 — tune 13 of 22 caught, 6 of 31 good posts failed; held out
+# 8 of 10, 3 of 15. The six tuned false fails passed by class; the three held out left as measured
+ROUND_39_FAILING = frozenset({"draft-f1133-good", "draft-g1445-good", "draft-g1457-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
-    | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING
+    | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1701,6 +1704,12 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 39
+    "draft-f1137-1": "foreign_place",  # 去喜洲那家排队的老店买的 in a 建水 food guide (喜洲 is 大理's)
+    "draft-f1138-1": "topic_drift",  # 另外最近在追一部职场剧…西装同款 in a salary-talk guide
+    "draft-f1138-2": "cta_mismatch",  # 下次出发前照着清单再过一遍，别漏带东西 closing a salary-talk guide
+    "draft-f1140-1": "topic_drift",  # 另外…家里有小朋友的话睡前别让孩子喝太多水 under a sunscreen's 【缺点】
+    "draft-f1143-1": "off_topic_advice",  # 每年做一次甲状腺和乳腺B超 in a camping guide
     # round 37
     "draft-f1121-2": "cta_mismatch",  # 晒晒你们做出来的成品 closing a 10 km running plan
     # round 35
@@ -2679,3 +2688,64 @@ def test_a_cut_modal_and_a_section_label_glued_into_a_line_are_cut_offs() -> Non
     assert "cut_off" in checks("下班后怎么挤时间学英语", {"title": "下班学英语", "body": glued})
     apart = glued.replace("常用的睡前10分钟：", "常用的说法。\n\n睡前10分钟：")
     assert "cut_off" not in checks("下班后怎么挤时间学英语", {"title": "下班学英语", "body": apart})
+
+
+# --- session 33: rounds 38 and 39, each class tested with posts of our own ----------------------------
+def test_a_trip_before_set_beside_a_home_and_someone_else_s_whereabouts_are_no_places_of_the_post() -> None:
+    trip = (
+        "凤凰古城两天够了。\n\n和去年去的镇远比，凤凰更热闹，夜景也更亮；镇远人少，适合发呆。\n\n"
+        "第一天沿沱江走，晚上看吊脚楼的灯。\n\n收藏起来，出发前照着走。"
+    )
+    assert "foreign_place" not in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": trip})
+    home = "我住长沙，开车四个小时就到凤凰古城。\n\n第一天沿沱江走，晚上看吊脚楼的灯。\n\n收藏起来。"
+    assert "foreign_place" not in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": home})
+    falls = "早上7点从停车场出发。\n\n11:30 登顶，半路拐去龙潭瀑布拍了几张。\n\n下撤走原路。"
+    assert "foreign_place" not in checks("雾灵山一日徒步攻略", {"title": "雾灵山一日", "body": falls})
+    job = (
+        "离职那天没什么特别。\n\n带我的组长去年已经调去了杭州，她留下的便签还在抽屉里。\n\n"
+        "同事老陈说在他们那边，送别要吃一碗面，我不知道真假。\n\n最后一次刷卡，心里空了一下。"
+    )
+    assert "foreign_place" not in checks("写写我离开第一份工作那天", {"title": "离职那天", "body": job})
+    money = (
+        "去年从深圳的广告公司辞职，回老家做自由设计。\n\n老家房租只有深圳的三分之一，一年能存下的钱差不多。\n\n"
+        "收入不稳定，第一年靠两个老客户。"
+    )
+    draft = {"title": "自由第一年", "body": money}
+    assert "foreign_place" not in checks("写我做自由设计第一年的收入复盘", draft)
+    # …but another city's spot put on the trip's route is still foreign
+    wrong = trip.replace("第一天沿沱江走", "第一天先去张家界坐天门山索道，再沿沱江走")
+    assert "foreign_place" in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": wrong})
+
+
+def test_an_aside_after_a_word_that_only_adds_it_and_a_screening_advice_are_caught() -> None:
+    body = (
+        "面试前准备三件事。\n\n查清岗位要求，把经历往要求上靠。\n\n"
+        "另外最近在追一部律政剧，女主的几套西装真好看，我已经搜到同款了，还在犹豫要不要下单。\n\n"
+        "面完当天发一封感谢邮件。"
+    )
+    assert "topic_drift" in checks("应届生第一次面试怎么准备", {"title": "第一次面试", "body": body})
+    review = (
+        "这支防晒用了一个月。\n\n【缺点】有点酒精味，眼周会刺。另外换季了，家里有小朋友的话睡前别让孩子喝太多水，"
+        "容易夜醒，宝宝也睡不踏实。\n\n【总结】油皮可以入。"
+    )
+    assert "topic_drift" in checks("某防晒用了一个月，写个测评", {"title": "防晒一个月", "body": review})
+    hike = (
+        "武功山两天一夜。\n\n第一天上到金顶扎营。另外过了三十岁，建议每年做一次甲状腺和乳腺B超，早发现早处理。\n\n"
+        "第二天看日出下山。"
+    )
+    assert "off_topic_advice" in checks("武功山露营攻略", {"title": "武功山露营", "body": hike})
+
+
+def test_a_packing_list_s_closing_on_a_post_of_no_trip_is_a_wrong_call() -> None:
+    body = (
+        "谈薪前先查行情。\n\n报一个区间，底线放在区间下沿。\n\n"
+        "觉得有用先收藏，下次出发前照着清单再过一遍，别漏带东西～"
+    )
+    assert "cta_mismatch" in checks("应届生拿到offer怎么谈薪资", {"title": "应届生谈薪", "body": body})
+
+
+def test_the_corpus_s_places_are_known_but_exercises_and_foods_named_after_countries_are_no_places() -> None:
+    dive = "黄山塔川秋天很红。\n\n潜水爱好者可以再考虑沙巴周边的小岛。\n\n收藏起来。"
+    assert "foreign_place" in checks("黄山塔川看秋色路线", {"title": "塔川秋色", "body": dive})
+    legs = "练臀腿两个动作。\n\n保加利亚分腿蹲 每边3组。\n\n罗马尼亚硬拉 3组×10次，练完吃一盒希腊酸奶。"
+    assert "foreign_place" not in checks("居家臀腿训练计划", {"title": "居家练臀", "body": legs})

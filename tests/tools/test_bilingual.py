@@ -475,3 +475,19 @@ def test_a_span_of_digits_stays_whole_beside_the_words_around_it(text: str, chin
 )
 def test_words_the_list_lacked_in_session_25(text: str, chinese: str) -> None:
     assert localize(text) == chinese
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese"),
+    [
+        # a landmark named before its city goes after it, as Chinese says it
+        ("things to do at West Lake in Hangzhou", "杭州西湖玩法"),
+        # an accented letter is its plain one (cafés, café)
+        ("my favourite cafés in Chengdu", "成都私藏咖啡馆"),
+        ("how I prepared for my interview at a foreign company", "外企面试准备"),
+        # how long the post should be is no word of its subject
+        ("a post about our retired greyhound, not too long", "退役灵缇"),
+    ],
+)
+def test_words_and_orders_the_list_lacked_in_session_33(text: str, chinese: str) -> None:
+    assert localize(text) == chinese

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tools.offline.context import Context
-from tools.offline.details import request_details
+from tools.offline.details import asked_parts, request_details
 from tools.offline.dishes import dish_steps
 from tools.offline.drafting import compose_draft
 from tools.offline.material import gather
@@ -182,3 +182,8 @@ def test_first_time_titles_only_for_a_first_doing() -> None:
     brief = {"topic": "养布偶猫", "theme": "pets", "contentType": "guide", "keywords": ["布偶猫"]}
     firsts = [draft("第一次养布偶猫，写篇新手攻略", brief, seed=s)["title"] for s in range(60)]
     assert any(t.startswith("第一次") for t in firsts)  # still one of the skeletons there
+
+
+def test_where_the_parts_are_done_asked_names_the_doings_as_the_parts() -> None:
+    request = "周日沿着东湖绿道骑了一圈，写篇路线笔记，写清楚在哪里可以停下来吃饭和上厕所"
+    assert asked_parts(request) == ["吃饭", "上厕所"]

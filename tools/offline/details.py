@@ -70,6 +70,7 @@ _TERMS = re.compile(
 _STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|傍晚|晚上|早上|Day\s?\d|第[一二三四五六七]天)")
 _SPACED = re.compile(SPACE_BREAK)  # (a space parts clauses here as it does in topic.CLAUSE)
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
+_ARROW_ASIDE = re.compile(r"[（(](?P<steps>[^（）()]+?(?:→|->|➡)[^（）()]+)[）)]")
 _LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post
 # (not a name — KALLAX, CeraVe — nor a word Chinese posts use as it is: 拿到offer, 做了个vlog)
@@ -103,6 +104,8 @@ _WANT = re.compile(
 )
 
 
+# what the plan should hold more of (多安排点喝茶、听川剧、逛公园): its doings
+_ARRANGE = re.compile(r"^(?:多|再|尽量)?安排(?:点|些|一些|上)?")
 # …or a place the trip must go to, named first (兵马俑一定要去, 鼓浪屿必去)
 _MUST_GO = re.compile(
     r"^(?P<what>[\u4e00-\u9fff]{2,8}?)(?:是)?(?:一定要|必须|必|非|很想|特别想|想)去(?:一趟|一次|看看)?$"
@@ -110,7 +113,11 @@ _MUST_GO = re.compile(
 
 
 # a list the post is asked to speak of, with the asking before or after it (…、…都要写, 写一下…、…)
-_ASKED_TO = r"(?:写|写上|写进去|写一下|提到|提一下|讲讲|说说|介绍|介绍一下|讲到|聊聊)"
+_ASKED_TO = (
+    r"(?:写|写上|写进去|写一下|提到|提一下|讲讲|说说|介绍|介绍一下|讲到|聊聊"
+    # (…or to list, each apart: 证件、转换插头、常用药分门别类列出来)
+    r"|(?:分门别类|分类|分开|一样样|逐个|挨个)?(?:列出来|列一下|列清楚|写清楚|列上|列))"
+)
 _TO_WRITE = re.compile(
     rf"(?P<lead>(?:要|得|想|请|再)?{_ASKED_TO})?(?P<items>[^，,。]{{2,}}?、[^，,。]{{2,}}?)"
     rf"(?(lead)|(?:都|也|全|全都)?(?:要|得|想)?{_ASKED_TO})"
@@ -402,6 +409,27 @@ def _in_topic(clause: str, topic: str) -> bool:
     return clause == topic or (len(clause) >= 4 and clause in topic)
 
 
+def _plain(request: str) -> str:
+    """The request in Chinese, its clauses parted as `_CLAUSES` reads them: a space between Chinese words
+    ends one, and so does a dash before what it lists (三步补妆法——吸油纸、散粉、定妆喷雾)."""
+    text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
+    return re.sub(r"——+", "：", text)
+
+
+def _stepped(details: Details, clause: str) -> str:
+    """The clause without what it gives the plan: steps in brackets (添加顺序整理好了（高铁米粉→菜泥→果泥）)
+    and doings to arrange more of (多安排点喝茶、听川剧、逛公园) go to `details`; what is left is read on."""
+    if aside := _ARROW_ASIDE.search(clause):
+        details.steps += [s.strip() for s in _ARROW.split(aside["steps"]) if s.strip()]
+        clause = (clause[: aside.start()] + clause[aside.end() :]).strip()
+    arranged = _ARRANGE.match(clause)
+    doings = [d for d in re.split(r"[、和]", clause[arranged.end() :]) if len(d) >= 2] if arranged else []
+    if len(doings) < 2:
+        return clause
+    details.wants += [d for d in doings if d not in details.wants]
+    return ""
+
+
 def request_details(request: str, subject: str, topic: str = "") -> Details:
     """The request's own story, terms, items and steps (see the module docstring); `subject` is the topic
     the writer already says, so its clause is not said again — nor the clause that is the whole `topic`
@@ -415,9 +443,10 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     untold: list[str] = []  # the clauses that set a scene no told clause followed
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
     # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
-    text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
+    text = _plain(request)
     clauses = [(m.group("text").strip(), m.group("end")) for m in _CLAUSES.finditer(text)]
     for clause, end in _listed_apart(clauses):
+        clause = _stepped(details, clause)
         if _ARROW.search(clause):  # 5:30 起床 → 晨跑 5km: steps in their order
             details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]
             continue
@@ -510,6 +539,8 @@ _PART_LEAD = re.compile(
 )
 _PART_TAIL = re.compile(rf"{_PARTS_COUNT}?(?:都|也|全)?(?:要|得|想)?(?:来)?(?:写|讲|说)(?:一下|进去|清楚)?$")
 _PART_WORDS = re.compile(r"^(?:还有|以及|和|再|最后|然后)")
+# where the parts are done, asked (写清楚哪里可以停下来拍照和补水): the doings are the parts
+_WHERE_TO = re.compile(r"^(?:哪里|哪儿|在哪里?|哪些地方|什么地方)(?:可以|能)?(?:停下来|停一下|歇脚)?")
 # a clause that is no part: a post asked for, a refusal, a manner, the writer's story
 _NO_PART = re.compile(
     r"写篇|一篇|帮我写|笔记|帖子|不要|别|不用|顺便|语气|风格|口吻|给[^，]{0,8}看|我|了$|吧$"
@@ -519,13 +550,13 @@ _NO_PART = re.compile(
 def asked_parts(request: str) -> list[str]:
     """The parts the request asks the post to be written in or to speak of, in its order; [] when it
     names fewer than two."""
-    text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
+    text = _plain(request)
     marked = [(m.group("text").strip(), m.group("end")) for m in _CLAUSES.finditer(text)]
     clauses = [c for c, _ in marked if c]
     ends = [e for c, e in marked if c]
     for i, clause in enumerate(clauses):
         lead = _PART_LEAD.match(clause)
-        first = clause[lead.end() :] if lead else ""
+        first = _WHERE_TO.sub("", clause[lead.end() :]) if lead else ""  # (哪里可以停下来拍照和补水)
         if not lead or _NO_PART.search(first) or len(first) == 1:  # (讲真: no part)
             continue
         if _IN_PARTS.search(clause) and ends[i][:1] in ("：", ":"):

@@ -139,6 +139,9 @@ _NOT_TAGS = frozenset(
         # when, not what (午休时间健身 is about 午休 and 健身)
         "时间",
         "时候",
+        # how or whence, not what (慢节奏的成都游, 从杭州出发)
+        "节奏",
+        "出发",
     }
 )
 
@@ -151,6 +154,24 @@ def subject_words(words: list[str]) -> list[str]:
         for w in dict.fromkeys(words)
         if len(w) >= 2 and w not in generic and not _ABSTRACT.search(w) and not _KIND_WORDS.fullmatch(w)
     ]
+
+
+# a dish eaten at a place (在厦门吃了三家沙茶面), and a child's age told as news (宝宝8个月了刚开始加辅食)
+_EATEN_AT = re.compile(
+    r"^(?P<p>[\u4e00-\u9fff]{2,4}?)[吃喝]了?(?:[一二两三四五六七八九十几\d]+[家碗份顿次个杯])?(?P<x>\S{2,})$"
+)
+_AGE_NEWS = re.compile(
+    r"^(?P<who>宝宝|孩子|娃|儿子|女儿|闺女)(?P<age>[\d一二两三四五六七八九十]+(?:个月|岁)半?)(?:大)?了?"
+    r"(?:刚开始|刚刚|刚|开始|要)(?=\S{2})"
+)
+
+
+def _told_as_news(subject: str) -> str:
+    """A subject told as what happened, said as what it is about: the place's dish (厦门沙茶面), not a trip;
+    the child with its age before it (8个月宝宝加辅食)."""
+    if (ate := _EATEN_AT.match(subject)) and ate["p"] in places(ate["p"]):
+        subject = ate["p"] + ate["x"]
+    return _AGE_NEWS.sub(r"\g<age>\g<who>", subject)
 
 
 def subject_of(topic: str, audience: str) -> str:
@@ -202,11 +223,12 @@ def subject_of(topic: str, audience: str) -> str:
     # a meal made at home is the dish: 周末在家做一顿日式咖喱 → 日式咖喱, 周末在家做了虾仁蒸蛋 → 虾仁蒸蛋,
     # 烤箱做了一次巴斯克芝士蛋糕 → 巴斯克芝士蛋糕 (the oven it was made in is no part of it)
     subject = re.sub(
-        r"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:用?(?:烤箱|空气炸锅|电饭[煲锅]|微波炉|高压锅|砂锅|平底锅|铸铁锅|面包机))?"
+        rf"^(?:周末|假期|今天|昨天|上周)?(?:在家)?(?:用?(?:{_APPLIANCES}))?"
         r"(?:[做煮烤炖蒸]|来|复刻|自制)(?:了|一[顿道份个锅碗](?!月))(?:一?[顿道份个锅碗次](?!月))?(?=\S{2})",
         "",
         subject,
     )
+    subject = _told_as_news(subject)
     if why := re.match(r"^(?:为什么|为啥|为何)(?P<rest>.{2,})$", subject):  # what the why is about: the
         # thing it ends on (为什么越来越多年轻人开始养乌龟 → 乌龟, …先别买单反 → 单反)
         done = re.search(r"(?:买|养|用|学|选|吃|穿|喝|去|玩|做|喜欢)([\u4e00-\u9fff]{2,4})$", why["rest"])
@@ -232,8 +254,9 @@ def subject_of(topic: str, audience: str) -> str:
         # and a theme's own doing is a thing: 用什么防晒不闷痘 → 防晒)
         elif not (
             _is_noun(after) or after in _activities() if len(after) >= 2 else re.search(r"\S[种养]$", before)
-        ):
-            after = ""
+        ):  # (…but a doing it ends on is what: 几点起床晨跑最舒服 → 晨跑)
+            ends = sorted((a for a in _activities() if len(a) >= 2 and after.endswith(a)), key=len)
+            after = ends[-1] if ends else ""
         subject = before + after if len(before + after) >= 2 else subject
     subject = re.sub(_STORY_OF, "", subject) if len(_STORY_OF.sub("", subject)) >= 3 else subject
     subject = re.sub(_STORY_SPAN, "", subject).strip("的，, ")
@@ -243,6 +266,8 @@ def subject_of(topic: str, audience: str) -> str:
     # whose cooking it was and that I learnt it (我妈做的酸菜鱼终于被我学会了 → 酸菜鱼): the dish
     subject = re.sub(rf"^我?(?:{_KIN})(?:做|烧|包|煮|炖|腌|卤)的(?=\S{{2}})", "", subject)
     subject = re.sub(r"(?<=\S{2})(?:终于|总算)?被我(?:学会|做成功?|复刻成功?|搞定|做出来)了?$", "", subject)
+    # …nor how many tries it took (空气炸锅烤鸡翅试了三次终于成功了 → 空气炸锅烤鸡翅)
+    subject = re.sub(r"(?<=\S{3})(?:试|做|烤|练|失败|翻车)了?[一二两三四五六七八九十几\d]+次.*$", "", subject)
     # what was made of what (花了一个周末把阳台改成了小花园 → 阳台改成小花园)
     if made := _MADE_OVER.match(re.sub(r"^我们?", "", subject)):
         subject = f"{made['x']}{made['v']}成{made['y']}"
@@ -548,6 +573,11 @@ def _grown(subject: str) -> str:
 _DONE_TO = re.compile(r"给(?P<who>猫咪?|狗狗?|宝宝|孩子|娃|兔子|仓鼠)(?P<do>[\u4e00-\u9fff]{2,4})")
 
 
+# The pots and machines a dish is cooked in (空气炸锅烤鸡翅 is about the 鸡翅)
+_APPLIANCES = "烤箱|空气炸锅|电饭[煲锅]|微波炉|高压锅|砂锅|平底锅|铸铁锅|面包机"
+_IN_APPLIANCE = re.compile(rf"^用?(?:{_APPLIANCES})(?:做|烤|炸|煮|蒸|焖|炖)(?=\S{{2}})")
+
+
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
     """The one word a subject is about: its place, else the brief's first keyword in it, else its first
     content word (厦门三天两晚 → 厦门, 秋冬敏感肌护肤 → 敏感肌); two things compared are both its word
@@ -556,6 +586,8 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
     运营): the place is only where."""
     if (turned := _TURNED.search(subject)) and turned.start() >= 2:  # 把电视墙改成书墙 is about the 书墙
         return _key(turned["to"], keywords, trip=trip)
+    if cooked := _IN_APPLIANCE.match(subject):  # (the dish, not the pot: 空气炸锅烤鸡翅 → 鸡翅)
+        return _key(subject[cooked.end() :], keywords, trip=trip)
     if _PAIR.fullmatch(subject) and len(subject) <= 9 and not re.search(r"[的了]", subject):
         # (what is grown or learnt is the pair, not where: 阳台种薄荷和罗勒 → 薄荷和罗勒)
         pair = re.search(r"[养种学练](?P<pair>[^养种学练]{1,4}(?:和|与|跟)[^养种学练]{1,4})$", subject)
@@ -935,8 +967,19 @@ def _material(ctx: Context, fb: Feedback, words: list[str], head: str = "") -> M
     named = places(ctx.topic)
     rest = re.sub("|".join(map(re.escape, named)) or "^$", "", ctx.topic)
     doing = [t for t in ctx.theme.triggers if len(t) >= 2 and t in rest] if named else []
+    if named and ctx.theme.key == "food":  # (…and the dish had there: 在厦门吃了三家沙茶面 → 沙茶面)
+        doing += [t for t in things_in(rest) if t not in doing]
     follows = (*doing, *ctx.theme.triggers) if doing and ctx.theme.key != "travel" else ()
-    return gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked, head=head, follows=follows)
+    material = gather(facts, fb.avoid, specific, list(ctx.theme.triggers), asked, head=head, follows=follows)
+    if _EATING_OUT.search(ctx.request) and not _COOKING.search(ctx.request):  # (a shop's post: no recipe)
+        material.lines = [ln for ln in material.lines if not _RECIPE_LINE.search(ln.text)]
+    return material
+
+
+# a post on a shop one eats at (探店, 这家店), not on cooking: no line of a recipe's amounts or steps
+_EATING_OUT = re.compile(r"探店|这家(?:店|餐厅|馆子|咖啡馆|面馆)|餐厅|\bbrunch\b", re.IGNORECASE)
+_COOKING = re.compile(r"做法|菜谱|食谱|在家做|自己做|复刻|教程")
+_RECIPE_LINE = re.compile(r"\d+\s*(?:g|克|ml|毫升)(?![a-z])|做的是|压成泥|搅匀|预热|焯水|腌制?\d")
 
 
 # a clause that ends on how long: 入职三个月, 养猫三年, 练了半年
@@ -1189,6 +1232,12 @@ def _tags(
     base = [t for t in base if not _KIND_WORDS.fullmatch(t)]  # #经验分享 is what kind of post, not about what
     base = [_street(t, ctx.request) for t in base]
     base = [t for t in base if not _only_setting_out(t, ctx.request, ctx.topic)]
+    # (…nor a kind of the theme's thing for a setting or a figure the request never names: no #职场穿搭 nor
+    # #显瘦穿搭 on a night out in the snow)
+    said = f"{ctx.request} {ctx.topic}"
+    base = [t for t in base if not ((q := _QUALIFIED.match(t)) and q["q"] not in said)]
+    # (…nor what the request refuses: no #开车 on 不开车怎么去)
+    base = [t for t in base if not re.search(rf"(?:不|别|不用|不想|无需)(?:{re.escape(t)})", ctx.request)]
     whose = readers(f"{ctx.request} {ctx.topic}")  # no #养猫 on a dog's adoption
     base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
@@ -1227,6 +1276,11 @@ def _tags(
     return tags[:8]
 
 
+# a kind of the theme's thing for a setting, a reader or a figure (职场穿搭, 约会妆, 显瘦穿搭, 海岸线徒步)
+_QUALIFIED = re.compile(
+    r"^(?P<q>职场|通勤|约会|校园|学生党?|显瘦|显高|小个子|微胖|梨形|大码|度假|海边|海岛|海岸线|城市|亲子)"
+    r"(?:穿搭|妆容?|护肤|健身|发型|徒步|露营|骑行)$"
+)
 _SEASON = re.compile(r"秋冬|春夏|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|早春|初秋|初夏|寒冬|盛夏")
 
 
@@ -1885,8 +1939,14 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     text = f"{ctx.request} {ctx.topic}"
     sought = voice.sought_doings(text)  # (what the trip goes to do, before its landmarks: 看油菜花)
     others = [d for d in voice.trip_doings(text) if d not in sought]
+    # (a landmark the trip is named after goes first: 承德避暑山庄两天; a day at one spends no time on the
+    # city's others — 北京爨底下村一日游 goes to no 八达岭)
+    own = sorted((n for n in landmark_cities() if n in ctx.topic), key=ctx.topic.find)
     landmarks = () if voice.outing(text) else _landmark_visits(ctx, fb, said)
-    for pool in [*sought, landmarks, *others]:
+    if own and _ONE_DAY.search(text):
+        landmarks = ()
+    first = [(itinerary.visit(own[0]),)] if own and not _in_any(own[0], said) else []
+    for pool in [*first, *sought, landmarks, *others]:
         usable = [
             d
             for d in pool
@@ -1902,6 +1962,7 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     return spare
 
 
+_ONE_DAY = re.compile(r"一日游|半日游?|一天|半天")
 # the words a visit is said with (去老门东看看): no doing of its own another line may have done already
 _VISITING = frozenset({"看看", "逛逛", "走走", "玩玩", "转转"})
 

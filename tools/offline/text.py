@@ -77,8 +77,16 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(
         w
         for w in words
-        if len(w) >= 2 and w not in STOPWORDS and not re.fullmatch(r"[\W\d_]+", w) and not _COUNT.match(w)
+        if len(w) >= 2
+        and w not in STOPWORDS
+        and w not in _UNITS
+        and not re.fullmatch(r"[\W\d_]+", w)
+        and not _COUNT.match(w)
     )
+
+
+# units of measure, no subject of their own (3平米 of a bathroom)
+_UNITS = frozenset("平米 平方 平方米 公里 公斤 千克 厘米 毫米 毫升 小时 分钟 千卡".split())  # noqa: SIM905
 
 
 # A count or an ordinal with its measure word (几道, 三个, 第一双): says how many, not what about.
@@ -206,6 +214,7 @@ def _trigger_weight(text: str, word: str, theme: str) -> float:
     )
 
 
+_ATE_COUNTED = re.compile(r"(?:吃|尝|喝)(?:了|遍了?|过)(?:[一二两三四五六七八九十几\d]+[家碗份顿种样杯])")
 _GONE_TO = re.compile(r"(?:去了|到了|逛了|爬了|登了)(?P<p>[\u4e00-\u9fff]{2,6})")
 
 
@@ -255,6 +264,8 @@ def detect_theme(text: str) -> Theme:
             triggers += 2 * sum(1 for p in _gone_to(lowered) if any(p.startswith(s) for s in _sights()))
         elif theme.key == "pets":
             triggers += len(_KEPT_ANIMAL.findall(lowered))
+        elif theme.key == "food":  # (…and what was eaten, counted: 在厦门吃了三家沙茶面 tastes the dish)
+            triggers += len(_ATE_COUNTED.findall(lowered))
         words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()
         hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:

@@ -99,6 +99,8 @@ _TAIL = re.compile(
     r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|内容|图文|种草文|推文)$"
     r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
     r"|(?<=[\u4e00-\u9fff]{3})(?<![请字])帖$"  # 泰山夜爬帖: a post of it (not 请帖, 字帖, nor 励志帖: a kind)
+    # (…and where it is posted: 列一个入园清单发小红书)
+    r"|(?<=\S{2})(?:发|发到|发在|发个|放到)(?:小红书|朋友圈|抖音|微博|公众号|B站|豆瓣)(?:上)?$"
 )
 # a "make" frame in the middle of a clause: 给刚毕业的大学生写一篇… / …写篇经验帖
 _MID_MAKE = re.compile(
@@ -719,7 +721,9 @@ def _whose_question(first: str, topic: str, clauses: list[str]) -> tuple[str, st
     another clause (新手第一次养仓鼠，笼子、垫料和饮食要注意什么？ → the hamster's) — not where the question
     names a place (长沙两天怎么吃，美食攻略 is a Changsha guide, no 美食长沙)."""
     asked_of = topic[: a.start()] if (a := _ASKED_TAIL.search(topic)) else topic
-    if len(asked_of) >= 2 and not particulars(asked_of):
+    # (…and a way refused names nothing either: 北京爨底下村一日游，不开车怎么去 asks of the trip)
+    refused = re.match(r"(?:不|别|不用|无需|没有?)(?=\S)", asked_of) is not None
+    if len(asked_of) >= 2 and (refused or not particulars(asked_of)):
         # 带两岁宝宝坐五小时高铁，车上怎么哄: where the question is (车上) names nothing; the told clause does
         told_of = next((c for c in clauses if c != first and particulars(peel(c))), "")
         return (told_of, peel(told_of) + topic[len(asked_of) :]) if told_of else (first, topic)
@@ -807,7 +811,9 @@ def extract_topic(request: str) -> str:
         first, topic = _whose_question(first, topic, clauses)
     if (after := _after_label(request, first, topic)) is not None:  # 写一篇职场干货：试用期…聊转正
         first, topic = after
-    other = next(((c, t) for c, t in peeled if c != first and len(t) >= 6), None)  # (not 去成都玩)
+    # (not 去成都玩; but a kind said only by how it is written gives way to any: 可乐鸡翅，写个简单的菜谱)
+    least = 2 if _WRITTEN_KIND.fullmatch(topic) else 6
+    other = next(((c, t) for c, t in peeled if c != first and len(t) >= least), None)
     if _BARE_THEME.fullmatch(topic) and other:  # 顺德两天吃遍双皮奶和鱼生，写篇美食攻略笔记: 美食 is a theme
         # (…and what is wished is what is done: 想吃火锅和串串 → 吃火锅和串串)
         wished = re.sub(r"^(?:想|打算|准备|计划)(?=[吃去买看玩逛喝拍])", "", other[1])
@@ -959,12 +965,19 @@ _KIND_AFTER = re.compile(
 _MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
 
 
+# a kind of post said only by how it is written (写个详细菜谱, 来篇真实测评): no subject of its own
+_WRITTEN_KIND = re.compile(
+    r"(?:详细|简单|完整|真实|实用|超详细|详尽)的?(?:菜谱|食谱|教程|测评|做法|攻略|笔记)"
+)
 # a theme's bare word and a kind of post (美食攻略, 旅行笔记, 穿搭分享, 职场帖): no subject of its own
 _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件灰色大衣的五种搭法)
     r"(?:美食|旅行|穿搭|护肤|美妆|健身|家居|育儿|职场|宠物|户外|萌宠)帖|"
     r"(?:(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)(?=\S{2}))?"
-    r"(?:美食|旅行|旅游|穿搭|搭配|护肤|美妆|健身|运动|家居|育儿|职场|宠物|户外|萌宠)"
-    r"(?:攻略|笔记|分享|心得|经验|推荐|合集|清单|指南|日记|记录)+"
+    r"(?:美食|旅行|旅游|穿搭|搭配|护肤|美妆|健身|运动|家居|育儿|职场|职业|宠物|户外|萌宠|改造|装修)"
+    r"(?:攻略|笔记|分享|心得|经验|推荐|合集|清单|指南|日记|记录|思路|方案)+"
+    r"|职业|改造|装修"  # (…or alone, the kind peeled off: 写篇职业分享)
+    # (…or a kind of post said only by how it is written: 写个详细菜谱, 来篇真实测评)
+    rf"|{_WRITTEN_KIND.pattern}"
     r"|(?:春夏|秋冬|春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|夏日|冬日)"
     r"(?:美食|穿搭|护肤|美妆|健身|运动|家居|育儿|户外)"
 )

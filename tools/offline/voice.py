@@ -408,9 +408,13 @@ CLOSINGS: dict[str, tuple[str, ...]] = {
 _REFUSED = re.compile(r"(?:不|别|不用|不要|无需|不想|不去|没有?)(?!错|少|久|到|了|同|太|算)")
 
 
+# …or says it cannot be done (老人膝盖不好爬不了山, 吃不了辣)
+_CANNOT = re.compile(r"(?:爬|走|登|上|下|跑|游|骑|吃|喝|坐)不(?:了|动)")
+
+
 def _unrefused(text: str) -> str:
-    """The text without the clauses that refuse what they name (不自驾, 不看海)."""
-    return "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()))
+    """The text without the clauses that refuse what they name (不自驾, 不看海, 爬不了山)."""
+    return "，".join(c for c in CLAUSE.split(text) if not _REFUSED.match(c.strip()) and not _CANNOT.search(c))
 
 
 class SceneTips(tuple[str, ...]):
