@@ -436,3 +436,10 @@ def test_a_numbered_part_keeps_no_copula_and_advice_sets_no_scene() -> None:
     ctx = _context("writer", {"brief": brief, "evidence": {"facts": facts}, "request": request})
     body = str(compose_draft(ctx)["body"])
     assert not body.startswith("首选") and "是微喇叭裤" not in body and "微喇叭裤" in body
+
+
+def test_a_line_ending_on_what_its_note_goes_on_to_do_is_the_note_s_frame() -> None:
+    line = "连着下了一周雨，总结一下带娃能去的室内场馆"
+    assert role_of(line, line) == "story"
+    advice = "雨天带娃去室内场馆，提前在公众号预约"
+    assert role_of(advice, advice) != "story"

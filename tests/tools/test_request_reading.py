@@ -1837,3 +1837,28 @@ def test_a_shop_s_review_takes_no_recipe_line_from_the_evidence() -> None:
     ]
     body = str(_draft("帮我写个早午餐探店笔记，这家的班尼迪克蛋绝了", facts=facts)["body"])
     assert "30g" not in body and "压成泥" not in body, body
+
+
+def test_a_told_outing_is_a_story_with_the_advice_of_its_own_scene() -> None:
+    from tools.offline import voice
+
+    request = (
+        "昨天第一次带我家金毛去狗狗游泳馆，一开始死活不下水，后来抱着游了一圈，最后不肯上岸，帮我写成笔记"
+    )
+    assert _brief(request)["contentType"] == "story"
+    tips = voice.scene_tips("pets", "金毛去狗狗游泳馆", request)
+    assert tips and not any("泳镜" in t or "换气" in t for t in tips)
+    assert content_type_of("我家柯基四条小短腿跑不快")[0] != "list"
+    assert subject_of("周末报了个陶艺课", "") == "陶艺课"
+    assert voice.scene_tips("", "陶艺课", "周末报了个陶艺课，第一次拉坯就成功了")
+    assert detect_theme("周末报了个陶艺课，第一次拉坯就成功了").key == "lifestyle"
+    assert any("日落" in t for t in voice.scene_tips("travel", "洛阳桥看日落", "泉州洛阳桥看日落"))
+
+
+def test_parts_asked_in_one_clause_are_each_a_part_and_a_scene_speaks_of_one_the_evidence_does_not() -> None:
+    from tools.offline.details import asked_parts
+    from tools.offline.drafting import _part_sections
+
+    assert asked_parts("去稻城亚丁自驾五天，高反和住宿都要写") == ["高反", "住宿"]
+    sections, _ = _part_sections(["高反"], [], lambda: "", set())
+    assert sections and "高原反应" in sections[0]

@@ -10,6 +10,7 @@ from typing import Any
 from tools.bilingual import localize
 from tools.entities import places
 from tools.offline.context import Context
+from tools.offline.details import request_details
 from tools.offline.drafting import subject_of
 from tools.offline.lexicon import GENERIC, Theme
 from tools.offline.scenes import goals as _goals
@@ -38,6 +39,15 @@ def content_type(text: str) -> str:
     count as written ("recommend") and as read in Chinese."""
     local = localize(text)
     return content_type_of(text if local == text else f"{text} {local}")[0]
+
+
+def _told_kind(request: str, topic: str, kind: str) -> str:
+    """A story, for a request that tells what happened in three clauses or more and names no kind of post
+    (上周六第一次带柯基去游泳馆，一开始…，后来…，结果…，帮我写成一篇笔记); else `kind`."""
+    if kind != "guide" or content_type_of(localize(request))[1] > 0.5:
+        return kind
+    told = request_details(request, subject_of(topic, ""), topic).told
+    return "story" if len(told) >= 3 else kind
 
 
 # --- intent ------------------------------------------------------------------------------------------
@@ -248,7 +258,7 @@ def compose_brief(ctx: Context) -> dict[str, Any]:
     else:
         angle = "，".join(p for p in (direction, angle) if p)
     full = f"{local} {detail}".strip()
-    kind = content_type(f"{request} {detail}")
+    kind = _told_kind(request, topic, content_type(f"{request} {detail}"))
     constraints = ["标题不超过20个字", "正文分段清晰，每段不超过4行", "信息真实具体，避免夸大和绝对化用语"]
     length = re.search(r"(\d{2,4})\s*字", full)
     if length and not any("字" in c for c in extra):

@@ -582,8 +582,8 @@ def asked_parts(request: str) -> list[str]:
         tail = _PART_TAIL.search(clause)
         if not tail or tail.start() < 2 or not re.search(r"都|也|全", clause[tail.start() :]):
             continue
-        parts = [clause[: tail.start()]]
-        for earlier in reversed(clauses[:j]):
+        parts = [p for p in re.split(r"[和、跟与]", clause[: tail.start()]) if p]  # (高反和装备都要写)
+        for earlier in reversed(clauses[:j] if len(parts) == 1 else []):
             if not 2 <= len(earlier) <= 8 or _NO_PART.search(earlier) or _TOLD.search(earlier):
                 break
             parts.insert(0, _PART_WORDS.sub("", earlier))

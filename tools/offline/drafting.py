@@ -322,6 +322,9 @@ def subject_of(topic: str, audience: str) -> str:
         if generic and (span := re.search(rf"(?:{_SPAN.pattern})$", before)) and span.start() >= 2:
             subject = before[: span.start()] + after
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
+    # (…nor that it was signed up for: 周末报了个陶艺课 → 陶艺课)
+    signed_up = r"^(?:周末|最近|上周|暑假|寒假|下班后)?(?:去)?报了?(?:个|一个|一节|一期)(?=\S{2}[课班])"
+    subject = re.sub(signed_up, "", subject)
     subject = re.sub(r"^(?:这个|这份|这套)(?=\S{2})", "", subject)  # 这个交接模板 → 交接模板
     # (…nor one of a thing: 一件灰色大衣 → 灰色大衣, but 一个人 is alone)
     subject = re.sub(r"^一(?:[件款只条双套本台支瓶]|个(?!人))(?=\S{2})", "", subject)
@@ -1880,6 +1883,8 @@ def _part_sections(
     for part in parts:
         words = _particular_words(part) - GENERIC_VERBS - subject_words or {part}
         on_it = [ln for ln in dict.fromkeys(known) if ln not in used and any(w in ln for w in words)][:3]
+        # (…or, when nothing of the post's does, the advice of the scene the part names: 高反 → a plateau's)
+        on_it = on_it or [t for t in voice.scene_tips("", part, part) if t not in used][:3]
         if on_it:
             used.update(on_it)
             sections.append(f"{e()}{part}\n" + "\n".join(f"· {ln}" for ln in on_it))

@@ -65,6 +65,8 @@ _ABOUT_NOTE = re.compile(r"对比|分享|总结|整理|推荐|参考|记录|合�
 _FOR_READERS = re.compile(
     r"供大家参考|仅供参考|给大家(?:参考|分享)|分享给大家|整理了(?:这|一)|做(?:个|一个|一下)(?:对比|总结|记录|分享)"
 )
+# a line that ends on what the note goes on to do (梅雨季连续下了半个月，整理一下室内去处): its frame
+_GOES_ON_TO = re.compile(r"(?:整理|总结|盘点|记录|汇总)一下[^，,。；;]{0,12}$")
 _ALSO = re.compile(r"^(?:另外|此外|还有|再就是)[，,]?")  # what a note adds after its steps is advice too
 # What the note's advice led to: 坚持两周后，泛红范围缩小了一半 / 现在早上只要5分钟 / 一年下来…稳定了很多
 _OUTCOME = re.compile(
@@ -136,8 +138,8 @@ def role_of(raw: str, line: str) -> str:
         return "tip"
     if _LABELLED.match(line):
         return "item"
-    if _FOR_READERS.search(line) and not is_concrete(line):  # 整理了这周的通勤穿搭，供大家参考
-        return "story"
+    if (_FOR_READERS.search(line) and not is_concrete(line)) or _GOES_ON_TO.search(line):
+        return "story"  # 整理了这周的通勤穿搭，供大家参考
     if _SITUATION.search(line) or (_NARRATIVE.search(line) and not is_concrete(line)):
         return "story"
     if "我" in line and _TURN.search(line):  # 我家小三花用了一个月才肯让我摸: what happened, no advice
