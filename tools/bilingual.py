@@ -1400,6 +1400,9 @@ def _relative(match: re.Match[str]) -> str:
     return f" {where.group(0)}, " if where else ", "
 
 
+_TURNING = re.compile(r"\bturn(?:ing|ed|s)?\s+(\d{1,3})\b(?!\s*(?:pages?|times?|degrees?|%|km|miles?))")
+
+
 def _unaccented(match: re.Match[str]) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", match.group(0)) if not unicodedata.combining(c))
 
@@ -1409,6 +1412,8 @@ def localize(text: str) -> str:
     if not has_english(text):
         return text
     text = _unframe(re.sub(r"[À-ÿ]", _unaccented, text))  # (cafés is cafes)
+    # (an age reached: "my senior cat turning 15" is a cat of 15)
+    text = _TURNING.sub(r"\1岁", text)
     # a time taken, not a time of day: "finished in 2:05" → 2小时05分 (its colon parts no clause)
     text = re.sub(r"(?<=\bin )(\d{1,2}):([0-5]\d)(?![:\d])", r"\1小时\2分", text)
     # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it

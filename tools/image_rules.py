@@ -89,6 +89,8 @@ _IMAGE_STRONG = rules(
      rf"(?:出|画|生成|渲染|来)(?:{_NUMERAL})张(?!{C}*(?:表|单|卡片|票|清单|计划|文案))"),
     # 一幅梵高风格的向日葵: 幅 counts pictures only
     ("image.measure_fu", rf"(?:要|想要|来|画|出|做|生成|需要)(?:{_NUMERAL})?幅"),
+    # 做个九宫格, 拼成四宫格: pictures laid out in a grid
+    ("image.grid", r"(?:做|拼|弄|出|来)(?:个|一个|一张|成)?(?:九宫格|四宫格|六宫格|拼图)(?!游戏|玩具)"),
     # 把这段话做成图 / 做成一张海报: a text made into a picture
     ("image.made_into",
      r"(?:做成|弄成|变成|生成)(?:一|几|两|\d+)?[张幅]?(?:图|图片|海报|卡片图|壁纸|长图)(?![文表])"),
@@ -121,7 +123,7 @@ _DRAW_OBJECT = re.compile(
 )
 _IMAGE_ENGLISH = rules(
     ("image.english",
-     r"\b(?:draw|paint|sketch|generate|create|make|render|design|need|want|like)\b(?:\s+[\w'-]+){0,3}?\s+"
+     r"\b(?:draw|paint|sketch|generate|create|make|render|design|need|want|like)\b(?:\s+[\w'-]+){0,5}?\s+"
      r"(?:images?|pictures?|pics?|illustrations?|drawings?|paintings?|photos?|artworks?|posters?|wallpapers?"
      r"|avatars?|logos?|icons?|banners?|stickers?)\b"),
     ("image.english", r"\b(?:draw|paint|sketch)\s+(?:me\s+)?(?:an?|the|some|two|three|\d+)\s+\w+"),

@@ -72,7 +72,7 @@ TIME = (
          rf"|{_NOW}(?:是)?(?:的)?{_CALENDAR}?(?:什么|哪天)?日期{_ASKED}|{_NOW}(?:是)?{_CALENDAR}?多少号"
          rf"|现在是?几月份?{_ASKED}|(?:现在|今年)是?(?:哪|几)一?年{_ASKED}"
          rf"|{_NOW}(?:的|是)?{_CALENDAR}(?:是)?(?:多少|哪天|几[号月])"
-         rf"|(?:今天|这周|本周)是?(?:一年中的|今年的)?第几(?:天|周)|今年是?(?:农历|阴历)?(?:什么|哪)年{_ASKED}"),
+         rf"|(?:今天|这周|本周)是?(?:一年中的|今年的|\d{{4}}年的?)?第几(?:天|周)|今年是?(?:农历|阴历)?(?:什么|哪)年{_ASKED}"),
         ("time.weekday",
          rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?，,\s]*(?:今天|今儿)?[呀啊？?]*\s*$"
          rf"|今天是不是(?:周|星期|礼拜)[一二三四五六日天末]|今天是(?:周|星期|礼拜)[一二三四五六日天末]吗"),
@@ -86,7 +86,7 @@ TIME = (
          r"|\bwhat\s+(?:year|month|day\s+of\s+the\s+week)\s+is\s+(?:it|today)\b|\btoday\s+is\s+which\s+day\b"
          r"|\b(?:current|today's)\s+(?:time|date)\b|\bdate\s+today\b|\bday\s+of\s+the\s+week\b.{0,12}\btoday\b"
          r"|\btell\s+me\s+the\s+time\b|\bgot\s+the\s+time\b|\bhow\s+late\s+is\s+it\b"
-         r"|^\W*(?:the\s+)?time(?:\s+now|\s+please)?\W*$"
+         r"|^\W*(?:the\s+)?time(?:\s+now)?(?:\s+(?:please|pls|plz))?\W*$"
          r"|\bis\s+(?:it|today)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the\s+weekend)\b"
          r"|\btimestamp\b|\b(?:unix|epoch)\s+time\b"),
         flags=re.IGNORECASE,
@@ -315,7 +315,8 @@ class Route:
 
 # A request that turns the text down (只要图, 不用写文案, 不需要配文): whatever post word it names is refused
 _NO_TEXT = re.compile(
-    r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:给我)?(?:写|配|给)?(?:文案|文字|正文|配文|笔记|帖子|长文)"
+    r"只要(?:图|图片|配图|照片|海报)|(?:不用|不要|不需要|无需|别)(?:给我)?(?:写成?|配|给|整理成|做成)?(?:一篇)?"
+    r"(?:文案|文字|正文|配文|笔记|帖子|长文)"
     r"|(?:文案|文字|正文|配文)(?:我)?(?:自己|会)(?:写|来)|(?:我)?自己写(?:文案|文字|正文|配文)"
     # the text refused after its noun (文案不要, 文字就不用了), not how it should be (文案不要太长)
     r"|(?:文案|文字|正文|配文)(?:就|也|先|暂时)?(?:不要|不用|不需要|免了|省了|别)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
@@ -338,6 +339,7 @@ _ANSWER_ONLY = re.compile(
     # (…said to the studio, not told of someone: 老板直接说我的KR不够…)
     r"直接(?:告诉我|回答)(?:答案|结论)?|(?:^|[，,。\s你请就])直接说(?:答案|结论|吧|就行|就好)?"
     r"|只要(?:答案|结论)|简单回答|给我个(?:答案|结论)"
+    r"|\bjust\s+asking\s+for\s+(?:myself|me)\b|\bfor\s+myself,?\s+not\s+(?:a|for\s+a)\s+post\b"
 )
 _PICTURE = re.compile(
     r"图|照片|海报|壁纸|封面|插画|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",
@@ -355,7 +357,8 @@ _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.
 
 # What a picture asked for says on it (标题是秋冬穿搭合集, 每张写一个食材): its words, no post asked for
 _ON_THE_PICTURE = re.compile(
-    r"(?:标题|主题|文字|字|上面|每张|图上|卡片上)(?:是|写|写上|写着|就写|用|配)[^，。！!？?；;\n\s]*"
+    r"(?:标题|主题|文字|字|上面|每张|图上|卡片上)(?:下面|上面|底下|旁边|角上)?(?:是|写|写上|写着|写个|就写|用|配)"
+    r"[^，。！!？?；;\n\s]*"
 )
 
 

@@ -491,3 +491,13 @@ def test_words_the_list_lacked_in_session_25(text: str, chinese: str) -> None:
 )
 def test_words_and_orders_the_list_lacked_in_session_33(text: str, chinese: str) -> None:
     assert localize(text) == chinese
+
+
+def test_a_rule_s_name_and_a_post_for_social_media_session_40() -> None:
+    assert "一进一出" in localize("tidying my wardrobe with the one-in-one-out rule")
+    assert "social" not in localize("Write a guide to trail running for a social post")
+
+
+def test_an_age_reached_is_said_as_an_age() -> None:
+    said = localize("a post about my old dog turning 12 this week")
+    assert "12岁" in said and "一周" not in said

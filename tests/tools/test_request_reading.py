@@ -1862,3 +1862,37 @@ def test_parts_asked_in_one_clause_are_each_a_part_and_a_scene_speaks_of_one_the
     assert asked_parts("去稻城亚丁自驾五天，高反和住宿都要写") == ["高反", "住宿"]
     sections, _ = _part_sections(["高反"], [], lambda: "", set())
     assert sections and "高原反应" in sections[0]
+
+
+# --- session 33: round 40's tune misses, each tested with other requests of its class ---------------
+def test_a_short_word_quoted_keeps_its_marks_and_a_focus_or_a_polite_ending_is_no_subject() -> None:
+    assert subject_of("最近进入了“叛逆”期", "") == "“叛逆”期"
+    assert subject_of("“极简护肤”", "") == "极简护肤"
+    assert extract_topic("一条牛仔裤能穿出几种风格？帮我整理成一篇牛仔裤穿搭合集好吗？") == "牛仔裤穿搭合集"
+    topic = extract_topic("帮我写个 post 讲讲我 WFH 一年的心得 重点是怎么跟同事保持沟通")
+    assert subject_of(topic, "") == "WFH一年"
+
+
+def test_things_after_a_bit_of_a_timetable_s_rows_and_stops_listed_with_their_doings_are_read() -> None:
+    details = request_details("其实就两样：带点光泽的素颜霜、一支豆沙色口红", "淡妆", "淡妆")
+    assert details.items == ["带点光泽的素颜霜", "一支豆沙色口红"]
+    rows = request_details("帮我排个备考作息表：6:00起床 6:30背单词 22:30前睡", "备考作息", "备考作息")
+    assert rows.steps == ["6:00起床", "6:30背单词", "22:30前睡"] and not rows.told
+    trip = "带爸妈去杭州玩两天 想安排得松一点：西湖坐游船、河坊街晚上逛夜市、再留半天逛浙江省博物馆"
+    wants = request_details(trip, "杭州慢游", "杭州慢游").wants
+    assert wants == ["西湖坐游船", "晚上去河坊街逛夜市", "逛浙江省博物馆"]
+
+
+def test_a_word_with_和_inside_is_one_item_and_feeding_on_time_has_its_scene() -> None:
+    from tools.offline import voice
+
+    details = request_details("护肤精简成两步：温和洁面、保湿乳", "护肤精简", "护肤精简")
+    assert details.items == ["温和洁面", "保湿乳"]
+    tips = voice.scene_tips("pets", "定时喂狗", "狗狗从自由采食改成定时定量，写篇经验")
+    assert tips and any("顿" in t for t in tips)
+
+
+def test_things_a_clause_counts_may_be_longer_phrases() -> None:
+    request = "带娃坐了八小时高铁没哭闹 秘诀就两个：出发前买一本新的贴纸书、座位上挂个小帘子当“小房子”"
+    items = request_details(request, "带娃坐高铁", "带娃坐高铁").items
+    assert items == ["出发前买一本新的贴纸书", "座位上挂个小帘子当“小房子”"]

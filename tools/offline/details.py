@@ -71,7 +71,7 @@ _STEP = re.compile(r"^(?:先|然后|最后|记得|提前|上午|中午|下午|�
 _SPACED = re.compile(SPACE_BREAK)  # (a space parts clauses here as it does in topic.CLAUSE)
 _ARROW = re.compile(r"\s*(?:→|->|➡️?)\s*")
 _ARROW_ASIDE = re.compile(r"[（(](?P<steps>[^（）()]+?(?:→|->|➡)[^（）()]+)[）)]")
-_LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?|准备|备好|穿|选|买|查|看好)")
+_LIST_STEP = re.compile(r"^(?:先|然后|最后|记得|提前|带上?(?!点|一点|些)|准备|备好|穿|选|买|查|看好)")
 # English the reading in Chinese left as it was: no sentence of a post
 # (not a name — KALLAX, CeraVe — nor a word Chinese posts use as it is: 拿到offer, 做了个vlog)
 _ENGLISH = re.compile(
@@ -79,10 +79,13 @@ _ENGLISH = re.compile(
     r"(?![a-z\u4e00-\u9fff])"  # (not a word glued to the Chinese it names: biangbiang面)
 )
 # (…not a plus between a letter or digit and a digit: N+1, 5+2 is a sum, no list)
-_LIST_SEP = re.compile(r"、|和|及|以及|还有|跟|\s*(?<![A-Za-z\d])[+＋]\s*|\s*[+＋]\s*(?!\d)")
+# (和 inside a word is none: 温和洁面, 柔和的光)
+_LIST_SEP = re.compile(
+    r"、|(?<![温柔平缓暖随谦祥])和(?!风|谐|善|牛)|及|以及|还有|跟|\s*(?<![A-Za-z\d])[+＋]\s*|\s*[+＋]\s*(?!\d)"
+)
 # a verb that leads a list (带小铲子、盐和网兜 → 小铲子, 盐, 网兜)
 _LEADS = re.compile(
-    r"^(?:我?只?有|带上?|买|准备|备好|推荐|用的是|用了|用|选|(?:想|要)?(?:吃遍|尝遍|打卡)|(?:想|要)?吃|喝|穿|(?:主要|重点)?看了?|点了?|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
+    r"^(?:我?只?有|带上?(?!点|一点|些)|买|准备|备好|推荐|用的是|用了|用|选|(?:想|要)?(?:吃遍|尝遍|打卡)|(?:想|要)?吃|喝|穿|(?:主要|重点)?看了?|点了?|装下?|放|试了?|包括|比如|像|只?(?:留|剩)(?:下|了){0,2}"
     # (…or the span and the wish a trip's list of places opens with: 三天两晚想去八大关、栈桥和…)
     r"|(?:[一二两三四五六七八九十\d]+[天日](?:[一二两三四五六七八九十\d]+[晚夜])?)?(?:想|要|打算|准备)?去)"
 )
@@ -104,6 +107,11 @@ _WANT = re.compile(
 )
 
 
+# what opens a stop of a listed plan and is no part of it (再留大半天逛南京博物院 → 逛南京博物院)
+_STOP_LEAD = re.compile(r"^(?:再|然后|最后|还要?)?(?:留|空出)?(?:大|小)?半天|^(?:再|然后|最后)")
+_TIMED_STOP = re.compile(
+    r"^(?P<p>[\u4e00-\u9fff]{2,6}?)(?P<t>早上|上午|中午|下午|傍晚|晚上)(?P<rest>[\u4e00-\u9fff]{2,})$"
+)
 # what the plan should hold more of (多安排点喝茶、听川剧、逛公园): its doings
 _ARRANGE = re.compile(r"^(?:多|再|尽量)?安排(?:点|些|一些|上)?")
 # …or a place the trip must go to, named first (兵马俑一定要去, 鼓浪屿必去)
@@ -164,7 +172,11 @@ _STAGE_TOLD = re.compile(
 )
 
 
-def _items(clause: str) -> list[str]:
+# a clause that counts the things the next one lists (秘诀就三个, 其实就两样, 我的三步)
+_COUNTS_NEXT = re.compile(r"(?:就|只有|一共|总共)?[两三四五六七八九十\d]+(?:个|样|招|步|点|件)$")
+
+
+def _items(clause: str, *, longer: bool = False) -> list[str]:
     """The things a clause lists (joined by 、 or +, the last by 和/及 too), each a short phrase; [] for a
     clause that lists questions (什么样的五花肉合适、梅干菜要泡多久) or what was done (拉坯、捏泥都体验了)."""
     if "、" not in clause and not re.search(r"(?<![A-Za-z\d])[+＋]|[+＋](?!\d)", clause):
@@ -178,7 +190,8 @@ def _items(clause: str) -> list[str]:
         return []
     if parts:  # …nor what is said of them all, after the last (防晒三样, 汽锅鸡都想安排上)
         parts[-1] = _OF_ALL.sub("", parts[-1]) or parts[-1]
-    if len(parts) < 2 or any(_size(p) > 10 or _ASKS.search(p) for p in parts):
+    # (…each a short phrase — or a longer one after a clause that counts them: 下铺挂个小帘子当“秘密基地”)
+    if len(parts) < 2 or any(_size(p) > (16 if longer else 10) or _ASKS.search(p) for p in parts):
         return []
     # 拉坯、手绘杯子都体验了; 网速、插座、签证这些都踩过坑: what was done with them, told
     if re.search(r"[了过]$|(?:这些|这几[样个种]|都|也)[^，,。]{0,4}[了过]", parts[-1]):
@@ -413,7 +426,8 @@ def _plain(request: str) -> str:
     """The request in Chinese, its clauses parted as `_CLAUSES` reads them: a space between Chinese words
     ends one, and so does a dash before what it lists (三步补妆法——吸油纸、散粉、定妆喷雾)."""
     text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
-    return re.sub(r"——+", "：", text)
+    # (…and a space before a clock time: 6:30起床 7:00早餐 is a timetable's rows)
+    return re.sub(r"\s+(?=\d{1,2}[:：]\d{2})", "，", re.sub(r"——+", "：", text))
 
 
 def _stepped(details: Details, clause: str) -> str:
@@ -422,8 +436,18 @@ def _stepped(details: Details, clause: str) -> str:
     if aside := _ARROW_ASIDE.search(clause):
         details.steps += [s.strip() for s in _ARROW.split(aside["steps"]) if s.strip()]
         clause = (clause[: aside.start()] + clause[aside.end() :]).strip()
+    # (6:30起床, 19:00下班去健身房: a timetable's row, not what happened — unless arrows chain the rows)
+    row = re.match(r"\d{1,2}[:：]\d{2}\s*[\u4e00-\u9fff]", clause) and not _ARROW.search(clause)
+    if row and "了" not in clause:
+        details.steps.append(clause)
+        return ""
     arranged = _ARRANGE.match(clause)
     doings = [d for d in re.split(r"[、和]", clause[arranged.end() :]) if len(d) >= 2] if arranged else []
+    # (…or stops listed each with what is done there: 中山陵坐观光车上去、夫子庙晚上看灯、再留半天逛博物院)
+    # (…its time of day said first, as a plan's line: 夫子庙晚上看灯 → 晚上去夫子庙看灯)
+    stops = [_TIMED_STOP.sub(r"\g<t>去\g<p>\g<rest>", _STOP_LEAD.sub("", p)) for p in clause.split("、")]
+    if len(stops) >= 2 and all(places(p) and len(p) <= 14 for p in stops):
+        doings = stops
     if len(doings) < 2:
         return clause
     details.wants += [d for d in doings if d not in details.wants]
@@ -445,7 +469,9 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
     text = _plain(request)
     clauses = [(m.group("text").strip(), m.group("end")) for m in _CLAUSES.finditer(text)]
+    announced = False  # the clause before counts what this one lists (秘诀就三个：贴纸书、…)
     for clause, end in _listed_apart(clauses):
+        counted, announced = announced, bool(_COUNTS_NEXT.search(clause))
         clause = _stepped(details, clause)
         if _ARROW.search(clause):  # 5:30 起床 → 晨跑 5km: steps in their order
             details.steps += [s for s in _ARROW.split(clause) if s.strip() and not _ENGLISH.search(s)]
@@ -460,7 +486,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             continue
         if subject and subject in clause and _HAD_FOR.fullmatch(clause):
             continue  # how long the subject has been had (用了半年的扫地机器人): the opening says it
-        if items := _items(clause):
+        if items := _items(clause, longer=counted):
             if _LIST_STEP.match(clause):
                 details.steps.append(clause)
             else:

@@ -176,7 +176,11 @@ def _told_as_news(subject: str) -> str:
 
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
-    topic = re.sub(r"[“”\"「」『』]", "", topic)  # a quoted subject (“户外婚礼新娘底妆”) without its marks
+    # a quoted subject (“户外婚礼新娘底妆”) without its marks — a short word quoted inside it keeps them: the
+    # “不要”期 of a toddler is no 不要期
+    word_quoted = re.search(r"(?<=\S)“[^“”]{1,3}”(?=\S)", topic)
+    topic = topic if word_quoted else re.sub(r"[“”\"「」『』]", "", topic)
+    topic = re.sub(r"^(?:最近|已经|刚刚?)?进入了?(?=“)", "", topic)  # (最近进入了“不要”期)
     # …and without what a bracket says of a word in it (老狗（12岁金毛）做关节护理 → 老狗做关节护理)
     topic = re.sub(r"(?<=\S{2})[（(][^（）()]{1,12}[）)](?=\S{2})", "", topic)
     # (a thing done for them is the subject: 给一岁宝宝断奶的经历)
@@ -272,7 +276,7 @@ def subject_of(topic: str, audience: str) -> str:
     if made := _MADE_OVER.match(re.sub(r"^我们?", "", subject)):
         subject = f"{made['x']}{made['v']}成{made['y']}"
     # 我家金毛…, 我接插画单, 我们的亲子游: whose
-    subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fff]{3})", "", subject)
+    subject = re.sub(r"^我(?:们家|家|们)?的?(?=[\u4e00-\u9fffA-Za-z]{3})", "", subject)
     # when a told day was is no part of what it is about (橘猫今天第一次洗澡 → 橘猫第一次洗澡)
     subject = re.sub(rf"(?:{_TOLD_WHEN})(?=[\u4e00-\u9fff]{{2}})(?!.*什么)", "", subject)
     subject = re.sub(r"^当了(?=\S{2})", "当", subject)  # 当了妈妈一年 → 当妈妈一年
@@ -1579,7 +1583,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         gone = [p for line in visits.values() for p in places(line)]
         spare = [
             s
-            for s in _spare_doings(ctx, fb, [*points, *tips])
+            for s in _spare_doings(ctx, fb, [*points, *tips, *details.wants])
             if not _in_any(s, missed, inside=True) and not _in_any(s, gone, inside=True)
         ]
         # the request's own doings first, unless a line of the evidence does them (看高山草甸 of a note's

@@ -97,7 +97,7 @@ _MY_LIST = re.compile(
 _LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要求|内容)$")
 _TAIL = re.compile(
     r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|内容|图文|种草文|推文)$"
-    r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
+    r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:好吗|可以吗|行吗|好不好|吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
     r"|(?<=[\u4e00-\u9fff]{3})(?<![请字])帖$"  # 泰山夜爬帖: a post of it (not 请帖, 字帖, nor 励志帖: a kind)
     # (…and where it is posted: 列一个入园清单发小红书)
     r"|(?<=\S{2})(?:发|发到|发在|发个|放到)(?:小红书|朋友圈|抖音|微博|公众号|B站|豆瓣)(?:上)?$"
@@ -217,7 +217,7 @@ _WHEN_WORD = re.compile(
 )
 # Nouns that name who or when, not what (新手 of 新手在家做红烧肉, 女生 of 小个子女生)
 _NOT_THINGS = re.compile(
-    r"新手|小白|女生|男生|女孩|男孩|朋友|大家|自己|姐妹|宝子|上班族|打工人|学生|同学|年轻人|时候|时间|经验|心得|笔记"
+    r"新手|小白|女生|男生|女孩|男孩|朋友|大家|自己|姐妹|宝子|上班族|打工人|学生|同学|年轻人|时候|时间|经验|心得|笔记|重点|关键|要点"
 )
 
 
@@ -300,7 +300,9 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     if theme_word and (said := next(where_done, "")):
         return said
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
-    if tail and not told and not own_way and things_in(bare) and not theme_word:  # 番茄牛腩的做法: its own
+    # 番茄牛腩的做法: its own (…and so is a name in Latin letters: 我WFH两年的心得)
+    named = bool(things_in(bare) or re.search(r"[A-Za-z]{2,}", bare))
+    if tail and not told and not own_way and named and not theme_word:
         return topic
     # (a thing done at a place, without the place: 冬泳 of 松花江冬泳)
     unplaced = (re.sub("|".join(map(re.escape, places(w))), "", w) if places(w) else w for w in things_of)
