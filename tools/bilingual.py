@@ -1413,7 +1413,7 @@ def localize(text: str) -> str:
         return text
     text = _unframe(re.sub(r"[À-ÿ]", _unaccented, text))  # (cafés is cafes)
     # (an age reached: "my senior cat turning 15" is a cat of 15)
-    text = _TURNING.sub(r"\1岁", text)
+    text = _TURNING.sub(r"\1-year-old", text)
     # a time taken, not a time of day: "finished in 2:05" → 2小时05分 (its colon parts no clause)
     text = re.sub(r"(?<=\bin )(\d{1,2}):([0-5]\d)(?![:\d])", r"\1小时\2分", text)
     # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it

@@ -293,11 +293,17 @@ def content_type_of(text: str) -> tuple[ContentKind, float]:
     """The post's content type from the request's own words, with a rule confidence; 'guide' (0.5) when
     nothing says. Collections come first: a "探店合集" is a list, a "早茶探店" a review. What the request
     says the post must not be (别写成广告, 不要推荐具体品牌) asks for no kind."""
+    # (a count of things tried among the ways that worked is no list: 试了几招…给两个选项让他自己挑)
+    ways = _WAYS_TRIED.search(text)
     text = _NEGATED.sub("", text)
     for kind, pattern in _CONTENT_TYPES:
-        if pattern.search(text):
+        if pattern.search(text) and not (ways and pattern is _COUNTED):
             return kind, 0.7
     return "guide", 0.5
+
+
+_WAYS_TRIED = re.compile(r"(?:[几\d一二两三四五六七八九十]+|小|妙)招|小技巧|小妙招|几个办法")
+_COUNTED = next(p for k, p in _CONTENT_TYPES if k == "list" and "个(?!半" in p.pattern)
 
 
 # --- the decision ---------------------------------------------------------------------------------

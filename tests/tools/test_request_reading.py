@@ -1896,3 +1896,12 @@ def test_things_a_clause_counts_may_be_longer_phrases() -> None:
     request = "带娃坐了八小时高铁没哭闹 秘诀就两个：出发前买一本新的贴纸书、座位上挂个小帘子当“小房子”"
     items = request_details(request, "带娃坐高铁", "带娃坐高铁").items
     assert items == ["出发前买一本新的贴纸书", "座位上挂个小帘子当“小房子”"]
+
+
+def test_ways_tried_make_a_guide_and_a_list_of_things_to_bring_is_titled_as_one() -> None:
+    request = "娃三岁 最近特别磨蹭 我试了几招还挺管用：给两个选项、提前五分钟预告、把穿衣服变成比赛"
+    assert content_type_of(request)[0] == "guide"
+    assert _brief(request)["contentType"] != "story"
+    for seed in (1, 2, 3):
+        title = str(_draft("孩子九月上幼儿园，要准备什么？帮我列个入园清单", seed=seed)["title"])
+        assert re.search(r"要带什么|必备清单|准备清单|这份清单|照着备|备齐这", title), title

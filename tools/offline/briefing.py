@@ -46,8 +46,9 @@ def _told_kind(request: str, topic: str, kind: str) -> str:
     (上周六第一次带柯基去游泳馆，一开始…，后来…，结果…，帮我写成一篇笔记); else `kind`."""
     if kind != "guide" or content_type_of(localize(request))[1] > 0.5:
         return kind
-    told = request_details(request, subject_of(topic, ""), topic).told
-    return "story" if len(told) >= 3 else kind
+    details = request_details(request, subject_of(topic, ""), topic)
+    # (…not one that lists the ways it found: 我试了几招：给两个选项、提前预告 — a guide of them)
+    return "story" if len(details.told) >= 3 and not details.items else kind
 
 
 # --- intent ------------------------------------------------------------------------------------------

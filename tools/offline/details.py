@@ -50,7 +50,10 @@ _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
 )
 # (…or only who the reader is: 第一次去 says the reader is new, nothing the writer did)
-_READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)|^(?:第一次|首次|头一回)(?:去|来|到|玩)?$")
+_READER = re.compile(  # (not a count given: 给两个选项 is a way, not a reader)
+    r"^(?:写给|送给|分享给|给(?![一二两三四五六七八九十几\d]+[个只件张样次])|面向|针对|适合)"
+    r"|^(?:第一次|首次|头一回)(?:去|来|到|玩)?$"
+)
 # how long a thing has been had, and nothing else (用了半年的扫地机器人, 养了一年的柯尔鸭)
 _HAD_FOR = re.compile(
     r"[用养穿戴住开骑练学]了(?:[一二两三四五六七八九十半\d]+|几)个?(?:天|周|星期|月|年|季)多?的?[^，,。]{1,10}"

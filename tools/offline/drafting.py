@@ -1647,7 +1647,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # a list of things has "{n}个…" titles; a trip to a place listed as tips does not (3个秋天去婺源看红叶)
     several = SEVERAL.search(f"{ctx.request} {subject}")
     title_kind = "guide" if kind == "list" and places(subject) and not several else kind
-    title_kind = "list" if shape == "things" else title_kind  # 西藏旅行必带物品 is a list, wherever it goes
+    title_kind = "things" if shape == "things" else title_kind  # 西藏旅行必带物品: what to bring, wherever
     title_kind = "choosing" if choosing and title_kind == "list" else title_kind  # 小说怎么挑, not 3个都值得
     # a new title is not the last one, nor one the creator already revised away (the revision history)
     used = {str(h.get("titleBefore") or "") for h in ctx.data("history") or [] if isinstance(h, dict)}

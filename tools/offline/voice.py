@@ -69,6 +69,15 @@ TITLES: dict[str, tuple[str, ...]] = {
         "{s}｜按需抄作业{e}",
         "{s}，这份清单很实用",
     ),
+    # a list of the things to have or bring (入园, 夜爬, 出境游行李): what to get ready, not picks to buy
+    "things": (
+        "{s}要带什么？这{n}样就够{e}",
+        "{s}必备清单｜{n}样{e}",
+        "{s}准备清单，{a}先收藏",
+        "{s}，这份清单很实用",
+        "{s}清单｜照着备就行{e}",
+        "备齐这{n}样，{s}不慌{e}",
+    ),
     # a list that names no things, only how to choose them (see drafting._title's caller)
     "choosing": (
         "{s}怎么挑？先想清楚这几点{e}",
