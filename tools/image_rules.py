@@ -86,9 +86,11 @@ _IMAGE_STRONG = rules(
      rf"{C}{{0,8}}?(?:封面图?|海报|壁纸|头像|头图|插画|配图|表情包|(?<!文)图片|(?<![文意视构])图(?!文|表|解))"),
     # 出一张像素风的小房子: a picture counted out, whatever it shows (not a table or a list)
     ("image.measure_zhang",
-     rf"(?:出|画|生成|渲染|来)(?:{_NUMERAL})张(?!{C}*(?:表|单|卡片|票|清单|计划|文案))"),
+     rf"(?:出|画|生成|渲染|来)(?:{_NUMERAL})?张(?!{C}*(?:表|单|卡片|票|清单|计划|文案))"),
     # 一幅梵高风格的向日葵: 幅 counts pictures only
     ("image.measure_fu", rf"(?:要|想要|来|画|出|做|生成|需要)(?:{_NUMERAL})?幅"),
+    # 帮我配几张图, 配张封面: pictures added to a post
+    ("image.add_pictures", rf"配(?:{_NUMERAL})?[张幅组](?:{C}{{0,4}}?)(?:图|图片|照片|封面|插画)"),
     # 做个九宫格, 拼成四宫格: pictures laid out in a grid
     ("image.grid", r"(?:做|拼|弄|出|来)(?:个|一个|一张|成)?(?:九宫格|四宫格|六宫格|拼图)(?!游戏|玩具)"),
     # 把这段话做成图 / 做成一张海报: a text made into a picture
