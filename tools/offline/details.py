@@ -434,8 +434,10 @@ def _plain(request: str) -> str:
 
 
 def _stepped(details: Details, clause: str) -> str:
-    """The clause without what it gives the plan: steps in brackets (添加顺序整理好了（高铁米粉→菜泥→果泥）)
-    and doings to arrange more of (多安排点喝茶、听川剧、逛公园) go to `details`; what is left is read on."""
+    """The clause without what it gives the plan, which goes to `details`: steps in brackets
+    (添加顺序整理好了（高铁米粉→菜泥→果泥）), a timetable's row (6:30起床), doings to arrange more of
+    (多安排点喝茶、听川剧) and stops listed with their doings (中山陵坐观光车上去、夫子庙晚上看灯); what is
+    left is read on ("" for none)."""
     if aside := _ARROW_ASIDE.search(clause):
         details.steps += [s.strip() for s in _ARROW.split(aside["steps"]) if s.strip()]
         clause = (clause[: aside.start()] + clause[aside.end() :]).strip()
