@@ -257,6 +257,12 @@ def question_hit(text: str) -> Hit | None:
 
 # --- content type --------------------------------------------------------------------------------
 ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "billboard", "diary"]
+# a count of things (三款, 五家, 四条): the list's kind, unless ways were tried (see content_type_of)
+_COUNTED_WORDS = (
+    r"(?:\d+|[二两三四五六七八九十几]+)\s*"
+    r"(?:个(?!半?(?:月|小时|钟头)|星期|周|人)|[款家处]|条(?![小短长大]{0,3}腿|尾巴|命))"
+    r"(?![^，,。；;！!？?\n]{0,14}?(?:办法|方法|技巧|妙招|建议|习惯|窍门|诀窍|原则|思路|要点))"
+)
 _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         # (a trip's plan listed is a plan: 列个行程清单)
         ("guide", r"行程(?:清单|单|表)|路线清单|日程表"),
@@ -275,9 +281,7 @@ _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         # a count of things is a list, unless a story said so first (我练到能连做5个，分享这个过程) — not a
         # count of ways (几个我家的办法, 3个小技巧: tips on how, a guide)
         # (nor a count of time, of a body or of people: 卤了两个半小时, 一只三条腿的橘猫, 两个人吃刚好)
-        ("list", r"(?:\d+|[二两三四五六七八九十几]+)\s*"
-                 r"(?:个(?!半?(?:月|小时|钟头)|星期|周|人)|[款家处]|条(?![小短长大]{0,3}腿|尾巴|命))"
-                 r"(?![^，,。；;！!？?\n]{0,14}?(?:办法|方法|技巧|妙招|建议|习惯|窍门|诀窍|原则|思路|要点))"),
+        ("list", _COUNTED_WORDS),
         ("product", r"新品|种草|好物|产品(?!经理|运营|设计|岗)|安利|平价|单品"),  # (not a 产品经理's job)
         ("edu", r"知识|科普|原理|干货|入门知识|为什么|区别"),
         ("guide", r"攻略|指南|教程|步骤|怎么|如何|怎样|方法|新手|经验帖|经验贴|做法|食谱|路线|计划|规划|"
@@ -303,7 +307,7 @@ def content_type_of(text: str) -> tuple[ContentKind, float]:
 
 
 _WAYS_TRIED = re.compile(r"(?:[几\d一二两三四五六七八九十]+|小|妙)招|小技巧|小妙招|几个办法")
-_COUNTED = next(p for k, p in _CONTENT_TYPES if k == "list" and "个(?!半" in p.pattern)
+_COUNTED = next(p for _, p in _CONTENT_TYPES if p.pattern == _COUNTED_WORDS)
 
 
 # --- the decision ---------------------------------------------------------------------------------

@@ -156,6 +156,11 @@ def subject_words(words: list[str]) -> list[str]:
     ]
 
 
+# The pots and machines a dish is cooked in (空气炸锅烤鸡翅 is about the 鸡翅)
+_APPLIANCES = "烤箱|空气炸锅|电饭[煲锅]|微波炉|高压锅|砂锅|平底锅|铸铁锅|面包机"
+_IN_APPLIANCE = re.compile(rf"^用?(?:{_APPLIANCES})(?:做|烤|炸|煮|蒸|焖|炖)(?=\S{{2}})")
+
+
 # a dish eaten at a place (在厦门吃了三家沙茶面), and a child's age told as news (宝宝8个月了刚开始加辅食)
 _EATEN_AT = re.compile(
     r"^(?P<p>[\u4e00-\u9fff]{2,4}?)[吃喝]了?(?:[一二两三四五六七八九十几\d]+[家碗份顿次个杯])?(?P<x>\S{2,})$"
@@ -578,11 +583,6 @@ def _grown(subject: str) -> str:
 
 
 _DONE_TO = re.compile(r"给(?P<who>猫咪?|狗狗?|宝宝|孩子|娃|兔子|仓鼠)(?P<do>[\u4e00-\u9fff]{2,4})")
-
-
-# The pots and machines a dish is cooked in (空气炸锅烤鸡翅 is about the 鸡翅)
-_APPLIANCES = "烤箱|空气炸锅|电饭[煲锅]|微波炉|高压锅|砂锅|平底锅|铸铁锅|面包机"
-_IN_APPLIANCE = re.compile(rf"^用?(?:{_APPLIANCES})(?:做|烤|炸|煮|蒸|焖|炖)(?=\S{{2}})")
 
 
 def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) -> str:
