@@ -135,7 +135,7 @@ def _referred(sentence: str) -> set[str]:
 _PAST_VISIT_OPENER = r"(?:上次|上回|之前|以前|去年|前年)(?:来|去|到)[^，,。还]{1,8}?"
 _DIGRESSION = re.compile(
     # (…after a word that only adds it: 另外最近在追一部职场剧)
-    r"^(?:(?:另外|还有|而且)[，,]?)?(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草)|"
+    r"^(?:(?:另外|还有|而且)[，,]?)?(?:说到这(?:里|儿|个)?(?:[，,]?\s*)?(?:我)?(?:突然)?想起|顺(?:便|带)(?:说|提|聊|讲|安利|分享|种草|吐槽)|"
     r"顺带一提|题外话|跑个题|扯远了|(?:多|另外|再)(?:说|提|嘴)一句(?=[，,：:。！!\s]|$)|插(?:一|个)?(?:句|嘴)|岔开(?:一下|说)|"
     r"对了[，,]|话说|说起来|突然想到|另外(?:安利|种草|说一下)|"
     r"(?:突然|忽然)?想起(?:了)?(?:去年|前年|上次|上回|以前|之前|小时候|当年|有一次|有次)|"
@@ -145,7 +145,7 @@ _DIGRESSION = re.compile(
     r"(?:纠结|想|打算|准备|考虑|犹豫)?(?:要不要)?"
     r"(?:给[^，,。]{1,4}?)?(?:入|买|入手|换|囤|迷上|入坑|学|在学|报了|追)了?|说(?:到|起)[^，,。]{1,6}[，,]"
     # news of the neighbourhood (我们公司楼下新开了一家手冲咖啡馆)
-    r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开了一?家)"
+    r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开(?:了一?|的那|的一)家)"
 )
 # A line that opens on a word adding something else (另外, 还有): no item of the heading it stands under
 _ADDED = re.compile(r"^\W*(?:另外|还有|顺便|对了)")
@@ -536,9 +536,17 @@ def _tangents(body: str, scope: Scope) -> list[str]:
     for k, para in enumerate(paragraphs(body)):
         said = [s for s in sentences(para) if cjk_len(s) >= 6]
         # (the opening paragraph sets the scene as it likes: only a sentence that says it leaves, 对了/话说,
-        # opens an aside there — and not its first)
-        opens = _opens_aside if k else (lambda s: bool(_LEAVES.match(s)))
-        start = next((i for i, s in enumerate(said) if opens(s) and (k or i) and not _SUMMING.match(s)), None)
+        # opens an aside there — and not its first; its lines after the first are the post's own, a list
+        # written without blank lines)
+        lead = len([s for s in sentences(para.split("\n")[0]) if cjk_len(s) >= 6]) if k == 0 else 0
+        start = next(
+            (
+                i
+                for i, s in enumerate(said)
+                if (_opens_aside(s) if i >= lead else _LEAVES.match(s)) and (k or i) and not _SUMMING.match(s)
+            ),
+            None,
+        )
         if start is None:
             continue
         run: list[str] = []
@@ -554,7 +562,7 @@ def _tangents(body: str, scope: Scope) -> list[str]:
                 if len(clauses) >= 4 and sum(_linked(c, scope) for c in clauses) * 3 < len(clauses):
                     run.append(sentence)
                     continue
-            if _linked(text, scope):
+            if _linked(text, scope) or _BACK_REFERENCE.search(text):
                 break
             run.append(sentence)
         if sum(cjk_len(s) for s in run) >= TANGENT_MIN_CHARS:
@@ -562,6 +570,8 @@ def _tangents(body: str, scope: Scope) -> list[str]:
     return out
 
 
+# the post's own routine or way, pointed back to (顺便说一句，冬天回哈尔滨，同样这一套会卡粉): an aside on it
+_BACK_REFERENCE = re.compile(r"这(?:一)?(?:套|个方法|些方法|几步|几招|个办法|个流程|个顺序)")
 _LEAVES = re.compile(r"^\W*(?:对了[，,]|话说|顺(?:便|带)(?:说|提)|顺带一提|题外话|扯远了|插(?:一|个)?句)")
 # the opening that names a topic only to leave it (说到早八，/ 说起学生党，)
 _BRIDGE = re.compile(r"^\W*说(?:到|起)(?!来)[^，,。]{1,6}[，,]")  # (说起来 tells)

@@ -171,7 +171,8 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
 def _around_home(tag: str, body: str, scope: Scope) -> bool:
     """A tag of the country round a place the post names only as its background (#成都周边 on a day trip to
     三星堆 by a family who live in 成都): where the trip lies, not another place's post."""
-    around = re.fullmatch(r"(?P<p>[\u4e00-\u9fff]{2,4}?)(?:周边|附近)(?:游|玩|旅行|旅游|遛娃)?", tag)
+    # (…and what is done there: #北京周边爬山)
+    around = re.fullmatch(r"(?P<p>[\u4e00-\u9fff]{2,4}?)(?:周边|附近)[\u4e00-\u9fff]{0,4}", tag)
     if around is None:
         return False
     return around["p"] in body and around["p"] not in foreign_mentions(body, scope.places)
@@ -269,10 +270,13 @@ def _generic_parts() -> frozenset[str]:
 def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
     """The closing paragraph's call to action must fit the kind of post (no recipe CTA on a trip)."""
     paras = paragraphs(str(draft.get("body", "")))
-    if len(paras) < 2:
+    # (a post written without blank lines closes on its last line, when it asks something of the reader)
+    lines = [line for line in paras[0].split("\n") if line.strip()] if len(paras) == 1 else []
+    lines = lines if lines and _ASKS_READER.search(lines[-1]) else []
+    if len(paras) < 2 and len(lines) < 3:
         return []
     # (words quoted are someone's, not the post's ask: 纸条上写着“陌生人让你…点链接…一律先打给儿子”)
-    closing = _QUOTED.sub("", strip_emoji(paras[-1]))
+    closing = _QUOTED.sub("", strip_emoji(lines[-1] if lines else paras[-1]))
     context = without_challenge(scope.kind_text.lower())  # 30天打卡 is no visit to a place
     for key, family in sections("cta_families.txt").items():
         # (…nor what the writer did: 以上是我下单时的价格)
@@ -299,6 +303,7 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
     return []
 
 
+_ASKS_READER = re.compile(r"收藏|评论区|留言|关注|点赞|转发|私信|交作业|打卡|@")
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
 _BY_WRITER = re.compile(r"(?:我|我们|自己)(?:已经|当时|刚|那时)?$")
 

@@ -523,7 +523,9 @@ _SETTING_OUT = (
     r"|[\u4e00-\u9fff]{0,4}?(?:客运站|汽车站|客运中心|长途站)(?=坐|乘|搭|出发))?"
     r"(?:出发|开车|开过去|开过来|自驾|坐车|打车|包车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来|去"
     # (从武汉毕业，八月到深圳报到: where the writer came from)
-    r"|毕业|搬来|搬到|搬过来|搬回|搬走|调来|调过来|辞职|跳槽)"
+    r"|毕业|搬来|搬到|搬过来|搬回|搬走|调来|调过来|辞职|跳槽"
+    # (从太原租了辆车: a car hired where the trip set out)
+    r"|租(?:了|的)?(?:一)?(?:辆|台)?车)"
 )
 
 
@@ -623,6 +625,12 @@ def _home(escaped: str) -> list[str]:
         # (not 途经 or 经过, which put the place on the route: 中途经过鹅岭二厂 in a 龙泉山 ride)
         rf"(?:差不多到|快到|刚过|过了)了?{escaped}",
         rf"在{escaped}买过",
+        # (…a shop there, online or not: 在一家苏州的网店买的, 山东烟台一家网店发的)
+        rf"一家{escaped}的[^，,。！!？?；;\n]{{0,4}}?(?:网店|店铺|店|淘宝店)",
+        rf"{escaped}(?:{_NAME})?(?:的)?一家[^，,。！!？?；;\n]{{0,4}}?(?:网店|店铺|店|淘宝店)(?:买|发|寄|邮)",
+        # (…or seen far off from here: 天气好能看到密云水库, 远远望见…)
+        rf"(?:远远|远处|天气好(?:的时候)?|晴天)[^，,。！!？?；;\n]{{0,3}}?(?:能|可以|能够)?"
+        rf"(?:看到|看见|望到|望见|看得到|看得见|远眺|俯瞰)[^，,。！!？?；;\n]{{0,4}}?{escaped}",
         # (…what the writer had there: 我在上海也吃过几家川菜馆)
         rf"我(?:们)?在{escaped}也?[\u4e00-\u9fff]{{1,2}}过",
         rf"(?:想|想念|怀念){escaped}的",
@@ -705,6 +713,9 @@ def _compared(escaped: str, listed: str) -> list[str]:
         # (之前去过曼谷，清迈节奏慢很多: the place before, the post's after)
         rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?{listed}[，,][^。！!？?\n]{{0,12}}?{_BETTER}"
         r"(?:很多|得多|不少|一些|一点|多了)",
+        # (…said as a comparison made: 之前去过温州的雁荡山，对比下来神仙居的栈道更有冲击力)
+        rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?(?:{_NAME}的)?{listed}[，,]\s*"
+        r"(?:对比下来|相比之下|比起来|对比之下|两相比较|相比)",
         # a likeness (有点像杭州的宋城, 像重庆洪崖洞那种网红打卡, 和大理古城很像)
         rf"(?:像|类似|好比|如同)(?:是)?(?:{_NAME}的?)?{listed}(?:{_NAME})?(?:的|那种|那样|一样|[，,])",
         rf"(?:和|跟|与){escaped}(?:的|那边的?)?[^，,。！!？?；;\n]{{0,8}}?(?:很像|挺像|有点像|类似|相似)",
@@ -732,7 +743,7 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
     set_out = [rf"从{listed}{_SETTING_OUT}", rf"{escaped}{_STATION}出发"]
     patterns = [*set_out, rf"离开{escaped}", *_home(escaped), *_compared(escaped, listed)]
     if any(re.search(p, text) for p in set_out):  # the trip's start starts its legs too (Day1 成都到日隆镇)
-        patterns.append(rf"{escaped}{_STATION}\s*(?:—|-|→|到)")
+        patterns.append(rf"{escaped}{_STATION}\s*(?:—|-|→|到|开到|开车到|开过去|坐车到|飞到)")
     # a likeness, not a place (被叫作“金色布达拉宫”, 号称小桂林)
     patterns.append(rf"(?:叫作|叫做|称为|称作|誉为|号称|人称|被叫|堪称|有如|好比)[“\"「『]?[^”\"」』，,。]{{0,6}}?{escaped}")
     # where else is near, for another post (武功山附近还有明月山和羊狮慕大峡谷，下一篇想看我写哪一个？)

@@ -1690,10 +1690,15 @@ ROUND_37_FAILING = frozenset({"draft-g1424-good", "draft-g1439-good", "draft-f11
 # Round 39 (session 33): measured once at 9ec3d60 — tune 13 of 22 caught, 6 of 31 good posts failed; held out
 # 8 of 10, 3 of 15. The six tuned false fails passed by class; the three held out left as measured
 ROUND_39_FAILING = frozenset({"draft-f1133-good", "draft-g1445-good", "draft-g1457-good"})
+# Round 42 (session 34): measured once at ff00a7c — tune 15 of 22 caught (four of them only through their good
+# post's false fail), 10 of 31 good posts failed; held out 7 of 10, 3 of 15. The ten tuned false fails passed
+# by class; the three held out left as measured
+ROUND_42_FAILING = frozenset({"draft-g1478-good", "draft-g1484-good", "draft-g1490-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
+    | ROUND_42_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1704,6 +1709,15 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 42
+    "draft-f1147-1": "topic_drift",  # 顺便吐槽一下，公司楼下新开的那家咖啡店 in a hiking timetable
+    "draft-f1147-2": "cta_mismatch",  # 觉得这份菜谱好用…交作业 closing a hike's plan without blank lines
+    "draft-f1148-1": "off_topic_advice",  # 胖大海加金银花泡水喝 for a sore throat in a kitchen-storage post
+    "draft-f1151-1": "cta_mismatch",  # 这条路线…出发前照着走 closing a recipe
+    "draft-f1153-2": "off_topic_advice",  # 孩子咳嗽…蜂蜜水…两三天就不咳了 in a petite woman's outfits
+    "draft-f1154-2": "topic_drift",  # 最近还入了一台空气炸锅 among the steps of an eye make-up
+    "draft-f1157-2": "cta_mismatch",  # 这条路线…照着走 closing a workout plan
+    "draft-f1159-2": "topic_drift",  # 回杭州后去剪了个头发…法式刘海 in a review of 神仙居
     # round 39
     "draft-f1137-1": "foreign_place",  # 去喜洲那家排队的老店买的 in a 建水 food guide (喜洲 is 大理's)
     "draft-f1138-1": "topic_drift",  # 另外最近在追一部职场剧…西装同款 in a salary-talk guide
@@ -2749,3 +2763,55 @@ def test_the_corpus_s_places_are_known_but_exercises_and_foods_named_after_count
     assert "foreign_place" in checks("黄山塔川看秋色路线", {"title": "塔川秋色", "body": dive})
     legs = "练臀腿两个动作。\n\n保加利亚分腿蹲 每边3组。\n\n罗马尼亚硬拉 3组×10次，练完吃一盒希腊酸奶。"
     assert "foreign_place" not in checks("居家臀腿训练计划", {"title": "居家练臀", "body": legs})
+
+
+# --- session 34: round 42, each class tested with posts of our own --------------------------------------
+def test_a_hired_car_a_shop_s_city_a_view_and_a_trip_compared_are_no_places_of_the_post() -> None:
+    hired = "从长沙租了辆车，开了两个小时到凤凰古城。\n\n第一天沿沱江走，晚上看吊脚楼的灯。\n\n收藏起来。"
+    assert "foreign_place" not in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": hired})
+    legs = "从长沙出发，先到吉首。\n\n长沙开到凤凰差不多四个小时。\n\n第一天沿沱江走。"
+    assert "foreign_place" not in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": legs})
+    compared = (
+        "凤凰古城两天够了。\n\n之前去过贵州的镇远，对比下来凤凰更热闹，镇远胜在人少。\n\n第一天沿沱江走。"
+    )
+    assert "foreign_place" not in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": compared})
+    shop = "这件风衣是在一家南京的小网店买的，199元。\n\n版型偏大，穿M就够。\n\n河北一家店买的内搭也好穿。"
+    assert "foreign_place" not in checks("写一篇风衣的长评", {"title": "风衣长评", "body": shop})
+    view = "从停车场走到山顶两个小时。\n\n天气好能远远看到密云水库，云海看运气。\n\n下山走原路。"
+    assert "foreign_place" not in checks("雾灵山一日徒步攻略", {"title": "雾灵山一日", "body": view})
+    # …but another town's spot on the route is still foreign
+    wrong = hired.replace("第一天沿沱江走", "第一天先去张家界坐天门山索道，再沿沱江走")
+    assert "foreign_place" in checks("凤凰古城两天怎么玩", {"title": "凤凰两天", "body": wrong})
+
+
+def test_a_post_without_blank_lines_closes_on_its_last_line_and_a_home_remedy_is_advice() -> None:
+    plan = (
+        "久坐腰背僵，练了一个月。\n第1周：猫牛式 10次×2组\n第2周：臀桥 12次×3组\n"
+        "这条路线我帮大家踩过点了，收藏起来下次出发直接照着走～"
+    )
+    assert "cta_mismatch" in checks("在家练的4周腰背训练计划", {"title": "腰背训练", "body": plan})
+    lesson = "厨房小，收纳靠墙面。\n1. 洞洞板挂锅铲\n2. 调料换同款方瓶\n这次的经验是：先量尺寸再下单。"
+    assert "cta_mismatch" not in checks("4平米小厨房怎么收纳", {"title": "小厨房收纳", "body": lesson})
+    remedy = (
+        "155小个子秋天穿搭。\n\n短外套配高腰裤，比例立刻好了。\n\n"
+        "换季孩子老咳嗽的，睡前喝一勺蜂蜜水，两三天就不咳了。\n\n鞋选和裤子同色的。"
+    )
+    assert "off_topic_advice" in checks("小个子秋天通勤怎么穿", {"title": "小个子通勤", "body": remedy})
+
+
+def test_an_aside_that_grumbles_or_sits_in_a_list_is_a_tangent_but_one_on_the_same_routine_is_not() -> None:
+    grumble = (
+        "雾灵山一日时间表。\n\n6:00 出发\n13:00 登顶\n\n"
+        "顺便吐槽一下，公司楼下新开的那家咖啡店真的难喝，38一杯的燕麦拿铁全是水味。\n\n收藏起来。"
+    )
+    assert "topic_drift" in checks("雾灵山一日徒步攻略", {"title": "雾灵山一日", "body": grumble})
+    listed = (
+        "肿眼泡画了六年眼妆，分享画法：\n1. 打底：遮瑕盖掉红血丝\n2. 眼影：哑光奶咖色\n"
+        "最近还入了一台空气炸锅，周末炸了鸡翅和薯条，不放油也很脆，懒人真的必备。\n3. 眼线只拉眼尾"
+    )
+    assert "topic_drift" in checks("肿眼泡单眼皮怎么画眼妆", {"title": "肿眼泡眼妆", "body": listed})
+    routine = (
+        "油皮在广州的夏天护肤就三步。\n\n洁面、控油精华、轻薄防晒。\n\n"
+        "顺便说一句，冬天回哈尔滨，同样这一套会卡粉，回去就得把面霜加回来。\n\n下午用吸油纸。"
+    )
+    assert "topic_drift" not in checks("南方油皮夏天护肤", {"title": "油皮护肤", "body": routine})
