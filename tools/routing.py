@@ -274,7 +274,7 @@ _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (
         ("billboard", r"海报|宣传|广告|活动|招募|通知|促销|开业|上新"),
         # (日常 that says what kind of thing is no diary: 日常眼妆教程, 日常通勤穿搭; nor a place to check in)
         ("diary", r"日记|日常(?![\u4e00-\u9fffA-Za-z])|碎碎念|打卡(?![地点攻])|记录|vlog|diary|journal"),
-        ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|感受|体会|复盘|\bstory\b"
+        ("story", r"经历|故事|回忆|那天|心得|经验(?!帖|贴)|感悟|感受|体会|复盘|游记(?!攻略)|\bstory\b"
                   r"|(?:这个|这段|整个)过程|那(?:几|[一二两三四五六七八九十\d]+)(?:天|个月|年|周)|那段(?:日子|时间)"),
         # (a recipe asked for is no list of the things its ingredients count: 八个鸡翅 一罐可乐…写篇新手菜谱)
         ("guide", r"菜谱|食谱|做法"),

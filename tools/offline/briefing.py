@@ -9,6 +9,7 @@ from typing import Any
 
 from tools.bilingual import localize
 from tools.entities import places
+from tools.offline import itinerary
 from tools.offline.context import Context
 from tools.offline.details import request_details
 from tools.offline.drafting import subject_of
@@ -47,8 +48,10 @@ def _told_kind(request: str, topic: str, kind: str) -> str:
     if kind != "guide" or content_type_of(localize(request))[1] > 0.5:
         return kind
     details = request_details(request, subject_of(topic, ""), topic)
-    # (…not one that lists the ways it found: 我试了几招：给两个选项、提前预告 — a guide of them)
-    return "story" if len(details.told) >= 3 and not details.items else kind
+    # (…not one that lists the ways it found: 我试了几招：给两个选项、提前预告 — a guide of them — nor one
+    # that sets out its days: 第一天城墙 第二天兵马俑)
+    planned = bool(itinerary.asked_days(localize(request)))
+    return "story" if len(details.told) >= 3 and not details.items and not planned else kind
 
 
 # --- intent ------------------------------------------------------------------------------------------
@@ -90,6 +93,9 @@ _LIST_TAIL = re.compile(r"(?:推荐|清单|合集|分享|种草|盘点|大全)$"
 _HITL_FIELD = re.compile(r"^(方向|说明)[:：](.*)$")
 
 
+_FAMILY_ALONG = re.compile(r"带(?:着)?(?:我)?(?:爸妈|父母|爸爸|妈妈|老人|长辈|孩子|娃|宝宝|老公|老婆|家人)")
+
+
 def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: str) -> tuple[str, str]:
     """The goal and call to action for a content type on a theme (data/brief/goals.json)."""
     data = _goals()
@@ -100,7 +106,8 @@ def goal_and_cta(theme_key: str, kind: str, text: str, *, topic: str, audience: 
     table = data["goals"]
     entry = table.get(f"{scene}/{kind}") or table.get(f"{scene}/*") or table[f"*/{kind}"]
     # one of the entry's calls to action, the same for the same topic (no two posts end alike by rule)
-    ctas = entry["cta"]
+    # (…not one that gathers friends for a trip taken with family: 带爸妈去西安)
+    ctas = [c for c in entry["cta"] if not (_FAMILY_ALONG.search(text) and "朋友" in c)] or entry["cta"]
     cta = ctas[zlib.crc32(topic.encode("utf-8")) % len(ctas)]
     return (
         entry["goal"].format(topic=topic, audience=audience),

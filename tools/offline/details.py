@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from tools.bilingual import has_english, localize, named_places
 from tools.entities import places
 from tools.offline.dishes import dish_note, dishes_in
-from tools.offline.itinerary import TIME_OF, visit
+from tools.offline.itinerary import TIME_OF, day_spans, visit
 from tools.offline.scenes import COOKED
 from tools.offline.text import POST_PARTS
 from tools.offline.topic import SPACE_BREAK
@@ -270,6 +271,9 @@ def _bare_thing(clause: str) -> bool:
     flags = [flag for _, flag in tagged]
     if re.search(r"[不没别想要]", clause) or any(f[:1] in "dupcr" or f in ("y", "e") for f in flags):
         return False
+    # (nor where and how many there are, or what each is like: 家里两只猫, 一只胖一只瘦)
+    if flags[0] == "s" or any(f == "m" and g == "a" for f, g in pairwise(flags)):
+        return False
     verbs = [w for w, f in tagged if f in ("v", "vd", "vg", "vi", "vq")]
     # (a verb of one character inside a name, 烘 of 蛋烘糕 — not a doing of two, 挑食)
     if verbs and ((flags[-1][:1] != "n" and flags[-1] != "zg") or len(verbs) > 1 or len(verbs[0]) > 1):
@@ -433,6 +437,14 @@ def _plain(request: str) -> str:
     return re.sub(r"\s+(?=\d{1,2}[:：]\d{2})", "，", re.sub(r"——+", "：", text))
 
 
+def _without_days(text: str) -> str:
+    """The text without the days a plan sets out: they are the trip's days, not a story or a list
+    (第一天城墙+回民街 第二天兵马俑, see `tools.offline.itinerary.asked_days`)."""
+    for start, end in day_spans(text):
+        text = text[:start] + "，" + text[end:]
+    return text
+
+
 def _stepped(details: Details, clause: str) -> str:
     """The clause without what it gives the plan, which goes to `details`: steps in brackets
     (添加顺序整理好了（高铁米粉→菜泥→果泥）), a timetable's row (6:30起床), doings to arrange more of
@@ -472,7 +484,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
     untold: list[str] = []  # the clauses that set a scene no told clause followed
     # (a space between two Chinese characters ends a clause too: 荔波小七孔 上个月带爸妈去的)
     # (an emoji's variation selector or joiner, left by the emoji that ended a clause, is no text: 🏝️ 晕船)
-    text = _plain(request)
+    text = _without_days(_plain(request))
     clauses = [(m.group("text").strip(), m.group("end")) for m in _CLAUSES.finditer(text)]
     announced = False  # the clause before counts what this one lists (秘诀就三个：贴纸书、…)
     for clause, end in _listed_apart(clauses):
@@ -563,8 +575,9 @@ def _without_parts(details: Details, parts: list[str]) -> None:
 # 想分三部分写 准备期 最难的三晚 后来的作息; 讲讲补水点 厕所 还有冬天穿搭; 网速 孤独感 收入都要写): what each
 # section is about — no things the post lists, and nothing said of them yet.
 _PARTS_COUNT = r"(?:[一二两三四五六七八九十\d]+(?:块|部分|个部分|类|段|方面|个方面))"
+# (not a doing begun with 分 or 按: 按时间分开喂, 分开装)
 _PART_LEAD = re.compile(
-    rf"^(?:我?想|要|请|帮我|最好)?(?:(?:重点|主要)?(?:分成?|分为|按){_PARTS_COUNT}?(?:来)?(?:写|讲|说)?[：:]?"
+    rf"^(?:我?想|要|请|帮我|最好)?(?:(?:重点|主要)?(?:分成?|分为|按)(?!开|别|享|钟|手|量|时|摩|照|压|揉|键){_PARTS_COUNT}?(?:来)?(?:写|讲|说)?[：:]?"
     r"|(?:重点|主要|还要|也|再)?(?:讲讲|说说|聊聊|写写|讲一讲|说一说|写一下|告诉大家|介绍一下|介绍|写清楚|讲清楚)"
     r"|(?:重点|主要)?(?:写|讲|说)(?![篇一个成完得好过了])(?=[\u4e00-\u9fff]{2}))"
 )

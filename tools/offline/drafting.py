@@ -334,7 +334,10 @@ def subject_of(topic: str, audience: str) -> str:
     # (…nor that it was signed up for: 周末报了个陶艺课 → 陶艺课)
     signed_up = r"^(?:周末|最近|上周|暑假|寒假|下班后)?(?:去)?报了?(?:个|一个|一节|一期)(?=\S{2}[课班])"
     subject = re.sub(signed_up, "", subject)
-    subject = re.sub(r"^(?:这个|这份|这套)(?=\S{2})", "", subject)  # 这个交接模板 → 交接模板
+    # (…nor for whom and how many it was held: 在家给她办了个恐龙主题生日会 → 在家办恐龙主题生日会)
+    subject = re.sub(r"给(?:她|他|孩子|女儿|儿子|娃|宝宝)(?=办)|(?<=办)了(?:个|一个|一场)", "", subject)
+    # 这个交接模板 → 交接模板, (shakshuka)就是那个北非蛋 → 北非蛋
+    subject = re.sub(r"^(?:(?:也)?就是(?:那个|那种)?|这个|这份|这套)(?=\S{2})", "", subject)
     # (…nor one of a thing: 一件灰色大衣 → 灰色大衣, but 一个人 is alone)
     subject = re.sub(r"^一(?:[件款只条双套本台支瓶]|个(?!人))(?=\S{2})", "", subject)
     if pair := _COMPARED.fullmatch(subject):  # 凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇: the pair says it
@@ -564,6 +567,7 @@ _TURNED = re.compile(
 
 
 _HABIT = re.compile(r"(?:改掉|戒掉|改正|纠正|戒)(?P<doing>[\u4e00-\u9fff]{2,4}?)的?(?:坏)?(?:习惯|毛病)$")
+_EASING = re.compile(r"(?:改善|缓解|告别|摆脱)(?P<doing>[\u4e00-\u9fff]{2,6})")
 _GROWING_WORDS = frozenset("养殖 养成 养生 养老 养护 养活 种植 种类 种子 种草 种地 种田".split())  # noqa: SIM905
 
 
@@ -601,7 +605,8 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         return pair["pair"] if pair else subject
     if grown := _grown(subject):  # (…or the one thing: 阳台种小番茄 → 小番茄, 宿舍养绿萝 → 绿萝)
         return grown
-    if habit := _HABIT.search(subject):  # a habit broken is its doing (改掉拆家习惯 → 拆家)
+    # a habit broken is its doing (改掉拆家习惯 → 拆家), and so is a trouble eased (改善失眠 → 失眠)
+    if habit := _HABIT.search(subject) or _EASING.fullmatch(subject):
         return habit["doing"]
     if done := _DONE_TO.fullmatch(subject):  # what is done to whom, both (给猫剪指甲 → 猫剪指甲)
         return done["who"] + done["do"]
@@ -2134,10 +2139,13 @@ def _day_paragraphs(
     # (a tip said at a time of day is a thing to do then: 中午：火车站附近吃米粉 goes in a day's noon)
     timed = [t for t in tips if itinerary.TIME_OF.match(t) and t not in points]
     half = bool(re.search(r"半日|半天", ctx.request))
-    laid_out = itinerary.day_plan(days, [*points, *timed], ctx.rng, spare, half=half)
-    if laid_out is None:
+    if asked := itinerary.asked_days(ctx.request):  # the days the request planned itself, as it planned them
+        plan = itinerary.planned_days(asked, days, ctx.rng)
+        left = [p for p in points if not itinerary.is_doing(p)]
+    elif laid_out := itinerary.day_plan(days, [*points, *timed], ctx.rng, spare, half=half):
+        plan, left = laid_out
+    else:
         return []
-    plan, left = laid_out
     tips = [t for t in tips if t not in timed]
     paragraphs = []
     for label, slots in plan:

@@ -319,3 +319,75 @@ def as_planned(line: str) -> str:
 
 # deeds of a day out, done: 吃了, 逛了, 骑了 …
 _DEEDS_DONE = re.compile(r"(吃|逛|骑|租|住|玩|买|看|走|坐|爬|拍|喝|泡|待)了(?![，,。]|$)")
+
+
+# The days a request plans itself (第一天城墙+回民街 第二天兵马俑 …, Day1 …, D2 …): each day's marker, and
+# what that day does up to the next marker or the end of what it says
+_DAY_MARK = re.compile(
+    r"第(?P<n>[一二两三四五六七八九\d])天[：:，,\s]*|(?:[Dd]ay|D)\s*(?P<d>[1-9])[：:，,\s]*"
+)
+_DAY_ENDS = re.compile(r"[。！!？?；;\n]|[，,\s]*(?:帮我|帮忙|请|麻烦|写|给|想写|整理|出一篇)")
+_DAY_PARTS = re.compile(r"\s*(?:[+＋、，,]|\s)\s*")
+
+
+def asked_days(request: str) -> list[str]:
+    """What each day of a plan the request sets out does, in its order (['城墙永宁门+回民街', '兵马俑', …]);
+    [] when it sets out fewer than two days, or not from the first on."""
+    marks = list(_DAY_MARK.finditer(request))
+    numbers = [
+        int(n) if (n := m["n"] or m["d"]).isdigit() else _NUMBERS.get(n, 0) for m in marks
+    ]
+    if len(marks) < 2 or numbers != list(range(1, len(marks) + 1)):
+        return []
+    days = []
+    for k, mark in enumerate(marks):
+        said = request[mark.end() : marks[k + 1].start() if k + 1 < len(marks) else len(request)]
+        if end := _DAY_ENDS.search(said):
+            said = said[: end.start()]
+        days.append(said.strip(" ，,、"))
+    return days if all(days) else []
+
+
+def day_spans(request: str) -> list[tuple[int, int]]:
+    """Where in the request the days of `asked_days` are said: from the first marker to the last day's
+    end."""
+    if not asked_days(request):
+        return []
+    marks = list(_DAY_MARK.finditer(request))
+    last = request[marks[-1].end() :]
+    end = _DAY_ENDS.search(last)
+    return [(marks[0].start(), marks[-1].end() + (end.start() if end else len(last)))]
+
+
+def planned_days(
+    asked: list[str], days: int, rng: random.Random
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The days the request planned, each its stops in their order at the times of day (上午, 下午, 晚上; a
+    stop said at a time of day keeps it), the last day of the trip ending with the way home."""
+    plan: list[tuple[str, list[tuple[str, str]]]] = []
+    for day, said in enumerate(asked, 1):
+        stops = [s for s in _DAY_PARTS.split(said) if len(s) >= 2]
+        # (more stops than times of day: the last time holds the rest)
+        times = ("全天",) if len(stops) == 1 else ("上午", "下午", "晚上")[: len(stops)]
+        slots: list[tuple[str, str]] = []
+        for k, when in enumerate(times):
+            held = stops[k:] if k == len(times) - 1 else [stops[k]]
+            line = "，再".join(_go_or_do(s) for s in held)
+            own = TIME_OF.match(line)
+            slots.append((own.group("t"), _after_time(line, own)) if own else (when, line))
+        if day == days:
+            slots.append(("傍晚", LEAVE[rng.randrange(len(LEAVE))]))
+        plan.append((f"Day{day}", slots))
+    return plan
+
+
+def _go_or_do(said: str) -> str:
+    """A planned day's stop as its line: a place gone to (去兵马俑看看), a doing as it is said."""
+    noted = re.fullmatch(r"(?P<stop>.+?)(?P<note>[（(][^）)]*[）)])", said)
+    stop, note = (noted["stop"], noted["note"]) if noted else (said, "")
+    flags = [flag[:1] for _, flag in posseg(stop)]
+    if TIME_OF.match(said) or flags[0] == "v":
+        return said
+    if "v" in flags[1:]:  # (a stop and what is done there: 人民公园喝茶 → 去人民公园喝茶)
+        return f"去{said}"
+    return visit(stop) + note

@@ -39,7 +39,8 @@ _ASKED_TITLE = re.compile(
 )
 STYLE = re.compile(r"(?:用|以)[^，,。；;]{0,10}?(?:语气|口吻|风格|文风|方式|语言)")
 _POLITE = re.compile(
-    r"^(?:请|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
+    # (not 请 that invites: 请了5个小朋友)
+    r"^(?:请(?![了过来到])|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
     # one character asks only before a verb of making or telling (not 能量早餐, 要点, 想象)
     r"|(?:能|你|帮|想|要)(?=写|发|出|来|做|整理|帮|给|推荐|分享|安利|种草|说|讲|聊|记录|介绍|看|一篇|篇))+"
     # (…and what is made into the post when it is only the story told: 想把这两次经历写成一篇笔记)
@@ -150,6 +151,10 @@ _ASKED_TAIL = re.compile(
 )
 _ASKED_WITHIN = re.compile(r"什么|哪些|哪种|哪个|哪款|哪几")
 _CONTENT_NOUN = re.compile(r"清单|攻略|合集|测评|食谱|教程|指南|时间表|计划|方案|步骤|流程|做法")
+# …and what it must have, asked in the same breath (食谱要有用量和步骤, 攻略需要写上交通)
+_KIND_WITH_PARTS = re.compile(
+    rf"(?P<kind>{_CONTENT_NOUN.pattern}|笔记|帖子)(?:里)?(?:要|需要|得|最好|一定要)(?:有|写|写上|带上?|包括|包含|分)"
+)
 # what kind of post, with no subject: 经验分享, 心得, 笔记
 _KIND_ONLY = re.compile(
     # (in a tone: 走心的长文, 温暖治愈的笔记)
@@ -214,6 +219,8 @@ _AGE_ONLY = re.compile(
 _WHEN_WORD = re.compile(
     r"(?:上|下|这|本|每)?个?(?:周末|周|星期[一二三四五六日天]?|月)|(?:今|明|去|前)年(?:[春夏秋冬](?:天|季))?"
     r"|[春夏秋冬](?:天|季)|暑假|寒假|假期|国庆|五一|春节|过年"
+    # (…and which meal: 周末早午餐在家做了北非蛋 is of the dish)
+    r"|早午餐|早餐|午餐|晚餐|早饭|午饭|晚饭|夜宵|宵夜"
 )
 # Nouns that name who or when, not what (新手 of 新手在家做红烧肉, 女生 of 小个子女生)
 _NOT_THINGS = re.compile(
@@ -266,7 +273,7 @@ _PITS = re.compile(r"(?:我们?)?(?:踩过|遇到过|犯过|走过)的?(?:坑|�
 # people one does a thing with or for: whose a process is never
 _COMPANY = re.compile(
     rf"(?:{_WHOM.pattern}|{_PERSON_NOUN}|大爷|大妈|阿姨|叔叔|邻居|同事|室友|闺蜜|老公|老婆|对象|男友|女友|儿子|女儿"
-    r"|老师|师傅|教练|队友|网友|家人|亲戚)"
+    r"|老师|师傅|教练|队友|网友|家人|亲戚|外婆|外公|奶奶|爷爷|姥姥|姥爷|婆婆|妈妈|爸爸|我妈|我爸)"
 )
 
 
@@ -280,6 +287,13 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
         return topic
     bare = _WHOSE.sub("", _HOLLOW_TAIL.sub("", topic)).strip("的 ")
     others = [c for c in clauses if c != first]
+    # 我试了几招还挺管用, …，失眠好多了: the ways are of what they eased
+    eased = next((m["what"] for c in others if (m := _EASED.search(peel(c)))), "")
+    if _WAYS_WORKED.fullmatch(bare) and eased:
+        return "改善" + eased
+    # 记录这一天的心情, 上岸经验, 翻车自救记录: a frame of what another clause tells
+    if _FRAME_OF_TOLD.fullmatch(bare) and (thing := _told_thing(others)):
+        return thing + bare
     told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
     # 分享我们家的经历, 我家的应对方法: the experience of (the way of coping with) what the other clause tells
     if (not bare or bare in GENERIC_VERBS or _PITS.fullmatch(bare)) and told_of:
@@ -322,6 +336,41 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不") or _SAYS_HOW.search(bare):
         return f"{bare}的{owner}"  # a trait goes before its thing: 新手也不会翻车的番茄炒蛋
     return owner + bare
+
+
+# ways said only to have worked (试了几招还挺管用, 这几个办法亲测有效): of what another clause says they eased
+_WAYS_WORKED = re.compile(
+    r"(?:这|总结了?|试了|找到了?|摸索出了?)?(?:几|[一二两三四五六七八九十\d]+)(?:个|种|条)?(?:小)?"
+    r"(?:招|办法|方法|技巧|妙招)(?:都)?(?:还挺|挺|真的|确实|很|超|特别|亲测)?(?:管用|有用|有效|好用)(?:的)?"
+)
+# a frame with nothing of its own: a day's feelings, an exam passed, a mishap mended
+_FRAME_OF_TOLD = re.compile(
+    r"这?(?:一天|天|段时间|一周|几天|次|一年|前?[\d一二三四五六七八九十百]+天)的?(?:心情|感受|心路|想法)"
+    r"|(?:上岸|通关|一次过|全过)(?:经验|心得|攻略|记录|笔记|经历)?"
+    r"|(?:翻车|踩坑|踩雷)(?:自救|急救|补救)?(?:记录|经历|笔记|日记)?"
+)
+
+
+def _told_clause(peeled: list[tuple[str, str]], clauses: list[str]) -> tuple[str, str]:
+    """The clause that tells the subject, of a request that asks for no subject: the first that names what
+    the reader is said to want (…在家给她办了个恐龙主题生日会…，给想在家办生日会的家长参考 — not 女儿6岁生日),
+    else the first with anything left once peeled."""
+    wishes = [m["x"] for c in clauses if (m := _READER_WISH.match(c))]
+    wanted = {w for x in wishes for _, w in particulars(x) if len(w) >= 2}
+    told = [(c, t) for c, t in peeled if len(t) >= 2]
+    return next((ct for ct in told if any(w in ct[1] for w in wanted)), None) or next(iter(told), ("", ""))
+
+
+def _told_thing(clauses: list[str]) -> str:
+    """The thing the first clause that names one tells of: 裸辞 of 今天正式裸辞了, CPA of CPA六门全过了."""
+    return next((found[0][1] for c in clauses if (found := particulars(peel(c)))), "")
+
+
+# what was eased, and how much: 失眠好多了, 孩子挑食改善了不少, 颈椎痛缓解了
+_EASED = re.compile(
+    r"^(?P<what>[\u4e00-\u9fff]{2,8}?)(?:的情况|的问题)?(?:也|都)?(?:真的|明显|已经)?"
+    r"(?:好多了|好了很多|好了不少|改善了|改善很多|缓解了|减轻了|少多了|少了很多)"
+)
 
 
 # How one gets there, not what a trip is (从上海坐高铁去厦门…，写一篇行程笔记 is a Xiamen trip's)
@@ -554,7 +603,8 @@ _TONE_LEAD = re.compile(
 
 # a reader named by what they want to do (给想转行产品经理的人, 写给准备考研的同学)
 _READER_WISH = re.compile(
-    r"^(?:写给|给|为)(?:想要?|准备|打算|正在|刚开始)(?P<x>[^，,。的]{2,8})的(?:人|朋友|姐妹|同学|你|新人|宝子|小伙伴|宝妈)"
+    r"^(?:写给|给|为)(?:想要?|准备|打算|正在|刚开始)(?P<x>[^，,。的]{2,8})的(?:人|朋友|姐妹|同学|你|新人|宝子|小伙伴|宝妈"
+    r"|家长|爸妈)"
 )
 # what a question asks to be explained (什么是早C晚A, 玻尿酸是什么)
 _WHAT_IS = re.compile(
@@ -582,6 +632,15 @@ _USE_ASPECT = (
     r"|经验教训|心路历程)"
 )
 _USES_ONLY = re.compile(rf"(?:(?:{_ASPECT}|{_USE_ASPECT})[和与、及跟]){{0,3}}{_USE_ASPECT}")
+
+
+def _untailed(text: str, *, framed: bool) -> str:
+    """The text without what trails its subject (see `_TAIL`), and a kind of post asked for without the
+    parts it must have (写成一篇食谱要有用量和步骤 → 食谱)."""
+    while (tail := _TAIL.search(text)) and tail.start() >= 2:
+        text = text[: tail.start()]
+    kind = _KIND_WITH_PARTS.match(text) if framed else None
+    return kind["kind"] if kind else text
 
 
 def peel(clause: str) -> str:
@@ -617,8 +676,7 @@ def peel(clause: str) -> str:
     if middle and middle.start() > 0:
         after, head = peel(text[middle.end() :]), text[: middle.start()]
         text = after if len(after) >= 2 or _READER.match(head) else head
-    while (tail := _TAIL.search(text)) and tail.start() >= 2:
-        text = text[: tail.start()]
+    text = _untailed(text, framed=framed)
     if _LABEL_ONLY.match(text) or (framed and (_CONTENT_NOUN.fullmatch(text) or _KIND_ONLY.fullmatch(text))):
         return ""  # "笔记主题：…", "整理成清单：…", "…？写一篇经验分享": the subject is in another clause
     if framed and _READER_PHRASE.fullmatch(text):
@@ -805,9 +863,7 @@ def extract_topic(request: str) -> str:
         asked_clause, question, _ = within[0]
         before = (w for c in clauses if c != asked_clause for w in _theme_words(c) if w not in question)
         within[0] = (asked_clause, next((w for w in before if not _CONTENT_NOUN.search(w)), "") + question, 0)
-    told = next(iter(asking or [(c, t) for c, t, _ in within]), None) or next(
-        ((c, t) for c, t in peeled if len(t) >= 2), ("", "")
-    )
+    told = next(iter(asking or [(c, t) for c, t, _ in within]), None) or _told_clause(peeled, clauses)
     first, topic = next(iter(framed), None) or told
     if not framed and asking:
         first, topic = _whose_question(first, topic, clauses)
