@@ -1335,6 +1335,10 @@ _DURATION = re.compile(
 )
 
 
+def _first_span(match: re.Match[str]) -> str:
+    return f"前{match.group(1)}{ {'day': '天', 'week': '周', 'month': '个月'}[match.group(2).lower()]}"
+
+
 def _span(match: re.Match[str]) -> str:
     if match.group("lead"):
         return match.group(0)
@@ -1456,6 +1460,8 @@ def localize(text: str) -> str:
         text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # "2,000": one number
         text = re.sub(r"[$＄]\s?(\d[\d,]*(?:\.\d+)?k?)\b", r"\1 dollars", text)
         text = re.sub(r"[¥￥]\s?(\d[\d,]*(?:\.\d+)?k?)\b", r"\1 yuan", text)
+    # ("the first 90 days": the span from the start, 前90天 — not 第一次 and a span)
+    text = re.sub(r"\bfirst\s+(\d+)[\s-]*(day|week|month)s?\b", _first_span, text, flags=re.IGNORECASE)
     text = _DURATION.sub(_span, text)
     if not english:  # "写一篇 200 RMB 改造出租屋的笔记": the amount in Chinese, as the text around it
         text = re.sub(r"(?<=\d)\s*(?:rmb|yuan|cny)\b", "元", text, flags=re.IGNORECASE)

@@ -300,12 +300,15 @@ def content_type_of(text: str) -> tuple[ContentKind, float]:
     # (a count of things tried among the ways that worked is no list: 试了几招…给两个选项让他自己挑)
     ways = _WAYS_TRIED.search(text)
     text = _NEGATED.sub("", text)
+    # (…nor a count of things bought on a trip a guide is asked of: 买了两个杯子…，写篇两天攻略)
+    guide = _GUIDE_ASKED.search(text)
     for kind, pattern in _CONTENT_TYPES:
-        if pattern.search(text) and not (ways and pattern is _COUNTED):
+        if pattern.search(text) and not ((ways or guide) and pattern is _COUNTED):
             return kind, 0.7
     return "guide", 0.5
 
 
+_GUIDE_ASKED = re.compile(r"攻略|指南|教程|行程")
 _WAYS_TRIED = re.compile(r"(?:[几\d一二两三四五六七八九十]+|小|妙)招|小技巧|小妙招|几个办法")
 _COUNTED = next(p for _, p in _CONTENT_TYPES if p.pattern == _COUNTED_WORDS)
 

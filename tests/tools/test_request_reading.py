@@ -13,7 +13,7 @@ import pytest
 from tools.bilingual import localize
 from tools.entities import places
 from tools.offline.context import Context
-from tools.offline.details import request_details
+from tools.offline.details import asked_parts, request_details
 from tools.offline.drafting import _tag_word, compose_draft, subject_of
 from tools.offline.text import detect_theme, extract_audience
 from tools.offline.topic import extract_topic
@@ -1926,7 +1926,7 @@ def test_a_place_and_a_count_or_a_likeness_is_no_item_and_a_doing_begun_with_分
 
 
 def test_a_day_by_day_plan_the_request_sets_out_is_the_post_s_days_in_its_order() -> None:
-    request = "带爸妈去南京玩三天 我排好了：第一天中山陵+美龄宫 第二天夫子庙、老门东 第三天睡到自然醒随便逛 帮我写成攻略"
+    request = "带爸妈去南京玩三天：第一天中山陵+美龄宫 第二天夫子庙、老门东 第三天睡到自然醒随便逛 写成攻略"
     details = request_details(request, "南京三天", "南京三天")
     assert not any("第" in t for t in details.told + details.items)
     body = str(_draft(request)["body"])
@@ -1944,3 +1944,38 @@ def test_a_birthday_party_a_recipe_asked_with_its_parts_and_a_travelogue() -> No
     assert "用量" not in subject(recipe) and "班尼迪克蛋" in subject(recipe)
     assert content_type_of("帮我写篇涠洲岛三天两晚的游记")[0] == "story"
     assert content_type_of("涠洲岛游记攻略")[0] == "guide"
+
+
+def test_a_key_keeps_its_head_things_told_apart_are_all_items_and_no_line_turns_the_subject_down() -> None:
+    from tools.offline.drafting import _key
+    from tools.offline.material import _turns_down
+
+    assert _key("领养退役犬", ["领养退役", "领养"]) == "领养退役犬"
+    gear = "雨崩徒步五天 写个装备清单 登山鞋 登山杖 冲锋衣 头灯 护膝 一样不能少"
+    items = request_details(gear, "雨崩装备", "").items
+    assert items == ["登山鞋", "登山杖", "冲锋衣", "头灯", "护膝"]
+    assert extract_topic("雨崩徒步五天 写个装备清单 登山鞋 登山杖") == "雨崩装备清单"
+    assert _turns_down("可以先不买：自动喂食器、特别大的猫爬架", ["喂食器"])
+    assert not _turns_down("买了自动喂食器以后省心多了", ["喂食器"])
+    walk = "五一走了徽杭古道 第一天住在半山的农家 写篇徒步记录 装备 补给 住宿都写上"
+    assert asked_parts(walk) == ["装备", "补给", "住宿"]
+
+
+def test_a_scene_is_named_by_its_words_not_by_a_part_of_another_word() -> None:
+    from tools.offline import voice
+
+    zoomies = "我家布偶猫最近总是半夜跑酷 把我吵醒 帮我写篇笔记"
+    assert not any("配速" in t or "跑鞋" in t for t in voice.scene_tips("pets", "布偶猫半夜跑酷", zoomies))
+    fish = "第一次自己做酸菜鱼 酸菜先炒香 汤底加了泡椒 写个详细菜谱"
+    assert not any("坛子" in t for t in voice.scene_tips("food", "酸菜鱼", fish))
+    swim = voice.scene_tips("pets", "宠物游泳初体验", "柯基第一次去宠物游泳馆 写篇宠物游泳初体验")
+    assert any("救生衣" in t for t in swim)
+    feeder = voice.scene_tips("pets", "喂食器", "两只猫抢饭 买了个喂食器按时间分开喂 写篇笔记")
+    assert any("顿" in t for t in feeder)
+
+
+def test_whom_a_post_is_for_said_after_it_and_a_count_of_things_bought_on_a_trip_asked_as_a_guide() -> None:
+    assert extract_topic("自学三年拿到offer 写篇转行经验给想转行的人") == "转行经验"
+    trip = "周末去了趟婺源 买了两罐皇菊 帮我写篇婺源两天攻略"
+    assert content_type_of(trip)[0] == "guide"
+    assert content_type_of("买了两罐皇菊 推荐给大家")[0] == "list"

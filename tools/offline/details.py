@@ -581,7 +581,9 @@ _PART_LEAD = re.compile(
     r"|(?:重点|主要|还要|也|再)?(?:讲讲|说说|聊聊|写写|讲一讲|说一说|写一下|告诉大家|介绍一下|介绍|写清楚|讲清楚)"
     r"|(?:重点|主要)?(?:写|讲|说)(?![篇一个成完得好过了])(?=[\u4e00-\u9fff]{2}))"
 )
-_PART_TAIL = re.compile(rf"{_PARTS_COUNT}?(?:都|也|全)?(?:要|得|想)?(?:来)?(?:写|讲|说)(?:一下|进去|清楚)?$")
+_PART_TAIL = re.compile(
+    rf"{_PARTS_COUNT}?(?:都|也|全)?(?:要|得|想)?(?:来)?(?:写|讲|说)(?:一下|进去|清楚|上|到)?$"
+)
 _PART_WORDS = re.compile(r"^(?:还有|以及|和|再|最后|然后)")
 # where the parts are done, asked (写清楚哪里可以停下来拍照和补水): the doings are the parts
 _WHERE_TO = re.compile(r"^(?:哪里|哪儿|在哪里?|哪些地方|什么地方)(?:可以|能)?(?:停下来|停一下|歇脚)?")

@@ -657,6 +657,9 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
                 merged[-1][1] = max(merged[-1][1], end)
             else:
                 merged.append([start, end])
+        # (…with the one character left at the subject's end, its head: 领养退役+犬 → 领养退役犬)
+        if len(subject) - merged[-1][1] == 1 and re.match(r"[\u4e00-\u9fff]", subject[-1]):
+            merged[-1][1] += 1
         compounds = [subject[a:b] for a, b in merged if b - a <= 5]  # a heading key fits a card line
         longest = max(reversed(compounds), key=len, default="")
         if len(longest) > max(map(len, fit)):

@@ -191,6 +191,16 @@ class Material:
         ]
 
 
+# advice not to get a thing (可以先不买：自动喂食器…): no line of a post about that thing
+_NOT_TO_GET = re.compile(r"先不买|不用买|别买|不要买|没必要买|不必买|可以不买|不建议买|不推荐买")
+
+
+def _turns_down(line: str, specific: list[str]) -> bool:
+    """Does the line advise against getting what the post is about?"""
+    refused = _NOT_TO_GET.search(line)
+    return refused is not None and any(w in line[refused.end() :] for w in specific if len(w) >= 2)
+
+
 def gather(
     facts: list[dict[str, object]],
     avoid: list[str],
@@ -222,7 +232,7 @@ def gather(
         on_asked = bool(asked & voice.activities(title))
         elsewhere = not on_asked and voice.other_activity(title, asked)
         for raw in _SENTENCES.findall(_LIST_OPENS.sub("。", str(fact.get("text") or ""))):
-            if not (line := as_line(raw)) or any(x in line for x in avoid):
+            if not (line := as_line(raw)) or any(x in line for x in avoid) or _turns_down(line, specific):
                 continue
             if not on_asked and (
                 voice.other_activity(line, asked) or (elsewhere and not asked & voice.activities(line))

@@ -293,7 +293,7 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
         return "改善" + eased
     # 记录这一天的心情, 上岸经验, 翻车自救记录: a frame of what another clause tells
     if _FRAME_OF_TOLD.fullmatch(bare) and (thing := _told_thing(others)):
-        return thing + bare
+        return thing + topic
     told_of = next((t for c in others if len(t := peel(c)) >= 4), "")
     # 分享我们家的经历, 我家的应对方法: the experience of (the way of coping with) what the other clause tells
     if (not bare or bare in GENERIC_VERBS or _PITS.fullmatch(bare)) and told_of:
@@ -345,7 +345,8 @@ _WAYS_WORKED = re.compile(
 )
 # a frame with nothing of its own: a day's feelings, an exam passed, a mishap mended
 _FRAME_OF_TOLD = re.compile(
-    r"这?(?:一天|天|段时间|一周|几天|次|一年|前?[\d一二三四五六七八九十百]+天)的?(?:心情|感受|心路|想法)"
+    r"这?(?:一天|天|段时间|一周|几天|次|一年|前?[\d一二三四五六七八九十百]+(?:天|周|个月))的?(?:心情|感受|心路|想法)"
+    r"(?:和(?:技巧|建议|经验|心得|收获)?)?"
     r"|(?:上岸|通关|一次过|全过)(?:经验|心得|攻略|记录|笔记|经历)?"
     r"|(?:翻车|踩坑|踩雷)(?:自救|急救|补救)?(?:记录|经历|笔记|日记)?"
 )
@@ -362,8 +363,13 @@ def _told_clause(peeled: list[tuple[str, str]], clauses: list[str]) -> tuple[str
 
 
 def _told_thing(clauses: list[str]) -> str:
-    """The thing the first clause that names one tells of: 裸辞 of 今天正式裸辞了, CPA of CPA六门全过了."""
-    return next((found[0][1] for c in clauses if (found := particulars(peel(c)))), "")
+    """The thing the first clause that names one tells of: 裸辞 of 今天正式裸辞了, CPA of CPA六门全过了 — or
+    a change it tells, whole (从乙方到甲方)."""
+    changed = next((m.group(0) for c in clauses if (m := _CHANGE.search(c))), "")
+    return changed or next((found[0][1] for c in clauses if (found := particulars(peel(c)))), "")
+
+
+_CHANGE = re.compile(r"从[\u4e00-\u9fff]{2,4}?(?:跳|转|换|调)?到[\u4e00-\u9fff]{2,4}?(?=[，,。的做心工]|$)")
 
 
 # what was eased, and how much: 失眠好多了, 孩子挑食改善了不少, 颈椎痛缓解了
@@ -571,7 +577,11 @@ _JUST_DONE = re.compile(  # (a time or a 刚 leads it: 吃完火锅怎么去味 
     r"(?:走|爬|去|玩|逛|跑|看|吃|学|做)完了?"
 )
 # …and for whose sake, at the clause's end or all of it (亲子游记给想带娃的家长参考, 给同处境的人一点力气)
-_FOR_WHOSE_SAKE = re.compile(r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气|看)$")
+_FOR_WHOSE_SAKE = re.compile(
+    r"给[^，,。]{1,14}?(?:参考|一点力气|力气|鼓励|信心|动力|安慰|打气|看)$"
+    # (…or only whom it is for, after the subject: 转行经验给想转行的人)
+    r"|(?<=\S{2})给[^，,。]{1,12}?的(?:人|朋友|姐妹|同学|你|新人|宝子|小伙伴|宝妈|家长|爸妈|新手)们?$"
+)
 _TRAVELOGUE = re.compile(r"(?:亲子|旅行|旅游)?(?:游记|日记|记录)")
 
 # A done deed that ends on its thing (连吃了三天燃面, 吃到了人生第一口甑糕, 做了虾仁蒸蛋): the thing, where
