@@ -91,7 +91,7 @@ async def answer_agent(state: StudioState, ctx: StudioContext) -> dict[str, Any]
     intent = (state.get("intent") or {}).get("intent")
     question = state.get("request", "").strip()
     if intent == "time_query":
-        text = answer_time_query()
+        text = answer_time_query(request=question)
     else:
         text = await _stream_answer(question, ctx) or EMPTY_ANSWER
     emit(Message(agent=NAME, content=text))

@@ -20,7 +20,8 @@ bare topic, which is a full post. `answer_time_query` answers a time query local
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from collections.abc import Callable
+from datetime import date, datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -207,8 +208,59 @@ async def classify_intent(llm: LLMGateway, text: str, *, min_confidence: float =
 _WEEKDAYS = ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")
 
 
-def answer_time_query(now: datetime | None = None, tz: str = "Asia/Shanghai") -> str:
-    """The local answer to a time query: time, date, weekday, timezone and Unix timestamp.
+# Days a countdown may ask for: fixed ones by month and day, and the lunar festivals by year (hand-written
+# from the published Chinese calendar, 2026–2030; a year the table lacks is answered without the count)
+_FIXED_DAYS = {
+    "元旦": (1, 1), "情人节": (2, 14), "妇女节": (3, 8), "五一": (5, 1), "劳动节": (5, 1), "儿童节": (6, 1),
+    "六一": (6, 1), "国庆": (10, 1), "双十一": (11, 11), "双11": (11, 11), "平安夜": (12, 24),
+    "圣诞": (12, 25),
+}
+_ENGLISH_DAYS = {"christmas": "圣诞", "new year": "元旦", "valentine": "情人节"}
+_LUNAR_DAYS = {
+    "春节": {2026: (2, 17), 2027: (2, 6), 2028: (1, 26), 2029: (2, 13), 2030: (2, 3)},
+    "过年": {2026: (2, 17), 2027: (2, 6), 2028: (1, 26), 2029: (2, 13), 2030: (2, 3)},
+    "端午": {2026: (6, 19), 2027: (6, 9), 2028: (5, 28), 2029: (6, 16), 2030: (6, 5)},
+    "中秋": {2026: (9, 25), 2027: (9, 15), 2028: (10, 3), 2029: (9, 22), 2030: (9, 12)},
+}
+_ON_DATE = re.compile(r"(?P<m>1[0-2]|[1-9])\s*(?:月|\.|/)\s*(?P<d>3[01]|[12]\d|[1-9])(?:日|号)?")
+
+
+def _countdown(request: str, today: date) -> str:
+    """'距离国庆（10月1日）还有 N 天' for a request that asks how long until a day it names; '' otherwise."""
+    lowered = request.lower()
+    said = [*(n for n in _FIXED_DAYS if n in request), *(z for e, z in _ENGLISH_DAYS.items() if e in lowered)]
+    if said:
+        fixed = _FIXED_DAYS[said[0]]
+        return _days_until(said[0], today, lambda _year: fixed)
+    for name, years in _LUNAR_DAYS.items():
+        if name in request:
+            return _days_until(name, today, years.get)
+    if found := _ON_DATE.search(request):
+        on = (int(found["m"]), int(found["d"]))
+        return _days_until(f"{on[0]}月{on[1]}日", today, lambda _year: on)
+    return ""
+
+
+def _days_until(name: str, today: date, on: Callable[[int], tuple[int, int] | None]) -> str:
+    """The count to the next `name` on or after `today` (`on` gives its month and day of a year)."""
+    for year in (today.year, today.year + 1):
+        when = on(year)
+        if when is None:
+            continue
+        try:
+            target = date(year, *when)
+        except ValueError:  # (2月30日: no such day)
+            return ""
+        if target >= today:
+            days = (target - today).days
+            said = "就是今天" if days == 0 else f"还有 {days} 天"
+            return f"距离{name}（{target.year}年{target.month}月{target.day}日）{said}。"
+    return ""
+
+
+def answer_time_query(now: datetime | None = None, tz: str = "Asia/Shanghai", request: str = "") -> str:
+    """The local answer to a time query: time, date, weekday, timezone and Unix timestamp — and, when the
+    request asks how long until a day it names (离国庆还有多少天), the count of days.
 
     A naive `now` is read as wall-clock time in `tz`; an aware one is converted to `tz`.
     An unknown `tz` raises `zoneinfo.ZoneInfoNotFoundError`.
@@ -221,9 +273,11 @@ def answer_time_query(now: datetime | None = None, tz: str = "Asia/Shanghai") ->
     else:
         local = now.astimezone(zone)
     offset = local.strftime("%z") or "+0000"
+    count = _countdown(request, local.date()) if request else ""
     return (
         f"现在是 {local:%H:%M:%S}，{local.year}年{local.month}月{local.day}日，"
         f"{_WEEKDAYS[local.weekday()]}。\n"
-        f"时区：{tz}（UTC{offset[:3]}:{offset[3:5]}）\n"
+        + (f"{count}\n" if count else "")
+        + f"时区：{tz}（UTC{offset[:3]}:{offset[3:5]}）\n"
         f"Unix 时间戳：{int(local.timestamp())}"
     )

@@ -249,6 +249,12 @@ def _key(english: str) -> str:
     return " ".join(w for w in english.strip().lower().split() if w not in _DETERMINERS)
 
 
+def _span_after_place(text: str) -> str:
+    """'3天河内行程' → '河内3天行程': a span of days said before a place of the word list goes after it."""
+    names = sorted({zh for kind, zh in lexicon().words.values() if kind == "place"}, key=len, reverse=True)
+    return re.sub(rf"(\d+(?:天|晚|日))({'|'.join(map(re.escape, names))})", r"\2\1", text)
+
+
 @cache
 def lexicon() -> Lexicon:
     words: dict[str, tuple[str, str]] = {}
@@ -1430,6 +1436,8 @@ def localize(text: str) -> str:
         "，",
         text,
     )
+    # (…and one before a count of things, which lists them: 2件大衣 3件毛衣 4条裤子)
+    text = re.sub(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=\d+\s*[件条双个只瓶支套款本台顶副])", "，", text)
     # (…and one after a number, before Chinese that is no unit of it: 我的区间是128到140 每周4次)
     text = re.sub(
         r"(?<=\d)(?<!:\d\d)[ \t\u3000]+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])",
@@ -1497,6 +1505,8 @@ def localize(text: str) -> str:
         out = re.sub(r"(?:\s*[-–—;])+\s*$", "", out)
         out = re.sub(r"\s+[-–—]+\s+", "，", out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", out)
+    if english:  # "a 3-day Hanoi itinerary": the place before how long, as Chinese says it (河内3天行程)
+        out = _span_after_place(out)
     out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?!\w)", "。", out)  # "…, aimed at office workers." ends in Chinese
     if english:  # a later sentence only of how to write it ("Warm tone, please."): said as nothing
         out = re.sub(r"(?<=[。.!！])(?:\s*[.。!！])+", "", out)

@@ -76,6 +76,10 @@ TIME = (
         ("time.weekday",
          rf"{_NOW}(?:是)?(?:星期|周|礼拜)几|^\s*(?:星期|周|礼拜)几(?:了)?[呀啊？?，,\s]*(?:今天|今儿)?[呀啊？?]*\s*$"
          rf"|今天是不是(?:周|星期|礼拜)[一二三四五六日天末]|今天是(?:周|星期|礼拜)[一二三四五六日天末]吗"),
+        # how long until a day (离国庆还有多少天, 距离春节还有几天, 还有几天到元旦)
+        ("time.countdown",
+         r"(?:离|距离?)[^，,。？?！!\s]{1,10}?还有(?:多少|几)天|还有(?:多少|几)天(?:就)?(?:到|过|放)[^，,。？?！!\s]{1,6}"
+         r"[？?]*\s*$"),
         ("time.timestamp", r"时间戳"),
         ("time.day", r"今天是什么日子"),
     ),
@@ -88,7 +92,8 @@ TIME = (
          r"|\btell\s+me\s+the\s+time\b|\bgot\s+the\s+time\b|\bhow\s+late\s+is\s+it\b"
          r"|^\W*(?:the\s+)?time(?:\s+now)?(?:\s+(?:please|pls|plz))?\W*$"
          r"|\bis\s+(?:it|today)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the\s+weekend)\b"
-         r"|\btimestamp\b|\b(?:unix|epoch)\s+time\b"),
+         r"|\btimestamp\b|\b(?:unix|epoch)\s+time\b"
+         r"|\bhow\s+many\s+days\s+(?:until|till|to|left\s+(?:until|till|before))\b"),
         flags=re.IGNORECASE,
     ),
 )
@@ -354,6 +359,8 @@ _ANSWER_ONLY = re.compile(
     # (…said to the studio, not told of someone: 老板直接说我的KR不够…)
     r"直接(?:告诉我|回答)(?:答案|结论)?|(?:^|[，,。\s你请就])直接说(?:答案|结论|吧|就行|就好)?"
     r"|只要(?:答案|结论)|简单回答|给我个(?:答案|结论)"
+    # (…or no long write-up: 别长篇大论, 说重点就行)
+    r"|(?:别|不用|不要)(?:跟我)?长篇大论|说重点就(?:行|好)|简单说(?:说|一下|两句)?就(?:行|好)"
     r"|\bjust\s+asking\s+for\s+(?:myself|me)\b|\bfor\s+myself,?\s+not\s+(?:a|for\s+a)\s+post\b"
 )
 _PICTURE = re.compile(

@@ -170,12 +170,16 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
 
 def _around_home(tag: str, body: str, scope: Scope) -> bool:
     """A tag of the country round a place the post names only as its background (#成都周边 on a day trip to
-    三星堆 by a family who live in 成都): where the trip lies, not another place's post."""
+    三星堆 by a family who live in 成都): where the trip lies, not another place's post — and, of a post
+    about no place, a tag of the city its writer lives in (#上海租房 by a writer renting there)."""
     # (…and what is done there: #北京周边爬山)
     around = re.fullmatch(r"(?P<p>[\u4e00-\u9fff]{2,4}?)(?:周边|附近)[\u4e00-\u9fff]{0,4}", tag)
-    if around is None:
+    # (…or, of a post about no place, the writer's own city and what the post does there: #上海租房)
+    home = None if scope.places.names else next((p for p in mentioned(tag) if tag.startswith(p)), None)
+    place = around["p"] if around else home
+    if place is None:
         return False
-    return around["p"] in body and around["p"] not in foreign_mentions(body, scope.places)
+    return place in body and place not in foreign_mentions(body, scope.places)
 
 
 def stray_tags(scope: Scope, draft: Mapping[str, Any]) -> list[str]:
@@ -449,6 +453,12 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
             reason = f"句子「{shown}」停在半句就句号结束了，后面的内容被截断了"
             return [Finding("cut_off", "readability", "writer_agent", reason)]
     bare = _bare_lists(body)
+    # (rows of a schedule, three or more, each opened by its day: 周四 3km带几段加速，周日比赛 — ending on a
+    # thing or a doing, not on a word that waits for one: 先喂它、先)
+    rows = [line for line in body_lines if _SCHEDULE_ROW.match(strip_emoji(line).strip())]
+    whole_rows = {line.strip() for line in rows if (tagged := posseg_cut(strip_emoji(line).strip()))
+                  and tagged[-1][1][:1] in ("n", "v", "m", "q")}
+    bare |= whole_rows if len(rows) >= 3 else set()
     prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
     ended = [line for _, line in prose if _END.search(line)]
     for i, line in prose:
@@ -596,6 +606,11 @@ _SUBJECT_LEFT = re.compile(r"[，,][\u4e00-\u9fff]{1,6}的[\u4e00-\u9fff]{1,4}$"
 
 # a line's label: 洁面：… or, in a template, 【本周结果】… (a bracketed label is a colon's label)
 _LABEL = re.compile(r"^(?:[^，,。：:]{1,8}[：:]|【[^】，,。]{1,8}】)")
+
+
+_SCHEDULE_ROW = re.compile(
+    r"(?:周[一二三四五六日天]|星期[一二三四五六日天]|[Dd]ay\s*\d+|第[一二三四五六七八九十\d]+[天周])[\s：:]"
+)
 
 
 def _labelled_whole(line: str) -> bool:

@@ -36,7 +36,7 @@ _COMMON_SPOT = re.compile(r"(?:路|街|巷|公园|广场|大道|中心|商场|�
 # 兰州拉面, 韩式, and streets named after other cities (成都的玉林路, every city's 南京路 and 中山路).
 _ORIGIN_LABEL = re.compile(
     r"^(?:[东西南北中]?路|街|巷|大道|大街|小区|广场|中学|小学|站|沙滩|海滩|公园|码头|大桥|门(?![票口])|"
-    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶|"
+    r"风味|口味|特色|风格|式|风|味|菜|系|拉面|吐司|戚风|蛋糕|面包|布丁|酸奶|烤鸭|火锅|米粉|米线|凉皮|小吃|早茶|茶|面|粉|烧烤|卤味|特产|人|火腿|黑茶|岩茶|"
     # a flavour and goods named after where they come from (新疆的味道, 郫县豆瓣酱, 云南咖啡豆)
     r"的(?:味道|风味|口味)|豆瓣酱|"
     # a noodle dish named by its city with its own name between (南宁老友粉, 武汉热干面, 重庆小面) — not a
@@ -563,6 +563,20 @@ def _home(escaped: str) -> list[str]:
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
+        # (…or said of oneself as one: 对一个重庆人来说)
+        rf"(?:一个|作为|身为)(?:土生土长的)?{escaped}人",
+        # (…where one's days are spent: 我想起自己在上海每天挤地铁的样子)
+        rf"在{escaped}(?:每天|天天|平时|每周)",
+        # (…or moved to and lived in: 搬到上海后我自己摸索了两年)
+        rf"搬(?:到|来)了?{escaped}(?:后|以后|之后|的第|[一二两三四五六七八九十几\d]+年)",
+        # (…a firm there, or its clients: 一家深圳跨境电商公司的远程岗位, 在杭州一家…电商公司做运营, 美国客户)
+        rf"(?:一家){escaped}(?:的)?[^，,。！!？?；;\n]{{0,10}}?(?:公司|工厂|企业|机构|团队)",
+        rf"在{escaped}一家[^，,。！!？?；;\n]{{0,12}}?(?:公司|工厂|企业|机构|单位|医院|学校|店)",
+        rf"{escaped}(?:的)?(?:客户|甲方|买家|供应商)",
+        # (…and the moves of a life, one after another: 后来去了杭州，再跟着老公搬到青岛)
+        rf"(?:后来|之后|然后)(?:去了|搬到了?|搬去了?|调到了?){escaped}[，,][^。！!？?\n]{{0,12}}?(?:搬|调|去|回)",
+        # (…and the land across a river or strait, seen: 太阳落到对岸陕西那边的山后面)
+        rf"对岸(?:就是|是|的)?{escaped}",
         # (老板是甘肃过来的, 房东来自温州: where someone here comes from)
         rf"(?:是|来自){escaped}(?:人|过来的|来的)",
         # (我在苏州开一家女装小店; 在东京出差时: a work trip or a stay of study is the writer's too)
@@ -654,7 +668,8 @@ def _home(escaped: str) -> list[str]:
 def _moved(escaped: str) -> list[str]:
     """Where the writer lived before a move (我从北京搬回了老家洛阳, 在上海住了五年后…)."""
     return [
-        rf"从{escaped}(?:搬回|搬到|搬来|搬走|辞职|回到?老家)",
+        rf"从{escaped}(?:搬回|搬到|搬来|搬走|辞职|回到?老家|调到|调去|调来|转到)",
+        rf"(?:调到|调去|调来){escaped}(?:工作|上班|的)",
         # (…or a job left there: 从上海的设计公司辞职)
         rf"从{escaped}的[^，,。！!？?；;\n]{{1,8}}?(?:辞职|离职|跳槽|毕业)",
         rf"在{escaped}(?:住了|生活了|工作了|待了|呆了){_YEARS}",
@@ -680,6 +695,9 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         # a trip the writer made, said in passing (暑假带她去了趟青岛, 出差去了一趟武汉, 在云南旅行时买的),
         # and where someone came back from (儿保医生是从上海进修回来的)
         rf"去了(?:一)?趟{escaped}|去过{escaped}|在{escaped}(?:旅行|旅游|玩|出差|度假)(?:时|的时候|期间|那几天)",
+        # (…where one goes on one's days: 平时在玄武湖绕圈跑)
+        rf"(?:平时|每天|天天|经常|一般|周末)(?:都|会)?在{escaped}",
+
         # (…or an unnamed spot it only locates: 跟着俱乐部去惠州的一条溪)
         rf"(?:去|到|在)了?{escaped}的(?:一|那)(?:条|个|家|座|片|处|间|所)",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}?回来",
@@ -713,6 +731,8 @@ def _compared(escaped: str, listed: str) -> list[str]:
         # (之前去过曼谷，清迈节奏慢很多: the place before, the post's after)
         rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?{listed}[，,][^。！!？?\n]{{0,12}}?{_BETTER}"
         r"(?:很多|得多|不少|一些|一点|多了)",
+        # (…or opened by the comparing: 对比去年去哈尔滨，阿尔山明显冷一截)
+        rf"(?:对比|比起|相比)(?:去年|前年|之前|以前|上次)?(?:去|在|去过的)?{listed}[，,]",
         # (…said as a comparison made: 之前去过温州的雁荡山，对比下来神仙居的栈道更有冲击力)
         rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?(?:{_NAME}的)?{listed}[，,]\s*"
         r"(?:对比下来|相比之下|比起来|对比之下|两相比较|相比)",

@@ -295,3 +295,15 @@ def test_answer_time_query_defaults_to_now() -> None:
     answer = answer_time_query()
     stamp = int(answer.rsplit("：", 1)[1])
     assert before <= stamp <= before + 5
+
+
+def test_a_countdown_to_a_day_is_a_time_query_answered_with_the_days_left() -> None:
+    from agents.answer import answer_time_query as answered  # (the answer agent's own import)
+
+    now = datetime(2026, 11, 29, 15, 0)
+    assert "距离国庆（2027年10月1日）还有 306 天" in answered(now, request="离国庆还有多少天？")
+    assert "距离春节（2027年2月6日）还有 69 天" in answered(now, request="距离春节还有几天")
+    assert "距离圣诞（2026年12月25日）还有 26 天" in answered(now, request="How many days until Christmas?")
+    assert "还有" not in answered(now, request="现在几点")
+    assert rule_intent("离国庆还有多少天？").intent == "time_query"
+    assert rule_intent("减脂期晚上饿了能吃点啥 有推荐的吗 别长篇大论").intent == "question"

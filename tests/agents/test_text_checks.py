@@ -1694,11 +1694,19 @@ ROUND_39_FAILING = frozenset({"draft-f1133-good", "draft-g1445-good", "draft-g14
 # post's false fail), 10 of 31 good posts failed; held out 7 of 10, 3 of 15. The ten tuned false fails passed
 # by class; the three held out left as measured
 ROUND_42_FAILING = frozenset({"draft-g1478-good", "draft-g1484-good", "draft-g1490-good"})
+# Round 44 (session 34): measured once at 9de4979 — tune 17 of 22 caught, 12 of 31 good posts failed; held out
+# 8 of 10, 5 of 15. Eleven of the twelve tuned false fails passed by class; G1522 (去年去三亚玩了四天 in a
+# post on sunscreen) reads as an older test's seeded flaw (上次去开封玩了两天 in a skincare list) and was
+# left; the five held out left as measured
+ROUND_44_FAILING = frozenset(
+    {"draft-f1162-good", "draft-f1171-good", "draft-g1514-good", "draft-g1523-good", "draft-g1529-good",
+     "draft-g1522-good"}
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
-    | ROUND_42_FAILING
+    | ROUND_42_FAILING | ROUND_44_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1709,6 +1717,9 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 44
+    "draft-f1164-2": "cta_mismatch",  # 周末照着步骤做一遍，记得提前备好食材 closing a career story
+    "draft-f1167-2": "topic_drift",  # 这周五下班还去看了场电影…爆米花 in a week of commute outfits
     # round 42
     "draft-f1147-1": "topic_drift",  # 顺便吐槽一下，公司楼下新开的那家咖啡店 in a hiking timetable
     "draft-f1147-2": "cta_mismatch",  # 觉得这份菜谱好用…交作业 closing a hike's plan without blank lines
@@ -2815,3 +2826,23 @@ def test_an_aside_that_grumbles_or_sits_in_a_list_is_a_tangent_but_one_on_the_sa
         "顺便说一句，冬天回哈尔滨，同样这一套会卡粉，回去就得把面霜加回来。\n\n下午用吸油纸。"
     )
     assert "topic_drift" not in checks("南方油皮夏天护肤", {"title": "油皮护肤", "body": routine})
+
+
+
+def test_a_life_s_moves_a_firm_a_routine_a_far_bank_and_a_comparison_opened_by_it_are_no_places() -> None:
+    moves = "毕业后在南京租房，后来去了苏州，再跟着老公搬到厦门。\n\n它每次都窝在航空箱里。\n\n到了钻床底。"
+    assert "foreign_place" not in checks("猫咪搬到厦门的适应记录", {"title": "猫咪搬家", "body": moves})
+    job = "去年我还在成都一家做家居的电商公司做运营，跟着美国客户的时差走。\n\n先认领小需求。\n\n收藏。"
+    assert "foreign_place" not in checks("我从运营转岗做产品的经历", {"title": "转岗产品", "body": job})
+    routine = "我住在杭州，平时在西湖边绕圈跑。\n\n周二 轻松跑6km\n周四 间歇 400m×6\n周日比赛\n\n一起吗？"
+    found = checks("12周半马训练计划", {"title": "半马计划", "body": routine})
+    assert not found & {"foreign_place", "cut_off"}
+    bank = "傍晚爬到黑龙庙，太阳落到对岸陕西那边的山后面。\n\n第二天去李家山村。\n\n收藏起来。"
+    assert "foreign_place" not in checks("碛口古镇两天一夜", {"title": "碛口两天", "body": bank})
+    cold = "对比去年去哈尔滨，阿尔山明显冷一截，哈尔滨那套在这里不够用。\n\n羽绒服要长款。\n\n收藏起来。"
+    assert "foreign_place" not in checks("阿尔山冬天穿什么", {"title": "阿尔山穿搭", "body": cold})
+    toast = "早餐：一片北海道吐司、一个鸡蛋、一杯希腊酸奶。\n\n蛋白质接近30g。\n\n你们早餐吃什么？"
+    assert "foreign_place" not in checks("减脂期高蛋白早餐", {"title": "高蛋白早餐", "body": toast})
+    # …but a stop in another town is still foreign
+    wrong = bank.replace("第二天去李家山村", "第二天去平遥古城")
+    assert "foreign_place" in checks("碛口古镇两天一夜", {"title": "碛口两天", "body": wrong})

@@ -296,7 +296,7 @@ def test_questions_after_a_colon_and_a_mixed_amount() -> None:
     ("request_text", "topic"),
     [
         ("Write a cozy post about my Sunday bread baking", "周日面包烘焙"),
-        ("Write a 2-day Chengdu food post: hotpot, dan dan noodles and tea houses", "2天成都美食"),
+        ("Write a 2-day Chengdu food post: hotpot, dan dan noodles and tea houses", "成都2天美食"),
     ],
 )
 def test_a_kind_of_post_is_no_part_of_the_topic(request_text: str, topic: str) -> None:
@@ -455,7 +455,7 @@ def test_an_unknown_word_is_kept_but_never_a_function_word(request_text: str) ->
 @pytest.mark.parametrize(
     ("text", "chinese"),
     [
-        ("Write a packing list for a 3-day hiking trip in Huangshan", "行李清单3天黄山徒步"),
+        ("Write a packing list for a 3-day hiking trip in Huangshan", "行李清单黄山3天徒步"),
         ("running for 3 months", "跑步3个月"),
         ("reviewing the Dyson airwrap after 6 months", "Dyson airwrap测评6个月"),
     ],

@@ -1979,3 +1979,28 @@ def test_whom_a_post_is_for_said_after_it_and_a_count_of_things_bought_on_a_trip
     trip = "周末去了趟婺源 买了两罐皇菊 帮我写篇婺源两天攻略"
     assert content_type_of(trip)[0] == "guide"
     assert content_type_of("买了两罐皇菊 推荐给大家")[0] == "list"
+
+
+def test_the_finest_place_a_trip_names_leads_and_long_subjects_spare_what_they_can() -> None:
+    trip = "十一去了山西吕梁的碛口古镇 住在李家山村的窑洞里 想写一篇两天一夜的行程"
+    assert extract_topic(trip).startswith("碛口古镇")
+    assert localize("Write a 3-day Hanoi itinerary post.").startswith("河内3天")
+    assert subject("双十一买的那件灰色羊毛混纺大衣到了 帮我写一篇测评") == "灰色羊毛混纺大衣"
+    assert subject("两岁宝宝怎么教会自己用勺子吃饭？帮我整理成一篇笔记") == "两岁宝宝用勺子吃饭"
+
+
+def test_a_week_of_outfits_by_day_is_read_a_row_a_day() -> None:
+    week = "通勤一周穿搭不重样 周一西装马甲+直筒裤 周二针织开衫+半身裙 周三衬衫+阔腿裤 帮我按天写成穿搭笔记"
+    assert extract_topic(week) == "通勤一周穿搭"
+    items = request_details(week, "通勤一周穿搭", "通勤一周穿搭").items
+    assert items == ["周一：西装马甲+直筒裤", "周二：针织开衫+半身裙", "周三：衬衫+阔腿裤"]
+
+
+def test_counted_things_after_spaces_are_a_list_and_an_english_day_plan_is_read_by_its_translation() -> None:
+    from tools.offline.itinerary import asked_days
+
+    capsule = "秋冬胶囊衣橱 只用15件单品：2件大衣 3件毛衣 4条裤子 3件衬衫 帮我写篇小红书"
+    items = request_details(capsule, "秋冬胶囊衣橱", "秋冬胶囊衣橱").items
+    assert items == ["2件大衣", "3件毛衣", "4条裤子", "3件衬衫"]
+    assert asked_days("Day 1 Old Quarter + egg coffee, day 2 Ha Long Bay, day 3 train street") == []
+    assert asked_days("第一天西湖 第二天灵隐寺 帮我写攻略") == ["西湖", "灵隐寺"]

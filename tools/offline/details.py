@@ -180,9 +180,17 @@ _STAGE_TOLD = re.compile(
 _COUNTS_NEXT = re.compile(r"(?:就|只有|一共|总共)?[两三四五六七八九十\d]+(?:个|样|招|步|点|件)$")
 
 
+_WEEKDAY_ROW = re.compile(
+    r"(?P<day>周[一二三四五六日天]|星期[一二三四五六日天])[：:\s]*(?P<what>[^，,。]{2,20}?[+＋、][^，,。]{2,20})"
+)
+
+
 def _items(clause: str, *, longer: bool = False) -> list[str]:
     """The things a clause lists (joined by 、 or +, the last by 和/及 too), each a short phrase; [] for a
-    clause that lists questions (什么样的五花肉合适、梅干菜要泡多久) or what was done (拉坯、捏泥都体验了)."""
+    clause that lists questions (什么样的五花肉合适、梅干菜要泡多久) or what was done (拉坯、捏泥都体验了). A
+    day's row of a week is one item, with its day (周一西装马甲+直筒裤 → 周一：西装马甲+直筒裤)."""
+    if day := _WEEKDAY_ROW.fullmatch(clause):
+        return [f"{day['day']}：{day['what']}"]
     if "、" not in clause and not re.search(r"(?<![A-Za-z\d])[+＋]|[+＋](?!\d)", clause):
         return _dishes_run(clause)
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]

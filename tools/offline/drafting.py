@@ -179,6 +179,17 @@ def _told_as_news(subject: str) -> str:
     return _AGE_NEWS.sub(r"\g<age>\g<who>", subject)
 
 
+def _shortened(subject: str) -> str:
+    """A subject too long for a title without what it can spare: a pet's name and age
+    (玄凤鹦鹉豆豆三岁胸口拔毛 → …胸口拔毛), then the teaching of a doing (两岁宝宝教会自己用勺子吃饭 →
+    两岁宝宝用勺子吃饭)."""
+    if len(subject) > 10:
+        subject = re.sub(_NAMED_AGE, "", subject)
+    if len(subject) > 10:
+        subject = re.sub(r"(?<=\S{2})(?:教会|教)(?:孩子|宝宝|娃|他|她)?(?:自己)?(?=\S{3})", "", subject)
+    return subject
+
+
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
     # a quoted subject (“户外婚礼新娘底妆”) without its marks — a short word quoted inside it keeps them: the
@@ -337,7 +348,7 @@ def subject_of(topic: str, audience: str) -> str:
     # (…nor for whom and how many it was held: 在家给她办了个恐龙主题生日会 → 在家办恐龙主题生日会)
     subject = re.sub(r"给(?:她|他|孩子|女儿|儿子|娃|宝宝)(?=办)|(?<=办)了(?:个|一个|一场)", "", subject)
     # 这个交接模板 → 交接模板, (shakshuka)就是那个北非蛋 → 北非蛋
-    subject = re.sub(r"^(?:(?:也)?就是(?:那个|那种)?|这个|这份|这套)(?=\S{2})", "", subject)
+    subject = re.sub(r"^(?:(?:也)?就是(?:那个|那种)?|[这那][个份套件双款条支瓶])(?=\S{2})", "", subject)
     # (…nor one of a thing: 一件灰色大衣 → 灰色大衣, but 一个人 is alone)
     subject = re.sub(r"^一(?:[件款只条双套本台支瓶]|个(?!人))(?=\S{2})", "", subject)
     if pair := _COMPARED.fullmatch(subject):  # 凤凰古城和镇远古镇对比 → 凤凰古城和镇远古镇: the pair says it
@@ -357,8 +368,7 @@ def subject_of(topic: str, audience: str) -> str:
     # 烤戚风蛋糕不塌 → 戚风蛋糕不塌: a verb of one character, not a word's first (学生党, 练习册)
     if re.match(r"^[烤做学煮蒸炖画拍练](?=\S{4})", subject) and len(segmenter.cut(subject)[0]) == 1:
         subject = subject[1:]
-    if len(subject) > 10:  # (too long: a pet's name and age go first — 玄凤鹦鹉豆豆三岁胸口拔毛 → …胸口拔毛)
-        subject = re.sub(_NAMED_AGE, "", subject)
+    subject = _shortened(subject)
     whole = subject
     # (a name in Latin letters reads as short as it is long in words: Dyson Airwrap is two)
     latin = re.fullmatch(r"[A-Za-z][A-Za-z0-9 .+-]*", subject) and len(subject) <= _PAIR_LIMIT
@@ -1444,7 +1454,10 @@ def _step_said(step: str, known: list[str]) -> str:
 def _item_said(item: str, known: list[str], used: set[str]) -> str:
     """A listed item as a line of the list: the evidence's or the advice's short line that opens on it, else
     the item with a short line about it after it (老火锅：a note's line on 火锅; 防诈骗设置：the scene's line
-    on 反诈), else its name alone. A line said for one item is `used`: no other says it."""
+    on 反诈), else its name alone. A line said for one item is `used`: no other says it. An item that
+    carries its own label (周一：西装马甲+直筒裤) is said as it is."""
+    if re.match(r"[^：:]{1,6}[：:]\S", item):
+        return item
     opening = next((ln for ln in known if _says(ln, item) and ln not in used), None)
     if opening:
         used.add(opening)

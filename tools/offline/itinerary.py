@@ -345,7 +345,8 @@ def asked_days(request: str) -> list[str]:
         if end := _DAY_ENDS.search(said):
             said = said[: end.start()]
         days.append(said.strip(" ，,、"))
-    return days if all(days) else []
+    # (each day said in Chinese: an English request's "Day 1 Old Quarter" is read by its translation)
+    return days if all(re.search(r"[\u4e00-\u9fff]", d) for d in days) else []
 
 
 def day_spans(request: str) -> list[tuple[int, int]]:

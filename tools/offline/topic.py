@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tools.bilingual import localize
-from tools.entities import division_contains, divisions, places
+from tools.entities import division_contains, divisions, landmark_cities, places
 from tools.segmenter import cut, posseg
 
 # A space that separates two clauses: between two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the
@@ -24,6 +24,8 @@ SPACE_BREAK = (
     r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
     r"|(?<=\d)(?<!:\d\d)\s+(?=[\u4e00-\u9fff])(?![天晚夜个次年月周元块岁公小分斤克件张层人家])"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff]|[a-z]{3,}[\u4e00-\u9fff])"
+    # (…and one before a count of things, which lists them: 2件大衣 3件毛衣 4条裤子)
+    r"|(?<=[\u4e00-\u9fff])\s+(?=\d+\s*[件条双个只瓶支套款本台顶副])"
 )
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and such a space
 CLAUSE = re.compile(r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|" + SPACE_BREAK)
@@ -39,8 +41,8 @@ _ASKED_TITLE = re.compile(
 )
 STYLE = re.compile(r"(?:用|以)[^，,。；;]{0,10}?(?:语气|口吻|风格|文风|方式|语言)")
 _POLITE = re.compile(
-    # (not 请 that invites: 请了5个小朋友)
-    r"^(?:请(?![了过来到])|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
+    # (not 请 that invites: 请了5个小朋友; …and how it is laid out before the making: 按天写成)
+    r"^(?:请(?![了过来到])|按(?:天|周|顺序|时间顺序|时间)(?=写|整理|列|排)|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
     # one character asks only before a verb of making or telling (not 能量早餐, 要点, 想象)
     r"|(?:能|你|帮|想|要)(?=写|发|出|来|做|整理|帮|给|推荐|分享|安利|种草|说|讲|聊|记录|介绍|看|一篇|篇))+"
     # (…and what is made into the post when it is only the story told: 想把这两次经历写成一篇笔记)
@@ -312,6 +314,11 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     # (the theme's doing, said with where in a clause of its own: 青岛崂山北九水徒步，…，写篇徒步笔记)
     where_done = (t for c in others if bare in (t := peel(c)) and len(t) <= 12 and places(t))
     if theme_word and (said := next(where_done, "")):
+        return said
+    # (…or the theme's word with what it is of, in a clause of its own: 通勤一周穿搭不重样 →
+    # 通勤一周穿搭)
+    said_with = (t[: t.find(bare) + len(bare)] for c in others if (t := peel(c)).find(bare) >= 2)
+    if theme_word and (said := next(said_with, "")):
         return said
     own_way = bool(_OWN_WAY.match(bare))  # 我家祖传的做法: whose way, of the thing another clause names
     # 番茄牛腩的做法: its own (…and so is a name in Latin letters: 我WFH两年的心得)
@@ -928,9 +935,9 @@ def extract_topic(request: str) -> str:
     ]
     # (where the trip goes before where it sets out: 从上海坐高铁去厦门 is a Xiamen trip)
     elsewhere.sort(key=lambda p: bool(re.search(rf"从{re.escape(p)}", request)))
-    # (…and the county before the city it lies in: 温州泰顺 is a trip to 泰顺)
-    elsewhere = [_county_after(p, request) or p for p in elsewhere]
-    elsewhere.sort(key=lambda p: not any(_lies_in(p, q) for q in elsewhere if q != p))
+    # (…and the county or town named right after the place it lies in: 温州泰顺 is a trip to 泰顺, 山西吕梁的
+    # 碛口古镇 one to 碛口古镇 — not a village named apart: 去了趟泉州 蟳埔村簪花… is a 泉州 trip)
+    elsewhere = [_county_after(p, request) or _finest_after(p, elsewhere, request) for p in elsewhere]
     # 两天一夜的路线, 骑行加住宿攻略: a guide that says where only elsewhere
     short = len(topic) <= 6 or _ROUTE_ONLY.fullmatch(topic) or _GUIDE_END.search(topic)
     # (not a subject at home, whatever town its things came from: 去德化淘了茶具…，写家里茶角布置)
@@ -996,10 +1003,34 @@ def _county_after(city: str, request: str) -> str:
     return ""
 
 
+def _town_or_division(name: str) -> bool:
+    """Is the place a division (吕梁, 泰顺) or a town or village a trip stays in (碛口古镇) — not a city's
+    sight (西湖) nor its district (a district's code ends under 21)?"""
+    codes = divisions().get(name, ())
+    return any(c.endswith("00") or int(c[4:]) >= 21 for c in codes) or bool(
+        re.search(r"(?:古镇|古城|古村|村|镇|岛)$", name)
+    )
+
+
+def _finest_after(place: str, named: list[str], request: str) -> str:
+    """The place the request names right after the one that holds it, as far as the chain goes (山西吕梁的
+    碛口古镇 → 碛口古镇); `place` itself when none follows it."""
+    while inner := next(
+        (q for q in named if q != place and re.search(f"{re.escape(place)}的?{re.escape(q)}", request)
+         and _lies_in(q, place) and _town_or_division(q)),
+        None,
+    ):
+        place = inner
+    return place
+
+
 def _lies_in(inner: str, outer: str) -> bool:
     """Does division `inner` lie in division `outer` (泰顺 in 温州, 温州 in 浙江)? By their codes (6-digit
-    adcodes: a province ends in 0000, a prefecture in 00)."""
+    adcodes: a province ends in 0000, a prefecture in 00) — a landmark by the division it lies in (碛口古镇 in
+    临县, so in 吕梁 and 山西)."""
     table = divisions()
+    if inner not in table and (city := landmark_cities().get(inner)):
+        return city == outer or _lies_in(city, outer)
     return any(a != b and division_contains(b, a) for a in table.get(inner, ()) for b in table.get(outer, ()))
 
 
