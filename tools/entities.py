@@ -279,6 +279,17 @@ def is_province(name: str) -> bool:
     return bool(codes) and all(code.endswith("0000") for code in codes or ())
 
 
+@cache
+def countries() -> frozenset[str]:
+    """The countries of `data/lexicon/world_places.txt`: its places listed with no country of their own."""
+    from tools.lexfiles import LEXICON
+
+    lines = (LEXICON / "world_places.txt").read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
+    holders = {row[2] for row in rows if len(row) >= 3}
+    return frozenset(row[0] for row in rows if row[0] in holders)
+
+
 def readers(text: str) -> set[str]:
     """The reader groups `text` is written for or speaks of (kids, elderly, men, women, couple; see
     `data/lexicon/readers.txt`)."""

@@ -2004,3 +2004,14 @@ def test_counted_things_after_spaces_are_a_list_and_an_english_day_plan_is_read_
     assert items == ["2件大衣", "3件毛衣", "4条裤子", "3件衬衫"]
     assert asked_days("Day 1 Old Quarter + egg coffee, day 2 Ha Long Bay, day 3 train street") == []
     assert asked_days("第一天西湖 第二天灵隐寺 帮我写攻略") == ["西湖", "灵隐寺"]
+
+
+def test_a_town_abroad_heads_its_post_and_a_week_s_rows_take_no_other_week_s_lines() -> None:
+    from tools.offline.drafting import _key
+
+    assert _key("奥地利哈尔施塔特") == "哈尔施塔特"
+    week = "通勤一周穿搭不重样 周一西装马甲+直筒裤 周二针织开衫+半身裙 周三衬衫+阔腿裤 帮我按天写成穿搭笔记"
+    note = "周一：浅蓝衬衫加白色西装裤，配棕色乐福鞋。周二：黑色针织背心配灰色阔腿裤。"
+    facts = [{"text": note, "sourceId": "n1"}]
+    body = str(_draft(week, facts=facts)["body"])
+    assert body.count("周一：") == 1 and body.count("周二：") == 1

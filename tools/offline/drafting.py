@@ -19,6 +19,7 @@ from typing import Any
 
 from tools import segmenter
 from tools.entities import (
+    countries,
     divisions,
     is_province,
     landmark_cities,
@@ -436,8 +437,10 @@ _RELATIVE = re.compile(r"(?:可以|能|值得|适合|好)[\u4e00-\u9fff]?$")
 def _finest(subject: str, named: list[str]) -> str:
     """The most particular place a subject names: 仙居 of 浙江仙居神仙居 (jieba tags only the province), 成都
     of 四川成都 — a post's headings name the place it is about, not its province."""
-    finer = [p for p in named if not is_province(p)]
-    if finer:  # the first below the province: 苏州 of 苏州平江路和山塘街, 成都 of 四川成都
+    # the first below the province or the country: 苏州 of 苏州平江路和山塘街, 成都 of 四川成都, 哈尔施塔特 of
+    # 奥地利哈尔施塔特
+    finer = [p for p in named if not is_province(p) and p not in countries()]
+    if finer:
         return finer[0]
     start = subject.find(named[0]) + len(named[0])
     for size in (3, 2):  # the division right after the province: 浙江|仙居, 广西|玉林
@@ -1549,6 +1552,9 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # a scene's advice and a note's line may say one thing twice (穿速干衣…防水袋 / 建议穿速干衣…防水袋)
     kept = _distinct([*points, *tips])
     points, tips = [p for p in points if p in kept], [t for t in tips if t in kept and t not in points]
+    # (no tip under a label an item of the list has: a note's 周一：浅蓝衬衫… beside the request's 周一：…)
+    labels = {m.group(0) for p in points if (m := _ROW_LABEL.match(p))}
+    tips = [t for t in tips if not ((m := _ROW_LABEL.match(t)) and m.group(0) in labels)]
 
     if not (days and shape in ("points", "timeline")):  # a line of another trip's days (D9 到布尔津，去
         # 喀纳斯) says nothing on its own, outside a plan by days
@@ -1786,6 +1792,11 @@ def _with_advice(
         room = n_tips + (max(0, n_points - len(points)) if length == "longer" else 0)
         tips += general[: max(0, room - len(tips))]
     return points, tips, shape
+
+
+_ROW_LABEL = re.compile(
+    r"(?:周[一二三四五六日天]|星期[一二三四五六日天]|[Dd]ay\s*\d+|第[一二三四五六七八九十\d]+[天周])[：:]"
+)
 
 
 def _things_asked(ctx: Context, subject: str, fb: Feedback) -> voice.SceneTips:
