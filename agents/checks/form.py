@@ -37,7 +37,7 @@ from agents.checks.textutil import (
 from tools import segmenter
 from tools.entities import advice_domains, posseg_cut
 from tools.lexfiles import LEXICON, generic_tags
-from tools.offline.text import THEMES
+from tools.offline.text import DAY_LABEL, THEMES
 
 TITLE_MAX = 20
 TAGS_MIN, TAGS_MAX = 3, 10
@@ -608,9 +608,7 @@ _SUBJECT_LEFT = re.compile(r"[，,][\u4e00-\u9fff]{1,6}的[\u4e00-\u9fff]{1,4}$"
 _LABEL = re.compile(r"^(?:[^，,。：:]{1,8}[：:]|【[^】，,。]{1,8}】)")
 
 
-_SCHEDULE_ROW = re.compile(
-    r"(?:周[一二三四五六日天]|星期[一二三四五六日天]|[Dd]ay\s*\d+|第[一二三四五六七八九十\d]+[天周])[\s：:]"
-)
+_SCHEDULE_ROW = re.compile(rf"{DAY_LABEL}[\s：:]")
 
 
 def _labelled_whole(line: str) -> bool:

@@ -38,6 +38,7 @@ from tools.offline.dishes import dish_note
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.scenes import goals
 from tools.offline.text import (
+    DAY_LABEL,
     dedupe,
     extract_audience,
     is_concrete,
@@ -1794,9 +1795,7 @@ def _with_advice(
     return points, tips, shape
 
 
-_ROW_LABEL = re.compile(
-    r"(?:周[一二三四五六日天]|星期[一二三四五六日天]|[Dd]ay\s*\d+|第[一二三四五六七八九十\d]+[天周])[：:]"
-)
+_ROW_LABEL = re.compile(rf"{DAY_LABEL}[：:]")
 
 
 def _things_asked(ctx: Context, subject: str, fb: Feedback) -> voice.SceneTips:

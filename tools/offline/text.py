@@ -301,6 +301,11 @@ def theme_by_key(key: str | None) -> Theme:
     return THEMES.get(key or "", GENERIC)
 
 
+# The label a row of a plan opens on — a weekday, a numbered day or week (周四 …, Day2：…, 第3周：…): the
+# writer keeps a week's rows as the request gave them, the critic reads a schedule's rows as whole
+DAY_LABEL = r"(?:周[一二三四五六日天]|星期[一二三四五六日天]|[Dd]ay\s*\d+|第[一二三四五六七八九十\d]+[天周])"
+
+
 # The parts of a post a request may give instructions about (结尾给同龄人一点建议, 标题要短)
 POST_PARTS = "结尾|开头|开篇|正文|标题"
 _PART_CLAUSE = re.compile(rf"(?:^|(?<=[，,。！!？?；;\n]))\s*(?:{POST_PARTS})[^，,。！!？?；;\n]*")
