@@ -34,6 +34,11 @@ def _lines(paragraphs: list[str], indexes: list[int]) -> tuple[str | None, list[
     parts = [paragraph_lines(paragraphs[i]) for i in indexes if 0 <= i < len(paragraphs)]
     headed = [(head, body) for head, body in parts if head]
     heading = next((head for head, _ in parts if head), None)
+    days = [clean(head) for head, _ in headed]
+    if len(headed) > 1 and all(_DAY.fullmatch(d) for d in days):
+        # (days on one card: Day1—Day4, each line with its day — no Day2's stop under Day1's heading)
+        dated = [f"{day} {line}" for day, (_, body) in zip(days, headed, strict=True) for line in body]
+        return f"{days[0]}—{days[-1]}", dated
     return heading, [line for _, body in (headed or parts) for line in body]
 
 

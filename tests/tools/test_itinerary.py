@@ -369,3 +369,16 @@ def test_a_day_told_hour_by_hour_is_the_plan_s_day_and_a_place_not_gone_to_is_no
 def test_a_told_day_is_said_as_a_plan() -> None:
     assert itinerary.as_planned("上午去了灵隐寺") == "上午去灵隐寺"
     assert itinerary.as_planned("晚上在西街吃了碗面线糊") == "晚上在西街吃一碗面线糊"
+
+
+def test_days_sharing_one_card_are_headed_by_their_span_and_each_line_keeps_its_day() -> None:
+    from tools.overlays import card_overlays
+
+    paragraphs = ["开头一句话。", "🚄Day1\n上午：去城墙看看。\n下午：去回民街逛逛。", "☀️Day2\n全天：去兵马俑看看。"]
+    items = [
+        {"index": 1, "role": "cover", "paragraphIndexes": [0]},
+        {"index": 2, "role": "detail", "paragraphIndexes": [1, 2]},
+    ]
+    detail = card_overlays(items, paragraphs, "西安五天", ["西安"])[1]
+    assert detail["headline"] == "Day1—Day2"
+    assert detail["lines"][-1].startswith("Day2") and "兵马俑" in detail["lines"][-1]
