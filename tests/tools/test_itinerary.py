@@ -374,7 +374,7 @@ def test_a_told_day_is_said_as_a_plan() -> None:
 def test_days_sharing_one_card_are_headed_by_their_span_and_each_line_keeps_its_day() -> None:
     from tools.overlays import card_overlays
 
-    paragraphs = ["开头一句话。", "🚄Day1\n上午：去城墙看看。\n下午：去回民街逛逛。", "☀️Day2\n全天：去兵马俑看看。"]
+    paragraphs = ["开头。", "🚄Day1\n上午：去城墙看看。\n下午：去回民街逛逛。", "☀️Day2\n全天：去兵马俑看看。"]
     items = [
         {"index": 1, "role": "cover", "paragraphIndexes": [0]},
         {"index": 2, "role": "detail", "paragraphIndexes": [1, 2]},

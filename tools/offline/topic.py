@@ -997,7 +997,7 @@ def _county_after(city: str, request: str) -> str:
         for size in (3, 2):
             name = request[found.end() : found.end() + size]
             # (a county, not a city's district: 成都武侯祠 is no trip to 武侯区)
-            county = any(int(code[4:]) >= 21 for code in divisions().get(name, ()))
+            county = any(_county(code) for code in divisions().get(name, ()))
             if county and _lies_in(name, city):
                 return name
     return ""
@@ -1007,9 +1007,14 @@ def _town_or_division(name: str) -> bool:
     """Is the place a division (吕梁, 泰顺) or a town or village a trip stays in (碛口古镇) — not a city's
     sight (西湖) nor its district (a district's code ends under 21)?"""
     codes = divisions().get(name, ())
-    return any(c.endswith("00") or int(c[4:]) >= 21 for c in codes) or bool(
+    return any(c.endswith("00") or _county(c) for c in codes) or bool(
         re.search(r"(?:古镇|古城|古村|村|镇|岛)$", name)
     )
+
+
+def _county(code: str) -> bool:
+    """Is the adcode a county's (its last two digits from 21 on), not a city district's (01–20)?"""
+    return int(code[4:]) >= 21
 
 
 def _finest_after(place: str, named: list[str], request: str) -> str:
