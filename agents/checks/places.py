@@ -569,8 +569,9 @@ def _home(escaped: str) -> list[str]:
         rf"在{escaped}(?:每天|天天|平时|每周)",
         # (…or moved to and lived in: 搬到上海后我自己摸索了两年)
         rf"搬(?:到|来)了?{escaped}(?:后|以后|之后|的第|[一二两三四五六七八九十几\d]+年)",
-        # (…a firm there, or its clients: 一家深圳跨境电商公司的远程岗位, 在杭州一家…电商公司做运营, 美国客户)
-        rf"(?:一家){escaped}(?:的)?[^，,。！!？?；;\n]{{0,10}}?(?:公司|工厂|企业|机构|团队)",
+        # (…a firm or a shop there, or its clients: 一家深圳跨境电商公司的远程岗位, 在一家苏州的网店买的,
+        # 在杭州一家…电商公司做运营, 美国客户)
+        rf"一家{escaped}的?[^，,。！!？?；;\n]{{0,10}}?(?:公司|工厂|企业|机构|团队|网店|店铺|店)",
         rf"在{escaped}一家[^，,。！!？?；;\n]{{0,12}}?(?:公司|工厂|企业|机构|单位|医院|学校|店)",
         rf"{escaped}(?:的)?(?:客户|甲方|买家|供应商)",
         # (…and the moves of a life, one after another: 后来去了杭州，再跟着老公搬到青岛)
@@ -639,8 +640,7 @@ def _home(escaped: str) -> list[str]:
         # (not 途经 or 经过, which put the place on the route: 中途经过鹅岭二厂 in a 龙泉山 ride)
         rf"(?:差不多到|快到|刚过|过了)了?{escaped}",
         rf"在{escaped}买过",
-        # (…a shop there, online or not: 在一家苏州的网店买的, 山东烟台一家网店发的)
-        rf"一家{escaped}的[^，,。！!？?；;\n]{{0,4}}?(?:网店|店铺|店|淘宝店)",
+        # (…a shop there that sent a thing: 山东烟台一家网店发的)
         rf"{escaped}(?:{_NAME})?(?:的)?一家[^，,。！!？?；;\n]{{0,4}}?(?:网店|店铺|店|淘宝店)(?:买|发|寄|邮)",
         # (…or seen far off from here: 天气好能看到密云水库, 远远望见…)
         rf"(?:远远|远处|天气好(?:的时候)?|晴天)[^，,。！!？?；;\n]{{0,3}}?(?:能|可以|能够)?"
@@ -697,7 +697,6 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"去了(?:一)?趟{escaped}|去过{escaped}|在{escaped}(?:旅行|旅游|玩|出差|度假)(?:时|的时候|期间|那几天)",
         # (…where one goes on one's days: 平时在玄武湖绕圈跑)
         rf"(?:平时|每天|天天|经常|一般|周末)(?:都|会)?在{escaped}",
-
         # (…or an unnamed spot it only locates: 跟着俱乐部去惠州的一条溪)
         rf"(?:去|到|在)了?{escaped}的(?:一|那)(?:条|个|家|座|片|处|间|所)",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}?回来",
