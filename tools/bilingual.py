@@ -251,8 +251,14 @@ def _key(english: str) -> str:
 
 def _span_after_place(text: str) -> str:
     """'3天河内行程' → '河内3天行程': a span of days said before a place of the word list goes after it."""
+    return _span_before_place().sub(r"\2\1", text)
+
+
+@cache
+def _span_before_place() -> re.Pattern[str]:
+    """A span of days and the word list's place right after it, built once (every English request is read)."""
     names = sorted({zh for kind, zh in lexicon().words.values() if kind == "place"}, key=len, reverse=True)
-    return re.sub(rf"(\d+(?:天|晚|日))({'|'.join(map(re.escape, names))})", r"\2\1", text)
+    return re.compile(rf"(\d+(?:天|晚|日))({'|'.join(map(re.escape, names))})")
 
 
 @cache

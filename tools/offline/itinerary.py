@@ -333,31 +333,35 @@ _DAY_PARTS = re.compile(r"\s*(?:[+＋、，,]|\s)\s*")
 def asked_days(request: str) -> list[str]:
     """What each day of a plan the request sets out does, in its order (['城墙永宁门+回民街', '兵马俑', …]);
     [] when it sets out fewer than two days, or not from the first on."""
-    marks = list(_DAY_MARK.finditer(request))
-    numbers = [
-        int(n) if (n := m["n"] or m["d"]).isdigit() else _NUMBERS.get(n, 0) for m in marks
-    ]
-    if len(marks) < 2 or numbers != list(range(1, len(marks) + 1)):
-        return []
-    days = []
-    for k, mark in enumerate(marks):
-        said = request[mark.end() : marks[k + 1].start() if k + 1 < len(marks) else len(request)]
-        if end := _DAY_ENDS.search(said):
-            said = said[: end.start()]
-        days.append(said.strip(" ，,、"))
-    # (each day said in Chinese: an English request's "Day 1 Old Quarter" is read by its translation)
-    return days if all(re.search(r"[\u4e00-\u9fff]", d) for d in days) else []
+    return _set_out(request)[0]
 
 
 def day_spans(request: str) -> list[tuple[int, int]]:
     """Where in the request the days of `asked_days` are said: from the first marker to the last day's
     end."""
-    if not asked_days(request):
-        return []
+    days, span = _set_out(request)
+    return [span] if days else []
+
+
+def _set_out(request: str) -> tuple[list[str], tuple[int, int]]:
+    """The days a plan of the request sets out (see `asked_days`) and where they are said; ([], (0, 0)) when
+    it sets out none."""
     marks = list(_DAY_MARK.finditer(request))
-    last = request[marks[-1].end() :]
-    end = _DAY_ENDS.search(last)
-    return [(marks[0].start(), marks[-1].end() + (end.start() if end else len(last)))]
+    numbers = [
+        int(n) if (n := m["n"] or m["d"]).isdigit() else _NUMBERS.get(n, 0) for m in marks
+    ]
+    if len(marks) < 2 or numbers != list(range(1, len(marks) + 1)):
+        return [], (0, 0)
+    days, end = [], 0
+    for k, mark in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(request)
+        if stop := _DAY_ENDS.search(request, mark.end(), end):
+            end = stop.start()
+        days.append(request[mark.end() : end].strip(" ，,、"))
+    # (each day said in Chinese: an English request's "Day 1 Old Quarter" is read by its translation)
+    if not all(re.search(r"[\u4e00-\u9fff]", d) for d in days):
+        return [], (0, 0)
+    return days, (marks[0].start(), end)
 
 
 def planned_days(
