@@ -508,7 +508,9 @@ class _Said:
         words = list(self.words)
         while words and words[-1] in _JOIN.values():
             words.pop()
-        done = [f"{span}搞定" for span in self.done_in]
+        # (…but a doing that is itself done says so: 2周克服怕楼梯的毛病, not 2周搞定克服…)
+        achieved = self.doing is not None and self.doing < len(words) and _ACHIEVED.match(words[self.doing])
+        done = [span if achieved else f"{span}搞定" for span in self.done_in]
         front = list(self.front)
         # "a road trip by car": 自驾游 already says 自驾
         settings = [s for s in self.settings if not any(s in w for w in words)]
@@ -1230,6 +1232,8 @@ _HOW_POST = re.compile(
     r"(?:post|note|article|caption|piece|thread|write-?up)s?\s+(?:about|on|regarding)\s+",
     re.IGNORECASE,
 )
+_ACHIEVED = re.compile(r"克服|学会|戒掉|改掉|适应|养成|练会|搞定")
+_AIMED_FIRST = re.compile(r"^for\s+(?P<who>[^:：,]{2,60}?)\s*[:：]\s*(?P<what>.+)$", re.IGNORECASE)
 _LENGTHS = frozenset("short long quick brief little detailed in-depth mini new simple".split())  # noqa: SIM905
 
 
@@ -1256,6 +1260,9 @@ def render_english(run: str, *, drop_unknown: bool = False, later: bool = False)
     if not text:  # the run was only the ask ("Write a" before a Chinese or numeric part): nothing to keep
         return ""
     text, readers = _post_readers(text)
+    # "for first-time dog owners: how our greyhound …": the reader named first, the subject after the colon
+    if (aimed := _AIMED_FIRST.match(text)) and _content(_tokens(aimed["what"])):
+        text = f"{aimed['what']} for {aimed['who']}"
     how = _HOW_TO.sub("", text + " ", count=1).strip() or text
     asked = _QUESTION_OPEN.sub("", how.rstrip("?？ ") + " ", count=1).strip()
     if asked != how.rstrip("?？ ") and re.match(r"with\s", asked, re.IGNORECASE):

@@ -265,7 +265,9 @@ ContentKind = Literal["guide", "review", "story", "list", "edu", "product", "bil
 # a count of things (三款, 五家, 四条): the list's kind, unless ways were tried (see content_type_of)
 _COUNTED_WORDS = (
     r"(?:\d+|[二两三四五六七八九十几]+)\s*"
-    r"(?:个(?!半?(?:月|小时|钟头)|星期|周|人)|[款家处]|条(?![小短长大]{0,3}腿|尾巴|命))"
+    # (…people are no list: 带出来十几个徒弟, 请了5个小朋友)
+    r"(?:个(?!半?(?:月|小时|钟头)|星期|周|人|徒弟|学生|同事|朋友|小朋友|孩子|娃|粉丝|客户|员工|队员|孙)"
+    r"|[款家处]|条(?![小短长大]{0,3}腿|尾巴|命))"
     r"(?![^，,。；;！!？?\n]{0,14}?(?:办法|方法|技巧|妙招|建议|习惯|窍门|诀窍|原则|思路|要点))"
 )
 _CONTENT_TYPE_WORDS: tuple[tuple[ContentKind, str], ...] = (

@@ -147,7 +147,11 @@ _DIGRESSION = re.compile(
     # …or what else one did that week (这周五下班还去看了场电影)
     r"|(?:这周|上周|周)[一二三四五六日末]?(?:下班|晚上|中午|下午)?(?:后)?我?(?:还|又|顺便)去?(?:看了|吃了|买了|逛了|追了)"
     # news of the neighbourhood (我们公司楼下新开了一家手冲咖啡馆)
-    r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开(?:了一?|的那|的一)家)"
+    r"|[^，,。]{0,6}(?:楼下|附近|门口|隔壁|对面)(?:新)?开(?:了一?|的那|的一)家"
+    # what else filled those days (那两个月我还顺便把驾照考下来了, 那几天正纠结换不换手机)
+    r"|(?:那|这)(?:几|两|三|一)?(?:个月|周|天|阵子|段时间)(?:里)?我?(?:还|正|又)(?:顺便|在)?(?:纠结|把|考|去|学|忙着)"
+    # …or news from elsewhere (收到房东消息，说…)
+    r"|[^，,。]{0,8}?收到(?:房东|中介|物业|老板|领导|HR|hr)的?(?:消息|电话|微信|短信|通知))"
 )
 # A line that opens on a word adding something else (另外, 还有): no item of the heading it stands under
 _ADDED = re.compile(r"^\W*(?:另外|还有|顺便|对了)")

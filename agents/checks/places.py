@@ -174,7 +174,11 @@ class PlaceScope:
         # a name inside another is that one's (武功 of 武功山 is no 陕西 county here)
         names = [n for n in names if not any(n != other and n in other for other in names)]
         # (a name no table knows, led by a division's, is that division's: 苏州园林 is 苏州's gardens)
-        resolved = [p for p in (resolve(n) or _led_by(n) for n in names) if p is not None]
+        # (a town abroad the trip only sets out from is no place it is about: 从京都过去 allows 京都 itself,
+        # not its 花见小路 on a 金泽 day)
+        joined = "\n".join(texts)
+        about = [n for n in names if not (n in _world()[0] and _set_out_only(joined, n))] or names
+        resolved = [p for p in (resolve(n) or _led_by(n) for n in about) if p is not None]
         # a province named before its own city (云南建水) only says where the city is: the trip is the city's,
         # and another city of the province (大理) lies elsewhere — the name itself stays allowed
         finer = [p for p in resolved if not any(_holds(p, q) for q in resolved if q is not p)]
@@ -185,6 +189,14 @@ class PlaceScope:
             return True
         place = resolve(name)
         return place is None or any(agree(place, allowed) for allowed in self.resolved)
+
+
+def _set_out_only(text: str, name: str) -> bool:
+    """Is `name` said in the request only as where the trip sets out from (从京都过去, 从上海出发)?"""
+    escaped = re.escape(name)
+    said = len(re.findall(escaped, text))
+    origins = len(re.findall(rf"从{escaped}{_STATION}(?:出发|过去|过来|坐|开车|自驾|飞|去)", text))
+    return said > 0 and origins == said
 
 
 def _led_by(name: str) -> Place | None:
@@ -508,12 +520,19 @@ def _major(word: str) -> bool:
 
 def foreign_mentions(text: str, scope: PlaceScope) -> list[str]:
     """The places `text` names that lie outside `scope`, except where the trip only set out from
-    (从杭州开车一个半小时就到): the post says nothing about that place."""
+    (从杭州开车一个半小时就到): the post says nothing about that place — nor the ring road of an island
+    the post is about (花鸟岛's 环岛路 is no 厦门's)."""
+    island = any(n.endswith("岛") for n in scope.names)
     return [
         name
         for name in mentioned(text)
-        if not scope.allows(name) and not _only_origin(text, name, scope.names)
+        if not scope.allows(name)
+        and not (island and name in _ISLAND_ROADS)
+        and not _only_origin(text, name, scope.names)
     ]
+
+
+_ISLAND_ROADS = frozenset({"环岛路"})
 
 
 _SETTING_OUT = (
@@ -521,7 +540,7 @@ _SETTING_OUT = (
     r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}机场|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭)"
     # (从西安城南客运站坐大巴)
     r"|[\u4e00-\u9fff]{0,4}?(?:客运站|汽车站|客运中心|长途站)(?=坐|乘|搭|出发))?"
-    r"(?:出发|开车|开过去|开过来|自驾|坐车|打车|包车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来|去"
+    r"(?:出发|发车|开车|开过去|开过来|自驾|坐车|打车|包车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来|去"
     # (从武汉毕业，八月到深圳报到: where the writer came from)
     r"|毕业|搬来|搬到|搬过来|搬回|搬走|调来|调过来|辞职|跳槽"
     # (从太原租了辆车: a car hired where the trip set out)
@@ -537,7 +556,7 @@ _TRAVEL = r"(?:坐|乘|搭|有)?(?:高铁|动车|火车|飞机|大巴|车|船)?(
 # someone of the family (外公外婆住在苏州, 我闺蜜在北京)
 _KIN = (
     r"闺蜜|姐姐|妹妹|哥哥|弟弟|表姐|表妹|表哥|表弟|亲戚|外公|外婆|爷爷|奶奶|姥姥|姥爷|婆婆|公婆|岳父|岳母"
-    r"|舅舅|姨妈|姑姑|叔叔"
+    r"|舅舅|姨妈|姑姑|叔叔|姑妈|舅妈|小姨|大姨|姨父|姑父|伯伯|伯父|伯母|婶婶|堂姐|堂哥|堂妹|堂弟|嫂子"
 )
 _YEARS = r"(?:[一二两三四五六七八九十几半\d]+|好几|十几|二十多)(?:多)?年"
 
@@ -563,6 +582,10 @@ def _home(escaped: str) -> list[str]:
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"我是{escaped}人",
+        # (…and visitors from there: 去年也有北京的学生来画画)
+        rf"{escaped}(?:的|来的)(?:学生|游客|客人|驴友|背包客|摄影师|画家|老师|团)[^，,。！!？?；;\n]{{0,3}}?来",
+        # (…or said to someone who asked: 问我从哪来，我说北京)
+        rf"(?:从哪(?:儿|里)?来的?|哪里人|哪儿人)[^。！!？?\n]{{0,4}}?(?:我)?(?:说|答)(?:是|从)?{escaped}",
         # (…or said of oneself as one: 对一个重庆人来说)
         rf"(?:一个|作为|身为)(?:土生土长的)?{escaped}人",
         # (…where one's days are spent: 我想起自己在上海每天挤地铁的样子)
@@ -771,6 +794,8 @@ def _only_origin(text: str, name: str, asked: tuple[str, ...] = ()) -> bool:
         return True  # a post about no place, by a writer who moved from there or went there: its background
     if not asked:  # …and where its writer is and goes, where it is said
         patterns += _whereabouts(escaped, listed)
+        if re.search(r"[山峰岭]$", name):  # (…the mountains a gear was taken up: 半年里走了武功山、四姑娘山)
+            patterns.append(rf"(?:走|爬|登)(?:了|过)(?:{_NAME}[、和])*{escaped}")
         if _world()[0].get(name) == name:  # (…and a thing by its country: 一套日本的食物图鉴, 德国的辅食机)
             patterns.append(rf"{escaped}(?:的|产的|原版的?|进口的)(?=[\u4e00-\u9fff])")
     if to_asked:

@@ -149,7 +149,12 @@ def restatement(body: str, title: str = "") -> Restated | None:
         said_again = (a.announced or b.announced) and not whole and not numbers_differ(a.text, b.text)
         if said_again and better and cosine >= ANNOUNCED and _char_dice(a.text, b.text) >= ANNOUNCED_CHARS:
             best = (cosine, Restated(a.text, b.text, False))
-        elif better and close and _same_point(a.text, b.text, cosine, topic, apart, whole):
+        elif (
+            better
+            and close
+            and not _redone(a.text, b.text)
+            and _same_point(a.text, b.text, cosine, topic, apart, whole)
+        ):
             best = (cosine, Restated(a.text, b.text, a.whole or b.whole))
     return best[1] if best else None
 
@@ -288,6 +293,18 @@ _STAGE = re.compile(
     r"第[一二两三四五六七八九十\d]+(?:\s*[-—–~～到至]\s*[一二两三四五六七八九十\d]+)?[天周步次个晚月]"
     r"|[Dd]ay\s?\d+|周[一二三四五六日天]"
 )
+
+
+# A doing done again on purpose (再滴一次色素测试, 再称一遍): a step that repeats a check, not a point said
+# again (再说一遍 and 再提醒一次 are `_ANNOUNCED`)
+_REDO = re.compile(
+    r"再(?!说|讲|提醒|强调|重复|啰嗦|唠叨)[\u4e00-\u9fff]{1,2}一[次遍](?![\u4e00-\u9fff]{0,2}[说讲])"
+)
+
+
+def _redone(a: str, b: str) -> bool:
+    """Does either say it does again what the other did (a test repeated after the fix)?"""
+    return bool(_REDO.search(a) or _REDO.search(b))
 
 
 def _stages_differ(a: str, b: str) -> bool:

@@ -1702,11 +1702,16 @@ ROUND_44_FAILING = frozenset(
     {"draft-f1162-good", "draft-f1171-good", "draft-g1514-good", "draft-g1523-good", "draft-g1529-good",
      "draft-g1522-good"}
 )
+# (round 46: two tune posts — steps told alike, an aside on a bookshop that ties back — and five held out)
+ROUND_46_FAILING = frozenset(
+    {"draft-g1539-good", "draft-g1560-good", "draft-f1187-good", "draft-g1535-good", "draft-g1538-good",
+     "draft-g1547-good", "draft-g1556-good"}
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
-    | ROUND_42_FAILING | ROUND_44_FAILING
+    | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1717,6 +1722,10 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 46
+    "draft-f1183-1": "foreign_place",  # 花见小路 (京都's) on a 金泽 day the trip set out to from 京都
+    "draft-f1183-2": "topic_drift",  # 晚上回酒店收到房东消息，说国内那套房子…续租要涨300
+    "draft-f1192-2": "topic_drift",  # 那几天正纠结换不换手机 on a two-day hike
     # round 44
     "draft-f1164-2": "cta_mismatch",  # 周末照着步骤做一遍，记得提前备好食材 closing a career story
     "draft-f1167-2": "topic_drift",  # 这周五下班还去看了场电影…爆米花 in a week of commute outfits
@@ -2846,3 +2855,48 @@ def test_a_life_s_moves_a_firm_a_routine_a_far_bank_and_a_comparison_opened_by_i
     # …but a stop in another town is still foreign
     wrong = bank.replace("第二天去李家山村", "第二天去平遥古城")
     assert "foreign_place" in checks("碛口古镇两天一夜", {"title": "碛口两天", "body": wrong})
+
+
+# --- session 35: round 46's tune rows, each tested with other posts of its class -----------------------
+def test_a_relative_s_home_visitors_a_ring_road_and_mountains_a_gear_went_up_are_no_places() -> None:
+    aunt = "我小姨住在成都，每年都寄一包自家做的腊肉过来。\n\n腊肉切片。\n\n腊肉本身就咸，酱汁少放。"
+    assert "foreign_place" not in checks("电饭煲腊味饭怎么做", {"title": "腊味饭", "body": aunt})
+    visitor = "大爷问我从哪来，我说上海，他说上个月也有上海的游客来拍照。\n\n第二天去李家山村。\n\n收藏。"
+    assert "foreign_place" not in checks("碛口古镇住一晚", {"title": "碛口一晚", "body": visitor})
+    ring = "下午沿着环岛路往北走，到灯塔大概40分钟。\n\n第二天早起看雾。\n\n收藏起来。"
+    assert "foreign_place" not in checks("东极岛两天一夜怎么安排", {"title": "东极岛两天", "body": ring})
+    assert "foreign_place" in checks("东西冲穿越攻略", {"title": "东西冲", "body": ring})  # (no island)
+    gear = "用了一年，走了泰山、华山，还有几次周末短线。\n\n优点：轻。\n\n缺点：杖尖磨得快。"
+    assert "foreign_place" not in checks("200块的登山杖值不值", {"title": "登山杖测评", "body": gear})
+
+
+def test_a_sight_of_the_town_abroad_a_trip_only_sets_out_from_is_foreign() -> None:
+    day = "10:00 兼六园，慢慢逛。\n\n14:00 走到头接着逛了祇园，吃了抹茶冰淇淋。\n\n收藏起来。"
+    assert "foreign_place" in checks("金泽一日游怎么逛？从京都过去", {"title": "金泽一日游", "body": day})
+    station = "早上从京都站坐特急过去，两个多小时。\n\n10:00 兼六园。\n\n收藏起来。"
+    found = checks("金泽一日游怎么逛？从京都过去", {"title": "金泽一日游", "body": station})
+    assert "foreign_place" not in found
+
+
+def test_the_days_aside_and_news_from_home_digress() -> None:
+    aside = (
+        "第一天从伏岭出发，走到蓝天凹住农家乐，一晚150。\n\n"
+        "第二天下山到永来村，全程四个小时。那几天正纠结换不换电脑，晚上把几款的参数对比了一遍，最后决定等新款。\n\n"
+        "收藏起来，挑个好天气去走。"
+    )
+    assert "topic_drift" in checks("徽杭古道两天徒步怎么走", {"title": "徽杭古道两天", "body": aside})
+    news = (
+        "上午兼六园。\n\n晚上回酒店收到房东消息，说国内那套房子下个月续租要涨500，回去第一件事就是看房。\n\n收藏。"
+    )
+    assert "topic_drift" in checks("金泽一日游怎么逛", {"title": "金泽一日游", "body": news})
+
+
+def test_a_check_done_again_after_the_fix_is_no_restatement() -> None:
+    test = (
+        "先确认哪里漏：往水箱里滴几滴蓝墨水，半小时不冲水，池里的水变蓝就是密封圈漏了。\n\n"
+        "1. 关角阀，放干水箱。\n2. 换上新的密封圈。\n"
+        "3. 打开角阀，等水箱注满，再滴一次墨水测试，半小时后池里的水还是清的就修好了。"
+    )
+    assert "duplicate" not in checks("马桶水箱漏水怎么修", {"title": "修马桶水箱", "body": test})
+    retold = test.replace("再滴一次墨水测试", "滴几滴墨水测试")  # (…said as the first test again, it is one)
+    assert "duplicate" in checks("马桶水箱漏水怎么修", {"title": "修马桶水箱", "body": retold})

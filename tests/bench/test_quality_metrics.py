@@ -219,8 +219,8 @@ def test_the_request_set() -> None:
         for r in rows
         if 3000 <= int(r["id"][4:]) < 3100
     )
-    # (…and so did rounds 32 to 36, 38, 40, 41 and 43, from req-3202, req-3302 … req-3902 and req-4002 on)
-    for start in (3100, 3200, 3300, 3400, 3500, 3600, 3700, 3800, 3900, 4000):
+    # (…and so did rounds 32 to 36, 38, 40, 41, 43 and 45, from req-3202, req-3302 … req-4002 and req-4102 on)
+    for start in (3100, 3200, 3300, 3400, 3500, 3600, 3700, 3800, 3900, 4000, 4100):
         assert all(
             r["split"] == ("holdout" if (int(r["id"][4:]) - start) % 3 == 2 else "tune")
             for r in rows
@@ -233,8 +233,9 @@ def test_the_request_set() -> None:
     assert Counter(r["intent"] for r in rows).keys() == {"full_post", "image_only", "question", "time_query"}
     traps = [r for r in rows if r["kind"] == "trap"]
     assert len(traps) >= 10 and all(r["intent"] == "full_post" for r in traps)
-    # (…or how long or how much, which rounds 29 and 30 ask too: 换粮要过渡多久？…写篇经验帖)
-    asked = ("如何", "什么", "怎么", "哪些", "时间", "几点", "多久", "多少")
+    # (…or how long or how much, which rounds 29 and 30 ask too: 换粮要过渡多久？…写篇经验帖; or which day,
+    # round 45's 第几天才能画好眼线)
+    asked = ("如何", "什么", "怎么", "哪些", "时间", "几点", "多久", "多少", "几天")
     assert all(any(w in r["message"] for w in asked) for r in traps)
     assert {"place_in_corpus", "place_outside", "english", "mixed", "image", "question", "time"} <= {
         r["kind"] for r in rows

@@ -501,3 +501,10 @@ def test_a_rule_s_name_and_a_post_for_social_media_session_40() -> None:
 def test_an_age_reached_is_said_as_an_age() -> None:
     said = localize("a post about my old dog turning 12 this week")
     assert "12岁" in said and "一周" not in said
+
+
+def test_the_reader_named_first_before_a_colon_and_a_fear_got_over_session_35() -> None:
+    said = localize("Write a post for first-time cat owners: how our rescue cat got over his fear of cars")
+    assert said == "救助猫克服怕坐车，给新手铲屎官"
+    assert localize("Write a post for new runners: my first 10k training plan").endswith("给跑步新手")
+    assert "搞定" not in localize("how our rescue dog got over his fear of water in 3 weeks")

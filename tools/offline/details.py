@@ -48,7 +48,7 @@ _FRAME = re.compile(
     rf"|^(?:{POST_PARTS}|字数|篇幅)|贩卖焦虑|鸡汤|煽情|说教|广告|软文"
 )
 _ASKS = re.compile(
-    r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
+    r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|(?<![十百千万])几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
 )
 # (…or only who the reader is: 第一次去 says the reader is new, nothing the writer did)
 _READER = re.compile(  # (not a count given: 给两个选项 is a way, not a reader)
@@ -64,6 +64,7 @@ _TOLD = re.compile(
     r"我|上周|上个月|上次|去年|前年|前段时间|最近|这次|那次|当时|后来|终于|居然|竟然|结果|差点|第一次"
     r"|刚(?:从|去|回|到|结束)"
     r"|第[一二三四五六七八九十\d]+(?:天|周|个月|次|年)|前[一二三两几]天|[了过](?=[^，。]{0,12}$)"
+    r"|(?<=[带教养练攒存省])出(?:来|了)(?=[^，。]{0,12}$)"  # (带出来十几个徒弟, 攒出了首付: done)
 )
 # what the post keeps to: a budget, a limit, a way of getting about, a wish
 _TERMS = re.compile(

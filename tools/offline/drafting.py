@@ -56,7 +56,9 @@ from tools.offline.topic import (
     GENERIC_VERBS,
     GENERIC_WORDS,
     SPACE_BREAK,
+    WHEN_WORD,
     asked_title,
+    lies_in,
     particulars,
     things_in,
 )
@@ -184,11 +186,14 @@ def _told_as_news(subject: str) -> str:
 def _shortened(subject: str) -> str:
     """A subject too long for a title without what it can spare: a pet's name and age
     (玄凤鹦鹉豆豆三岁胸口拔毛 → …胸口拔毛), then the teaching of a doing (两岁宝宝教会自己用勺子吃饭 →
-    两岁宝宝用勺子吃饭)."""
+    两岁宝宝用勺子吃饭), then how long it took."""
     if len(subject) > 10:
         subject = re.sub(_NAMED_AGE, "", subject)
     if len(subject) > 10:
         subject = re.sub(r"(?<=\S{2})(?:教会|教)(?:孩子|宝宝|娃|他|她)?(?:自己)?(?=\S{3})", "", subject)
+    if len(subject) > 10:  # …then how long it took (领养灵缇2周克服怕楼梯 → 领养灵缇克服怕楼梯)
+        span = r"(?<=\S{2})[\d一二两三四五六七八九十]+个?(?:天|周|月|年)(?=[\u4e00-\u9fff]{3})"
+        subject = re.sub(span, "", subject)
     return subject
 
 
@@ -236,6 +241,9 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"(?<=\S{2})了?(?:终于|总算|居然|竟然)(?=\S{2})", "", subject)
     home = r"^(?:我们?家|家里)(?:的|里的)?(?!附近|楼下|周边|门口|小区|旁边|边上|对面)(?=\S{2})"
     subject = re.sub(home, "", subject)
+    # (…nor whose team or class someone is of: 我们组老王下个月退休 → 老王下个月退休)
+    team = r"^我们?(?:组|部门|科室|团队|公司|单位|班|宿舍|办公室|厂)(?:的|里的)?(?=\S{2})"
+    subject = re.sub(team, "", subject)
     lead = r"^(?:如何|怎么|怎样|我的|关于|在(?![家外])|第一次|(?:周末|假期|五一|国庆)?去(?=\S{2}))"
     for _ in range(2):  # (第一次去青岛 → 青岛: one lead after another)
         subject = re.sub(lead, "", subject)
@@ -441,6 +449,9 @@ def _finest(subject: str, named: list[str]) -> str:
     # the first below the province or the country: 苏州 of 苏州平江路和山塘街, 成都 of 四川成都, 哈尔施塔特 of
     # 奥地利哈尔施塔特
     finer = [p for p in named if not is_province(p) and p not in countries()]
+    # (…or the one spot named right after its city: 梧桐山 of 深圳梧桐山)
+    if len(finer) == 2 and lies_in(finer[1], finer[0]) and f"{finer[0]}{finer[1]}" in subject:
+        return finer[1]
     if finer:
         return finer[0]
     start = subject.find(named[0]) + len(named[0])
@@ -652,6 +663,7 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         and not re.search(rf"[不没别]{re.escape(k)}", subject)  # 跑步膝盖没受伤 is not about 受伤
         and not _DOING.fullmatch(k)  # 辅食, not 添加
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
+        and not WHEN_WORD.fullmatch(k)  # 退休, not 下个月 of 老王下个月退休
         and not _adverb(k)  # 妈妈, not 刚好 of 当妈妈刚好一年
     ]
     fit = [k for k in fit if not PERSON.fullmatch(k)] or fit  # 电信诈骗, not 爸妈 of 教爸妈识别电信诈骗
@@ -1530,7 +1542,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     material.lines = [ln for ln in material.lines if ln.text not in {*reserved, scene}]  # each line once
     arranged = _arrange(material, kind, n_points, n_tips, words, fb, f"{ctx.request} {subject}")
     # headings name it: 厦门·要点 of a trip (a family's 西安亲子研学路线 too), 燃面·要点 of a dish
-    trip = ctx.theme.key in ("travel", "outdoor") or _a_trip(subject)
+    # (…not a run's route: 杭州晨跑路线 is headed 晨跑)
+    trip = ctx.theme.key in ("travel", "outdoor") or (_a_trip(subject) and ctx.theme.key != "fitness")
     key = _key(subject, [str(k) for k in brief.get("keywords", [])], trip=trip)
     details = request_details(ctx.request, subject, ctx.topic)
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length, told=len(details.told))
@@ -2166,7 +2179,7 @@ def _day_paragraphs(
     timed = [t for t in tips if itinerary.TIME_OF.match(t) and t not in points]
     half = bool(re.search(r"半日|半天", ctx.request))
     if asked := itinerary.asked_days(ctx.request):  # the days the request planned itself, as it planned them
-        plan = itinerary.planned_days(asked, days, ctx.rng)
+        plan = itinerary.planned_days(asked, days, ctx.rng, request=ctx.request)
         left = [p for p in points if not itinerary.is_doing(p)]
     elif laid_out := itinerary.day_plan(days, [*points, *timed], ctx.rng, spare, half=half):
         plan, left = laid_out
@@ -2204,7 +2217,9 @@ def _closing(
         closing = pick(ctx.rng, choices or voice.CLOSINGS.get(kind, ("",)))
     closing = closing.format(e=e()) if "{e}" in closing else closing
     if key not in closing:  # the last words name the subject too
-        closing = pick(ctx.rng, voice.SIGN_OFFS).format(k=key) + closing
+        # (…as what happened, in a story: no 我的退休心得 of a colleague's retirement)
+        offs = [s for s in voice.SIGN_OFFS if kind not in ("story", "diary") or "心得" not in s]
+        closing = pick(ctx.rng, offs).format(k=key) + closing
     return closing
 
 

@@ -365,10 +365,12 @@ def _set_out(request: str) -> tuple[list[str], tuple[int, int]]:
 
 
 def planned_days(
-    asked: list[str], days: int, rng: random.Random
+    asked: list[str], days: int, rng: random.Random, *, request: str = ""
 ) -> list[tuple[str, list[tuple[str, str]]]]:
     """The days the request planned, each its stops in their order at the times of day (上午, 下午, 晚上; a
-    stop said at a time of day keeps it), the last day of the trip ending with the way home."""
+    stop said at a time of day keeps it), the last day of the trip ending with the way home; each day
+    labelled as the `request` marks its days (第一天 …, else Day1 …)."""
+    chinese = bool((mark := _DAY_MARK.search(request)) and mark["n"]) and len(asked) <= 10
     plan: list[tuple[str, list[tuple[str, str]]]] = []
     for day, said in enumerate(asked, 1):
         stops = [s for s in _DAY_PARTS.split(said) if len(s) >= 2]
@@ -382,7 +384,7 @@ def planned_days(
             slots.append((own.group("t"), _after_time(line, own)) if own else (when, line))
         if day == days:
             slots.append(("傍晚", LEAVE[rng.randrange(len(LEAVE))]))
-        plan.append((f"Day{day}", slots))
+        plan.append((f"第{'一二三四五六七八九十'[day - 1]}天" if chinese else f"Day{day}", slots))
     return plan
 
 

@@ -100,7 +100,7 @@ _MY_LIST = re.compile(
 _LABEL_ONLY = re.compile(r"^(?:笔记|帖子|文案)?(?:主题|题目|话题|要求|内容)$")
 _TAIL = re.compile(
     r"(?:的)?(?:小红书)?(?:种草)?(?:笔记|文案|帖子|经验[帖贴]|攻略[帖贴]|内容|图文|种草文|推文)$"
-    r"|(?:的)?(?:经验分享|心得分享|分享)$|(?:好吗|可以吗|行吗|好不好|吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
+    r"|(?:的)?(?:经验分享|心得分享|分享)$|(?<=\S{2})(?:想|要)?分享一?下$|(?:好吗|可以吗|行吗|好不好|吧|呀|哦|啊|呢|吗|嘛)$|(?:并|再|还要|和)?配(?:上|几张)?图(?:片)?$"
     r"|(?<=[\u4e00-\u9fff]{3})(?<![请字])帖$"  # 泰山夜爬帖: a post of it (not 请帖, 字帖, nor 励志帖: a kind)
     # (…and where it is posted: 列一个入园清单发小红书)
     r"|(?<=\S{2})(?:发|发到|发在|发个|放到)(?:小红书|朋友圈|抖音|微博|公众号|B站|豆瓣)(?:上)?$"
@@ -218,7 +218,7 @@ _AGE_ONLY = re.compile(
     r"(?:[一二两三四五六七八九十\d]+|半)(?:岁|个月|周岁)半?(?:了|多)?"
 )
 # when, not what: no thing a doing is of (上周末 of 上周末去苏州…, 今年夏天 of 今年夏天在家种了小番茄)
-_WHEN_WORD = re.compile(
+WHEN_WORD = re.compile(
     r"(?:上|下|这|本|每)?个?(?:周末|周|星期[一二三四五六日天]?|月)|(?:今|明|去|前)年(?:[春夏秋冬](?:天|季))?"
     r"|[春夏秋冬](?:天|季)|暑假|寒假|假期|国庆|五一|春节|过年"
     # (…and which meal: 周末早午餐在家做了北非蛋 is of the dish)
@@ -264,7 +264,7 @@ def things_in(text: str) -> list[str]:
 # What a person's own version of a thing is called: 祖传, 私房 — said before the thing (祖传糖蒜)
 _OWN_WAY = re.compile(r"^(?:祖传|家传|私房|独家|自创|自家)$")
 _WHOSE = re.compile(
-    r"^(?:我们家|我家|我们|我|它们|他们|她们|它|他|她)?(?:这半年|这一年|这几年|这些年|这一路)?的?"
+    r"^(?:我们家|我家|我们|我|它们|他们|她们|它|他|她)?(?:自己)?(?:这半年|这一年|这几年|这些年|这一路)?的?"
 )
 
 
@@ -329,14 +329,14 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     unplaced = (re.sub("|".join(map(re.escape, places(w))), "", w) if places(w) else w for w in things_of)
     owned = (w for w in unplaced if len(w) >= 2 and w not in bare)
     # (not the people it was done with: 跟着楼下的大爷们去冬泳，讲讲适应冷水的过程 is of the swimming)
-    kept = (w for w in owned if w not in _MEANS and not _COMPANY.fullmatch(w) and not _WHEN_WORD.fullmatch(w))
+    kept = (w for w in owned if w not in _MEANS and not _COMPANY.fullmatch(w) and not WHEN_WORD.fullmatch(w))
     owner = next(kept, "")
     if not owner:
         return topic
     # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
     whole = next((s for c in others if owner in (s := _subject_of(c)) and s.startswith(owner)), "")
     # (…not a clause that says something of it: 春笋是菜场买的 tells where it came from)
-    said_of = re.search(r"是|用|买|在|有", whole[len(owner):])
+    said_of = re.search(r"是|用|买|在|有|了", whole[len(owner):])
     owner = whole if 0 < len(whole) <= 8 and "的" not in whole and not said_of else owner
     if own_way:
         return bare + owner
@@ -356,6 +356,7 @@ _FRAME_OF_TOLD = re.compile(
     r"(?:和(?:技巧|建议|经验|心得|收获)?)?"
     r"|(?:上岸|通关|一次过|全过)(?:经验|心得|攻略|记录|笔记|经历)?"
     r"|(?:翻车|踩坑|踩雷)(?:自救|急救|补救)?(?:记录|经历|笔记|日记)?"
+    r"|(?:DIY|diy|改造|翻新|维修|修理)(?:教程|攻略|记录|经验|笔记|过程|步骤)?"  # (of what was mended)
 )
 
 
@@ -373,7 +374,16 @@ def _told_thing(clauses: list[str]) -> str:
     """The thing the first clause that names one tells of: 裸辞 of 今天正式裸辞了, CPA of CPA六门全过了 — or
     a change it tells, whole (从乙方到甲方)."""
     changed = next((m.group(0) for c in clauses if (m := _CHANGE.search(c))), "")
-    return changed or next((found[0][1] for c in clauses if (found := particulars(peel(c)))), "")
+    return changed or next((_compound(found) for c in clauses if (found := particulars(peel(c)))), "")
+
+
+def _compound(found: list[tuple[int, str]]) -> str:
+    """The first of a clause's particulars with the nouns right after it (卫生间 + 玻璃胶 → 卫生间玻璃胶)."""
+    at, thing = found[0]
+    for start, word in found[1:]:
+        if start == at + len(thing) and all_nouns(word) and len(thing + word) <= 8:
+            thing += word
+    return thing
 
 
 _CHANGE = re.compile(r"从[\u4e00-\u9fff]{2,4}?(?:跳|转|换|调)?到[\u4e00-\u9fff]{2,4}?(?=[，,。的做心工]|$)")
@@ -564,7 +574,10 @@ _HOW_TO_WRITE = re.compile(
     r"|^(?:写|记|记录)(?:下来|出来)"
 )
 # a clause that only names the style (写成vlog风格): checked before its frame is peeled
-_STYLE_ONLY = re.compile(r"^(?:写成|写出|弄成|写得)[^，,。；;]{0,10}?(?:风格|文风|风|口吻|语气)$")
+# (…or the look wished for, beside the thing: 想要那种clean一点的风格)
+_STYLE_ONLY = re.compile(
+    r"^(?:写成|写出|弄成|写得|(?:想要|想弄成|喜欢)(?:那种|这种)?)[^，,。；;]{0,10}?(?:风格|文风|风|口吻|语气)$"
+)
 # the way a trip set out, before where it went (从上海开车去…), and a stay told (安吉住了两晚)
 _SET_OUT_LEAD = re.compile(
     # (not a route's two ends: 从成都到重庆的高铁)
@@ -601,11 +614,12 @@ _DONE = re.compile(
 _COOKED_DISH = re.compile(
     r"(?:做|煮|烤|炖|包|蒸|卤|炸|烙|煎|腌|焖|熬|拌)了(?:一[锅份盘碗笼屉罐])?(?P<dish>[\u4e00-\u9fff]{2,8})$"
 )
+# (…or a bare measure word, its 一 dropped as it is said: 入了个自充气睡垫, 换了台洗碗机)
 _HOW_MANY = re.compile(
-    r"^(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
+    r"^(?:[个台款双套](?=[\u4e00-\u9fff]{2})|(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
     r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只"
-    r"|锅|桌|道|袋|罐|盒|包|把)?"
-    r"(?:多)?的?"
+    r"|锅|桌|道|袋|罐|盒|包|把|堆|些)?"
+    r"(?:多)?的?)"
 )
 
 # Who the writer is (我是黄黑皮, 作为一个新手妈妈): the writer, not the subject
@@ -760,7 +774,7 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
         # (what, not when: 小番茄 of 今年夏天在家种了小番茄)
         # (…and what the doing is done to, after its verb: 草莓 of 在阳台种了草莓, not 阳台)
         verb = asked.find(doing[0])
-        what = [w for _, w in particulars(asked) if not _WHEN_WORD.fullmatch(w)]
+        what = [w for _, w in particulars(asked) if not WHEN_WORD.fullmatch(w)]
         what.sort(key=lambda w: verb < 0 or asked.find(w) < verb)
         thing = what[0] if what else particulars(asked)[0][1]
         return _whole_noun(thing, asked) + doing
@@ -771,6 +785,36 @@ _USED_PRODUCT = re.compile(
     r"(?:用了|入了|买了|换了|入手了?|试了)(?:[一二两三四五六七八九十半\d]+个?(?:月|年|周|星期|天|次))?"
     r"(?P<thing>[A-Za-z][A-Za-z0-9 .+-]{2,30}[A-Za-z0-9])$"
 )
+
+
+# A thing bought or swapped for (入了个自充气睡垫, 换了个电动牙刷): what was had, whatever jieba makes of it
+_BOUGHT = re.compile(r"(?:入|买|换|入手|添|收)了$")
+
+
+def _had(thing: str, before: str) -> bool:
+    """Is `thing`, after the done deed `before`, a thing had: nouns only, or — bought — a name that ends on a
+    noun (自充气睡垫, 电动牙刷, which jieba reads as a preposition's or an idiom's)?"""
+    if all_nouns(thing):
+        return True
+    tagged = posseg(thing)
+    return bool(_BOUGHT.search(before)) and len(thing) >= 2 and tagged[-1][1][:1] in ("n", "l")
+
+
+# A habit told as what was before (以前总拖到最后一天, 之前每天熬夜到两点) and the change a later clause tells
+# (今年学了时间管理, 后来开始记账): the post tells of the change, the habit is its story
+_BEFORE = re.compile(r"(?:以前|之前|过去|原来|从前)(?:总是?|老是?|经常|常常|每天|一直|动不动就)")
+_CHANGED = re.compile(
+    r"^(?:后来|今年|去年|这半年|这一年|最近|现在)?(?:开始|学了|学会了?|用了|试了|改用了?|换成了?|养成了?)"
+    r"(?P<what>[^，,。了过]{2,8})$"
+)
+
+
+def _changed(topic: str, clauses: list[str], first: str) -> str:
+    """The change a later clause tells, for a topic that is only the habit before it."""
+    if not _BEFORE.search(topic):
+        return topic
+    changes = (m["what"] for c in clauses if c != first and (m := _CHANGED.match(peel(c))))
+    return next((w for w in changes if not WHEN_WORD.fullmatch(w) and not _SPAN_WORDS.fullmatch(w)), topic)
 
 
 def _whole_noun(word: str, text: str) -> str:
@@ -918,7 +962,7 @@ def extract_topic(request: str) -> str:
         topic = thing + topic
     else:
         topic = _of_the_other(topic, first, clauses)
-    topic = _owned(topic, clauses, first)
+    topic = _changed(_owned(topic, clauses, first), clauses, first)
     # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject; 养了一年的柯尔鸭，说说噪音和日常照顾:
     # the duck
     # (…a product used, named in Latin letters, before who uses it: 细软塌发质，用了一个月Dyson Airwrap)
@@ -949,7 +993,8 @@ def extract_topic(request: str) -> str:
         # (…or with what the trip goes there to do: 周末去杭州西湖边骑行，写一篇半日游路线 → 杭州西湖边骑行…)
         doing = _went_to_do([t for c, t in peeled if c != first]) if _ROUTE_ONLY.fullmatch(topic) else ""
         topic = (doing or elsewhere[0] + (span.group(0) if span else "")) + topic
-    if (done := _DONE.search(topic)) and all_nouns(thing := _HOW_MANY.sub("", done.group("thing"))):
+    done = _DONE.search(topic)
+    if done and _had(thing := _HOW_MANY.sub("", done["thing"]), topic[: done.end() - len(done["thing"])]):
         ahead = topic[: done.start()]
         # (a division jieba reads as a name: 顺德两天吃遍)
         spots = places(ahead) or [d for d in divisions() if len(d) >= 2 and ahead.startswith(d)][:1]
@@ -998,7 +1043,7 @@ def _county_after(city: str, request: str) -> str:
             name = request[found.end() : found.end() + size]
             # (a county, not a city's district: 成都武侯祠 is no trip to 武侯区)
             county = any(_county(code) for code in divisions().get(name, ()))
-            if county and _lies_in(name, city):
+            if county and lies_in(name, city):
                 return name
     return ""
 
@@ -1022,20 +1067,20 @@ def _finest_after(place: str, named: list[str], request: str) -> str:
     碛口古镇 → 碛口古镇); `place` itself when none follows it."""
     while inner := next(
         (q for q in named if q != place and re.search(f"{re.escape(place)}的?{re.escape(q)}", request)
-         and _lies_in(q, place) and _town_or_division(q)),
+         and lies_in(q, place) and _town_or_division(q)),
         None,
     ):
         place = inner
     return place
 
 
-def _lies_in(inner: str, outer: str) -> bool:
+def lies_in(inner: str, outer: str) -> bool:
     """Does division `inner` lie in division `outer` (泰顺 in 温州, 温州 in 浙江)? By their codes (6-digit
     adcodes: a province ends in 0000, a prefecture in 00) — a landmark by the division it lies in (碛口古镇 in
     临县, so in 吕梁 and 山西)."""
     table = divisions()
     if inner not in table and (city := landmark_cities().get(inner)):
-        return city == outer or _lies_in(city, outer)
+        return city == outer or lies_in(city, outer)
     return any(a != b and division_contains(b, a) for a in table.get(inner, ()) for b in table.get(outer, ()))
 
 
