@@ -2900,3 +2900,13 @@ def test_a_check_done_again_after_the_fix_is_no_restatement() -> None:
     assert "duplicate" not in checks("马桶水箱漏水怎么修", {"title": "修马桶水箱", "body": test})
     retold = test.replace("再滴一次墨水测试", "滴几滴墨水测试")  # (…said as the first test again, it is one)
     assert "duplicate" in checks("马桶水箱漏水怎么修", {"title": "修马桶水箱", "body": retold})
+
+
+def test_a_supplement_taken_for_what_it_is_said_to_do_is_health_advice_off_a_trip() -> None:
+    trip = (
+        "住的是镇上一家窑洞客栈，一晚120。这边昼夜温差大，平时可以吃点氨糖，对关节有好处。\n\n"
+        "第二天步行去李家山村。\n\n整趟花了不到四百。"
+    )
+    assert "off_topic_advice" in checks("碛口古镇住一晚", {"title": "碛口一晚", "body": trip})
+    plain = trip.replace("平时可以吃点氨糖，对关节有好处", "炕烧得很热")
+    assert "off_topic_advice" not in checks("碛口古镇住一晚", {"title": "碛口一晚", "body": plain})

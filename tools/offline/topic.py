@@ -817,6 +817,25 @@ def _changed(topic: str, clauses: list[str], first: str) -> str:
     return next((w for w in changes if not WHEN_WORD.fullmatch(w) and not _SPAN_WORDS.fullmatch(w)), topic)
 
 
+# What a doctor found the trouble told to be (去医院查出来是尿闭, 说是髂胫束综合征, 确诊是幼儿急疹): the post
+# is of that, and of whose it was — a pet or a child the first clause names
+_DIAGNOSED = re.compile(
+    r"(?:医院|医生|兽医|检查|拍片|化验)[^，,。]{0,6}?(?:查出来|检查出来|确诊|诊断|说)(?:是|为|出)?"
+    r"(?P<ill>[\u4e00-\u9fff]{2,8}?)了?$"
+)
+_SICK_ONE = re.compile(r"(?:猫|狗|犬|兔|仓鼠|鹦鹉|龟)$|^(?:宝宝|孩子|娃|儿子|女儿)$")
+
+
+def _diagnosed(topic: str, clauses: list[str], first: str) -> str:
+    """The illness a later clause says was found, of whose it was, for a topic that tells its signs."""
+    ill = next((m["ill"] for c in clauses if c != first and (m := _DIAGNOSED.search(c))), "")
+    told = next((c for c in clauses if topic in c and not _DIAGNOSED.search(c)), "")
+    if not ill or not told:
+        return topic
+    who = next((w for w in cut(told) if _SICK_ONE.search(w)), "")
+    return who + ill
+
+
 def _whole_noun(word: str, text: str) -> str:
     """`word` with the thing of a theme `text` names right after it, which it only qualifies (灯芯绒 →
     灯芯绒外套 of 灯芯绒外套怎么配) — not a thing of its own (深蹲 and 膝盖 of 深蹲膝盖疼)."""
@@ -962,7 +981,7 @@ def extract_topic(request: str) -> str:
         topic = thing + topic
     else:
         topic = _of_the_other(topic, first, clauses)
-    topic = _changed(_owned(topic, clauses, first), clauses, first)
+    topic = _diagnosed(_changed(_owned(topic, clauses, first), clauses, first), clauses, first)
     # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject; 养了一年的柯尔鸭，说说噪音和日常照顾:
     # the duck
     # (…a product used, named in Latin letters, before who uses it: 细软塌发质，用了一个月Dyson Airwrap)
