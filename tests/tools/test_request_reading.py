@@ -2067,7 +2067,9 @@ def test_a_haircut_speaks_of_hair_not_of_skincare(seed: int) -> None:
 
 
 def test_what_the_doctor_found_is_the_subject_of_the_signs_told() -> None:
-    assert extract_topic("狗狗最近老舔爪子，去医院查出来是真菌感染，喷了两周药好了，写篇笔记") == "狗狗真菌感染"
-    assert extract_topic("跑步半年膝盖外侧疼 去医院说是髂胫束综合征 休息加拉伸一个月好了 写篇经验") == "髂胫束综合征"
+    paw = "狗狗最近老舔爪子，去医院查出来是真菌感染，喷了两周药好了，写篇笔记"
+    assert extract_topic(paw) == "狗狗真菌感染"
+    knee = "跑步半年膝盖外侧疼 去医院说是髂胫束综合征 休息加拉伸一个月好了 写篇经验"
+    assert extract_topic(knee) == "髂胫束综合征"
     # (…not a doctor's word on something else: a weight lost is the post's)
     assert "脂肪肝" not in extract_topic("三个月减了10斤 以前总吃外卖 写篇减脂笔记")
