@@ -57,6 +57,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from tools.lexfiles import LEXICON
+
 WORDS = Path(__file__).resolve().parent.parent / "data" / "routing" / "en_zh.tsv"
 # (…never a number a span has glued to Chinese: "a 3-day trip" is "a 3天 trip" by then)
 _RUN = re.compile(
@@ -272,7 +274,19 @@ def lexicon() -> Lexicon:
         said = tuple(c.strip() for c in chinese.split("|"))
         words[_key(english)] = (kind.strip(), said[0])
         glosses[_key(english)] = said
+    # the places abroad the critic knows, by their English names (Porto → 波尔图), where the list has none
+    for line in (LEXICON / "world_places.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "\t" in line:
+            chinese, english = line.split("\t")[:2]
+            for name in english.split("|"):
+                if _key(name) not in words and _key(name) not in _COMMON_WORDS:
+                    words[_key(name)] = ("place", chinese)
+                    glosses[_key(name)] = (chinese,)
     return Lexicon(words, max(len(k.split()) for k in words), glosses)
+
+
+# English place names that are more often words of their own (turkey sandwich, Jordan sneakers)
+_COMMON_WORDS = frozenset({"turkey", "jordan", "pai", "georgia"})
 
 
 def _possessive(token: str) -> bool:

@@ -377,6 +377,8 @@ _FOR_MYSELF = re.compile(
     r"我(?:是不是|该不该|要不要|应不应该)(?:该|要)?|我(?:该|应该)(?:买|选|怎么办|怎么选|退|换)|适合我吗|帮我(?:看看|参考一下)[^，。]{0,6}(?:买|选)"
     # (…or which of the two to take, asked last: …碳纤维的和铝合金的选哪个好)
     r"|(?:选|买|挑|入)哪(?:个|款|一个|一款|种)(?:好|更好|比较好|合适|更合适)?[？?。！!～~\s]*$"
+    # (…or said to be for the asker's own use, or only to know: 有没有准备清单 我自己用的, 我就想知道…)
+    r"|(?:我)?自己(?:用|看|参考)(?:的|就行|就好)?[？?。！!～~\s]*$|我(?:就|只)?(?:是)?想知道"
 )
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 

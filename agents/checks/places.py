@@ -164,9 +164,12 @@ class PlaceScope:
 
     names: tuple[str, ...]
     resolved: tuple[Place, ...]
+    # …without the towns the trip only sets out from (从京都过去, 从成都过去): their sights are elsewhere
+    visited: tuple[Place, ...] = ()
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> PlaceScope:
+        texts = list(texts)
         names: list[str] = []
         for text in texts:
             names.extend(_request_places(text))
@@ -174,21 +177,30 @@ class PlaceScope:
         # a name inside another is that one's (武功 of 武功山 is no 陕西 county here)
         names = [n for n in names if not any(n != other and n in other for other in names)]
         # (a name no table knows, led by a division's, is that division's: 苏州园林 is 苏州's gardens)
-        # (a town abroad the trip only sets out from is no place it is about: 从京都过去 allows 京都 itself,
-        # not its 花见小路 on a 金泽 day)
+        resolved = [p for p in (resolve(n) or _led_by(n) for n in names) if p is not None]
+        # (a town abroad the trip only sets out from is no place it is about: 从京都过去 allows 京都 itself
+        # and its stations, not its 花见小路 on a 金泽 day)
         joined = "\n".join(texts)
-        about = [n for n in names if not (n in _world()[0] and _set_out_only(joined, n))] or names
-        resolved = [p for p in (resolve(n) or _led_by(n) for n in about) if p is not None]
-        # a province named before its own city (云南建水) only says where the city is: the trip is the city's,
-        # and another city of the province (大理) lies elsewhere — the name itself stays allowed
-        finer = [p for p in resolved if not any(_holds(p, q) for q in resolved if q is not p)]
-        return cls(tuple(names), tuple(finer))
+        origins = {n for n in names if n in _world()[0] and _set_out_only(joined, n)}
+        visited = [p for n in names if n not in origins and (p := resolve(n) or _led_by(n)) is not None]
+        return cls(tuple(names), _finest(resolved), _finest(visited or resolved))
 
     def allows(self, name: str) -> bool:
         if any(name in allowed or allowed in name for allowed in self.names):
             return True
         place = resolve(name)
-        return place is None or any(agree(place, allowed) for allowed in self.resolved)
+        sight = name in _landmarks() and not _HUB.search(name)
+        scope = (self.visited or self.resolved) if sight else self.resolved
+        return place is None or any(agree(place, allowed) for allowed in scope)
+
+
+_HUB = re.compile(r"站|机场|码头|港|客运|枢纽")
+
+
+def _finest(resolved: list[Place]) -> tuple[Place, ...]:
+    """A province named before its own city (云南建水) only says where the city is: the trip is the city's,
+    and another city of the province (大理) lies elsewhere — the name itself stays allowed."""
+    return tuple(p for p in resolved if not any(_holds(p, q) for q in resolved if q is not p))
 
 
 def _set_out_only(text: str, name: str) -> bool:
@@ -671,6 +683,12 @@ def _home(escaped: str) -> list[str]:
         # (…what the writer had there: 我在上海也吃过几家川菜馆)
         rf"我(?:们)?在{escaped}也?[\u4e00-\u9fff]{{1,2}}过",
         rf"(?:想|想念|怀念){escaped}的",
+        # (…what can be had at home too, set beside here: 在昆明也能吃到汽锅鸡，但在建水吃…)
+        rf"在{escaped}也(?:能|可以)(?:吃到|买到|喝到|看到|找到)",
+        # (…where the writer went before, and what they did there: 以前在北京常去奥林匹克森林公园)
+        rf"(?:之前|以前|当年|那时|小时候)在(?:{_NAME}(?:常|经常|总|天天|每天|一般)?(?:去|跑|逛))?{escaped}",
+        # (…a produce bought by the region it is from: 我最常买山东的烟薯25)
+        rf"(?:买|选|挑)(?:的是)?{escaped}(?:的|产的|本地的)(?=[\u4e00-\u9fff])",
         rf"留在{escaped}",
         rf"回国(?:在|去|到)?{escaped}",
         # a friend's story of a trip there (室友说起大学那年在泰山夜爬)
@@ -711,7 +729,7 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"|新工作|新公司|{_KIN})(?:都|也|一直|现在)?(?:住)?在{listed}",
         # the jobs and firms a career story weighs (面了上海和深圳的几家公司, 北京的岗位薪资更高,
         # 在广州的公司待了两年)
-        rf"{listed}的?[^，,。！!？?；;\n]{{0,4}}?(?:公司|岗位|offer|工作机会|职位|团队|分公司|总部|单位)",
+        rf"{listed}的?[^，,。！!？?；;\n]{{0,4}}?(?:公司|岗位?|offer|工作机会|职位|团队|分公司|总部|单位)",
         rf"(?:base|坐标|工作地|工作地点)[：:]?\s*{escaped}",
         rf"飞了?[一两二三四五六七八九十几\d]+(?:趟|次){escaped}|(?:去|跑|飞)[一两二三四五六七八九十几\d]+(?:趟|次){escaped}",
         rf"(?:比如|例如|像是?)(?:在|去)?{listed}",

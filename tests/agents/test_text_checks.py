@@ -1707,11 +1707,13 @@ ROUND_46_FAILING = frozenset(
     {"draft-g1539-good", "draft-g1560-good", "draft-f1187-good", "draft-g1535-good", "draft-g1538-good",
      "draft-g1547-good", "draft-g1556-good"}
 )
+# (round 48: a fashion post's photo spots and a museum's booking read off its topic, both tune)
+ROUND_48_FAILING = frozenset({"draft-f1198-good", "draft-f1205-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
-    | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING
+    | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING | ROUND_48_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1722,6 +1724,9 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 48
+    "draft-f1195-2": "off_topic_advice",  # 肠胃不舒服…空腹喝一杯温蜂蜜水，连喝一周会舒服很多 on a cat's food
+    "draft-f1202-1": "cta_mismatch",  # 照着做之前记得把材料备齐，调料按自己口味增减 closing an island trip
     # round 46
     "draft-f1183-1": "foreign_place",  # 花见小路 (京都's) on a 金泽 day the trip set out to from 京都
     "draft-f1183-2": "topic_drift",  # 晚上回酒店收到房东消息，说国内那套房子…续租要涨300
@@ -2910,3 +2915,28 @@ def test_a_supplement_taken_for_what_it_is_said_to_do_is_health_advice_off_a_tri
     assert "off_topic_advice" in checks("碛口古镇住一晚", {"title": "碛口一晚", "body": trip})
     plain = trip.replace("平时可以吃点氨糖，对关节有好处", "炕烧得很热")
     assert "off_topic_advice" not in checks("碛口古镇住一晚", {"title": "碛口一晚", "body": plain})
+
+
+def test_a_job_s_city_home_s_fare_a_past_home_s_park_and_a_produce_s_region_are_no_places() -> None:
+    job = "我住在绍兴，今年拿到了一家深圳公司的远程岗。\n\n面试官最关心的是你能不能自己推进事情。\n\n收藏。"
+    title = "在绍兴面上深圳的远程岗"
+    assert "foreign_place" not in checks("二线城市找远程岗位面试注意什么", {"title": title, "body": job})
+    home = "我是昆明人，国庆在建水住了三天。\n\n烧豆腐一块5毛。\n\n在昆明也能吃到汽锅鸡，但在建水吃不太一样。"
+    assert "foreign_place" not in checks("去建水古城吃什么", {"title": "建水吃三天", "body": home})
+    park = "去年从北京搬到成都。\n\n城南这一段路面平。\n\n以前在北京常去奥林匹克森林公园，一圈圈绕着跑。"
+    assert "foreign_place" not in checks("锦城绿道适合跑步吗", {"title": "锦城绿道跑步", "body": park})
+    yam = "180℃先烤25分钟。\n\n翻面再烤25分钟。\n\n我最常买山东的烟薯25，糖分高。"
+    assert "foreign_place" not in checks("空气炸锅烤红薯温度时间", {"title": "烤红薯", "body": yam})
+    # …but a stop in another city is still foreign
+    stop = park.replace("以前在北京常去奥林匹克森林公园，一圈圈绕着跑", "跑完去奥林匹克森林公园再拉伸")
+    assert "foreign_place" in checks("锦城绿道适合跑步吗", {"title": "锦城绿道跑步", "body": stop})
+
+
+def test_a_recipe_s_closing_by_its_materials_and_a_stomach_s_remedy_are_caught() -> None:
+    trip = "第一天上岛。\n\n第二天看日出。\n\n两天一晚就够。照着做之前记得把材料备齐，调料按自己口味增减～"
+    assert "cta_mismatch" in checks("五一去湄洲岛玩两天要注意什么", {"title": "湄洲岛两天", "body": trip})
+    cat = (
+        "第一周新粮掺四分之一。\n\n便便变软就退回上一个比例。铲屎官自己换季也容易肠胃不舒服，"
+        "可以每天早上喝一杯温蜂蜜水，连喝一周会舒服很多。\n\n换完一个月再看。"
+    )
+    assert "off_topic_advice" in checks("猫咪换猫粮总是软便怎么换", {"title": "猫咪换粮", "body": cat})

@@ -71,7 +71,8 @@ def test_a_mixed_request_drops_only_the_english_its_chinese_already_says() -> No
     assert localize("帮我写一篇 Jellycat 玩偶清洗的笔记") == "帮我写一篇玩偶清洗的笔记"
     assert localize("写一篇 Uniqlo 穿搭笔记") == "写一篇Uniqlo穿搭笔记"  # 穿搭 names no thing: kept
     assert localize("帮我生成一张ins风早餐照片") == "帮我生成一张ins风早餐照片"  # glued on: part of the word
-    assert localize("写一篇 Perth 旅行攻略") == "写一篇Perth旅行攻略"
+    assert localize("写一篇 Zermatt 旅行攻略") == "写一篇Zermatt旅行攻略"  # (a name the lists lack: kept)
+    assert localize("写一篇 Perth 旅行攻略") == "写一篇珀斯旅行攻略"  # (…a town abroad they know: in Chinese)
 
 
 def test_trailing_qualifiers_go_and_settings_come_first() -> None:
@@ -508,3 +509,9 @@ def test_the_reader_named_first_before_a_colon_and_a_fear_got_over_session_35() 
     assert said == "救助猫克服怕坐车，给新手铲屎官"
     assert localize("Write a post for new runners: my first 10k training plan").endswith("给跑步新手")
     assert "搞定" not in localize("how our rescue dog got over his fear of water in 3 weeks")
+
+
+def test_a_town_abroad_is_named_in_chinese_and_a_word_that_is_also_a_country_is_not() -> None:
+    assert localize("3 days in Lisbon with kids").startswith("里斯本")
+    assert "波尔图" in localize("Post about my 3 days in Porto: riverside and port wine cellars")
+    assert "土耳其" not in localize("a turkey sandwich recipe for lunch")

@@ -1454,7 +1454,9 @@ def test_a_run_of_named_stages_written_apart_is_a_list() -> None:
 def test_a_story_s_scene_setting_clauses_are_told_with_it() -> None:
     request = "备赛半马的时候膝盖外侧疼 去医院说是髂胫束综合征 停跑三周 每天泡沫轴放松 坚持了一个月 写篇记录"
     details = request_details(request, subject(request), extract_topic(request))
-    assert details.told[:3] == ["去医院说是髂胫束综合征", "停跑三周", "每天泡沫轴放松"] and not details.wants
+    # (the post is of what the doctor found; the signs before it are the story's start)
+    told = ["备赛半马的时候膝盖外侧疼", "去医院说是髂胫束综合征", "停跑三周", "每天泡沫轴放松"]
+    assert details.told[:4] == told and not details.wants
 
 
 def test_what_a_list_is_made_into_is_the_subject_and_a_pet_s_name_and_age_go_from_a_long_one() -> None:
@@ -2073,3 +2075,26 @@ def test_what_the_doctor_found_is_the_subject_of_the_signs_told() -> None:
     assert extract_topic(knee) == "髂胫束综合征"
     # (…not a doctor's word on something else: a weight lost is the post's)
     assert "脂肪肝" not in extract_topic("三个月减了10斤 以前总吃外卖 写篇减脂笔记")
+
+
+def test_a_kind_said_by_whom_it_is_easy_for_is_of_the_thing_told_and_a_doing_said_twice_once() -> None:
+    faucet = "周末自己换了厨房的水龙头，之前一直滴水，前后折腾半小时，想发一篇新手也能看懂的教程"
+    assert "水龙头" in extract_topic(faucet) and "看懂" not in extract_topic(faucet)
+    assert extract_topic("买了顶三百块的速开帐篷 露营两次了 帮我写个测评") == "三百块的速开帐篷"
+    ride = extract_topic("在厦门下班后去环岛路骑车，一圈大概20公里。写一篇骑行笔记")
+    assert ride.count("骑") == 1
+
+
+def test_a_question_for_the_asker_s_own_use_or_only_to_know_is_answered() -> None:
+    from tools.routing import route
+
+    assert route("下周面试运营 一般会问什么 有没有清单 我自己用的").intent == "question"
+    assert route("孕期到底能不能喝咖啡 看了好多笔记 我就想知道一天一杯行不行").intent == "question"
+    assert route("推荐几款我自己用的面霜 写篇笔记").intent == "full_post"
+
+
+def test_a_day_told_by_its_times_is_said_a_time_a_line() -> None:
+    request = "上周六一个人去了西塘，早上在石皮弄拍照，中午吃了碗阿婆粽子，傍晚沿着河边看灯笼。写篇小镇漫步笔记"
+    said = request_details(request, "西塘小镇漫步", "西塘小镇漫步").said()
+    lines = ["上周六一个人去了西塘。", "早上：在石皮弄拍照。", "中午：吃了碗阿婆粽子。", "傍晚：沿着河边看灯笼。"]
+    assert said.splitlines() == lines

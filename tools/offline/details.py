@@ -171,9 +171,11 @@ class Details:
         return "\n".join(lines)
 
 
-# a told clause that opens on a stage of the story (第一周, 现在第三周, Day2): its line in the story
+# a told clause that opens on a stage of the story (第一周, 现在第三周, Day2) — or a time of a day told
+# (早上在店头街吃芋子饺，下午爬卧龙山…): its line in the story
 _STAGE_TOLD = re.compile(
-    r"^(?:现在|到了|到)?(?P<stage>第[一二三四五六七八九十\d]{1,3}(?:天|周|个月|次|年)|[Dd]ay\s?\d{1,2})"
+    r"^(?:现在|到了|到)?(?P<stage>第[一二三四五六七八九十\d]{1,3}(?:天|周|个月|次|年)|[Dd]ay\s?\d{1,2}"
+    r"|(?:清晨|早上|上午|中午|下午|傍晚|晚上|夜里)(?=\S{2}))"
 )
 
 

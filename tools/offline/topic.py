@@ -616,7 +616,7 @@ _COOKED_DISH = re.compile(
 )
 # (…or a bare measure word, its 一 dropped as it is said: 入了个自充气睡垫, 换了台洗碗机)
 _HOW_MANY = re.compile(
-    r"^(?:[个台款双套](?=[\u4e00-\u9fff]{2})|(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
+    r"^(?:[个台款双套顶](?=[\u4e00-\u9fff]{2})|(?:人生)?(?:第)?[一二两三四五六七八九十几半\d]+(?:个)?(?:多)?"
     r"(?:小时|分钟|星期|天|周|月|年|次|口|碗|个|份|顿|趟|本|件|回|遍|晚|杯|盘|块|串|瓶|支|款|双|套|台|张|条|只"
     r"|锅|桌|道|袋|罐|盒|包|把|堆|些)?"
     r"(?:多)?的?)"
@@ -774,7 +774,8 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
         # (what, not when: 小番茄 of 今年夏天在家种了小番茄)
         # (…and what the doing is done to, after its verb: 草莓 of 在阳台种了草莓, not 阳台)
         verb = asked.find(doing[0])
-        what = [w for _, w in particulars(asked) if not WHEN_WORD.fullmatch(w)]
+        # (…not the doing itself said otherwise: 骑车 of 骑行)
+        what = [w for _, w in particulars(asked) if not (WHEN_WORD.fullmatch(w) or w[0] == doing[0])]
         what.sort(key=lambda w: verb < 0 or asked.find(w) < verb)
         thing = what[0] if what else particulars(asked)[0][1]
         return _whole_noun(thing, asked) + doing
@@ -784,6 +785,13 @@ def _of_the_other(topic: str, first: str, clauses: list[str]) -> str:
 _USED_PRODUCT = re.compile(
     r"(?:用了|入了|买了|换了|入手了?|试了)(?:[一二两三四五六七八九十半\d]+个?(?:月|年|周|星期|天|次))?"
     r"(?P<thing>[A-Za-z][A-Za-z0-9 .+-]{2,30}[A-Za-z0-9])$"
+)
+
+
+# A kind of post said only by whom it is easy for (小白也能看懂的教程, 新手都能学会的版本): of another
+# clause's thing
+_EASY_KIND = re.compile(
+    r"[^，,。的]{0,6}?(?:也|都)?能(?:看懂|看明白|学会|上手|照着做|做出来)的?(?:教程|攻略|笔记|指南|分享|清单|版本|步骤)"
 )
 
 
@@ -932,6 +940,7 @@ def extract_topic(request: str) -> str:
         and not _ELIDED.search(c)
         # (nor what to write of, said bare: 想写吃的 → 写吃, which the clause asking for the post names)
         and not re.fullmatch(r"写[\u4e00-\u9fff]{1,2}", t)
+        and not _EASY_KIND.fullmatch(t)  # (nor how easy the kind of post is: 小白也能看懂的教程)
     ]
     # else a clause that asks what the post should answer (暑假幼小衔接要准备哪些东西？) before one that
     # tells a circumstance (孩子九月上一年级)
