@@ -164,7 +164,7 @@ class PlaceScope:
 
     names: tuple[str, ...]
     resolved: tuple[Place, ...]
-    # …without the towns the trip only sets out from (从京都过去, 从成都过去): their sights are elsewhere
+    # …without the towns abroad the trip only sets out from (从京都过去): their sights are elsewhere
     visited: tuple[Place, ...] = ()
 
     @classmethod
