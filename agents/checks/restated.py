@@ -32,8 +32,9 @@ when it passes one of these bars:
   post or sample note uses those words, so none could fail by it; a good post that announces a summary
   and then says something new is tested to pass.
 
-A step that does again on purpose what an earlier one did (再滴一次色素测试 after 往水箱里滴几滴食用色素: the test
-repeated after the fix) says so, and is no restatement (`_REDO`; 再说一遍 and 再提醒一次 announce one instead).
+A step that does again on purpose what an earlier one did (再滴一次色素测试 after 往水箱里滴几滴食用色素:
+the test repeated after the fix) says so, and is no restatement (`_REDO`; 再说一遍 and 再提醒一次 announce
+one instead).
 
 Parallel items of a list or a plan (第3-4周：跑3分钟… / 第5-6周：跑5分钟…) read alike to the encoder: two
 units whose numbers differ (neither's a subset of the other's) are never a restatement, and two units under
