@@ -2098,3 +2098,22 @@ def test_a_day_told_by_its_times_is_said_a_time_a_line() -> None:
     said = request_details(request, "西塘小镇漫步", "西塘小镇漫步").said()
     lines = ["上周六去了西塘。", "早上：在石皮弄拍照。", "中午：吃了碗阿婆粽子。", "傍晚：沿着河边看灯笼。"]
     assert said.splitlines() == lines
+
+
+def test_a_record_s_times_of_day_are_told_and_a_plan_s_are_its_steps() -> None:
+    record = "东极岛两天一夜：晚上风大到帐篷一直响，早上起来海面全是雾。写篇露营记录"
+    details = request_details(record, "东极岛露营", "东极岛露营记录")
+    assert details.told == ["晚上风大到帐篷一直响", "早上起来海面全是雾"] and not details.steps
+    plan = request_details("西安一日游 上午去碑林 下午逛回民街 帮我写个攻略", "西安一日游", "西安一日游")
+    assert plan.steps == ["上午去碑林", "下午逛回民街"]
+
+
+def test_a_day_s_first_time_asked_as_a_stop_joins_the_times_told_after_it() -> None:
+    request = "写一篇西塘一日游：早上去石皮弄拍照，中午吃了碗阿婆粽子，下午坐了摇橹船，傍晚看灯笼"
+    told = request_details(request, "西塘一日游", "西塘一日游").told
+    assert told == ["早上去石皮弄拍照", "中午吃了碗阿婆粽子", "下午坐了摇橹船", "傍晚看灯笼"]
+
+
+def test_what_a_habit_was_moved_to_is_the_change_of_whose_habit_it_was() -> None:
+    request = "孩子以前早上怎么都起不来，我们花了两周把起床调到6点半，写篇笔记给宝妈们参考"
+    assert extract_topic(request) == "孩子起床"

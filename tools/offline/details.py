@@ -549,6 +549,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             else:
                 untold.append(clause)
     _untold_story(details, untold)
+    _record_told(details, text)
     # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw
     # the Terracotta Warriors and walked the city wall" — places to go, beyond the one the topic names)
     if has_english(request):  # (`text` is the reading, its spaces made commas)
@@ -561,6 +562,19 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
         details.wants += [s for s in details.steps if _WANT.match(s)]
         details.steps = []
     return details
+
+
+_RECORD = re.compile(r"记录|游记|日记|故事|经历|回忆")
+_TIME_OF_DAY = re.compile(r"^(?:清晨|早上|上午|中午|下午|傍晚|晚上|夜里)")
+
+
+def _record_told(details: Details, text: str) -> None:
+    """A record's times of day are what happened, not a plan's steps (晚上风大到帐篷一直响 of a 露营记录) —
+    and so are those of a day whose other times are told (早上去黑龙庙看黄河，中午吃了碗饸饹面…), in order."""
+    timed = details.steps and all(_TIME_OF_DAY.match(s) for s in details.steps)
+    if timed and (_RECORD.search(text) or any(_TIME_OF_DAY.match(t) for t in details.told)):
+        told = [*details.told, *details.steps]
+        details.told, details.steps = sorted(told, key=lambda t: text.find(t) % (len(text) + 1)), []
 
 
 def _untold_story(details: Details, untold: list[str]) -> None:

@@ -810,19 +810,32 @@ def _had(thing: str, before: str) -> bool:
 
 # A habit told as what was before (以前总拖到最后一天, 之前每天熬夜到两点) and the change a later clause tells
 # (今年学了时间管理, 后来开始记账): the post tells of the change, the habit is its story
-_BEFORE = re.compile(r"(?:以前|之前|过去|原来|从前)(?:总是?|老是?|经常|常常|每天|一直|动不动就)")
+_BEFORE = re.compile(
+    r"(?:以前|之前|过去|原来|从前)[^，,。]{0,4}?(?:总是?|老是?|经常|常常|每天|一直|动不动就|怎么都|死活)"
+)
 _CHANGED = re.compile(
     r"^(?:后来|今年|去年|这半年|这一年|最近|现在)?(?:开始|学了|学会了?|用了|试了|改用了?|换成了?|养成了?)"
     r"(?P<what>[^，,。了过]{2,8})$"
 )
 
 
+# (…or what was moved to a new mark: 把入睡调到9点半, 把体重降到100斤)
+_MOVED_TO = re.compile(
+    r"把(?P<what>[\u4e00-\u9fff]{2,4}?)(?:时间)?(?:调到|提前到|改到|固定在|控制在|降到|减到)"
+)
+
+
 def _changed(topic: str, clauses: list[str], first: str) -> str:
-    """The change a later clause tells, for a topic that is only the habit before it."""
+    """The change a later clause tells, for a topic that is only the habit before it — of the child the
+    habit was, when it names one (娃以前晚上怎么都不肯睡，…把入睡调到9点半 → 娃入睡)."""
     if not _BEFORE.search(topic):
         return topic
-    changes = (m["what"] for c in clauses if c != first and (m := _CHANGED.match(peel(c))))
-    return next((w for w in changes if not WHEN_WORD.fullmatch(w) and not _SPAN_WORDS.fullmatch(w)), topic)
+    changes = (
+        m["what"] for c in clauses if c != first and (m := _CHANGED.match(peel(c)) or _MOVED_TO.search(c))
+    )
+    change = next((w for w in changes if not WHEN_WORD.fullmatch(w) and not _SPAN_WORDS.fullmatch(w)), "")
+    who = next((w for w in cut(topic) if _SICK_ONE.search(w) and not _SICK_ONE.search(change)), "")
+    return who + change if change else topic
 
 
 # What a doctor found the trouble told to be (去医院查出来是尿闭, 说是髂胫束综合征, 确诊是幼儿急疹): the post
