@@ -2117,3 +2117,14 @@ def test_a_day_s_first_time_asked_as_a_stop_joins_the_times_told_after_it() -> N
 def test_what_a_habit_was_moved_to_is_the_change_of_whose_habit_it_was() -> None:
     request = "孩子以前早上怎么都起不来，我们花了两周把起床调到6点半，写篇笔记给宝妈们参考"
     assert extract_topic(request) == "孩子起床"
+
+
+def test_what_is_only_a_cause_a_renovation_s_process_a_career_s_months_and_a_meal_stay_as_said() -> None:
+    from tools.offline.drafting import _key
+
+    parrot = "家里的鹦鹉最近一直拔毛 带去医院花了200 医生说是无聊加换季 现在每天放它出笼 想写篇帖子"
+    assert "无聊" not in extract_topic(parrot)  # (a cause the doctor gave is no illness named)
+    assert extract_topic("怎么在出租屋里用洞洞板把小厨房收纳好？写篇分享我的改造过程") == "洞洞板改造"
+    assert subject_of("文科生自学8个月转行做交互设计", "") == "文科生自学8个月转行"  # (months stay)
+    assert subject_of("我30天普拉提打卡核心明显变稳了", "").startswith("我30天")  # (a number is never split)
+    assert _key("长沙街边早餐", ["长沙", "早餐"], trip=False) == "早餐"  # (a meal is a thing, no time)

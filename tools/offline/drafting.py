@@ -191,8 +191,9 @@ def _shortened(subject: str) -> str:
         subject = re.sub(_NAMED_AGE, "", subject)
     if len(subject) > 10:
         subject = re.sub(r"(?<=\S{2})(?:教会|教)(?:孩子|宝宝|娃|他|她)?(?:自己)?(?=\S{3})", "", subject)
-    if len(subject) > 10:  # …then how long it took (领养灵缇2周克服怕楼梯 → 领养灵缇克服怕楼梯)
-        span = r"(?<=\S{2})[\d一二两三四五六七八九十]+个?(?:天|周|月|年)(?=[\u4e00-\u9fff]{3})"
+    if len(subject) > 10:  # …then how many days or weeks it took (领养灵缇2周克服怕楼梯 → 领养灵缇克服怕楼梯)
+        count = r"[\d一二两三四五六七八九十]"
+        span = rf"(?<=\S{{2}})(?<!{count}){count}+(?:天|周)(?=[\u4e00-\u9fff]{{3}})"
         subject = re.sub(span, "", subject)
     return subject
 
@@ -663,7 +664,7 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         and not re.search(rf"[不没别]{re.escape(k)}", subject)  # 跑步膝盖没受伤 is not about 受伤
         and not _DOING.fullmatch(k)  # 辅食, not 添加
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
-        and not WHEN_WORD.fullmatch(k)  # 退休, not 下个月 of 老王下个月退休
+        and not (WHEN_WORD.fullmatch(k) and not _MEAL.fullmatch(k))  # 退休, not 下个月 of 老王下个月退休
         and not _adverb(k)  # 妈妈, not 刚好 of 当妈妈刚好一年
     ]
     fit = [k for k in fit if not PERSON.fullmatch(k)] or fit  # 电信诈骗, not 爸妈 of 教爸妈识别电信诈骗
@@ -1221,6 +1222,7 @@ def _a_doing(subject: str) -> bool:
 
 
 _DAY_LABEL = re.compile(r"^(?:D|Day|DAY)\s?\d+\b", re.ASCII)
+_MEAL = re.compile(r"早午餐|早餐|午餐|晚餐|早饭|午饭|晚饭|夜宵|宵夜")  # (a meal is a thing too: 街边早餐)
 _STUTTER = ("第一次", "新手", "攻略", "清单", "指南", "合集", "心得", "记录", "入门")
 _FIRST_TIME = re.compile(r"第一次|首次|新手|小白|入门|零基础")
 _DOES = re.compile(r"[去做养带学练考买装租种拍跑爬骑住坐搬]|给|在")  # a subject that opens on a doing

@@ -356,7 +356,7 @@ _FRAME_OF_TOLD = re.compile(
     r"(?:和(?:技巧|建议|经验|心得|收获)?)?"
     r"|(?:上岸|通关|一次过|全过)(?:经验|心得|攻略|记录|笔记|经历)?"
     r"|(?:翻车|踩坑|踩雷)(?:自救|急救|补救)?(?:记录|经历|笔记|日记)?"
-    r"|(?:DIY|diy|改造|翻新|维修|修理)(?:教程|攻略|记录|经验|笔记|过程|步骤)?"  # (of what was mended)
+    r"|(?:DIY|diy|维修|修理)(?:教程|攻略|记录|经验|笔记|过程|步骤)?"  # (of what was mended)
 )
 
 
@@ -840,16 +840,18 @@ def _changed(topic: str, clauses: list[str], first: str) -> str:
 
 # What a doctor found the trouble told to be (去医院查出来是尿闭, 说是髂胫束综合征, 确诊是幼儿急疹): the post
 # is of that, and of whose it was — a pet or a child the first clause names
+# (…said to be one, when it is named as an illness: 说是髂胫束综合征 — not 医生说是无聊加换季, a cause)
 _DIAGNOSED = re.compile(
-    r"(?:医院|医生|兽医|检查|拍片|化验)[^，,。]{0,6}?(?:查出来|检查出来|确诊|诊断|说)(?:是|为|出)?"
-    r"(?P<ill>[\u4e00-\u9fff]{2,8}?)了?$"
+    r"(?:医院|医生|兽医|检查|拍片|化验)[^，,。]{0,6}?(?:(?:查出来|检查出来|确诊|诊断)(?:是|为|出)?"
+    r"(?P<ill>[\u4e00-\u9fff]{2,8}?)|说是(?P<named>[\u4e00-\u9fff]{1,7}(?:炎|症|病|综合征|感染|疹|结石|骨折|拉伤|扭伤"
+    r"|积液|撕裂|过敏)))了?$"
 )
 _SICK_ONE = re.compile(r"(?:猫|狗|犬|兔|仓鼠|鹦鹉|龟)$|^(?:宝宝|孩子|娃|儿子|女儿)$")
 
 
 def _diagnosed(topic: str, clauses: list[str], first: str) -> str:
     """The illness a later clause says was found, of whose it was, for a topic that tells its signs."""
-    ill = next((m["ill"] for c in clauses if c != first and (m := _DIAGNOSED.search(c))), "")
+    ill = next((m["ill"] or m["named"] for c in clauses if c != first and (m := _DIAGNOSED.search(c))), "")
     told = next((c for c in clauses if topic in c and not _DIAGNOSED.search(c)), "")
     if not ill or not told:
         return topic
