@@ -522,7 +522,7 @@ class _Said:
         words = list(self.words)
         while words and words[-1] in _JOIN.values():
             words.pop()
-        # (…but a doing that is itself done says so: 2周克服怕楼梯的毛病, not 2周搞定克服…)
+        # (…but a doing that is itself done says so: 2周克服怕楼梯, not 2周搞定克服…)
         achieved = self.doing is not None and self.doing < len(words) and _ACHIEVED.match(words[self.doing])
         done = [span if achieved else f"{span}搞定" for span in self.done_in]
         front = list(self.front)
