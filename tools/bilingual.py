@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from tools.lexfiles import LEXICON
+from tools.entities import world_rows
 
 WORDS = Path(__file__).resolve().parent.parent / "data" / "routing" / "en_zh.tsv"
 # (…never a number a span has glued to Chinese: "a 3-day trip" is "a 3天 trip" by then)
@@ -275,13 +275,11 @@ def lexicon() -> Lexicon:
         words[_key(english)] = (kind.strip(), said[0])
         glosses[_key(english)] = said
     # the places abroad the critic knows, by their English names (Porto → 波尔图), where the list has none
-    for line in (LEXICON / "world_places.txt").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#") and "\t" in line:
-            chinese, english = line.split("\t")[:2]
-            for name in english.split("|"):
-                if _key(name) not in words and _key(name) not in _COMMON_WORDS:
-                    words[_key(name)] = ("place", chinese)
-                    glosses[_key(name)] = (chinese,)
+    for place, aliases, _ in world_rows():
+        for name in aliases:
+            if _key(name) not in words and _key(name) not in _COMMON_WORDS:
+                words[_key(name)] = ("place", place)
+                glosses[_key(name)] = (place,)
     return Lexicon(words, max(len(k.split()) for k in words), glosses)
 
 

@@ -280,14 +280,24 @@ def is_province(name: str) -> bool:
 
 
 @cache
-def countries() -> frozenset[str]:
-    """The countries of `data/lexicon/world_places.txt`: its places listed with no country of their own."""
+def world_rows() -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """The rows of `data/lexicon/world_places.txt`, read once: (its Chinese name, its English names, the
+    country a city lies in — '' for a country or a place listed alone)."""
     from tools.lexfiles import LEXICON
 
     lines = (LEXICON / "world_places.txt").read_text(encoding="utf-8").splitlines()
     rows = [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
-    holders = {row[2] for row in rows if len(row) >= 3}
-    return frozenset(row[0] for row in rows if row[0] in holders)
+    return tuple(
+        (row[0], tuple(row[1].split("|")) if len(row) >= 2 else (), row[2] if len(row) >= 3 else "")
+        for row in rows
+    )
+
+
+@cache
+def countries() -> frozenset[str]:
+    """The countries of `data/lexicon/world_places.txt`: its places listed with no country of their own."""
+    holders = {country for _, _, country in world_rows() if country}
+    return frozenset(name for name, _, _ in world_rows() if name in holders)
 
 
 def readers(text: str) -> set[str]:

@@ -171,11 +171,13 @@ class Details:
         return "\n".join(lines)
 
 
+# the times of a day a told clause or a step may open on (早上…, 下午…)
+_TIMES_OF_DAY = r"(?:清晨|早上|上午|中午|下午|傍晚|晚上|夜里)"
 # a told clause that opens on a stage of the story (第一周, 现在第三周, Day2) — or a time of a day told
 # (早上在店头街吃芋子饺，下午爬卧龙山…): its line in the story
 _STAGE_TOLD = re.compile(
     r"^(?:现在|到了|到)?(?P<stage>第[一二三四五六七八九十\d]{1,3}(?:天|周|个月|次|年)|[Dd]ay\s?\d{1,2}"
-    r"|(?:清晨|早上|上午|中午|下午|傍晚|晚上|夜里)(?=\S{2}))"
+    rf"|{_TIMES_OF_DAY}(?=\S{{2}}))"
 )
 
 
@@ -565,7 +567,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
 
 
 _RECORD = re.compile(r"记录|游记|日记|故事|经历|回忆")
-_TIME_OF_DAY = re.compile(r"^(?:清晨|早上|上午|中午|下午|傍晚|晚上|夜里)")
+_TIME_OF_DAY = re.compile(rf"^{_TIMES_OF_DAY}")
 
 
 def _record_told(details: Details, text: str) -> None:
