@@ -28,6 +28,7 @@ from tools.entities import (
     places,
     posseg_cut,
     word_places,
+    world_rows,
 )
 from tools.lexfiles import LEXICON
 
@@ -76,12 +77,10 @@ def _world() -> tuple[dict[str, str], dict[str, str]]:
     """(Chinese name → its country for places outside the division table, English alias → Chinese name)."""
     foreign: dict[str, str] = {}
     english: dict[str, str] = {}
-    for line in _lines("world_places.txt"):
-        name, _, rest = line.partition("\t")
-        aliases, _, country = rest.partition("\t")
+    for name, aliases, country in world_rows():
         if name not in _regions():
             foreign[name] = country.strip() or name
-        for alias in filter(None, (a.strip().lower() for a in aliases.split("|"))):
+        for alias in filter(None, (a.strip().lower() for a in aliases)):
             english[alias] = name
     return foreign, english
 
