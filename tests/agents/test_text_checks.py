@@ -1725,6 +1725,8 @@ LATE_GOOD = sorted(
 )
 ROUND_18_CAUGHT = {
     # round 48
+    "draft-f1193-2": "cut_off",  # 海鸥会贴着。: a coverb of a way stopped before what it goes along
+    "draft-f1204-1": "cut_off",  # 整个过程不超。: a bound 不超 stopped before its 过
     "draft-f1195-2": "off_topic_advice",  # 肠胃不舒服…空腹喝一杯温蜂蜜水，连喝一周会舒服很多 on a cat's food
     "draft-f1202-1": "cta_mismatch",  # 照着做之前记得把材料备齐，调料按自己口味增减 closing an island trip
     # round 46
