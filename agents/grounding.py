@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from agents.artifacts import Brief
-from agents.checks.places import PlaceScope, foreign_mentions, resolve
+from agents.checks.places import PlaceScope, foreign_mentions, resolve, set_out_only
 from tools.entities import (
     HEALTH_TOPIC,
     advice_domains,
@@ -124,6 +124,9 @@ class Scope:
     activities: frozenset[str] = frozenset()
     # the dishes the request names (腌笃鲜): a note titled on another dish (红烧肉) gives its steps to none
     dishes: tuple[str, ...] = ()
+    # the places the trip only sets out from, when it goes to another (从深圳出发…去了梅州): a note about one
+    # of them is none of its evidence (深圳's coastal hike in a 梅州 post), though the post may name them
+    origins: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, request: str, brief: Brief | Mapping[str, Any] | None = None) -> Scope:
@@ -158,6 +161,7 @@ class Scope:
             readers=frozenset(readers(f"{about} {audience}")),
             activities=activities(f"{request}，{topic}", asked=True),
             dishes=dishes_in(f"{request} {topic}"),
+            origins=tuple(p for p in found if len(found) > 1 and set_out_only(request, p)),
         )
 
     def with_companions(self, notes: Iterable[Mapping[str, Any]]) -> Scope:
@@ -244,6 +248,8 @@ class Scope:
         about = places(head) or places(body)
         if about and self.foreign(" ".join(about)):
             return "elsewhere"
+        if about and self.origins and all(self._at_origin(p) for p in about):
+            return "elsewhere"  # (about where the trip only sets out from)
         # written for other readers: its title may inspire, its advice not (a family beach trip, students)
         other_readers = bool(self.other_readers(head))
         if self.places and about:
@@ -261,6 +267,17 @@ class Scope:
         if shared < (1 if same_theme else 3):
             return "off_topic"
         return "elsewhere" if other_readers else "on_topic"
+
+    def _at_origin(self, name: str) -> bool:
+        """Does `name` lie in a place the trip only sets out from, and in none it goes to (东西冲 of 深圳 on
+        a 梅州 trip from 深圳)?"""
+        def within(names: Iterable[str]) -> bool:
+            kept = tuple(names)
+            resolved = tuple(p for p in self.place_scope.resolved if p.name in kept)
+            return PlaceScope(kept, resolved).allows(name)
+
+        known = resolve(name) is not None or any(same_place(name, o) for o in self.origins)
+        return known and within(self.origins) and not within(p for p in self.places if p not in self.origins)
 
     def fact_fits(self, text: str, source: Mapping[str, Any] | None = None) -> bool:
         """A fact may be used: it names no other place, gives no stray advice, and its source note (when

@@ -1442,6 +1442,18 @@ def _unaccented(match: re.Match[str]) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", match.group(0)) if not unicodedata.combining(c))
 
 
+_FROM_ZERO = re.compile(
+    r"(?:\b(?:went|go|going|gone|got|get|getting)\s+)?\b(?:from\s+(?:zero|scratch|nothing|the\s+couch)|couch)\s+to\s+"
+    r"(?:(?:a|an)\s+)?(?:running\s+(?:a\s+)?)?(?P<km>\d+(?:\.\d+)?)\s?(?:k|km)\b(?:\s+run)?"
+    r"(?:\s+in\s+(?P<weeks>\d+)\s+weeks?)?",
+    re.IGNORECASE,
+)
+
+
+def _from_zero(m: re.Match[str]) -> str:
+    return f"零基础跑步{m['km']}公里" + (f"，用了{m['weeks']}周" if m["weeks"] else "")
+
+
 def localize(text: str) -> str:
     """`text` with each run of English words rendered in Chinese; Chinese text is returned unchanged."""
     if not has_english(text):
@@ -1449,6 +1461,11 @@ def localize(text: str) -> str:
     text = _unframe(re.sub(r"[À-ÿ]", _unaccented, text))  # (cafés is cafes)
     # (an age reached: "my senior cat turning 15" is a cat of 15)
     text = _TURNING.sub(r"\1-year-old", text)
+    # a run built up from nothing ("how I went from zero to a 10K in 12 weeks", "couch to 5K"): 零基础跑步…
+    text = _FROM_ZERO.sub(_from_zero, text)
+    # (…and how often: "3 runs a week" → 每周跑3次, "w/ walking breaks" → 跑走结合)
+    text = re.sub(r"\b(\d+)\s+runs?\s+(?:a|per)\s+week\b", r"每周跑\1次", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:w/|with)\s+walk(?:ing)?\s+breaks\b", "跑走结合", text, flags=re.IGNORECASE)
     # a time taken, not a time of day: "finished in 2:05" → 2小时05分 (its colon parts no clause)
     text = re.sub(r"(?<=\bin )(\d{1,2}):([0-5]\d)(?![:\d])", r"\1小时\2分", text)
     # "都过了 每天下班学两个半小时 不要鸡汤": a space between Chinese words, as written, parts clauses as it
@@ -1474,7 +1491,7 @@ def localize(text: str) -> str:
     text = re.sub(
         r"(?<=[A-Za-z])[ \t\u3000]+(?=(?:我|用了|买了|去了|做了|试了|换了|花了|预算|每天|最近|之前|后来|现在"
         r"|因为|但是|不过|所以|还有|总共|一共|主要|重点|想|希望|不要|别|一开始|刚开始|开始|结果|然后|没想到|本来|每次|平时"
-        r"|每周|每月|最后|帮我|可以|最好))",
+        r"|每周|每月|最后|帮我|可以|最好|分享|一只|一个))",
         "，",
         text,
     )
@@ -1532,7 +1549,8 @@ def localize(text: str) -> str:
     out = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", out)
     if english:  # "a 3-day Hanoi itinerary": the place before how long, as Chinese says it (河内3天行程)
         out = _span_after_place(out)
-    out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?!\w)", "。", out)  # "…, aimed at office workers." ends in Chinese
+    # "…, aimed at office workers." ends in Chinese, and "…walking breaks. For office workers" goes on after
+    out = re.sub(r"(?<=[\u4e00-\u9fff])\.(?![A-Za-z0-9_])", "。", out)
     if english:  # a later sentence only of how to write it ("Warm tone, please."): said as nothing
         out = re.sub(r"(?<=[。.!！])(?:\s*[.。!！])+", "", out)
     out = re.sub(r"，\s*，", "，", out).strip(" ，")

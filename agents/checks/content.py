@@ -758,8 +758,10 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
         if domain == "weight_loss" and "food" in scope.themes and set(used) <= _CALORIES:
             shaped = []  # a dish's calories (一碗大约550大卡) are what it is, not a diet
         if domain == "medical" and _EXERTION.intersection(scope.themes):  # 练完补一勺蛋白粉, a night climb's
-            # 电解质冲剂: what a workout or a hike takes in, no drug
-            shaped = [w for w in shaped if not _SPORTS_FOOD.search(w)]
+            # 电解质冲剂: what a workout or a hike takes in, no drug — and what it does for the body is the
+            # workout's own (快走对心血管好)
+            claim = dict(_advice_patterns().get("medical", ())).get("claim")
+            shaped = [w for w in shaped if not _SPORTS_FOOD.search(w) and not (claim and claim.fullmatch(w))]
         used += [w for w in shaped if w not in used]
         if not used or (
             len(used) < 2 and not _STRONG_ADVICE.intersection(used) and not named_drug and not shaped

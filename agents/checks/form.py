@@ -291,6 +291,8 @@ def call_to_action(scope: Scope, draft: Mapping[str, Any]) -> list[Finding]:
         clashes = [w for w in family.get("clashes", "").split() if w in context]
         if key == "cook" and not fits and scope.places.names:  # food had somewhere, cooked by no word: eaten
             clashes.append(f"去{scope.places.names[0]}吃")  # out there (潮州古城一天吃什么), no recipe's
+        if key == "visit" and scope.recipe:  # a recipe's closing sends no one to a shop (店的地址放评论区了)
+            clashes.append("菜谱")
         if not clashes:  # the post's own theme fits its closing (画眼线 is beauty) unless a word clashes
             fits += [t for t in family.get("themes", "").split() if t in scope.themes]
         placed = key == "trip" and bool(scope.places.names)

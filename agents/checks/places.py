@@ -45,8 +45,12 @@ _ORIGIN_LABEL = re.compile(
     r"[^\s\d，,。！!？?、；;：:的吃嗦喝买卖去来到在有是和与很多好都也就还]{1,2}(?:粉|面|米线)|酱|醋|米酒|黄酒|咖啡(?!店|馆|厅)|山药|大米|腊肉|腊肠|香肠|真丝|丝绸|瓷器|刺绣|"
     # (新疆长绒棉, 宁夏枸杞, 云南保山的日晒豆)
     r"(?:长绒)?棉|羊绒|蜂蜜|枸杞|红枣|核桃|茶叶|的[^，,。！!？?\s]{0,3}(?:豆|茶叶?|棉|米)(?![\u4e00-\u9fff])|"
-    # …and where a person is from (一个德国女生)
-    r"女生|男生|女人|男人|姑娘|小哥|大叔|阿姨|朋友|同学|同事|室友)"
+    # (…and goods of a country's farms: 新西兰的羊肉冻干, 澳洲牛排)
+    r"的?[^\s\d，,。！!？?、；;：:的]{0,2}?(?:冻干|奶粉|黄油|牛排|三文鱼|车厘子|红酒|葡萄酒|橄榄油)|"
+    # (…and exercises named after a country: 土耳其起立, 俄罗斯转体, 保加利亚分腿蹲, 罗马尼亚硬拉)
+    r"起立|转体|分腿蹲|硬拉|"
+    # …and where a person is from (一个德国女生, 上海的同事比我高)
+    r"的?(?:女生|男生|女人|男人|姑娘|小哥|大叔|阿姨|朋友|同学|同事|室友|闺蜜)|人)"
 )
 
 
@@ -180,7 +184,7 @@ class PlaceScope:
         # (a town abroad the trip only sets out from is no place it is about: 从京都过去 allows 京都 itself
         # and its stations, not its 花见小路 on a 金泽 day)
         joined = "\n".join(texts)
-        origins = {n for n in names if n in _world()[0] and _set_out_only(joined, n)}
+        origins = {n for n in names if n in _world()[0] and set_out_only(joined, n)}
         visited = [p for n in names if n not in origins and (p := resolve(n) or _led_by(n)) is not None]
         return cls(tuple(names), _finest(resolved), _finest(visited or resolved))
 
@@ -202,7 +206,7 @@ def _finest(resolved: list[Place]) -> tuple[Place, ...]:
     return tuple(p for p in resolved if not any(_holds(p, q) for q in resolved if q is not p))
 
 
-def _set_out_only(text: str, name: str) -> bool:
+def set_out_only(text: str, name: str) -> bool:
     """Is `name` said in the request only as where the trip sets out from (从京都过去, 从上海出发)?"""
     escaped = re.escape(name)
     said = len(re.findall(escaped, text))
@@ -380,6 +384,9 @@ def _reads_as_place(text: str, start: int, name: str, tokens: dict[int, tuple[st
     glued to the word before it as part of a structure's name (应天门), or when jieba reads it as an
     ordinary word (护肤品开封后, 日照充足) with nothing around it that marks a place."""
     end = start + len(name)
+    # (an island's pier and beaches are the island's: 东极岛码头 is no street named after it)
+    if name.endswith("岛") and re.match(r"码头|沙滩|海滩|站", text[end:]):
+        return True
     # (…also after a city of the name: 云南保山的日晒豆 is a bean, 保山 its city, 云南 its province)
     if _ORIGIN_LABEL.match(text[end:]) or any(
         resolve(text[end : end + n]) is not None and _ORIGIN_LABEL.match(text[end + n :]) for n in (2, 3)
@@ -661,6 +668,8 @@ def _home(escaped: str) -> list[str]:
         rf"(?:之前|以前|当年|那时|小时候)(?:在|住在){escaped}[^，,。！!？?\n]{{0,8}}?(?:时|的时候|那会儿|那几年)",
         # (…or a home town, anyone's: 我妈在福州老家的办法, 外婆是从潮州老家过来的)
         rf"{escaped}(?:的)?老家",
+        # (…and where someone went on leaving home: 外公十几岁离开老家去了南昌)
+        rf"离开(?:老家|家乡|村子|家)[^，,。！!？?；;\n]{{0,3}}?(?:去了|到了|来到|去){escaped}",
         # (…or done there before: 去年在东山岛也拍过海, 去年爬泰山 — not 上次去成都, whose sights may follow)
         rf"(?:之前|以前|上次|去年|前年|那年)(?:在{escaped}也?[\u4e00-\u9fff]{{1,2}}过|(?:爬|登)了?{escaped}[，,])",
         # (…or a place done before, said after the doing: 前年骑过青海湖)
@@ -742,6 +751,8 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}?回来",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
         rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
+        # (…the weather a thing was tried in there: 在广州35度的天气里连测了一周)
+        rf"在{escaped}[^，,。！!？?；;\n]{{0,6}}?(?:天气|气温|高温|夏天|冬天|回南天|梅雨季?|桑拿天)(?:里|下|中)",
         # (…and where someone else went or is: 她前年已经离职去了成都, 他说在潮汕，送别要吃丸子)
         rf"(?:他|她|师父|师傅|领导|同事|前辈|老板|组长|主管|经理|学姐|学长|室友|朋友)们?[^，,。！!？?；;\n]{{0,6}}?"
         rf"(?:去了|回了|调去了?|搬去了?){escaped}",
@@ -767,6 +778,9 @@ def _compared(escaped: str, listed: str) -> list[str]:
         # 比我之前去过的南京城墙更完整; 比我在深圳吃过的都扎实, 比我在纽约博物馆看到的展品震撼得多)
         rf"比(?:我们?)?(?:去年|前年|之前|以前|上次|当年|那年)?(?:在|起|住|去|吃|逛|住在|去过的|吃过的|见过的|住过的)?"
         rf"{listed}[^，,。！!？?；;\n]{{0,12}}?(?:{_BETTER}|都|还|更|得多)",
+        # (…and a sight of a city seen on a trip there before: 比前年去京都二年坂少太多)
+        rf"比(?:我们?)?(?:去年|前年|之前|以前|上次|当年|那年)(?:去|在|去过的)?{_NAME}{listed}"
+        rf"[^，,。！!？?；;\n]{{0,12}}?(?:{_BETTER}|都|还|更|得多)",
         # (之前去过曼谷，清迈节奏慢很多: the place before, the post's after)
         rf"(?:之前|以前|上次|去年|前年)(?:去过|去|在|玩过)了?{listed}[，,][^。！!？?\n]{{0,12}}?{_BETTER}"
         r"(?:很多|得多|不少|一些|一点|多了)",

@@ -136,6 +136,7 @@ class Scope:
     near: tuple[str, ...]  # those themes and the themes they are related to (a trip talks food)
     places: PlaceScope
     narrative: bool = False  # a story or a diary: most of its lines tell what happened, in words of their own
+    recipe: bool = False  # the brief made it a recipe: cooked at home, no shop to visit
 
     def named(self, limit: int = 3) -> str:
         """The first topic words as the request writes them (iPad, not the lowered ipad), for a reason."""
@@ -183,6 +184,7 @@ def scope_of(request: str, brief: Mapping[str, Any] | None) -> Scope:
         near=tuple(dict.fromkeys(near)),
         places=place_scope,
         narrative=brief.get("contentType") in ("story", "diary"),
+        recipe=brief.get("contentType") == "recipe",
     )
 
 

@@ -167,3 +167,18 @@ def test_a_grown_up_s_exam_plan_is_no_evidence_for_a_child_s_homework() -> None:
     assert child.clean(exam) == ""
     adult = Scope.of("英语单词怎么背，分享我的方法", {"topic": "英语背单词", "theme": "career"})
     assert adult.clean(exam) == exam
+
+
+def test_a_note_about_where_the_trip_only_sets_out_from_is_no_evidence() -> None:
+    """从广州出发…去了阳朔: a Guangzhou note (or one about a sight of Guangzhou) is none of a Yangshuo trip's
+    evidence, though the post may say where it set out."""
+    trip = Scope.of(
+        "从广州出发 坐高铁去了阳朔 住了两晚 遇龙河竹筏 十里画廊骑车 写篇周末游笔记",
+        {"topic": "阳朔周末游", "keywords": ["阳朔", "遇龙河"], "theme": "travel"},
+    )
+    assert trip.origins == ("广州",)
+    assert trip.note_fit(note("广州早茶这样点", "在广州吃早茶要早点去。", ["广州"])) == "elsewhere"
+    assert trip.note_fit(note("阳朔两天怎么玩", "遇龙河竹筏要提前订。", ["阳朔"])) == "on_topic"
+    # (a city both left and gone round is no origin only: 从杭州出发…在杭州玩了一天)
+    both = Scope.of("从杭州出发去乌镇 回来又在杭州玩了一天 写篇游记", {"topic": "乌镇杭州游记"})
+    assert both.origins == ()

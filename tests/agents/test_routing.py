@@ -122,7 +122,7 @@ def test_english_requests_get_a_chinese_topic(request_text: str, topic: str, aud
 
 
 def test_unknown_english_words_stay_english() -> None:
-    assert localize("Write about quokka photography in Zermatt") == "Zermatt quokka摄影"
+    assert localize("Write about quokka photography in Grindelwald") == "Grindelwald quokka摄影"
     assert localize("Write about quokka photography in Perth") == "珀斯quokka摄影"  # (a town abroad known)
     assert localize("秋冬通勤穿搭") == "秋冬通勤穿搭"  # Chinese is left alone
 

@@ -1709,11 +1709,16 @@ ROUND_46_FAILING = frozenset(
 )
 # (round 48: a fashion post's photo spots and a museum's booking read off its topic, both tune)
 ROUND_48_FAILING = frozenset({"draft-f1198-good", "draft-f1205-good"})
+# (round 50: a brow tutorial's steps told alike and a past camp's lesson — 上次在莫干山营地风太大 reads as
+# an older test's stay at another city's camp —, tune; two held out, as measured)
+ROUND_50_FAILING = frozenset(
+    {"draft-g1609-good", "draft-f1224-good", "draft-g1607-good", "draft-g1613-good"}
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
-    | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING | ROUND_48_FAILING
+    | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING | ROUND_48_FAILING | ROUND_50_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1724,6 +1729,10 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 50
+    "draft-f1209-1": "foreign_place",  # 比我们第二天在东极岛码头买的便宜: an island's pier is the island
+    "draft-f1212-1": "cta_mismatch",  # 店的地址放评论区了…记得提前取号 closing a recipe
+    "draft-f1214-2": "off_topic_advice",  # 小腿水肿会好很多…对心血管好 on a balcony's laundry corner
     # round 48
     "draft-f1193-2": "cut_off",  # 海鸥会贴着。: a coverb of a way stopped before what it goes along
     "draft-f1204-1": "cut_off",  # 整个过程不超。: a bound 不超 stopped before its 过
@@ -2942,3 +2951,41 @@ def test_a_recipe_s_closing_by_its_materials_and_a_stomach_s_remedy_are_caught()
         "可以每天早上喝一杯温蜂蜜水，连喝一周会舒服很多。\n\n换完一个月再看。"
     )
     assert "off_topic_advice" in checks("猫咪换猫粮总是软便怎么换", {"title": "猫咪换粮", "body": cat})
+
+
+# --- session 36: round 50's tune rows, each tested with other posts of its class -----------------------
+def test_a_sight_of_a_past_trip_compared_a_colleague_s_city_and_a_farm_s_country_are_no_places() -> None:
+    past = "10:00 老街\n沿着河走一圈，人比去年去苏州平江路少很多。\n\n12:00 吃饭。\n\n收藏起来。"
+    assert "foreign_place" not in checks("同里古镇一日游怎么安排", {"title": "同里一日游", "body": past})
+    # (…but a sight of the trip's own next day, priced beside this one, is a place it went)
+    next_day = past.replace("人比去年去苏州平江路少很多", "比我们第二天在东极岛码头买的便宜")
+    assert "foreign_place" in checks("同里古镇一日游怎么安排", {"title": "同里一日游", "body": next_day})
+    colleague = "1. 高腰阔腿裤\n北京的同事比我高一个头，她穿着好看，我穿就拖地。\n\n2. 短外套\n\n收藏。"
+    assert "foreign_place" not in checks("小个子通勤怎么穿", {"title": "小个子通勤", "body": colleague})
+    food = "每天遛两次。\n\n奖励用的是一小袋澳洲的牛肉冻干，掰碎了给。\n\n收藏起来。"
+    assert "foreign_place" not in checks("带狗去露营要带什么", {"title": "带狗露营", "body": food})
+    moves = "周一 深蹲\n\n周三 俄罗斯转体 3组×20次，保加利亚分腿蹲 3组×10次\n\n周五 休息。"
+    assert "foreign_place" not in checks("在家哑铃训练计划", {"title": "哑铃计划", "body": moves})
+
+
+def test_where_a_thing_was_tried_and_a_relative_s_move_are_background() -> None:
+    weather = "混干皮。\n\n在重庆38度的天气里连着用了十天，下午才开始出油。\n\n收藏。"
+    assert "foreign_place" not in checks("夏天用什么粉底持妆", {"title": "粉底实测", "body": weather})
+    home = "奶奶是婺源人，年轻时离开老家去了景德镇。\n\n今年我替她回了一趟篁岭。\n\n收藏。"
+    assert "foreign_place" not in checks("婺源篁岭有人去过吗", {"title": "篁岭", "body": home})
+
+
+def test_a_health_claim_off_topic_and_a_shop_s_closing_on_a_recipe_are_caught() -> None:
+    desk = (
+        "桌子换成了升降桌。\n\n站着办公的时候顺便踮脚，坚持一个月血压会改善不少；每天走够一万步对心脏好。"
+        "\n\n收藏起来。"
+    )
+    assert "off_topic_advice" in checks("书房桌面怎么改造", {"title": "书房改造", "body": desk})
+    walk = "每天快走40分钟。\n\n快走对心脏有好处，配速慢一点也行。\n\n收藏打卡。"
+    brief = {"topic": "快走", "theme": "fitness", "keywords": ["快走"]}
+    post = {"title": "快走一个月", "body": walk}
+    assert "off_topic_advice" not in checks("快走一个月的变化", post, brief=brief)
+    recipe = "米泡半小时。\n\n腊肠切片铺上。\n\n吃之前拌匀。喜欢的姐妹，店的地址在评论区，记得提前排号～"
+    brief = {"topic": "腊肠煲仔饭", "theme": "food", "contentType": "recipe", "keywords": ["煲仔饭"]}
+    assert "cta_mismatch" in checks("煲仔饭在家怎么做", {"title": "煲仔饭", "body": recipe}, brief=brief)
+

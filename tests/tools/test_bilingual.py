@@ -71,7 +71,7 @@ def test_a_mixed_request_drops_only_the_english_its_chinese_already_says() -> No
     assert localize("帮我写一篇 Jellycat 玩偶清洗的笔记") == "帮我写一篇玩偶清洗的笔记"
     assert localize("写一篇 Uniqlo 穿搭笔记") == "写一篇Uniqlo穿搭笔记"  # 穿搭 names no thing: kept
     assert localize("帮我生成一张ins风早餐照片") == "帮我生成一张ins风早餐照片"  # glued on: part of the word
-    assert localize("写一篇 Zermatt 旅行攻略") == "写一篇Zermatt旅行攻略"  # (a name the lists lack: kept)
+    assert localize("写一篇 Grindelwald 旅行攻略") == "写一篇Grindelwald旅行攻略"  # (no list has it: kept)
     assert localize("写一篇 Perth 旅行攻略") == "写一篇珀斯旅行攻略"  # (…a town abroad they know: in Chinese)
 
 

@@ -2128,3 +2128,48 @@ def test_what_is_only_a_cause_a_renovation_s_process_a_career_s_months_and_a_mea
     assert subject_of("文科生自学8个月转行做交互设计", "") == "文科生自学8个月转行"  # (months stay)
     assert subject_of("我30天普拉提打卡核心明显变稳了", "").startswith("我30天")  # (a number is never split)
     assert _key("长沙街边早餐", ["长沙", "早餐"], trip=False) == "早餐"  # (a meal is a thing, no time)
+
+
+# --- session 36: round 49's tune misses, each tested with other requests of its class ---------------
+def test_a_doing_at_a_time_asked_and_a_thing_s_parts_said_of_are_the_doing_and_the_thing() -> None:
+    # (a time or a rhythm alone before 几点: the doing asked of is the subject, not 周末)
+    assert subject_of("周末几点去菜市场最划算", "") == "周末去菜市场"
+    # (…a thing's parts, then what is said of them: the thing)
+    assert subject_of("猫咪换粮的比例和天数很多新手都搞错", "") == "猫咪换粮"
+    # (…a conclusion or what was learnt, shared: what the question before asked of)
+    assert extract_topic("电饭煲煮杂粮饭要泡多久？我试了五次 泡两小时最软 写篇笔记分享这个结论") != "这个结论"
+
+
+def test_an_illness_a_vet_named_is_the_subject_and_a_mountain_after_its_city_is_the_trip_s() -> None:
+    cat = "家里12岁的猫最近老是喝水 兽医说是肾衰竭 换了处方粮 两个月后稳定了 写篇笔记"
+    assert extract_topic(cat) == "猫肾衰竭"
+    assert extract_topic("南京紫金山 上周六去的 从中山陵走到头陀岭 帮我写篇徒步笔记").startswith("紫金山")
+    assert subject_of("成都城市骑行", "") == "成都城市骑行"  # (a doing jieba tags an adverb stays)
+
+
+def test_a_trip_away_and_a_colour_analysis_take_their_themes_and_a_pet_is_no_reader() -> None:
+    assert detect_theme("8月去昆明避暑 早晚要穿外套 翠湖喂海鸥 写篇夏天昆明笔记").key == "travel"
+    assert detect_theme("做了个人色彩诊断 是冬季冷调 写篇体验").key == "fashion"
+    assert detect_theme("家里养了只龙猫 最近掉毛 写篇笔记").key == "pets"
+    assert extract_audience("我给它们搭了个猫爬架 成本100块 写篇分享") is None
+    # (a thing made, its measure word dropped — but 个人色彩 is one word)
+    assert subject_of("去韩国做了个人色彩诊断", "").endswith("做个人色彩诊断")
+    assert subject_of("周末给娃做了个人偶剧场", "") == "周末给娃做人偶剧场"
+
+
+def test_a_run_built_up_from_nothing_and_a_weekly_review_read_in_english() -> None:
+    assert localize("my couch to 5K story, 3 runs a week w/ walking breaks").startswith("零基础跑步5公里")
+    assert "每周跑3次" in localize("how I went from zero to a half marathon 21k in 20 weeks, 3 runs a week")
+    assert "周复盘" in localize("写篇 weekly review 的心得")
+    assert "豚鼠" in localize("我家的 guinea pig 怕生 写篇笔记")
+    assert localize("Run plan for beginners. For busy parents").count("。") >= 1
+
+
+def test_what_was_had_where_the_trip_stayed_and_the_stops_of_a_long_trip_are_said() -> None:
+    assert extract_topic("在柳州待了三天 吃了6家螺蛳粉 帮我写篇测评排个名") == "柳州螺蛳粉"
+    long_trip = "去川西玩几天合适？我这次走了10天 稻城 亚丁 理塘 节奏刚好 帮我写篇行程笔记给第一次去的人"
+    body = str(_draft(long_trip)["body"])
+    assert 0 <= body.find("稻城") < body.find("亚丁") < body.find("理塘")  # (its stops, in order)
+    north = str(_draft("去伊犁玩几天比较合适？我这次走了8天 赛里木湖 那拉提 伊宁 写篇行程笔记")["body"])
+    assert "赛里木湖 → 那拉提 → 伊宁" in north
+    assert extract_audience("帮我写篇攻略给第一次带娃出门的家长") == "第一次带娃出门的家长"

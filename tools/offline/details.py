@@ -54,6 +54,8 @@ _ASKS = re.compile(
 _READER = re.compile(  # (not a count given: 给两个选项 is a way, not a reader)
     r"^(?:写给|送给|分享给|给(?![一二两三四五六七八九十几\d]+[个只件张样次])|面向|针对|适合)"
     r"|^(?:第一次|首次|头一回)(?:去|来|到|玩)?$"
+    # (…or only the reader, as an English "For busy office workers" is read: 上班族)
+    r"|^(?:忙碌的|忙的)?(?:上班族|打工人|学生党|大学生|新手|职场新人|宝妈|新手爸妈|家长|新手妈妈)$"
 )
 # how long a thing has been had, and nothing else (用了半年的扫地机器人, 养了一年的柯尔鸭)
 _HAD_FOR = re.compile(

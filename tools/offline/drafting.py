@@ -198,6 +198,10 @@ def _shortened(subject: str) -> str:
     return subject
 
 
+# A time or a rhythm alone, before a question of when (每天几点…, 周末什么时候…): no subject of its own
+_WHEN_ONLY = r"(?:每天|每晚|每周|每月|平时|平常|工作日|早上|晚上|周末)"
+
+
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
     # a quoted subject (“户外婚礼新娘底妆”) without its marks — a short word quoted inside it keeps them: the
@@ -283,6 +287,8 @@ def subject_of(topic: str, audience: str) -> str:
             after = "".join(things_in(subject[asked.end() :]))
         # (怎么回答, 怎么穿得暖, 怎么换: how, not what — but what is grown or kept is: 种什么花能活 → 种花;
         # and a theme's own doing is a thing: 用什么防晒不闷痘 → 防晒)
+        elif re.fullmatch(_WHEN_ONLY, before) and len(after) >= 2:
+            pass  # (…and a doing at a time asked is the doing: 每天几点起床才算自律 → 每天起床, not 每天)
         elif not (
             _is_noun(after) or after in _activities() if len(after) >= 2 else re.search(r"\S[种养]$", before)
         ):  # (…but a doing it ends on is what: 几点起床晨跑最舒服 → 晨跑)
@@ -318,7 +324,9 @@ def subject_of(topic: str, audience: str) -> str:
     subject = re.sub(r"^在(?![家外])(?=\S{4})", "", subject)
     subject = re.sub(rf"(?<=\S{{2}})了(?:{_SPAN.pattern})(?=\S{{2}})", "", subject)
     subject = re.sub(r"(?<=\S[上到完会成])了(?=\S{2})", "", subject)  # 考上了研究生 → 考上研究生
-    subject = re.sub(r"(?<=\S[做搭织缝画])了个?(?=\S{2})", "", subject)  # 给猫做了个纸箱城堡 → 给猫做纸箱城堡
+    # 给猫做了个纸箱城堡 → 给猫做纸箱城堡 (…but 个人色彩 is one word: 做了个人色彩诊断 → 做个人色彩诊断)
+    one_word = r"人(?:色彩|品牌|护理|主页|账号|简历|作品集)"
+    subject = re.sub(rf"(?<=\S[做搭织缝画])了(?:个(?!{one_word}))?(?=\S{{2}})", "", subject)
     # what came after, told (裸辞三个月后我终于找到新工作了 → 裸辞后找到新工作)
     subject = re.sub(rf"(?:{_SPAN.pattern})(?=(?:以|之)?后我)", "", subject)
     subject = re.sub(_AFTER_I, "", subject)
@@ -348,10 +356,16 @@ def subject_of(topic: str, audience: str) -> str:
         where = (before if len(before) <= 6 else "".join(places(before))) if places(before) else ""
         # …and a thing before the words that say how (硬座火车的回家路) stays with it
         own = "" if where else _thing_and_kind(subject, 10)
-        subject = before if generic and len(before) >= 3 else (where + after if where else own or after)
-        # (午休十五分钟的拉伸动作 → 午休拉伸动作: how long is no thing)
-        if generic and (span := re.search(rf"(?:{_SPAN.pattern})$", before)) and span.start() >= 2:
-            subject = before[: span.start()] + after
+        # (…or only its parts, then what is said of them: 辅食添加的时间和顺序很多新手妈妈搞不清 → 辅食添加)
+        parts = [w for w in re.split(r"[和与及、]", re.split(_SAID_OF, after)[0]) if w]
+        only_parts = bool(parts) and all(w in GENERIC_WORDS or w in _MEASURES for w in parts)
+        kept = generic or only_parts
+        subject = before if kept and len(before) >= 3 else (where + after if where else own or after)
+        # (午休十五分钟的拉伸动作 → 午休拉伸动作: how long is no thing — nor, of the parts alone, their span:
+        # 从乙方跳到甲方这前90天的感受和技巧 → 从乙方跳到甲方)
+        span = re.search(rf"(?:[这那]?[前头])?(?:{_SPAN.pattern})$", before)
+        if kept and span and span.start() >= 2:
+            subject = before[: span.start()] + ("" if only_parts else after)
     subject = re.sub(r"^(?:一次|一趟|这次)", "", subject)  # 一次带爸妈去成都 → 带爸妈去成都
     # (…nor that it was signed up for: 周末报了个陶艺课 → 陶艺课)
     signed_up = r"^(?:周末|最近|上周|暑假|寒假|下班后)?(?:去)?报了?(?:个|一个|一节|一期)(?=\S{2}[课班])"
@@ -745,6 +759,10 @@ _READER_WORD = re.compile(
 _READER_FIRST = re.compile(
     rf"^(?:[\u4e00-\u9fff]{{1,8}}?的)?(?:{_READER_WORD.pattern})(?=如何|怎么|怎样)|^(?:{_READER_WORD.pattern})的"
 )
+# How much, how often or how long of a thing (猫咪换粮的比例和天数): its measures, no thing of their own
+_MEASURES = frozenset("比例 天数 次数 用量 温度 火候 频率 时长 剂量 尺寸 分量 时机".split())  # noqa: SIM905
+# What a clause says of its parts after naming them (…的时间和顺序很多人搞不清, …的步骤都不难)
+_SAID_OF = re.compile(r"很多|不少|大家|总是|都|一直|老是|常常|经常|最|太|特别|真的|搞不|没人")
 _GENERIC_HEAD = re.compile(
     r"(?:[一二两三四五六七八九十\d]+(?:日|天)(?:[一二两三四五六七八九十\d]+(?:晚|夜))?|半日|周末)?"
     r"(?:训练|学习|备考|复习|饮食)?(?:路线|行程|攻略|安排|玩法|清单|指南|计划)"
@@ -922,7 +940,8 @@ def _loose(word: str, flag: str) -> bool:
 def _tidy_end(subject: str) -> str:
     """`subject` without the loose words a cut left at its end (see above); as it was when little is left."""
     words = list(segmenter.posseg(subject))
-    while len(words) > 1 and _loose(*words[-1]):
+    # (…not a doing jieba tags an adverb: 徒步 of 重庆城市徒步)
+    while len(words) > 1 and _loose(*words[-1]) and words[-1][0] not in _activities():
         words.pop()
     tidy = "".join(w for w, _ in words).strip()
     return tidy if len(tidy) >= 2 else subject
@@ -1507,6 +1526,18 @@ def _says(line: str, item: str) -> bool:
     return line.startswith(item) and len(line) <= 40
 
 
+_GOING_TO = re.compile(r"[去逛看吃喝走爬坐拍玩骑划泡登到找回在从]")
+
+
+def _told_with_route(details: Details) -> str:
+    """What the request told, then the route of the stops it lists (two or more), if any."""
+    stops = [w for w in details.wants if itinerary.is_stop(w) and len(w) <= 8 and not _GOING_TO.match(w)]
+    if len(stops) < 2:
+        return details.said()
+    told = details.said() or ("，".join([*details.told, *details.terms]) + "。" if details.told else "")
+    return f"{told}\n路线：{' → '.join(stops)}".strip()
+
+
 def compose_draft(ctx: Context) -> dict[str, Any]:
     """The writer's draft: what to say (the evidence arranged, asked-for extras, the scene's advice), then
     how (the opening, the list, the tips, the closing in the post's voice), then the title and tags. Every
@@ -1621,7 +1652,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         tips = [t for t in tips if not _is_item_line(t, details.items)]
     # (…but not a clause of what the post is asked to leave out: 蟳埔村簪花排了一个半小时, 但这篇不写簪花)
     details.told = [t for t in details.told if not any(x in t for x in fb.avoid)]
-    paragraphs = [hook, details.said()]  # the writer's own story and terms, as the request told them
+    # the writer's own story and terms, as the request told them — with the stops of a trip too long for a
+    # plan by days, in their order (我这次走了8天 赛里木湖 那拉提 伊宁 → …路线：赛里木湖 → 那拉提 → 伊宁)
+    routed = not planned and ctx.theme.key == "travel"
+    paragraphs = [hook, _told_with_route(details) if routed else details.said()]
     missed = _missed_stops(details)  # (where the trip did not go: no stop, tip or tag)
     if planned:
         # (…none the plan goes to already: 去李子坝看轻轨穿楼 is 李子坝's visit)

@@ -25,7 +25,7 @@ _CONCRETE = re.compile(r"\d|[一二三四五六七八九十两半]+(?:个|元|�
 # after 给/面向…, no reader: the writer (给我, 给自己) or a count of what is asked for (给个, 给一份, 给点)
 # (nor whom a thing is done for: 给一岁宝宝断奶的经历)
 _NOT_A_READER = (
-    r"(?![我你自]|个(?!子)|点|些|一[份篇个套张些点条]|[^，,。的]{1,8}?(?:断奶|刷牙|理发|洗澡|剪指甲|设置|安装))"
+    r"(?![我你自它]|个(?!子)|点|些|一[份篇个套张些点条]|[^，,。的]{1,8}?(?:断奶|刷牙|理发|洗澡|剪指甲|设置|安装))"
     r"(?![^，,。]{0,4}(?:什么|哪些|哪种|哪个|哪款))"  # (适合种什么花 asks what suits, names no reader)
 )
 _AUDIENCE = re.compile(
@@ -34,7 +34,8 @@ _AUDIENCE = re.compile(
 )
 # "给第一次去广东的朋友", "写给刚毕业的大学生" — a whole reader phrase at the end of a clause
 _AUDIENCE_PHRASE = re.compile(
-    rf"(?:^|[，,。；;\s])(?:写给|送给|分享给|给|面向|针对|适合){_NOT_A_READER}(?P<who>[^，。,.！!？?\s]{{2,16}}?"
+    rf"(?:^|[，,。；;\s]|(?<=笔记|攻略|帖子|文章|分享))(?:写给|送给|分享给|给|面向|针对|适合){_NOT_A_READER}"
+    rf"(?P<who>[^，。,.！!？?\s]{{2,16}}?"
     r"(?:的(?:朋友|人|你|宝妈|姐妹|小伙伴|同学|家长|新手)|朋友|们|党|族|新手|小白|宝妈|爸妈|家长|同学|姐妹|人群|打工人|大学生|学生|游客|人))"
     r"(?=$|[，,。！!？?；;\s]|看|写)"
 )
@@ -218,6 +219,9 @@ _ATE_COUNTED = re.compile(r"(?:吃|尝|喝)(?:了|遍了?|过)(?:[一二两三�
 _GONE_TO = re.compile(r"(?:去了|到了|逛了|爬了|登了)(?P<p>[\u4e00-\u9fff]{2,6})")
 
 
+_GETAWAY = re.compile(r"去[\u4e00-\u9fff]{2,4}?(?:避暑|避寒|度假|旅行|旅游)")
+
+
 def _gone_to(text: str) -> list[str]:
     return [m["p"] for m in _GONE_TO.finditer(text)]
 
@@ -262,6 +266,8 @@ def detect_theme(text: str) -> Theme:
             triggers += len(_STAY.findall(lowered))
             # (…and a sight gone to: 坐索道过松花江去了太阳岛 is a trip, whatever it wore — more than a word)
             triggers += 2 * sum(1 for p in _gone_to(lowered) if any(p.startswith(s) for s in _sights()))
+            # (…and a going there to get away: 7月去哈尔滨避暑 is a trip, whatever coat its nights want)
+            triggers += 2 * len(_GETAWAY.findall(lowered))
         elif theme.key == "pets":
             triggers += len(_KEPT_ANIMAL.findall(lowered))
         elif theme.key == "food":  # (…and what was eaten, counted: 在厦门吃了三家沙茶面 tastes the dish)

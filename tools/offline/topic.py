@@ -120,7 +120,8 @@ _READER = re.compile(r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![
 # (not when a post is asked of the reader's: 给上班族写一周带饭清单)
 # …not a thing done for someone (给三岁孩子选绘本, 给猫剪指甲): that is a subject
 DONE_FOR = (
-    r"(?![^，,。]{1,8}?(?:选|挑|买|做|准备|讲|读|剪|洗|喂|换|布置|收拾|断奶|刷牙|理发|补|办|设置|安装|下载|教))"
+    r"(?![^，,。]{1,8}?(?:选|挑|买|做|准备|讲|读|剪|洗|喂|换|布置|收拾|断奶|刷牙|理发|补|办|设置|安装|下载|教|DIY|diy))"
+    r"(?!它)"  # (a pet is no reader: 我给它们DIY的木头小屋)
 )
 _READER_ONLY = re.compile(
     r"^(?:写给|送给|分享给|给|面向|针对|适合)(?![我你自])(?![^，,。]{1,12}?(?:写|出一|来一|整理|盘点))"
@@ -340,6 +341,11 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     owner = whole if 0 < len(whole) <= 8 and "的" not in whole and not said_of else owner
     if own_way:
         return bare + owner
+    # (the theme's bare word of a thing had somewhere keeps the city it was had in: 美食 of 厦门沙坡尾附近的
+    # 沙茶面小店 → 厦门沙茶面小店美食)
+    home = next((c for c in others if owner in c), "")
+    city = next((p for p in places(home[: home.find(owner)]) if p in divisions()), "") if theme_word else ""
+    owner = city + owner if city and city not in owner and len(city + owner) <= 8 else owner
     if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不") or _SAYS_HOW.search(bare):
         return f"{bare}的{owner}"  # a trait goes before its thing: 新手也不会翻车的番茄炒蛋
     return owner + bare
@@ -408,7 +414,7 @@ GENERIC_WORDS = frozenset(
     """
     东西 过程 方法 办法 原因 地方 收获 落差 经验 心得 感受 感觉 变化 问题 事情 技巧 注意事项 准备 小时 时间
     经历 故事 攻略 清单 笔记 体验 细节 建议 步骤 流程 日常 记录 要点 重点 好处 坑 辅助 人 时候 样子 情况
-    翻车 翻车点 踩坑 踩雷 避坑 科普 干货 日子 时光 那段日子 工具 平价 好物 打卡 总结 复盘
+    翻车 翻车点 踩坑 踩雷 避坑 科普 干货 日子 时光 那段日子 工具 平价 好物 打卡 总结 复盘 结论 体会 顺序
     爸妈 父母 长辈 老人 家长 鼠主 铲屎官 宝妈 宝爸 吃货
     """.split()  # noqa: SIM905 - a word list reads best as text
 )
@@ -844,7 +850,7 @@ def _changed(topic: str, clauses: list[str], first: str) -> str:
 _DIAGNOSED = re.compile(
     r"(?:医院|医生|兽医|检查|拍片|化验)[^，,。]{0,6}?(?:(?:查出来|检查出来|确诊|诊断)(?:是|为|出)?"
     r"(?P<ill>[\u4e00-\u9fff]{2,8}?)|说是(?P<named>[\u4e00-\u9fff]{1,7}(?:炎|症|病|综合征|感染|疹|结石|骨折|拉伤|扭伤"
-    r"|积液|撕裂|过敏)))了?$"
+    r"|积液|撕裂|过敏|障碍|衰竭|失调|不全|囊肿)))了?$"
 )
 _SICK_ONE = re.compile(r"(?:猫|狗|犬|兔|仓鼠|鹦鹉|龟)$|^(?:宝宝|孩子|娃|儿子|女儿)$")
 
@@ -857,6 +863,23 @@ def _diagnosed(topic: str, clauses: list[str], first: str) -> str:
         return topic
     who = next((w for w in cut(told) if _SICK_ONE.search(w)), "")
     return who + ill
+
+
+def _told_subject(clauses: list[str]) -> str:
+    """The first thing the clauses name (see `_subject_of`) — past a stay somewhere (在凯里待了两天) to what
+    was had there, with where (吃了5家酸汤鱼 → 凯里酸汤鱼); '' when they name none."""
+    subjects = [(c, s) for c in clauses if (s := _subject_of(c))]
+    stay = _STAY_ONLY.fullmatch(peel(subjects[0][0])) if subjects else None
+    had = next((s for c, s in subjects[1:3] if _HAD_THERE.match(c)), "") if stay else ""
+    if stay and had and stay["p"] in places(stay.group(0)) and len(stay["p"] + had) <= 8:
+        return stay["p"] + had
+    return subjects[0][1] if subjects else ""
+
+
+# What was had or done at a place stayed in, counted (吃了5家酸汤鱼, 逛了三个夜市)
+_HAD_THERE = re.compile(
+    r"^(?:吃|喝|逛|打卡|试)了?(?:[一二两三四五六七八九十几\d]+[家个种碗次])?(?=[\u4e00-\u9fff])"
+)
 
 
 def _whole_noun(word: str, text: str) -> str:
@@ -1014,7 +1037,7 @@ def extract_topic(request: str) -> str:
         others = [t for c, t in peeled if c != first and len(t) >= 2 and not _ASPECTS_ONLY.fullmatch(t)]
         topic = used or next(iter(others), topic)
     if _hollow(topic):  # 想分享一下这个过程和用过的辅助方法: what it is the process of is said before
-        topic = used or next((subject for c in clauses if c != first if (subject := _subject_of(c))), topic)
+        topic = used or _told_subject([c for c in clauses if c != first]) or topic
     topic = _place_and_plan(topic, [t for c, t in peeled if c != first])
     # (not where a thing came from: 咸肉用的是金华的, 茶叶是朋友从福鼎寄来的)
     elsewhere = [
@@ -1092,11 +1115,12 @@ def _county_after(city: str, request: str) -> str:
 
 
 def _town_or_division(name: str) -> bool:
-    """Is the place a division (吕梁, 泰顺) or a town or village a trip stays in (碛口古镇) — not a city's
-    sight (西湖) nor its district (a district's code ends under 21)?"""
+    """Is the place a division (吕梁, 泰顺), a town or village a trip stays in (碛口古镇) or a mountain it
+    goes up (崂山 of 青岛崂山) — not a city's sight (西湖) nor its district (a district's code ends under
+    21)?"""
     codes = divisions().get(name, ())
     return any(c.endswith("00") or _county(c) for c in codes) or bool(
-        re.search(r"(?:古镇|古城|古村|村|镇|岛)$", name)
+        re.search(r"(?:古镇|古城|古村|村|镇|岛|山)$", name)
     )
 
 
