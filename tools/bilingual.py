@@ -1463,6 +1463,10 @@ def localize(text: str) -> str:
     text = _TURNING.sub(r"\1-year-old", text)
     # a run built up from nothing ("how I went from zero to a 10K in 12 weeks", "couch to 5K"): 零基础跑步…
     text = _FROM_ZERO.sub(_from_zero, text)
+    # (a review's sides, labelled before what Chinese says of them: "pros:拖地真干净 cons:老卡在沙发底下" →
+    # 优点是拖地真干净，缺点是老卡在沙发底下)
+    text = re.sub(r"\s*\bpros?\s*[:：]\s*(?=[\u4e00-\u9fff])", "，优点是", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*\bcons?\s*[:：]\s*(?=[\u4e00-\u9fff])", "，缺点是", text, flags=re.IGNORECASE)
     # (…and how often: "3 runs a week" → 每周跑3次, "w/ walking breaks" → 跑走结合)
     text = re.sub(r"\b(\d+)\s+runs?\s+(?:a|per)\s+week\b", r"每周跑\1次", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:w/|with)\s+walk(?:ing)?\s+breaks\b", "跑走结合", text, flags=re.IGNORECASE)

@@ -341,7 +341,7 @@ _NO_TEXT = re.compile(
     r"|(?:不用|不要|不需要|无需|别)(?:给我)?(?:写成?|整理成|做成)(?:一篇|一份)?(?:攻略|清单|教程)"
     r"|(?:文案|文字|正文|配文)(?:我)?(?:自己|会)(?:写|来)|(?:我)?自己写(?:文案|文字|正文|配文)"
     # the text refused after its noun (文案不要, 文字就不用了), not how it should be (文案不要太长)
-    r"|(?:文案|文字|正文|配文)(?:就|也|先|暂时)?(?:不要|不用|不需要|免了|省了|别)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
+    r"|(?:文案|文字|正文|配文)(?:内容)?(?:就|也|先|暂时)?(?:不要|不用|不需要|免了|省了|别)(?:写|配|给)?了?(?=[，,。！!？?~～\s]|$)"
     # …or only pictures asked for (纯图片就好, 只做图)
     r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)|(?:别|不要|不用)(?:写|放|加|有)字|无字"
     r"|只(?:负责|管|要)?出图|(?:不用|不要|别)(?:改|动)(?:文字|文案)|(?:文字|文案|正文)不用(?:改|动)|把这段(?:文案|文字|话)配上?图"
@@ -379,6 +379,8 @@ _FOR_MYSELF = re.compile(
     r"|(?:选|买|挑|入)哪(?:个|款|一个|一款|种)(?:好|更好|比较好|合适|更合适)?[？?。！!～~\s]*$"
     # (…or said to be for the asker's own use, or only to know: 有没有准备清单 我自己用的, 我就想知道…)
     r"|(?:我)?自己(?:用|看|参考)(?:的|就行|就好)?[？?。！!～~\s]*$|我(?:就|只)?(?:是)?想知道"
+    # (…or to buy for oneself, said in passing: 推荐几款防晒吧 我自己买 预算150以内)
+    r"|我自己(?:买|入|囤)(?=[，,。！!？?～~\s])"
 )
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 
@@ -406,7 +408,11 @@ def route(text: str) -> Route:
     elif question and (refused or _ANSWER_ONLY.search(text)) and not (wants_image or _PICTURE.search(text)):
         # 直接告诉我答案，不用写帖子: a question, whatever post word it names
         intent, confidence, rule = "question", 0.8, "question.no_post"
-    elif post and question and _FOR_MYSELF.search(text) and not markers().verbs.search(text):
+    # (…asked as a question, or only opened by 推荐 without a word of writing: 推荐几款防晒吧 我自己买)
+    elif (
+        post and (question or post.rule == "post.weak") and _FOR_MYSELF.search(text)
+        and not markers().verbs.search(text)
+    ):
         intent, confidence, rule = "question", 0.75, "question.for_myself"
     elif post:
         intent, confidence, rule = "full_post", 0.85, post.rule

@@ -2173,3 +2173,36 @@ def test_what_was_had_where_the_trip_stayed_and_the_stops_of_a_long_trip_are_sai
     north = str(_draft("去伊犁玩几天比较合适？我这次走了8天 赛里木湖 那拉提 伊宁 写篇行程笔记")["body"])
     assert "赛里木湖 → 那拉提 → 伊宁" in north
     assert extract_audience("帮我写篇攻略给第一次带娃出门的家长") == "第一次带娃出门的家长"
+
+
+# --- session 36: round 51's tune misses, each tested with other requests of its class ---------------
+def test_text_refused_after_its_content_and_a_buy_for_oneself_route_as_asked() -> None:
+    from tools.routing import route
+
+    assert route("做张海报就行 标题《周末市集》 文字内容不需要 我自己配").intent == "image_only"
+    assert route("推荐几款通勤双肩包吧 我自己买 300以内").intent == "question"
+    assert route("推荐几款通勤双肩包 写篇笔记 我自己买过的").intent == "full_post"
+
+
+def test_a_day_by_the_clock_keeps_its_rows_and_a_post_of_a_kind_is_of_what_it_tells() -> None:
+    request = "杭州一日 8:30断桥 10:00孤山 13:00龙井村喝茶 17:30雷峰塔 按这个顺序帮我写成帖子"
+    assert extract_topic(request) == "杭州一日"
+    body = str(_draft(request)["body"])
+    assert "8:30 断桥" in body and "13:00 龙井村喝茶" in body and "去8:30" not in body
+    assert extract_topic("周末做了红烧排骨 焯水 炒糖色 小火炖40分钟 写成菜谱帖") == "红烧排骨"
+    assert extract_topic("儿子今天第一次自己穿鞋 想记录下来发朋友圈") != "来发朋友圈"
+    shantou = "上周去汕头 吃了牛肉丸+粿条 两个人才60 写篇探店笔记"
+    items = request_details(shantou, "汕头探店", "汕头探店").items
+    assert items[:2] == ["牛肉丸", "粿条"]
+
+
+def test_the_finer_place_a_trip_went_on_to_and_a_stay_s_food_are_the_subject() -> None:
+    assert extract_topic("国庆去萍乡爬了武功山 写篇徒步记录") == "武功山徒步记录"
+    assert extract_topic("在瑞士因特拉肯徒步了两天 写一篇徒步游记").startswith("因特拉肯")
+    assert extract_topic("在泰国清迈待了五天 每天吃一碗咖喱面 写篇美食笔记") == "清迈美食"
+
+
+def test_a_review_s_sides_labelled_in_english_are_told() -> None:
+    request = "买了个空气净化器 用了两个月 pros:噪音小 cons:滤芯太贵 帮我写个真实review"
+    body = str(_draft(request)["body"])
+    assert "噪音小" in body and "滤芯太贵" in body and "pros" not in body

@@ -202,7 +202,8 @@ def _items(clause: str, *, longer: bool = False) -> list[str]:
         return _dishes_run(clause)
     parts = [p.strip() for p in _LIST_SEP.split(clause) if p.strip()]
     if parts and (lead := _LEADS.match(first := re.sub(r"^(?:我们?|主要|重点)+", "", parts[0]))):
-        parts[0] = first[lead.end() :]
+        # (吃了海蛎煎+面线糊: no 了 of the 海蛎煎)
+        parts[0] = re.sub(r"^了(?=\S{2})", "", first[lead.end() :])
         if re.search(r"[的是]", parts[0]):  # 我用了三个月的方法是分区洗、…: what was done, told
             return []
     if parts and _NEAR_ALL.search(parts[-1]):  # where the things are (玉林、太古里附近都有), not the things
@@ -274,6 +275,8 @@ def _bare_thing(clause: str) -> bool:
     """Is the clause a thing's name and nothing more (甑糕, 登山杖, T形帛画): short, with no word of telling,
     asking, framing or terms?"""
     if not 2 <= _size(clause) <= 8 or re.search(r"[了过着的是吗呢]", clause):
+        return False
+    if re.match(r"\d{1,2}[:：]\d{2}", clause):  # (a row of the clock is a step: 8:30断桥)
         return False
     if _NAME_OR_AGE.search(clause):  # (a pet's name or age is no thing of a list: 叫栗子, 两个月大)
         return False

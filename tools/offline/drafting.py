@@ -1472,7 +1472,9 @@ def _own_points(
         rest = [p for p in [*points, *tips] if p not in named and p not in used]
         return named, rest[: n_tips + 1]
     if details.steps:
-        steps = [_step_said(step, known) for step in details.steps]
+        # (rows of the clock listed as one: 14:00磁器口、19:30洪崖洞 are two)
+        rows = [row for step in details.steps for row in re.split(r"、(?=\d{1,2}[:：]\d{2})", step)]
+        steps = [_step_said(step, known) for step in rows]
         return dedupe([*steps, *points])[: max(n_points, len(steps))], tips
     return points, tips
 
@@ -1485,6 +1487,8 @@ def _step_said(step: str, known: list[str]) -> str:
     """A step of the request's route said as a doing: a bare stop (武康路→安福路那段) by the evidence's line
     that goes there, else as a visit to it (去安福路逛逛); any other step as the request said it."""
     stop = re.sub(r"(?:那|这)(?:段|条|边|一段)$", "", step)
+    if clock := _CLOCK_ROW.match(stop):  # (…and a row of the clock, its time set apart: 9:00 鹅岭二厂)
+        return f"{clock.group(0)} {stop[clock.end():].strip()}"
     if not itinerary.is_stop(stop) or _GOES.match(stop) or itinerary.TIME_OF.match(stop):
         return step  # (…a step at its own time is its own doing: 晚上在西街附近吃姜母鸭)
     return next((ln for ln in known if stop in ln and itinerary.is_doing(ln)), itinerary.visit(stop))
@@ -1526,6 +1530,7 @@ def _says(line: str, item: str) -> bool:
     return line.startswith(item) and len(line) <= 40
 
 
+_CLOCK_ROW = re.compile(r"\d{1,2}[:：]\d{2}")
 _GOING_TO = re.compile(r"[去逛看吃喝走爬坐拍玩骑划泡登到找回在从]")
 
 
@@ -1621,8 +1626,10 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         # the voice in every other line: a particle on each reads as a tic
         points = [p + endings[i // 2 % len(endings)] if i % 2 == 0 else p for i, p in enumerate(points)]
 
-    # (a trip of so many days is told day by day, when its points or its hours hold enough to do)
-    planned = days and shape in ("points", "timeline")
+    # (a trip of so many days is told day by day, when its points or its hours hold enough to do — not a
+    # day the request gave by the clock, 9:00鹅岭二厂 11:30李子坝…: its rows are the list, as given)
+    clocked = sum(bool(_CLOCK_ROW.match(s)) for s in details.steps) >= 2
+    planned = days and shape in ("points", "timeline") and not clocked
     # …and the dishes it tells it ate are meals of its days (吃了虾籽面和小笼汤包), not a line of its story
     eating = bool(re.search(r"吃|美食|小吃", ctx.request))  # (…and so are the dishes a food trip lists)
 

@@ -11,9 +11,10 @@ subject left gives the topic. A question the request turns into content keeps it
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from tools.bilingual import localize
-from tools.entities import division_contains, divisions, landmark_cities, places
+from tools.entities import division_contains, divisions, landmark_cities, places, world_rows
 from tools.segmenter import cut, posseg
 
 # A space that separates two clauses: between two Chinese characters (梅干菜扣肉的做法 重点讲讲… — not the
@@ -26,9 +27,14 @@ SPACE_BREAK = (
     r"|(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z]{1,2}[\u4e00-\u9fff]|[a-z]{3,}[\u4e00-\u9fff])"
     # (…and one before a count of things, which lists them: 2件大衣 3件毛衣 4条裤子)
     r"|(?<=[\u4e00-\u9fff])\s+(?=\d+\s*[件条双个只瓶支套款本台顶副])"
+    # (…and one before a clock's time, which starts a row of the day: 重庆一日暴走 9:00鹅岭二厂 11:30…)
+    r"|(?<=[\u4e00-\u9fff])\s+(?=\d{1,2}:\d{2})"
 )
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and such a space
-CLAUSE = re.compile(r"[，,。！!？?；;：:\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]+|" + SPACE_BREAK)
+# (not the colon of a clock's time: 9:00鹅岭二厂 is one clause)
+CLAUSE = re.compile(
+    r"(?:[，,。！!？?；;：\n…~～｜|\U0001f000-\U0001faff\u2600-\u27bf]|:(?!\d{2}))+|" + SPACE_BREAK
+)
 # 主题是X / 题目：X / 以「X」为主题 — the subject is named outright
 _LABELLED = re.compile(
     r"(?:主题|题目|标题|话题)(?:大概|大致|暂定|可以|就)?(?:是|为|叫|[：:])\s*[「“\"『《]?"
@@ -42,7 +48,7 @@ _ASKED_TITLE = re.compile(
 STYLE = re.compile(r"(?:用|以)[^，,。；;]{0,10}?(?:语气|口吻|风格|文风|方式|语言)")
 _POLITE = re.compile(
     # (not 请 that invites: 请了5个小朋友; …and how it is laid out before the making: 按天写成)
-    r"^(?:请(?![了过来到])|按(?:天|周|顺序|时间顺序|时间)(?=写|整理|列|排)|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
+    r"^(?:请(?![了过来到])|按(?:这个|这样的|上面的?)?(?:天|周|顺序|时间顺序|时间)(?=写|整理|列|排|帮)|麻烦|求求|求|能不能|能否|可不可以|可以|帮我|帮忙|给我|替我|教我|我想|我要|想要"
     # one character asks only before a verb of making or telling (not 能量早餐, 要点, 想象)
     r"|(?:能|你|帮|想|要)(?=写|发|出|来|做|整理|帮|给|推荐|分享|安利|种草|说|讲|聊|记录|介绍|看|一篇|篇))+"
     # (…and what is made into the post when it is only the story told: 想把这两次经历写成一篇笔记)
@@ -82,6 +88,8 @@ _MAKE = re.compile(
 _TELL = re.compile(
     r"^(?:记录|分享|安利|推荐|种草|介绍|说说|讲讲|聊聊|聊一聊|讲一讲|说一说|谈谈|盘点|总结(?!下来|起来)|讲一下|说一下|聊一下|写写"
     r"|讲(?=我)|说(?=我))(?:一下|下)?"  # 讲我离开大厂的第一年
+    # (…written down to post: 想记录下来发小红书, 记下来发个朋友圈)
+    r"(?:来(?=发))?(?:发(?:个|条|篇|一条|一篇)?(?:小红书|朋友圈|微博|笔记)$)?"
 )
 # (not 一个月, 一个人: a span of time or a person is the subject's own)
 _COUNT = re.compile(
@@ -172,7 +180,7 @@ _KIND_ONLY = re.compile(
     # (a feeling or a day told, with nothing of what: 写篇感悟, 记录一下现在的心情, 写个搞笑日常)
     r"|感悟|感想|心情|日常|碎碎念|心里话|近况|想法|吐槽|帖|贴"
     # (a diary is a kind too: 写成日记, 日记体的笔记, 心情日记; and a follow-along: 跟练笔记)
-    r"|(?:心情|打卡|复盘|成长)?日记(?:体|风)?|游记|复盘|跟练)(?:笔记|分享|帖|贴)?"
+    r"|(?:心情|打卡|复盘|成长)?日记(?:体|风)?|游记|复盘|跟练|(?:菜谱|食谱|探店|徒步|种草)(?=帖|贴))(?:笔记|分享|帖|贴)?"
     r"(?:给[^，,。]{1,12})?"  # 写篇体验, 写写这段经历给还在纠结的人, 写篇攻略给新手鼠主
 )
 
@@ -312,6 +320,10 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
         return topic
     if not _HOLLOW_TAIL.search(topic) and _theme_words(bare) and not theme_word:
         return topic  # 我和朋友第一次溯溪: only whose, and it names what it did
+    # (the theme's word of a stay somewhere: 在越南大叻待了一周…，写篇美食笔记 → 大叻美食)
+    stay = next((m for c in others if (m := _STAY_ONLY.fullmatch(peel(c)))), None)
+    if theme_word and stay and (where := places(stay["p"])):
+        return where[-1] + topic
     # (the theme's doing, said with where in a clause of its own: 青岛崂山北九水徒步，…，写篇徒步笔记)
     where_done = (t for c in others if bare in (t := peel(c)) and len(t) <= 12 and places(t))
     if theme_word and (said := next(where_done, "")):
@@ -1119,7 +1131,8 @@ def _town_or_division(name: str) -> bool:
     goes up (崂山 of 青岛崂山) — not a city's sight (西湖) nor its district (a district's code ends under
     21)?"""
     codes = divisions().get(name, ())
-    return any(c.endswith("00") or _county(c) for c in codes) or bool(
+    abroad = name in _abroad_in()  # (a town abroad: 多洛米蒂)
+    return abroad or any(c.endswith("00") or _county(c) for c in codes) or bool(
         re.search(r"(?:古镇|古城|古村|村|镇|岛|山)$", name)
     )
 
@@ -1133,12 +1146,29 @@ def _finest_after(place: str, named: list[str], request: str) -> str:
     """The place the request names right after the one that holds it, as far as the chain goes (山西吕梁的
     碛口古镇 → 碛口古镇); `place` itself when none follows it."""
     while inner := next(
-        (q for q in named if q != place and re.search(f"{re.escape(place)}的?{re.escape(q)}", request)
-         and lies_in(q, place) and _town_or_division(q)),
+        (q for q in named if q != place and re.search(f"{re.escape(place)}{_GONE_ON}{re.escape(q)}", request)
+         and _lies_within(q, place) and _town_or_division(q)),
         None,
     ):
         place = inner
     return place
+
+
+# What may stand between a place and the finer one the trip went on to (福鼎爬了太姥山, 青岛的八大关)
+_GONE_ON = r"(?:的|[^，,。\s]{0,2}?(?:爬了?|登了?|去了?|到了?|逛了?))?"
+
+
+def _lies_within(inner: str, outer: str) -> bool:
+    """`lies_in`, and a sight of the prefecture a county named lies in (太姥山 of 宁德, said after 福鼎),
+    and a town abroad of its country (多洛米蒂 of 意大利)."""
+    city = landmark_cities().get(inner, "")
+    return lies_in(inner, outer) or (bool(city) and lies_in(outer, city)) or _abroad_in().get(inner) == outer
+
+
+@cache
+def _abroad_in() -> dict[str, str]:
+    """A town abroad → its country, as the world table lists them (大叻 → 越南)."""
+    return {name: country for name, _, country in world_rows() if country}
 
 
 def lies_in(inner: str, outer: str) -> bool:
