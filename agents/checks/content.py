@@ -105,6 +105,7 @@ _EXERTION = frozenset({"fitness", "outdoor"})  # themes whose readers sweat: a h
 # A medical word next to one of these is about plants or pests (阳台的菜生了蚜虫，我一直没用药), not people.
 _PLANT_CONTEXT = re.compile(r"(?<!驱)虫|农药|杀虫|叶子|叶片|植物|花盆|盆栽|浇水|种菜|菜苗|幼苗|病虫害|土壤")
 _CALORIES = frozenset(("大卡", "千卡", "卡路里"))
+_PATCH = re.compile(r"退(?:烧|热)贴")
 _SAVING = re.compile(r"存钱|攒钱|存款|储蓄|记账|开销|开支|花销")  # (not a trip's 预算)
 # …or about travel sickness on the way (容易晕车的提前吃药): a trip's own tip
 _NOT_CARE = re.compile(rf"{_PLANT_CONTEXT.pattern}|晕车|晕船|晕机")
@@ -742,7 +743,7 @@ def advice_outside_topic(scope: Scope, draft: Mapping[str, Any], facts: Sequence
                 findings.append(_advice_finding(scope, domain, shaped, text, facts))
             continue
         said = [
-            s
+            _PATCH.sub("", s) if domain == "medical" else s  # (a cooling patch is no drug: 退烧贴)
             for s in sentences(text)
             if not (domain == "medical" and _NOT_CARE.search(s) and not _DOSE_SAID.search(s))
         ]

@@ -298,7 +298,8 @@ def mentioned(text: str) -> list[str]:
 
 # A village's or a spot's head after a county-level name: 龙潭村 is a village of 屏南, not 吉林's 龙潭区,
 # 白水洋 a river bed, not 陕西's 白水县 — no district is called after its own village.
-_VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒)|瀑布|大?峡谷|水库|溶洞)")  # (…or 龙潭瀑布)
+# (…or 龙潭瀑布, or a cave: 青龙洞 of 镇远 is no 河北's 青龙)
+_VILLAGE_HEAD = re.compile(r"^(?:村|寨|屯|坳|岙|洋(?!葱|气|装|酒)|瀑布|大?峡谷|水库|溶洞|洞(?![察见悉]))")
 # A town may even take a prefecture's name (东山岛's 铜陵镇 is not 安徽's 铜陵), unless the 镇 opens a place
 # of its own (南京镇江一日游: 镇江 is a city).
 _TOWN_HEAD = re.compile(r"^镇")
@@ -556,6 +557,7 @@ _ISLAND_ROADS = frozenset({"环岛路"})
 _SETTING_OUT = (
     # 从昆明南站出发, 从深圳北坐高铁, 从上海虹桥坐高铁
     r"(?:市区?|[东南西北]?站|[东南西北]|机场|火车站|高铁站|[\u4e00-\u9fff]{2}机场|[\u4e00-\u9fff]{2}站?(?=坐|乘|搭)"
+    r"|[\u4e00-\u9fff]{2}站(?=出发)"  # (从上海虹桥站出发)
     # (从西安城南客运站坐大巴)
     r"|[\u4e00-\u9fff]{0,4}?(?:客运站|汽车站|客运中心|长途站)(?=坐|乘|搭|出发))?"
     r"(?:出发|发车|开车|开过去|开过来|自驾|坐车|打车|包车|坐高铁|坐动车|坐飞机|坐城际|坐大巴|高铁|动车|城际|飞过来|过来|过去|到|飞|落地|坐|来|去"
@@ -599,7 +601,7 @@ def _home(escaped: str) -> list[str]:
         rf"{escaped}(?:[东南西北]站?|站)(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
-        rf"我是{escaped}人",
+        rf"(?:我|{_KIN}|我爸|我妈|老公|老婆|他|她)是{escaped}人",
         # (…and visitors from there: 去年也有北京的学生来画画)
         rf"{escaped}(?:的|来的)(?:学生|游客|客人|驴友|背包客|摄影师|画家|老师|团)[^，,。！!？?；;\n]{{0,3}}?来",
         # (…or said to someone who asked: 问我从哪来，我说北京)
@@ -709,6 +711,8 @@ def _home(escaped: str) -> list[str]:
         rf"(?:机票|高铁票?|动车票?|火车票?|航班){escaped}(?:往返|出发|直飞)|{escaped}(?:往返|直飞)",
         # a hub changed at (从广州飞曼谷，再转机到清迈; 先坐高铁到宁波再转车)
         rf"(?:飞|到|去){escaped}[，,]?(?:再|然后)?(?:转机|转车|转船|中转|换乘)|在{escaped}(?:转机|转车|中转|换乘)",
+        # (…flown to, then on by another carrier: 飞吉隆坡，转亚航到日惹; 经吉隆坡转机回广州)
+        rf"飞{escaped}[，,]\s*转[\u4e00-\u9fffA-Za-z]{{1,4}}?(?:到|飞|去)|经{escaped}(?:转机|中转|转车)",
         # (…or the first leg of a way that goes on: 就先飞昆明，再从昆明站坐动车到大理)
         rf"先(?:飞|坐[\u4e00-\u9fff]{{1,3}}到|到|去){escaped}[^。！!？?\n]{{0,4}}?[，,]\s*(?:再|然后)",
     ]
@@ -751,6 +755,13 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}?回来",
         rf"从{escaped}[\u4e00-\u9fff]{{0,4}}(?:代购|海淘|进口|直邮|寄)",
         rf"{escaped}(?:的)?(?:中古店|专柜|代购|免税店)",
+        # (…someone based there, or come there to the writer: 一位在成都做独立游戏的工作室老板, 他来上海
+        # 出差, 我妈来深圳看我; where the writer lived before a move: 我以前住广州，…搬到天津; an outing near
+        # a city: 在杭州周边的营地租的)
+        rf"(?:一位|一个|有个|有位)在{escaped}",
+        rf"来{escaped}(?:出差|开会|看我|找我|玩)",
+        rf"(?:以前|之前|原来)(?:住|住在|在){escaped}[，,]",
+        rf"在{escaped}(?:周边|附近|郊区|近郊)的",
         # (…the weather a thing was tried in there: 在广州35度的天气里连测了一周)
         rf"在{escaped}[^，,。！!？?；;\n]{{0,6}}?(?:天气|气温|高温|夏天|冬天|回南天|梅雨季?|桑拿天)(?:里|下|中)",
         # (…and where someone else went or is: 她前年已经离职去了成都, 他说在潮汕，送别要吃丸子)
@@ -796,6 +807,11 @@ def _compared(escaped: str, listed: str) -> list[str]:
         r"(?:不一样|不同|不太一样|有区别|差不多|一样|两个路子|两回事|两码事|两种风格)",
         # (和湘潭的粉比; 和附近的宏村比呢)
         rf"(?:和|跟|与)(?:(?:附近|隔壁|旁边|周边|邻近)的?)?{listed}(?:的[^，,。！!？?；;\n]{{0,6}})?(?:比|相比|比起来)",
+        # (…a climb or a buy there before: 我上次爬的是泉州的清源山，…; 和我之前在金华买的火腿比; 不如周口的
+        # 正宗)
+        rf"(?:之前|以前|上次|去年|前年)(?:爬|去|逛|玩|走)(?:过)?的是(?:{_NAME}的)?{listed}",
+        rf"(?:和|跟|与)我?(?:之前|以前|上次|去年|前年)?在{listed}(?:买|吃|喝|住)的[^，,。！!？?；;\n]{{0,6}}?(?:比|相比)",
+        rf"不如{listed}(?:的|那边)",
         # (…a trip there before: 和去年去的槟城比)
         rf"(?:和|跟|与)(?:去年|前年|之前|以前|上次|那年)?(?:去|去过|住过|玩过)的{listed}(?:比|相比|比起来)",
         # (…or a share of what it costs there: 房租只有上海的四分之一)

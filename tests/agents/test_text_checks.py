@@ -1714,11 +1714,18 @@ ROUND_48_FAILING = frozenset({"draft-f1198-good", "draft-f1205-good"})
 ROUND_50_FAILING = frozenset(
     {"draft-g1609-good", "draft-f1224-good", "draft-g1607-good", "draft-g1613-good"}
 )
+# (round 52: a flight's legs and a train's told alike, two tags read off their posts, tune; five held out,
+# as measured after the tuning)
+ROUND_52_FAILING = frozenset(
+    {"draft-f1231-good", "draft-g1621-good", "draft-g1639-good", "draft-g1647-good", "draft-f1226-good",
+     "draft-g1625-good", "draft-g1631-good", "draft-g1640-good", "draft-g1643-good"}
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
     | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING | ROUND_48_FAILING | ROUND_50_FAILING
+    | ROUND_52_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1729,6 +1736,8 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 52
+    "draft-f1236-1": "cta_mismatch",  # 下次照着步骤在家复刻 closing a visit to a town's restaurants
     # round 50
     "draft-f1209-1": "foreign_place",  # 比我们第二天在东极岛码头买的便宜: an island's pier is the island
     "draft-f1212-1": "cta_mismatch",  # 店的地址放评论区了…记得提前取号 closing a recipe
@@ -2989,3 +2998,33 @@ def test_a_health_claim_off_topic_and_a_shop_s_closing_on_a_recipe_are_caught() 
     brief = {"topic": "腊肠煲仔饭", "theme": "food", "contentType": "recipe", "keywords": ["煲仔饭"]}
     assert "cta_mismatch" in checks("煲仔饭在家怎么做", {"title": "煲仔饭", "body": recipe}, brief=brief)
 
+
+
+# --- session 36: round 52's tune rows, each tested with other posts of its class -----------------------
+def test_a_cave_a_climb_compared_a_hub_abroad_and_a_station_set_out_from_are_no_places() -> None:
+    cave = "第一天下午到。\n\n放下行李就去龙宫，再去青龙洞，洞里很凉。\n\n收藏起来。"  # (青龙 is 河北's)
+    assert "foreign_place" not in checks("安顺两天怎么玩", {"title": "安顺两天", "body": cave})
+    climb = "上午上山。\n\n我上次爬的是福州的鼓山，台阶差不多，这里的风景更开阔。\n\n收藏。"
+    assert "foreign_place" not in checks("武夷山天游峰怎么爬", {"title": "天游峰", "body": climb})
+    hub = "从上海飞新加坡，转酷航到巴厘岛，落地是晚上。\n\n第二天去海神庙。\n\n回程经新加坡转机。"
+    assert "foreign_place" not in checks("巴厘岛五天怎么玩", {"title": "巴厘岛五天", "body": hub})
+    train = "带两岁的女儿回老家，从南京仙林站出发，4个小时。\n\n1. 零食\n2. 绘本\n\n收藏。"
+    assert "foreign_place" not in checks("带娃坐高铁要准备什么", {"title": "带娃坐高铁", "body": train})
+
+
+def test_who_comes_from_lives_or_visits_where_are_the_writer_s_background() -> None:
+    kin = "胡辣汤一碗8块。\n\n我妈是漯河人，说这里的汤不如漯河的正宗。\n\n收藏起来。"
+    assert "foreign_place" not in checks("去开封吃什么", {"title": "开封一天", "body": kin})
+    work = "第一年收入不稳。\n\n最稳定的客户是一位在厦门做茶叶的老板，去年他来北京出差才见面。\n\n收藏。"
+    assert "foreign_place" not in checks("自由职业第一年", {"title": "自由职业第一年", "body": work})
+    moved = "修护三步。\n\n我以前住海口，一年四季不用操心湿度，搬到北京才知道干。\n\n收藏。"
+    assert "foreign_place" not in checks("敏感肌换季怎么修护", {"title": "换季修护", "body": moved})
+    near = "桌椅可以先租。我第一次就是在成都周边的营地租的。\n\n帐篷选速开的。\n\n收藏。"
+    assert "foreign_place" not in checks("第一次露营买什么", {"title": "露营清单", "body": near})
+
+
+def test_a_cooling_patch_is_no_drug_and_a_recipe_s_closing_on_a_visit_is_caught() -> None:
+    kit = "1. 尿不湿\n2. 小药包：退烧贴、体温计。\n3. 口水巾\n\n收藏起来。"
+    assert "off_topic_advice" not in checks("带宝宝坐飞机要准备什么", {"title": "带娃坐飞机", "body": kit})
+    visit = "招牌是烧鹅，一份68。\n\n第二家的肠粉更好。\n\n收藏起来，下次照着步骤在家复刻！"
+    assert "cta_mismatch" in checks("顺德探店吃什么", {"title": "顺德探店", "body": visit})
