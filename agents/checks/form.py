@@ -488,8 +488,9 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
 
 
 # Words no sentence ends on, even with its full stop (椭圆机在中等阻力下只有。): a preposition or a connective
-# waits for what the cut took — not 给, 对, 把 or 跟, which end sentences as verbs or nouns (再给, 车把), nor
-# 对着 or 跟着 (和兴教寺正对着, 水声一路跟着) —, and so do a coverb of a way (海鸥会贴着。) and a bound 不超
+# waits for what the cut took, a coverb of a way for the way (海鸥会贴着。), a bound 不超 for its 过 — not
+# 给, 对, 把 or 跟, which end sentences as verbs or nouns (再给, 车把), nor 对着 or 跟着 (和兴教寺正对着,
+# 水声一路跟着)
 _NEVER_LAST = frozenset(
     "只有 被 从 向 往 为了 因为 所以 如果 但是 而且 比如 例如 包括 关于 以及"  # noqa: SIM905
     " 沿着 朝着 顺着 向着 贴着 不超".split()

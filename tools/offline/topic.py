@@ -1127,9 +1127,9 @@ def _county_after(city: str, request: str) -> str:
 
 
 def _town_or_division(name: str) -> bool:
-    """Is the place a division (吕梁, 泰顺), a town or village a trip stays in (碛口古镇) or a mountain it
-    goes up (崂山 of 青岛崂山) — not a city's sight (西湖) nor its district (a district's code ends under
-    21)?"""
+    """Is the place a division (吕梁, 泰顺), a town or village a trip stays in (碛口古镇), a mountain it goes
+    up (崂山 of 青岛崂山) or a town abroad (多洛米蒂) — not a city's sight (西湖) nor its district (a
+    district's code ends under 21)?"""
     codes = divisions().get(name, ())
     abroad = name in _abroad_in()  # (a town abroad: 多洛米蒂)
     return abroad or any(c.endswith("00") or _county(c) for c in codes) or bool(
@@ -1154,7 +1154,7 @@ def _finest_after(place: str, named: list[str], request: str) -> str:
     return place
 
 
-# What may stand between a place and the finer one the trip went on to (福鼎爬了太姥山, 青岛的八大关)
+# What may stand between a place and the finer one the trip went on to (吕梁的碛口古镇, 福鼎爬了太姥山)
 _GONE_ON = r"(?:的|[^，,。\s]{0,2}?(?:爬了?|登了?|去了?|到了?|逛了?))?"
 
 
