@@ -2206,3 +2206,10 @@ def test_a_review_s_sides_labelled_in_english_are_told() -> None:
     request = "买了个空气净化器 用了两个月 pros:噪音小 cons:滤芯太贵 帮我写个真实review"
     body = str(_draft(request)["body"])
     assert "噪音小" in body and "滤芯太贵" in body and "pros" not in body
+
+
+def test_whom_it_is_written_for_is_no_subject_and_a_first_day_of_kindergarten_is_read() -> None:
+    request = "写给刚考上编制的表弟 我在社区医院干了三年 优点是稳定 缺点是夜班多 帮我写篇真实体会"
+    assert "表弟" not in extract_topic(request)
+    first_day = localize("my daughter's first day of kindergarten, she cried at the gate")
+    assert first_day.startswith("女儿第一天上幼儿园")

@@ -880,7 +880,8 @@ def _diagnosed(topic: str, clauses: list[str], first: str) -> str:
 def _told_subject(clauses: list[str]) -> str:
     """The first thing the clauses name (see `_subject_of`) — past a stay somewhere (在凯里待了两天) to what
     was had there, with where (吃了5家酸汤鱼 → 凯里酸汤鱼); '' when they name none."""
-    subjects = [(c, s) for c in clauses if (s := _subject_of(c))]
+    # (…not whom it is written for: 写给刚毕业进体制内的学妹)
+    subjects = [(c, s) for c in clauses if not _READER_ONLY.match(c.strip()) and (s := _subject_of(c))]
     stay = _STAY_ONLY.fullmatch(peel(subjects[0][0])) if subjects else None
     had = next((s for c, s in subjects[1:3] if _HAD_THERE.match(c)), "") if stay else ""
     if stay and had and stay["p"] in places(stay.group(0)) and len(stay["p"] + had) <= 8:
