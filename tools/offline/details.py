@@ -51,6 +51,8 @@ _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|(?<![十百千万])几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
 )
 # (…or only who the reader is: 第一次去 says the reader is new, nothing the writer did)
+# A time on the clock (6:30, 19：00): a row of a timetable opens on one
+CLOCK = r"\d{1,2}[:：]\d{2}"
 _READER = re.compile(  # (not a count given: 给两个选项 is a way, not a reader)
     r"^(?:写给|送给|分享给|给(?![一二两三四五六七八九十几\d]+[个只件张样次])|面向|针对|适合)"
     r"|^(?:第一次|首次|头一回)(?:去|来|到|玩)?$"
@@ -276,7 +278,7 @@ def _bare_thing(clause: str) -> bool:
     asking, framing or terms?"""
     if not 2 <= _size(clause) <= 8 or re.search(r"[了过着的是吗呢]", clause):
         return False
-    if re.match(r"\d{1,2}[:：]\d{2}", clause):  # (a row of the clock is a step: 8:30断桥)
+    if re.match(CLOCK, clause):  # (a row of the clock is a step: 8:30断桥)
         return False
     if _NAME_OR_AGE.search(clause):  # (a pet's name or age is no thing of a list: 叫栗子, 两个月大)
         return False
@@ -452,7 +454,7 @@ def _plain(request: str) -> str:
     ends one, and so does a dash before what it lists (三步补妆法——吸油纸、散粉、定妆喷雾)."""
     text = _SPACED.sub("，", re.sub("[\ufe0f\u200d]", "", localize(request)))
     # (…and a space before a clock time: 6:30起床 7:00早餐 is a timetable's rows)
-    return re.sub(r"\s+(?=\d{1,2}[:：]\d{2})", "，", re.sub(r"——+", "：", text))
+    return re.sub(rf"\s+(?={CLOCK})", "，", re.sub(r"——+", "：", text))
 
 
 def _without_days(text: str) -> str:
@@ -472,7 +474,7 @@ def _stepped(details: Details, clause: str) -> str:
         details.steps += [s.strip() for s in _ARROW.split(aside["steps"]) if s.strip()]
         clause = (clause[: aside.start()] + clause[aside.end() :]).strip()
     # (6:30起床, 19:00下班去健身房: a timetable's row, not what happened — unless arrows chain the rows)
-    row = re.match(r"\d{1,2}[:：]\d{2}\s*[\u4e00-\u9fff]", clause) and not _ARROW.search(clause)
+    row = re.match(rf"{CLOCK}\s*[\u4e00-\u9fff]", clause) and not _ARROW.search(clause)
     if row and "了" not in clause:
         details.steps.append(clause)
         return ""

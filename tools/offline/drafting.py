@@ -33,7 +33,7 @@ from tools.feedback import Feedback, emoji_count, parse
 from tools.lexfiles import generic_tags
 from tools.offline import itinerary, voice
 from tools.offline.context import Context
-from tools.offline.details import Details, request_details
+from tools.offline.details import CLOCK, Details, request_details
 from tools.offline.dishes import dish_note
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
 from tools.offline.scenes import goals
@@ -1473,7 +1473,7 @@ def _own_points(
         return named, rest[: n_tips + 1]
     if details.steps:
         # (rows of the clock listed as one: 14:00磁器口、19:30洪崖洞 are two)
-        rows = [row for step in details.steps for row in re.split(r"、(?=\d{1,2}[:：]\d{2})", step)]
+        rows = [row for step in details.steps for row in re.split(rf"、(?={CLOCK})", step)]
         steps = [_step_said(step, known) for step in rows]
         return dedupe([*steps, *points])[: max(n_points, len(steps))], tips
     return points, tips
@@ -1530,7 +1530,7 @@ def _says(line: str, item: str) -> bool:
     return line.startswith(item) and len(line) <= 40
 
 
-_CLOCK_ROW = re.compile(r"\d{1,2}[:：]\d{2}")
+_CLOCK_ROW = re.compile(CLOCK)
 _GOING_TO = re.compile(r"[去逛看吃喝走爬坐拍玩骑划泡登到找回在从]")
 
 
