@@ -2213,3 +2213,14 @@ def test_whom_it_is_written_for_is_no_subject_and_a_first_day_of_kindergarten_is
     assert "表弟" not in extract_topic(request)
     first_day = localize("my daughter's first day of kindergarten, she cried at the gate")
     assert first_day.startswith("女儿第一天上幼儿园")
+
+
+# --- session 37: probes and round 53's tune misses, each tested with other requests of its class ----
+def test_a_trip_asked_whether_it_fits_and_text_the_asker_thinks_up_route_as_asked() -> None:
+    from tools.routing import route
+
+    assert route("请问周末去千岛湖一日游来得及吗").intent == "question"
+    assert route("问下 三亚五日游大概要花多少钱").intent == "question"
+    assert route("千岛湖一日游怎么安排").intent == "full_post"  # (the plan itself is asked for)
+    assert route("配几张图就好 文案我自己想 主题是秋天的枫叶").intent == "image_only"
+    assert route("帮我写篇笔记配几张图 文案我自己想不出来了 主题是秋天的枫叶").intent == "full_post"
