@@ -58,7 +58,7 @@ def web_search_hit(text: str) -> Hit | None:
 _NOW = r"(?:今天|今日|明天|昨天|后天|今儿(?:个)?|现在|当前|此刻|这会儿)"
 _CALENDAR = r"(?:农历|阴历|公历|阳历)"
 # the time is the whole ask: its clause ends right after it
-_ASKED = r"(?=[了啦呀啊吗呢来着钟]*\s*(?:$|[，,。？?！!~～]))"
+_ASKED = r"(?=[了啦呀啊吗呢来着钟]*(?:\s|$|[，,。？?！!~～]))"
 TIME = (
     *rules(
         ("time.clock",
@@ -348,8 +348,10 @@ _NO_TEXT = re.compile(
     # (…or the post is written already: 我的探店笔记写好了)
     r"|(?:笔记|帖子|文章|游记|正文)(?:已经|早就)?写好了"
     # …or the text is theirs (文案不用你管, 给这篇写好的笔记配图)
-    r"|(?:文案|文字|正文|配文)(?:不用|不需要|不要)你(?:管|写|操心|来)?|已经写好的|写好了的"
-    r"|给(?:这篇|这条|我的|我这篇)?[^，。！？；,.!?;\n]{0,10}?(?:笔记|文案|帖子|文章|推文|游记)(?:配|做(?:个|一张|几张|一组)?[^，。！？；,.!?;\n]{0,6}图)"
+    r"|(?:文案|文字|正文|配文)(?:不用|不需要|不要)你(?:管|写|操心|来)?|(?:文案|文字|正文|配文)你(?:不用|不要|别)(?:管|写|操心)"
+    r"|已经写好的|写好了的"
+    r"|给(?:这篇|这条|这个|我的|我这篇)?[^，。！？；,.!?;\n]{0,10}?(?:笔记|文案|帖子|文章|推文|游记|vlog|视频)"
+    r"(?:配|做(?:个|一张|几张|一组)?[^，。！？；,.!?;\n]{0,6}(?:图|封面|海报))"
     # …only pictures needed (只需要配图)
     r"|只需要(?:图|图片|配图|照片|海报|封面)"
     # …or already written (文字我已经写好了, 文案有了)
@@ -357,6 +359,11 @@ _NO_TEXT = re.compile(
     # …in English (no text please, without a caption, just the image)
     r"|\b(?:no|without(?:\s+any)?)\s+(?:text|caption|copy|words)\b"
     r"|\b(?:I'll|I\s+will|I'm\s+going\s+to)\s+write\s+(?:the\s+)?(?:words|text|caption|copy)\b|\b(?:just|only)\s+(?:the\s+|an?\s+)?(?:images?|pictures?)\b"
+)
+# The pictures are all that is wanted (封面就行, 来张海报 图就好) — unless writing is asked for outright
+# (写一篇…的笔记，配图就行: a post, its pictures fine)
+_PICTURES_ENOUGH = re.compile(
+    r"(?:^|[\s，,。])(?:[一两几三四五六\d]张)?(?:图|图片|配图|封面|海报|卡片)就(?:行|好|可以)(?!看)"
 )
 # The asker wants the answer itself, no post (直接告诉我答案, 简单回答一下就行)
 _ANSWER_ONLY = re.compile(
@@ -368,7 +375,7 @@ _ANSWER_ONLY = re.compile(
     r"|\bjust\s+asking\s+for\s+(?:myself|me)\b|\bfor\s+myself,?\s+not\s+(?:a|for\s+a)\s+post\b"
 )
 _PICTURE = re.compile(
-    r"图|照片|海报|壁纸|封面|插画|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",
+    r"图|照片|海报|壁纸|封面|插画|卡片|\b(?:images?|pictures?|photos?|posters?|illustrations?|wallpapers?)\b",
     re.IGNORECASE,
 )
 # The asker's own decision put to the studio (我是不是该退卡, 我该买哪个): advice for them, whatever
@@ -399,7 +406,7 @@ def route(text: str) -> Route:
     post = post_hit(_ON_THE_PICTURE.sub("", text) if wants_image else text)
     search, clock = web_search_hit(text), time_hit(text)
     question = question_hit(text)
-    refused = _NO_TEXT.search(text)
+    refused = _NO_TEXT.search(text) or (_PICTURES_ENOUGH.search(text) and not markers().verbs.search(text))
     intent: RouteIntent
     if not text.strip():
         intent, confidence, rule = "full_post", 0.3, "empty"

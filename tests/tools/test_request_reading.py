@@ -2224,3 +2224,16 @@ def test_a_trip_asked_whether_it_fits_and_text_the_asker_thinks_up_route_as_aske
     assert route("千岛湖一日游怎么安排").intent == "full_post"  # (the plan itself is asked for)
     assert route("配几张图就好 文案我自己想 主题是秋天的枫叶").intent == "image_only"
     assert route("帮我写篇笔记配几张图 文案我自己想不出来了 主题是秋天的枫叶").intent == "full_post"
+
+
+def test_pictures_that_are_enough_or_cover_a_video_and_a_time_of_day_asked_route_as_asked() -> None:
+    from tools.routing import route
+
+    assert route("海报就行 字少点 主题是第一次独自搬家").intent == "image_only"
+    assert route("给这个视频做个封面 标题“骑行环岛第一天”").intent == "image_only"
+    assert route("做四张卡片 每张写一条收纳口诀 别的文字不用").intent == "image_only"
+    assert route("配图就好 文字你不用管 主题是夜跑").intent == "image_only"
+    assert route("写篇夜跑笔记 配图就好看多了").intent == "full_post"
+    assert route("主题是周末市集 暖色调 三张图就好").intent == "image_only"
+    assert route("帮我写一篇周末市集的笔记，配图就行").intent == "full_post"  # (its pictures are fine)
+    assert route("现在是上午还是下午啊 刚醒").intent == "time_query"
