@@ -1082,14 +1082,16 @@ def _word(said: _Said, tokens: list[str], i: int, drop: bool, top: bool, asked: 
 
 
 def _opens_doing(tokens: list[str], i: int) -> bool:
-    """Does a doing start at tokens[i] (or after "of": "first week of potty training")?"""
-    if i < len(tokens) and tokens[i].lower() == "of":
-        i += 1
+    """Does a doing start at tokens[i] (or after "of": "first week of potty training"), or a thing of the
+    list after "of" the time is the first of ("first month of paternity leave" → 陪产假第一个月)?"""
+    of = i < len(tokens) and tokens[i].lower() == "of"
+    i += of
     if i >= len(tokens):
         return False
     found = _lookup(tokens, i)
     low = tokens[i].lower()
-    return bool(found and found[1] in ("act", "do")) or (low.endswith("ing") and len(low) > 4 and not found)
+    kinds = ("act", "do", "word") if of else ("act", "do")
+    return bool(found and found[1] in kinds) or (low.endswith("ing") and len(low) > 4 and not found)
 
 
 def _animate(chinese: str) -> bool:

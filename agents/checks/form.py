@@ -110,8 +110,10 @@ def _pasted(text: str, request: str) -> bool:
     similar = [c for c in candidates if len(c) >= 6 and (core == c or _similar(core, c))]
     if not similar:
         return False
-    # The whole of a request of several clauses, or the topic with the request's own scaffolding.
-    return (len(clauses) > 1 and whole in similar) or bool(_TITLE_SCAFFOLD.search(strip_emoji(text)))
+    # The whole of a request of several clauses, or the topic with the request's own scaffolding — or the
+    # question it opens with, asked of the studio and pasted back (梨形身材夏天通勤穿什么裤子 of …显瘦？预算…)
+    asked = len(clauses) > 1 and clauses[0] in similar and bool(_ASKING.search(clauses[0]))
+    return (len(clauses) > 1 and whole in similar) or asked or bool(_TITLE_SCAFFOLD.search(strip_emoji(text)))
 
 
 def _similar(a: str, b: str) -> bool:
@@ -315,9 +317,12 @@ _BY_WRITER = re.compile(r"(?:我|我们|自己)(?:已经|当时|刚|那时)?$")
 
 
 def _own_deed(closing: str, match: re.Match[str]) -> bool:
-    """Is the call-to-action word what the writer did (以上是我下单时的价格), not what the reader is asked
-    to do (我拉你进群 asks)?"""
+    """Is the call-to-action word what the writer did (以上是我下单时的价格), or when something is done
+    (下单前一定看成分), not what the reader is asked to do (我拉你进群 asks)?"""
     after = closing[match.end() :]
+    # (…or only when something is done, said of anyone: 下单前一定看成分, 进厨房第一句话是…)
+    if re.match(r"(?:前|之前|以前|的时候|之后|以后|第一)", after):
+        return True
     done = after.startswith(("时", "的时候", "的", "了", "过"))
     return done and bool(_BY_WRITER.search(closing[: match.start()]))
 
@@ -459,7 +464,7 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
     # thing or a doing, not on a word that waits for one: 先喂它、先)
     rows = [line for line in body_lines if _SCHEDULE_ROW.match(strip_emoji(line).strip())]
     whole_rows = {line.strip() for line in rows if (tagged := posseg_cut(strip_emoji(line).strip()))
-                  and tagged[-1][1][:1] in ("n", "v", "m", "q")}
+                  and tagged[-1][1][:1] in ("n", "v", "m", "q") and not _SENTENCE_INSIDE.search(line)}
     bare |= whole_rows if len(rows) >= 3 else set()
     prose = [(i, line) for i, line in enumerate(body_lines) if _is_prose(line)]
     ended = [line for _, line in prose if _END.search(line)]
@@ -473,7 +478,10 @@ def cut_off(draft: Mapping[str, Any]) -> list[Finding]:
         chosen = chosen or _formula(line)
         ends = bool(_END.search(line)) or opens or chosen or line in broken
         # (…and not one that ends on its object, a noun, in a plan's labelled line: 第7周：…拌进米粉)
-        cut = i < len(body_lines) - 1 and not ends and not _labelled_whole(line) and line.strip() not in bare
+        # (…a row or a labelled line that ends sentences before its bare end was cut all the same:
+        # 07:00回农家院吃早饭，小米粥加馒头鸡)
+        whole = _labelled_whole(line) and not _SENTENCE_INSIDE.search(line)
+        cut = i < len(body_lines) - 1 and not ends and not whole and line.strip() not in bare
         if cut and len(ended) >= max(2, len(prose) - 1):
             tail = strip_emoji(line).strip()
             tail = tail if len(tail) <= 16 else "…" + tail[-15:]
@@ -614,6 +622,7 @@ _LABEL = re.compile(r"^(?:[^，,。：:]{1,8}[：:]|【[^】，,。]{1,8}】)")
 
 
 _SCHEDULE_ROW = re.compile(rf"{DAY_LABEL}[\s：:]")
+_SENTENCE_INSIDE = re.compile(r"[。！？!?](?=.*[\u4e00-\u9fff])")  # a sentence ended, more told after it
 
 
 def _labelled_whole(line: str) -> bool:

@@ -49,6 +49,8 @@ _ORIGIN_LABEL = re.compile(
     r"的?[^\s\d，,。！!？?、；;：:的]{0,2}?(?:冻干|奶粉|黄油|牛排|三文鱼|车厘子|红酒|葡萄酒|橄榄油)|"
     # (…and exercises named after a country: 土耳其起立, 俄罗斯转体, 保加利亚分腿蹲, 罗马尼亚硬拉)
     r"起立|转体|分腿蹲|硬拉|"
+    # (…and a kind of opera named after where it began: 四平戏, 黄梅戏, 秦腔)
+    r"戏(?!院|台|楼)|腔|剧(?!院|场)|"
     # …and where a person is from (一个德国女生, 上海的同事比我高)
     r"的?(?:女生|男生|女人|男人|姑娘|小哥|大叔|阿姨|朋友|同学|同事|室友|闺蜜)|人)"
 )
@@ -322,7 +324,8 @@ def _opens_place(text: str) -> bool:
 
 _NAME_FLAGS = frozenset({"ns", "nrt", "nz"})
 # What makes even a bare county name (not reportable alone: 平遥 may be read as an adjective) a place.
-_TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅)")
+# (…or an old street: 元阳老街, where jieba reads 元阳 a person's name)
+_TOWN_TAIL = re.compile(r"^(?:古城|老城|古镇|县城|城墙|之旅|老街|古街)")
 # A county's name with a sight's head word names that county (凤凰古城, 蓬莱阁): jieba often reads the whole
 # as one name, and the county's name alone is too ambiguous to report.
 _TOWN_SUFFIX = re.compile(r"^(.{2,4}?)(?:古城|老城|古镇|县城|阁|石窟|景区|风景区|大峡谷)$")
@@ -359,7 +362,8 @@ _PLACE_LEAD = frozenset("去到在来从回往至飞游逛住离赴抵和与及�
 _STRUCTURE_HEAD = re.compile(r"[门楼桥塔寺关城]$")
 # After a word jieba does not tag as a place (开封 "to unseal", 日照 "sunshine"), what makes it read as one.
 _PLACE_TAIL = re.compile(
-    r"^(?:市|站|人|话|[一二两三四五六七八九十\d]+[天日晚夜]|古城|老城|城墙|之旅|旅游|旅行|游|本地|当地|周边|的(?:街|夜|老|景|美食|小吃|特色))"
+    r"^(?:市|站|人|话|[一二两三四五六七八九十\d]+[天日晚夜]|古城|老城|城墙|老街|古街|之旅|旅游|旅行|游|本地|当地|周边"
+    r"|的(?:街|夜|老|景|美食|小吃|特色))"
 )
 
 
@@ -598,7 +602,7 @@ def _home(escaped: str) -> list[str]:
         rf"(?:高铁|动车|火车|飞机|航班|大巴)回{escaped}",
         rf"去{escaped}(?:赶|坐)(?:晚上的|早上的)?(?:飞机|航班|高铁|火车)",
         # a leg of the way from a station (长沙南坐高铁到萍乡北)
-        rf"{escaped}(?:[东南西北]站?|站)(?:坐|乘|搭)(?:高铁|动车|火车|城际|大巴)",
+        rf"{escaped}(?:[东南西北]站?|站)(?:坐|乘|搭)(?:高铁|动车|火车|城际|城轨|轻轨|大巴|客车|汽车)",
         rf"(?:定居|定居在|老家在|老家是|老家|生活在|长在|土生土长的?|(?:我们?|我家|全家)(?:一家)?(?:都)?住在?){escaped}",
         rf"{escaped}(?:长大|土生土长)",
         rf"(?:我|{_KIN}|我爸|我妈|老公|老婆|他|她)是{escaped}人",
@@ -759,7 +763,8 @@ def _whereabouts(escaped: str, listed: str) -> list[str]:
         # 出差, 我妈来深圳看我; where the writer lived before a move: 我以前住广州，…搬到天津; an outing near
         # a city: 在杭州周边的营地租的)
         rf"(?:一位|一个|有个|有位)在{escaped}",
-        rf"来{escaped}(?:出差|开会|看我|找我|玩)",
+        # (…or to work or find work: 辞职来杭州找新媒体运营的工作)
+        rf"来{escaped}(?:出差|开会|看我|找我|玩|工作|上班|发展|打拼|实习|找[^，,。！!？?；;\n]{{0,10}}?工作)",
         rf"(?:以前|之前|原来)(?:住|住在|在){escaped}[，,]",
         rf"在{escaped}(?:周边|附近|郊区|近郊)的",
         # (…the weather a thing was tried in there: 在广州35度的天气里连测了一周)

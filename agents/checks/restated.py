@@ -98,7 +98,9 @@ _REPORTED = re.compile(
 # an earlier point by the writer's own account, so it is held to a lower bar of likeness — the encoder
 # reads a reworded point (把体温、精神头和小便次数看紧了 / 盯住体温、精神、尿量) no closer than two items
 _ANNOUNCED = re.compile(
-    r"(?:^|[。！？!?；;，,]\s*)(?:换句话说|也就是说|说白了|说到底|再说一遍|再强调一[次遍]|再提醒一[次遍]|还有一点要记住|"
+    # (…after what it is about: 回程的事再强调一下：)
+    r"(?:^|[。！？!?；;，,]\s*)(?:[^，,。！？!?；;：:]{1,8}?(?:的事|这件事|这一点|这点)(?:情)?)?"
+    r"(?:换句话说|也就是说|说白了|说到底|再说一遍|再强调一[次遍下]|再提醒一[次遍下]|还有一点要记住|"
     r"还是那句话|重复一遍)[，,：:]?\s*"
 )
 
@@ -139,6 +141,8 @@ def restatement(body: str, title: str = "") -> Restated | None:
             continue
         if _TO_READER.search(a.text) or _TO_READER.search(b.text):
             continue  # a challenge or a question to the reader (8周后回来告诉我…) asks; it restates nothing
+        if _AMOUNTS_LISTED.match(a.text) or _AMOUNTS_LISTED.match(b.text):
+            continue  # what a recipe takes (鳕鱼一百五十克，土豆一个，…) is used by its steps, not said again
         cosine = float(similarity[i, j])
         better = best is None or cosine > best[0]
         # two units under headings of their own are two items told the same way (单腿臀桥 / 单腿硬拉)
@@ -164,6 +168,13 @@ def restatement(body: str, title: str = "") -> Restated | None:
 
 
 _SPEECH = re.compile(r"[“「][^”」]{4,}")
+# A line of things and their amounts only, three or more (鳕鱼一百五十克，土豆一个，胡萝卜小半根): a recipe's
+# ingredients or a packing list
+_AMOUNT_ITEM = (
+    r"[^，,、。；;：:了着过把被]{1,10}?"  # the thing
+    r"(?:\d|[一二两三四五六七八九十半几少适小])[^，,、。；;：:]{0,5}"  # …and how much of it
+)
+_AMOUNTS_LISTED = re.compile(rf"^(?:{_AMOUNT_ITEM}[，,、]\s*){{2,}}{_AMOUNT_ITEM}[。；;]?$")
 _TO_READER = re.compile(r"(?:回来|来|评论区|留言区?)(?:告诉|跟|和)(?:我|大家)|告诉我|[？?]\s*$")
 
 
@@ -318,9 +329,16 @@ def _stages_differ(a: str, b: str) -> bool:
 
 
 def _labels_differ(a: str, b: str) -> bool:
-    """Both are items under a label ("洁面：…") and the labels are not the same."""
+    """Both are items under a label ("洁面：…") and the labels are not the same — nor both a frame that sums
+    up (我的结论：… / 所以我现在的用法是：…: one conclusion drawn twice, not two items)."""
     x, y = _LABEL.match(a), _LABEL.match(b)
-    return x is not None and y is not None and normalise(x.group(1)) != normalise(y.group(1))
+    if x is None or y is None:
+        return False
+    labels = normalise(x.group(1)), normalise(y.group(1))
+    return labels[0] != labels[1] and not all(_SUMMING_UP.search(label) for label in labels)
+
+
+_SUMMING_UP = re.compile(r"(?:结论|总结|用法|做法|心得|体会|答案)(?:是|就是)?$|^(?:所以|总之|总的来说|最后)")
 
 
 def _char_dice(a: str, b: str) -> float:

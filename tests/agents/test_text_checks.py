@@ -1720,12 +1720,14 @@ ROUND_52_FAILING = frozenset(
     {"draft-f1231-good", "draft-g1621-good", "draft-g1639-good", "draft-g1647-good", "draft-f1226-good",
      "draft-g1625-good", "draft-g1631-good", "draft-g1640-good", "draft-g1643-good"}
 )
+# (round 54: two held out, as measured after the tuning)
+ROUND_54_FAILING = frozenset({"draft-f1242-good", "draft-g1658-good"})
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
     | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING | ROUND_48_FAILING | ROUND_50_FAILING
-    | ROUND_52_FAILING
+    | ROUND_52_FAILING | ROUND_54_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1736,6 +1738,14 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 54
+    "draft-f1243-1": "cut_off",  # 07:00回农家院吃早饭，小米粥加馒头鸡: a clocked row cut after its sentences
+    "draft-f1249-1": "duplicate",  # 我的结论：… / 所以我现在的用法是：…: one conclusion drawn twice
+    "draft-f1252-1": "foreign_place",  # 元阳老街 on a 建水 food trip
+    "draft-f1244-1": "title_pasted",  # the request's opening question pasted as the title
+    "draft-f1253-1": "duplicate",  # 回程的事再强调一下：… the return ticket said again
+    "draft-f1253-2": "cta_mismatch",  # 照着做，第一次做也不会翻车，做好了记得晒图 closing an island trip
+    "draft-f1256-1": "stock_phrase",  # 宝子们 and 总而言之
     # round 52
     "draft-f1236-1": "cta_mismatch",  # 下次照着步骤在家复刻 closing a visit to a town's restaurants
     # round 50
@@ -3028,3 +3038,70 @@ def test_a_cooling_patch_is_no_drug_and_a_recipe_s_closing_on_a_visit_is_caught(
     assert "off_topic_advice" not in checks("带宝宝坐飞机要准备什么", {"title": "带娃坐飞机", "body": kit})
     visit = "招牌是烧鹅，一份68。\n\n第二家的肠粉更好。\n\n收藏起来，下次照着步骤在家复刻！"
     assert "cta_mismatch" in checks("顺德探店吃什么", {"title": "顺德探店", "body": visit})
+
+
+# --- session 37: round 54's tune rows, each tested with other posts of its class -----------------------
+def test_a_row_that_ends_sentences_before_its_bare_end_was_cut() -> None:
+    body = (
+        "第一天按这个时间走，前一晚住在山脚，民宿一晚两百。\n\n06:30 出门，路上买了早饭，包子两个四块。\n\n"
+        "08:00 到山门，排队二十分钟。进山后先走栈道，人少的时候拍照最好，中午在半山腰吃了碗面和一个卤\n\n"
+        "12:30 到山顶，风很大，带件外套。\n\n收藏起来。"
+    )
+    assert "cut_off" in checks("三清山一日怎么走", {"title": "三清山一日", "body": body})
+    rows = "第一天按这个时间走。\n\n06:30 出门买早饭\n\n08:00 到山门排队\n\n12:30 到山顶吃午饭\n\n收藏起来。"
+    assert "cut_off" not in checks("三清山一日怎么走", {"title": "三清山一日", "body": rows})
+
+
+def test_one_conclusion_drawn_twice_under_two_summing_up_labels_is_a_restatement() -> None:
+    body = (
+        "三款洗面奶各用了两周。\n\n氨基酸款：温和，洗完不紧绷，早上用刚好。\n\n皂基款：洗得干净，但两颊发干。\n\n"
+        "我的结论：早上用氨基酸款就够了，晚上带了防晒和底妆再用皂基款，一周别超过三次，脸颊干的地方少揉。\n\n"
+        "所以我现在的用法是：白天只拿氨基酸款洗一遍，晚上化了妆才换皂基款，每周最多三回，两颊干就轻点揉。"
+    )
+    assert "duplicate" in checks("油皮洗面奶怎么选", {"title": "三款洗面奶实测", "body": body})
+    two_items = (
+        "三款洗面奶各用了两周。\n\n氨基酸款：温和，洗完不紧绷，早上用刚好，泡沫细。\n\n"
+        "皂基款：洗得干净，晚上卸了妆再用，泡沫多。\n\n收藏起来。"
+    )
+    assert "duplicate" not in checks("油皮洗面奶怎么选", {"title": "三款洗面奶实测", "body": two_items})
+
+
+def test_a_county_before_an_old_street_and_an_opera_named_after_a_town() -> None:
+    street = "第一天吃烧豆腐。\n\n晚上在元阳老街买了杯酸木瓜水，一杯5元。\n\n收藏起来。"
+    assert "foreign_place" in checks("建水两天吃什么", {"title": "建水两天", "body": street})
+    opera = "早上去祠堂，正好赶上四平戏排练，看了半小时。\n\n下午在溪边喝茶。\n\n收藏起来。"
+    assert "foreign_place" not in checks("屏南龙潭村住两天", {"title": "龙潭村两天", "body": opera})
+
+
+def test_a_city_come_to_for_work_and_a_station_left_by_light_rail_are_the_writer_s_way() -> None:
+    job = "面了五家。\n\n前年从长沙辞职来深圳找产品助理的工作，被问最多的是下面这些。\n\n收藏。"
+    assert "foreign_place" not in checks("产品助理面试怎么准备", {"title": "面试复盘", "body": job})
+    rail = "从广州出发，在广州南站坐城轨到珠海，再打车去长隆。\n\n下午看海洋馆。\n\n收藏起来。"
+    assert "foreign_place" not in checks("珠海长隆一日游", {"title": "珠海长隆一日", "body": rail})
+
+
+def test_when_an_order_or_a_kitchen_comes_is_no_call_to_action_but_a_recipe_s_photo_ask_is() -> None:
+    order = "试了五条裤子。\n\n留下两条阔腿裤。\n\n退掉的那条料子发硬，下单前一定看成分。"
+    assert "cta_mismatch" not in checks("梨形身材穿什么裤子", {"title": "梨形裤子", "body": order})
+    kitchen = "台面只留三样。\n\n挂钩上墙。\n\n我爸来住了几天，进厨房第一句话是“地方大了”。"
+    assert "cta_mismatch" not in checks("小厨房怎么收纳", {"title": "小厨房收纳", "body": kitchen})
+    island = "上午爬山。\n\n下午坐船回。\n\n装备：防晒、帽子。收藏起来照着做，做好了记得晒图给我看！"
+    assert "cta_mismatch" in checks("东极岛一日游", {"title": "东极岛一日", "body": island})
+
+
+def test_an_ingredient_line_is_used_by_a_step_not_said_again() -> None:
+    body = (
+        "孩子不爱吃鸡肉，做成丸子就吃了。\n\n材料：\n鸡胸肉两百克，山药一小段，鸡蛋一个，玉米粒一小把，淀粉两勺。\n\n"
+        "步骤1：鸡胸肉切块打成泥，山药蒸熟压泥。\n\n"
+        "步骤2：鸡肉泥、山药泥和玉米粒放一起，打一个鸡蛋，加两勺淀粉搅匀。\n\n步骤3：搓成小丸子，蒸十二分钟。"
+    )
+    assert "duplicate" not in checks("宝宝鸡肉丸怎么做", {"title": "鸡肉山药丸", "body": body})
+
+
+def test_a_question_the_request_opens_with_pasted_as_the_title_and_a_marketing_address() -> None:
+    request = "小个子冬天穿什么大衣显高？预算一千以内"
+    body = "试了四件。\n\n收藏。"
+    assert "title_pasted" in checks(request, {"title": "小个子冬天穿什么大衣", "body": body})
+    assert "title_pasted" not in checks(request, {"title": "小个子大衣，我留下这两件", "body": body})
+    said = "家人们，今天说说阳台。\n\n总而言之，先量尺寸。"
+    assert "stock_phrase" in checks("阳台怎么改造", {"title": "阳台改造", "body": said})

@@ -2237,3 +2237,34 @@ def test_pictures_that_are_enough_or_cover_a_video_and_a_time_of_day_asked_route
     assert route("主题是周末市集 暖色调 三张图就好").intent == "image_only"
     assert route("帮我写一篇周末市集的笔记，配图就行").intent == "full_post"  # (its pictures are fine)
     assert route("现在是上午还是下午啊 刚醒").intent == "time_query"
+
+
+def test_a_small_plumbing_repair_takes_the_repair_s_steps_not_a_bathroom_s_upkeep() -> None:
+    body = str(_draft("上周自己换了厨房水龙头 旧的一直滴水 前后一个小时 写篇小白教程")["body"])
+    assert "生料带" in body and "总阀" in body
+    assert "干湿分开" not in body
+
+
+def test_gear_asked_for_an_outing_takes_the_outing_s_things_whatever_the_theme() -> None:
+    request = "周末带六岁女儿去溪边露营 她玩水玩了一下午 想写篇带娃轻户外的笔记 装备清单写清楚"
+    body = str(_draft(request)["body"])
+    assert "1️⃣" in body and any(w in body for w in ("帐篷", "救生衣", "速干", "防潮垫", "睡袋"))
+
+
+def test_a_post_with_nothing_to_list_but_its_own_story_is_told_as_one() -> None:
+    draft = _draft("第一次带四岁儿子去郊外玩 他在草地上追了一下午蝴蝶 想写篇带娃轻户外的笔记")
+    assert "蝴蝶" in str(draft["body"])
+    assert not re.search(r"照着下面|下面这几条|几条就够", str(draft["body"]))
+
+
+def test_a_kind_of_recipe_said_with_its_manner_and_readers_told_are_frames() -> None:
+    assert extract_topic("我外婆做的梅干菜扣肉 想整理成一篇家常菜谱 步骤清楚就行") == "我外婆做的梅干菜扣肉"
+    topic = extract_topic("想写篇笔记 告诉大家什么时候的枇杷最甜 我家就种这个")
+    assert "枇杷" in topic and "告诉" not in topic
+
+
+def test_an_english_post_on_a_festival_dish_and_a_leave_s_first_month_is_read() -> None:
+    assert extract_topic("Write a post on making dumplings at home for Lunar New Year, a bit nostalgic") == (
+        "春节在家包饺子"
+    )
+    assert localize("my first month of maternity leave. Keep it real.").startswith("产假第一个月")

@@ -1616,6 +1616,7 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
         tips = [t for t in tips if not _DAY_LABEL.match(t)]
     if not points:  # (never a heading over nothing: what the tips say leads instead)
         points, tips = tips[: max(len(tips) - 1, 1)], tips[max(len(tips) - 1, 1) :]
+    kind = kind if points or days else _told_kind(kind)
     fields = {"s": subject, "a": audience, "n": str(max(len(points), 2)), "e": e(), "g": ctx.theme.benefit}
     # a list of no things, only the general advice on choosing them (a corpus that knows no novels),
     # promises no count nor favourites: it opens and is titled as a guide to choosing
@@ -1854,6 +1855,12 @@ def _with_advice(
 
 
 _ROW_LABEL = re.compile(rf"{DAY_LABEL}[：:]")
+
+
+def _told_kind(kind: str) -> str:
+    """The kind of a post with nothing to list but the request's own story: it opens, is titled and ends as
+    one (a diary stays a diary)."""
+    return kind if kind in ("story", "diary") else "story"
 
 
 def _things_asked(ctx: Context, subject: str, fb: Feedback) -> voice.SceneTips:

@@ -91,6 +91,11 @@ _TELL = re.compile(
     # (…written down to post: 想记录下来发小红书, 记下来发个朋友圈)
     r"(?:来(?=发))?(?:发(?:个|条|篇|一条|一篇)?(?:小红书|朋友圈|微博|笔记)$)?"
 )
+# telling the readers (告诉大家什么季节的荸荠最甜, 跟大家聊聊…, 教新手怎么挑西瓜): a frame, not the subject
+_TO_READERS = re.compile(
+    r"^(?:告诉|教)(?:大家|你们|姐妹们|各位|新手们?)"
+    r"|^(?:跟|和|给)(?:大家|你们|姐妹们|各位)(?:说说|讲讲|聊聊|说一说|讲一讲|分享一下|分享|介绍一下|介绍|科普一下|科普)"
+)
 # (not 一个月, 一个人: a span of time or a person is the subject's own)
 _COUNT = re.compile(
     r"^(?:(?:一篇|一条|一份|一期|几篇|几条|一些|篇|条|份|个|期)"
@@ -707,7 +712,7 @@ def peel(clause: str) -> str:
         text, framed = made.group("what"), True
     while True:
         before = text
-        for part in (_POLITE, _READER_FRAME, _MAKE, _TELL, _PLATFORM, _MY_LIST):
+        for part in (_POLITE, _READER_FRAME, _MAKE, _TELL, _TO_READERS, _PLATFORM, _MY_LIST):
             match = part.match(text)
             if match and match.end():
                 text, framed = text[match.end() :], True
@@ -1214,7 +1219,7 @@ _MY_WAY = re.compile(r"^我(?:是)?(?:怎么|如何)(?=.{4,})")
 
 # a kind of post said only by how it is written (写个详细菜谱, 来篇真实测评): no subject of its own
 _WRITTEN_KIND = re.compile(
-    r"(?:详细|简单|完整|真实|实用|超详细|详尽)的?(?:菜谱|食谱|教程|测评|做法|攻略|笔记)"
+    r"(?:详细|简单|完整|真实|实用|超详细|详尽|家常|私房|快手|懒人|新手版?)的?(?:菜谱|食谱|教程|测评|做法|攻略|笔记)"
 )
 # a theme's bare word and a kind of post (美食攻略, 旅行笔记, 穿搭分享, 职场帖): no subject of its own
 _BARE_THEME = re.compile(  # (…or with only its season: 秋冬穿搭，一件灰色大衣的五种搭法)

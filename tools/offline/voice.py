@@ -703,6 +703,11 @@ def things_asked(theme: str, subject: str, text: str) -> SceneTips:
     scenes = [s for s in _fitting_scenes(theme, text) if s[2].things]
     found = _scene_named(theme, clause, "", scenes, any_subject=True)
     found = found or _scene_named(theme, subject, text, scenes, any_subject=True)
+    # (…else the first scene of any theme the request names: a family's outing that camps by a stream
+    # takes the camp's things, whatever theme the post is of)
+    found = found or next(
+        (tips for _, when, tips in scenes if when.search(text) and not _ruled_out(when, text)), SceneTips()
+    )
     if not found:
         return found
     kind = next(name for name, _, tips in scenes if tips is found).split(".")[0]
