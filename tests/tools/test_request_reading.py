@@ -2268,3 +2268,31 @@ def test_an_english_post_on_a_festival_dish_and_a_leave_s_first_month_is_read() 
         "春节在家包饺子"
     )
     assert localize("my first month of maternity leave. Keep it real.").startswith("产假第一个月")
+
+
+def test_steps_counted_before_a_colon_are_the_post_s_steps_and_a_word_count_is_no_term() -> None:
+    request = "帮我写篇晚间护肤的笔记 干皮 冬天 只用三步：卸妆 保湿 面霜 控制在300字以内"
+    details = request_details(request, "晚间护肤", "晚间护肤")
+    assert details.steps == ["卸妆", "保湿", "面霜"]
+    assert not any("字" in t for t in details.terms)
+
+
+def test_a_pet_s_surgery_the_beach_at_low_tide_and_a_newborn_s_nights_take_their_own_advice() -> None:
+    surgery = str(_draft("我家猫刚做完绝育 帮我写篇术后护理 给新手铲屎官看")["body"])
+    assert "伊丽莎白圈" in surgery and "疫苗" not in surgery
+    beach = str(_draft("国庆去了北海 赶海挖了一桶花甲 想写篇赶海笔记 装备写清楚")["body"])
+    assert any(w in beach for w in ("小铲子", "小耙子", "小桶")) and "救生员" not in beach
+    newborn = "For new dads: the first weeks with our newborn. Night feeds and diapers, honestly."
+    nights = str(_draft(newborn)["body"])
+    assert any(w in nights for w in ("拍嗝", "尿布", "排班"))
+    assert "先弄清楚自己的情况" not in nights
+
+
+def test_a_dish_made_and_a_taste_asked_are_food_and_the_thing_judged_is_the_subject() -> None:
+    from tools.offline.drafting import _key, subject_of
+    from tools.offline.text import detect_theme
+
+    assert detect_theme("春节在家蒸了一锅萝卜糕").key == "food"
+    assert detect_theme("什么时候的枇杷最甜").key == "food"
+    assert subject_of("哪家店的肠粉最好吃", "") == "肠粉"
+    assert _key("周末在家做广式腊肠卷", ["周末", "在家", "做广式", "腊肠卷"]) == "腊肠卷"

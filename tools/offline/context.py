@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tools.bilingual import has_english, localize
 from tools.offline.lexicon import Theme
 from tools.offline.scenes import facet
 from tools.offline.text import detect_theme, theme_by_key
@@ -35,6 +36,13 @@ class Context:
     @property
     def request(self) -> str:
         return self.text("request") or self.last_user
+
+    @property
+    def read(self) -> str:
+        """The request's words, and an English or mixed one's Chinese reading beside them (`localize`): what
+        scenes, readers and activities are matched against (Diapers, night feeds → 纸尿裤, 夜奶)."""
+        request = self.request
+        return f"{request} {localize(request)}" if has_english(request) else request
 
     @property
     def brief(self) -> dict[str, Any]:

@@ -44,8 +44,10 @@ _FRAME = re.compile(
     r"|推荐|列出来|配图|语气|风格|口吻|参考|收藏|post|Post"
     # what the post must leave out is an instruction, not something to say (不要提具体车次和城市)
     r"|(?:不要|别|不|不用|避免)(?:提|说|涉及|出现|透露)"
-    # …and how the post is built or how it should sound (结尾给同龄人一点建议, 字数别超过800, 不要贩卖焦虑)
+    # …and how the post is built or how it should sound (结尾给同龄人一点建议, 字数别超过800, 不要贩卖焦虑,
+    # 控制在300字以内)
     rf"|^(?:{POST_PARTS}|字数|篇幅)|贩卖焦虑|鸡汤|煽情|说教|广告|软文"
+    r"|^控制在|[\d一二三四五六七八九十百千]+字(?:以内|以下|左右|上下|之内)"
 )
 _ASKS = re.compile(
     r"怎么|如何|怎样|什么|哪些|哪个|哪里|多少|多久|(?<![十百千万])几[点个天种]|吗$|呢$|么$|能不能|要不要|值不值"
@@ -316,7 +318,9 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
     i = 0
     while i < len(clauses):
         if parts := _parts_after(clauses, i):  # 分成四块：项目现状 账号和权限 …: the parts it names
-            out += [clauses[i], ("、".join(parts), clauses[i + len(parts)][1])]
+            # (…steps in their order: 只用三步：洗脸 精华 防晒)
+            joint = " → " if _IN_PARTS.search(clauses[i][0])["unit"] == "步" else "、"  # type: ignore[index]
+            out += [clauses[i], (joint.join(parts), clauses[i + len(parts)][1])]
             i += len(parts) + 1
             continue
         if counted := _counted_after(clauses, i):  # 试了三款粉底液 雅诗兰黛DW 阿玛尼权力 还有毛戈平
@@ -361,7 +365,8 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 # a clause that says a thing is made of a count of parts, named after its colon (分成四块：, 包括三步：)
 _IN_PARTS = re.compile(
-    r"(?:分成|分为|包括|有)(?P<n>[一二两三四五六七八九十\d]+)(?:块|部分|个部分|步|类|项|段|个阶段|个节点)$"
+    r"(?:分成|分为|包括|有|只用|只要|就|一共|总共)(?P<n>[一二两三四五六七八九十\d]+)"
+    r"(?P<unit>块|部分|个部分|步|类|项|段|个阶段|个节点)$"
 )
 _NUMERALS = {c: i for i, c in enumerate("一二三四五六七八九十", 1)} | {"两": 2}
 

@@ -202,6 +202,11 @@ def _shortened(subject: str) -> str:
 _WHEN_ONLY = r"(?:每天|每晚|每周|每月|平时|平常|工作日|早上|晚上|周末)"
 
 
+_BEST_OF = re.compile(
+    r"^(?:什么|哪个|哪种|哪家|哪里)[\u4e00-\u9fff]{0,3}的(?P<thing>[\u4e00-\u9fff]{2,4}?)(?:最|更|比较).*$"
+)
+
+
 def subject_of(topic: str, audience: str) -> str:
     """The topic as a short noun phrase for titles and openings: 厦门三天两晚旅行攻略 → 厦门三天两晚旅行."""
     # a quoted subject (“户外婚礼新娘底妆”) without its marks — a short word quoted inside it keeps them: the
@@ -272,6 +277,8 @@ def subject_of(topic: str, audience: str) -> str:
     # (a question put to the writer is the subject, quoted: 面试被问为什么离职怎么回答 → 面试被问为什么离职)
     answering = rf"^(?P<q>{_PUT_TO_ME}[\u4e00-\u9fff]{{1,8}}?)(?:该|要)?(?:怎么|如何)(?:回答|答|接)$"
     subject = re.sub(answering, r"\g<q>", subject)
+    # (which of its kind is best: 什么季节的荸荠最甜, 哪家店的肠粉最好吃 → 荸荠, 肠粉 — the thing so judged)
+    subject = _BEST_OF.sub(r"\g<thing>", subject)
     # a question made into a topic: 小户型哪些家具值得买 → 小户型家具
     asked = None if re.search(_PUT_TO_ME, subject) else _ASKING.search(subject)
     if asked:
@@ -680,6 +687,8 @@ def _key(subject: str, keywords: list[str] | None = None, *, trip: bool = True) 
         and not _SPAN.fullmatch(k)  # 护肤, not 半年 of 半年护肤
         and not (WHEN_WORD.fullmatch(k) and not _MEAL.fullmatch(k))  # 退休, not 下个月 of 老王下个月退休
         and not _adverb(k)  # 妈妈, not 刚好 of 当妈妈刚好一年
+        # (萝卜糕, not a doing glued to what qualifies the thing: 做广式 of 在家做广式萝卜糕)
+        and not (len(k) == 3 and k[0] in "做吃买煮蒸烤炸" and k not in _theme_vocabulary())
     ]
     fit = [k for k in fit if not PERSON.fullmatch(k)] or fit  # 电信诈骗, not 爸妈 of 教爸妈识别电信诈骗
 
@@ -1025,7 +1034,7 @@ def _material(ctx: Context, fb: Feedback, words: list[str], head: str = "") -> M
         for w in (*words, *fb.expand)
         if len(w) >= 2 and w not in _PLAIN | _NOT_TAGS and _particular(w) and w not in context
     ]
-    asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)  # 看银杏: no camping lines
+    asked = voice.activities(f"{ctx.read} {ctx.topic}", asked=True)  # 看银杏: no camping lines
     # (a doing of the post's theme at a place, 三亚学冲浪: a note of the place alone is no lead of it)
     named = places(ctx.topic)
     rest = re.sub("|".join(map(re.escape, named)) or "^$", "", ctx.topic)
@@ -1124,7 +1133,7 @@ _PETS = frozenset({"cats", "dogs", "rabbits", "hamsters", "turtles", "fish", "bi
 def _emoji(ctx: Context, plain: bool) -> Any:
     """A picker of the theme's emoji ('' when the post is plain), none of another pet's (no 🐱 on a corgi,
     no 🐶 on a turtle)."""
-    named = readers(f"{ctx.request} {ctx.topic}") & _PETS
+    named = readers(f"{ctx.read} {ctx.topic}") & _PETS
     foreign = {m for group, marks in _PET_EMOJI.items() if named and group not in named for m in marks}
     kept = tuple(x for x in ctx.theme.emoji if x not in foreign)
     return (lambda: "") if plain else (lambda: pick(ctx.rng, kept or ctx.theme.emoji))
@@ -1298,16 +1307,16 @@ def _tags(
     base = [t for t in base if not _only_setting_out(t, ctx.request, ctx.topic)]
     # (…nor a kind of the theme's thing for a setting or a figure the request never names: no #职场穿搭 nor
     # #显瘦穿搭 on a night out in the snow)
-    said = f"{ctx.request} {ctx.topic}"
+    said = f"{ctx.read} {ctx.topic}"
     base = [t for t in base if not ((q := _QUALIFIED.match(t)) and q["q"] not in said)]
     # (…nor what the request refuses: no #开车 on 不开车怎么去)
     base = [t for t in base if not re.search(rf"(?:不|别|不用|不想|无需)(?:{re.escape(t)})", ctx.request)]
-    whose = readers(f"{ctx.request} {ctx.topic}")  # no #养猫 on a dog's adoption
+    whose = readers(f"{ctx.read} {ctx.topic}")  # no #养猫 on a dog's adoption
     base = [t for t in base if not other_readers(t, whose)]
     if not fb.tags_set:  # no tag of another activity of the theme (#露营 on a sunrise hike)
         base = [t for t in base if t in ctx.theme.tags[:1] or not _other_activity(ctx, t)]
         # …nor of a season the request never names (no #冬季穿搭 on a Sanya holiday)
-        base = [t for t in base if not _other_season(t, f"{ctx.request} {ctx.topic}")]
+        base = [t for t in base if not _other_season(t, f"{ctx.read} {ctx.topic}")]
         # …nor of a city's surroundings on a post about the city itself (#杭州周边 on 西湖)
         base = [t for t in base if not (t.endswith(("周边", "周边游")) and "周边" not in ctx.request)]
     tags = [t[:24] for t in dedupe([*fb.tags_add, *base]) if not any(x in t for x in avoid)]
@@ -1330,7 +1339,7 @@ def _tags(
         tags = dedupe([*tags, *(t for t in fill if not any(x in t for x in avoid))])
     if len(tags) < 3 and not fb.tags_set:  # …and then the tags that fit any post of the theme, or any post
         # (…not of an activity the request does not ask for: no #露营 nor #水上运动 on a night ride)
-        asked = voice.activities(f"{ctx.request} {ctx.topic}", asked=True)
+        asked = voice.activities(f"{ctx.read} {ctx.topic}", asked=True)
         spare = [
             t
             for t in [*generic_tags(ctx.theme.key), *generic_tags("any")]
@@ -1387,7 +1396,7 @@ def _other_activity(ctx: Context, tag: str) -> bool:
     if ctx.theme.key not in _ACTIVITY_THEMES:  # a food or home theme's triggers are kinds, no activities
         return False  # (#家常菜 fits 番茄牛腩家常做法 though its 做法 is a trigger too)
     triggers = [w for w in ctx.theme.triggers if len(w) >= 2]
-    asked = f"{ctx.request} {ctx.topic}".lower()
+    asked = f"{ctx.read} {ctx.topic}".lower()
     named = [w for w in triggers if w in asked]
     in_tag = [w for w in triggers if w in tag.lower()]
     return bool(named) and bool(in_tag) and not any(w in asked for w in in_tag)
@@ -1454,7 +1463,7 @@ def _other_half(ctx: Context, subject: str, said: list[str]) -> list[tuple[str, 
     if not joined or len(second) < 2 or places(second) or any(second in line for line in said):
         return []
     owner = next((w for w, flag in posseg_cut(first) if flag.startswith("n") and len(w) >= 2), "")
-    tips = voice.scene_tips(ctx.theme.key, owner + second, f"{ctx.request} {owner}{second}")
+    tips = voice.scene_tips(ctx.theme.key, owner + second, f"{ctx.read} {owner}{second}")
     fresh = [t for t in tips if t not in said]
     return [(second, fresh[:3])] if fresh else []
 
@@ -1780,7 +1789,7 @@ def _general_advice(
     one (辅食 tips for a 辅食 post, not outing tips) — enough on its own, no product-review tip on a noodle
     shop — else the theme's ("出发前查好开放时间" for a trip), then the kind of post's. Also the scene's."""
     general: list[str] = []
-    theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
+    theme_tips = voice.scene_tips(ctx.theme.key, subject, f"{ctx.read} {ctx.topic}")
     broad = (voice.THEME_TIPS.get(ctx.theme.key, ()), voice.GENERAL_TIPS.get(kind, ()))
     named = _particular_words(subject)
     # no theme of the corpus, or a subject the theme's advice never speaks of (苔藓微景观 is no storage
@@ -1804,7 +1813,7 @@ def _general_advice(
         # of anything would only pad it
         if told >= 2:
             broad = ((), ())
-    own = readers(f"{ctx.request} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
+    own = readers(f"{ctx.read} {ctx.topic}")  # no dog's groomer in a post on keeping turtles
     # (asked for a longer post, the theme's general advice follows the scene's)
     pools = ((theme_tips, *broad) if length == "longer" else (theme_tips,)) if theme_tips else broad
     for pool in pools:
@@ -1867,7 +1876,7 @@ def _things_asked(ctx: Context, subject: str, fb: Feedback) -> voice.SceneTips:
     """The scene of what to have (data/lexicon/scene_tips.txt `things:`) when the request asks for things,
     with none of its things or advice the editor said to leave out; () when it does not ask, or its scene
     lists none."""
-    scene = voice.things_asked(ctx.theme.key, subject, f"{ctx.request} {ctx.topic}")
+    scene = voice.things_asked(ctx.theme.key, subject, f"{ctx.read} {ctx.topic}")
     kept = [t for t in scene if not any(x in t for x in fb.avoid)]
     return voice.SceneTips(kept, things=tuple(t for t in scene.things if not any(x in t for x in fb.avoid)))
 
@@ -2041,7 +2050,7 @@ def _spare_doings(ctx: Context, fb: Feedback, said: list[str]) -> list[str]:
     none the editor refuses, none the post says already (赶海 at low tide once, as a tip or as a doing)."""
     spare: list[str] = []
     said_words = [_particular_words(t) for t in said]
-    text = f"{ctx.request} {ctx.topic}"
+    text = f"{ctx.read} {ctx.topic}"
     sought = voice.sought_doings(text)  # (what the trip goes to do, before its landmarks: 看油菜花)
     others = [d for d in voice.trip_doings(text) if d not in sought]
     # (a landmark the trip is named after goes first: 承德避暑山庄两天; a day at one spends no time on the

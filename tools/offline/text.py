@@ -216,6 +216,13 @@ def _trigger_weight(text: str, word: str, theme: str) -> float:
 
 
 _ATE_COUNTED = re.compile(r"(?:吃|尝|喝)(?:了|遍了?|过)(?:[一二两三四五六七八九十几\d]+[家碗份顿种样杯])")
+# …or a dish made, named by its kind of food (在家做广式萝卜糕, 蒸了一锅红糖发糕), or a taste asked after
+# (什么季节的荸荠最甜)
+_MADE_DISH = re.compile(
+    r"(?:做|蒸|煮|烤|炸|包|煎|炖|卤|熬)(?:了|个|一锅|一盘|一笼)?[\u4e00-\u9fff]{0,4}"
+    r"(?:糕|饼|粥|饺子?|包子|糖水|羹|汤圆|丸子)(?![\u4e00-\u9fff]{0,2}(?:模具|机|锅))"
+    r"|(?:最|特别|超级?)(?:甜|好吃|香|鲜|嫩|入味)(?![\u4e00-\u9fff]{0,2}(?:的(?:妆|口红|香水)))"
+)
 _GONE_TO = re.compile(r"(?:去了|到了|逛了|爬了|登了)(?P<p>[\u4e00-\u9fff]{2,6})")
 
 
@@ -271,7 +278,7 @@ def detect_theme(text: str) -> Theme:
         elif theme.key == "pets":
             triggers += len(_KEPT_ANIMAL.findall(lowered))
         elif theme.key == "food":  # (…and what was eaten, counted: 在厦门吃了三家沙茶面 tastes the dish)
-            triggers += len(_ATE_COUNTED.findall(lowered))
+            triggers += len(_ATE_COUNTED.findall(lowered)) + len(_MADE_DISH.findall(lowered))
         words = sections("theme_words.txt").get(theme.key, {}).get("words", "").split()
         hits = (triggers, sum(1 for word in words if word in lowered) if triggers else 0)
         if hits > best_hits:
