@@ -91,10 +91,14 @@ _TELL = re.compile(
     # (…written down to post: 想记录下来发小红书, 记下来发个朋友圈)
     r"(?:来(?=发))?(?:发(?:个|条|篇|一条|一篇)?(?:小红书|朋友圈|微博|笔记)$)?"
 )
-# telling the readers (告诉大家什么季节的荸荠最甜, 跟大家聊聊…, 教新手怎么挑西瓜): a frame, not the subject
+# telling the readers of a thing (告诉大家什么季节的荸荠最甜, 跟大家聊聊…): a frame, not the subject — but
+# told only when or how to do it (告诉大家几点进山最合适), the post's purpose (`_HOW_TO_WRITE`): the subject
+# is elsewhere
 _TO_READERS = re.compile(
-    r"^(?:告诉|教)(?:大家|你们|姐妹们|各位|新手们?)"
-    r"|^(?:跟|和|给)(?:大家|你们|姐妹们|各位)(?:说说|讲讲|聊聊|说一说|讲一讲|分享一下|分享|介绍一下|介绍|科普一下|科普)"
+    r"^(?:(?:告诉|教)(?:大家|你们|姐妹们|各位|新手们?)"
+    r"|(?:跟|和|给)(?:大家|你们|姐妹们|各位)"
+    r"(?:说说|讲讲|聊聊|说一说|讲一讲|分享一下|分享|介绍一下|介绍|科普一下|科普))"
+    r"(?!(?:几点|什么时候|何时)(?!的)|多久|怎么|如何|怎样|要不要|该不该)"
 )
 # (not 一个月, 一个人: a span of time or a person is the subject's own)
 _COUNT = re.compile(
