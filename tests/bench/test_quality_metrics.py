@@ -221,9 +221,12 @@ def test_the_request_set() -> None:
     )
     # (…and so did rounds 32 to 36, 38, 40, 41, 43, 45, 47, 49, 51 and 53, from req-3202, req-3302 …
     # req-4502 on)
+    # (…but for nine of round 53's, whose posts were read by mistake in session 37: tune rows since)
+    read = {f"req-{n}" for n in (4502, 4505, 4520, 4529, 4532, 4550, 4553, 4556, 4559)}
     for start in (3100, 3200, 3300, 3400, 3500, 3600, 3700, 3800, 3900, 4000, 4100, 4200, 4300, 4400, 4500):
         assert all(
-            r["split"] == ("holdout" if (int(r["id"][4:]) - start) % 3 == 2 else "tune")
+            r["split"] == ("holdout" if (int(r["id"][4:]) - start) % 3 == 2 and r["id"] not in read
+                           else "tune")
             for r in rows
             if start <= int(r["id"][4:]) < start + 100
         )
