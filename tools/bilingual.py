@@ -1469,6 +1469,17 @@ def localize(text: str) -> str:
     # 优点是拖地真干净，缺点是老卡在沙发底下)
     text = re.sub(r"\s*\bpros?\s*[:：]\s*(?=[\u4e00-\u9fff])", "，优点是", text, flags=re.IGNORECASE)
     text = re.sub(r"\s*\bcons?\s*[:：]\s*(?=[\u4e00-\u9fff])", "，缺点是", text, flags=re.IGNORECASE)
+    # (a word count is how long to write, nothing to say: "Friendly, under 500 words.")
+    text = re.sub(
+        r"[,，]?\s*\b(?:(?:under|below|within|about|around|max|less\s+than|no\s+more\s+than)\s+)?\d+\s*words?\b\.?",
+        "",
+        text,
+        flags=re.IGNORECASE,
+    )
+    # (…and the tries it took: "after 3 failed tries" → 失败3次以后)
+    text = re.sub(
+        r"\bafter\s+(\d+)\s+failed\s+(?:tries|attempts)\b", r"，失败\1次以后", text, flags=re.IGNORECASE
+    )
     # (…and how often: "3 runs a week" → 每周跑3次, "w/ walking breaks" → 跑走结合)
     text = re.sub(r"\b(\d+)\s+runs?\s+(?:a|per)\s+week\b", r"每周跑\1次", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:w/|with)\s+walk(?:ing)?\s+breaks\b", "跑走结合", text, flags=re.IGNORECASE)

@@ -2296,3 +2296,17 @@ def test_a_dish_made_and_a_taste_asked_are_food_and_the_thing_judged_is_the_subj
     assert detect_theme("什么时候的枇杷最甜").key == "food"
     assert subject_of("哪家店的肠粉最好吃", "") == "肠粉"
     assert _key("周末在家做广式腊肠卷", ["周末", "在家", "做广式", "腊肠卷"]) == "腊肠卷"
+
+
+def test_an_english_word_count_is_no_subject_and_the_tries_it_took_are_told() -> None:
+    nurse = "Post about my first year as a night-shift nurse. Under 400 words."
+    assert extract_topic(nurse) == "夜班护士第一年"
+    assert "失败2次" in localize("my kombucha finally worked after 2 failed tries")
+
+
+def test_what_is_done_for_whom_a_named_pet_s_life_and_a_stay_s_span_leave_their_subject() -> None:
+    from tools.offline.drafting import subject_of
+
+    assert subject_of("夏天怎么给仓鼠降温", "") == "夏天仓鼠降温"
+    assert extract_topic("养了只豹纹守宫叫芝麻 每天喂两条面包虫 想写篇它的日常") == "豹纹守宫日常"
+    assert subject_of("在曼谷的泰语学校待了三个月", "") == "曼谷泰语学校"

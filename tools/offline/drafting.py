@@ -202,6 +202,7 @@ def _shortened(subject: str) -> str:
 _WHEN_ONLY = r"(?:每天|每晚|每周|每月|平时|平常|工作日|早上|晚上|周末)"
 
 
+_GIVEN = re.compile(r"给(?P<what>\S{3,})")
 _BEST_OF = re.compile(
     r"^(?:什么|哪个|哪种|哪家|哪里)[\u4e00-\u9fff]{0,3}的(?P<thing>[\u4e00-\u9fff]{2,4}?)(?:最|更|比较).*$"
 )
@@ -290,12 +291,15 @@ def subject_of(topic: str, audience: str) -> str:
             cut = re.sub(r"(?:要|需要|得|该)[\u4e00-\u9fff]{1,2}$", "", before)
             before = cut if len(cut) >= 2 else before
         after = _PREDICATE.split(subject[asked.end() :], maxsplit=1)[0]
+        given = _GIVEN.match(after)
         if asked.group("where"):  # 去哪看银杏, 哪里的火锅好吃: where is asked, the thing is what it is about
             after = "".join(things_in(subject[asked.end() :]))
         # (怎么回答, 怎么穿得暖, 怎么换: how, not what — but what is grown or kept is: 种什么花能活 → 种花;
         # and a theme's own doing is a thing: 用什么防晒不闷痘 → 防晒)
-        elif re.fullmatch(_WHEN_ONLY, before) and len(after) >= 2:
-            pass  # (…and a doing at a time asked is the doing: 每天几点起床才算自律 → 每天起床, not 每天)
+        # (…and a doing at a time asked is the doing: 每天几点起床才算自律 → 每天起床, not 每天; and so is
+        # what is done for whom: 冬天怎么给爬宠控温 → 冬天爬宠控温)
+        elif (re.fullmatch(_WHEN_ONLY, before) and len(after) >= 2) or given:
+            after = given["what"] if given else after
         elif not (
             _is_noun(after) or after in _activities() if len(after) >= 2 else re.search(r"\S[种养]$", before)
         ):  # (…but a doing it ends on is what: 几点起床晨跑最舒服 → 晨跑)
@@ -412,6 +416,7 @@ def subject_of(topic: str, audience: str) -> str:
         subject = closed if 0 < len(closed) <= 16 else subject[: subject.rfind("《")].rstrip("的和与及、")
     # how long it was kept up, its span cut off (每天跳绳1000下坚持一个月 → 跳绳1000下): the doing
     subject = re.sub(r"(?<=\S{2})(?:坚持|连续|持续)了?$", "", subject)
+    subject = re.sub(r"(?<=\S{4})[待住呆]了?$", "", subject)  # (…and how long stayed: 泰拳训练营待了两周)
     # (…nor on what the pet is called, a name left at the end: 玄凤鹦鹉豆豆 → 玄凤鹦鹉)
     subject = re.sub(rf"(?<=\S{{2}}{_ANIMAL_END})([^猫狗兔鸟鸭鹅鱼龟熊虫])\1$", "", subject)
     # (…or a name and an age: 龙猫豆包两岁 → 龙猫)

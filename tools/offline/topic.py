@@ -358,7 +358,7 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     # …the whole of it, when the clause goes on naming it (番茄 of 番茄炒蛋 is the dish's part)
     whole = next((s for c in others if owner in (s := _subject_of(c)) and s.startswith(owner)), "")
     # (…not a clause that says something of it: 春笋是菜场买的 tells where it came from)
-    said_of = re.search(r"是|用|买|在|有|了", whole[len(owner):])
+    said_of = re.search(r"是|用|买|在|有|了|叫", whole[len(owner):])  # (…nor its name: 鬃狮蜥叫小土豆)
     owner = whole if 0 < len(whole) <= 8 and "的" not in whole and not said_of else owner
     if own_way:
         return bare + owner
@@ -367,7 +367,9 @@ def _owned(topic: str, clauses: list[str], first: str) -> str:
     home = next((c for c in others if owner in c), "")
     city = next((p for p in places(home[: home.find(owner)]) if p in divisions()), "") if theme_word else ""
     owner = city + owner if city and city not in owner and len(city + owner) <= 8 else owner
-    if posseg(bare)[0][1] in ("a", "d") or bare.startswith("不") or _SAYS_HOW.search(bare):
+    # (a life is no trait: 它的日常 → 鬃狮蜥日常)
+    trait = posseg(bare)[0][1] in ("a", "d") and not theme_word and bare not in ("日常", "生活", "小日子")
+    if trait or bare.startswith("不") or _SAYS_HOW.search(bare):
         return f"{bare}的{owner}"  # a trait goes before its thing: 新手也不会翻车的番茄炒蛋
     return owner + bare
 
