@@ -2310,3 +2310,12 @@ def test_what_is_done_for_whom_a_named_pet_s_life_and_a_stay_s_span_leave_their_
     assert subject_of("夏天怎么给仓鼠降温", "") == "夏天仓鼠降温"
     assert extract_topic("养了只豹纹守宫叫芝麻 每天喂两条面包虫 想写篇它的日常") == "豹纹守宫日常"
     assert subject_of("在曼谷的泰语学校待了三个月", "") == "曼谷泰语学校"
+
+
+def test_a_ride_not_to_miss_is_a_stop_and_a_work_stay_and_a_dog_s_city_walk_take_their_advice() -> None:
+    details = request_details("带爸妈去了北海五天 夕阳观光车必坐 想写篇攻略", "北海五天", "北海五天")
+    assert details.wants == ["傍晚去坐夕阳观光车"]
+    stay = str(_draft("在大理的青旅当了一个月义工 每天前台值班 想写篇打工换宿的经历")["body"])
+    assert "休息日" in stay or "问清楚" in stay or "写清楚" in stay
+    walk = str(_draft("带柯基逛了一天厦门 想写篇笔记 哪里能进狗都写上")["body"])
+    assert any(w in walk for w in ("牵引绳", "能不能带", "拾便袋"))

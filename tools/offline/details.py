@@ -128,6 +128,8 @@ _ARRANGE = re.compile(r"^(?:多|再|尽量)?安排(?:点|些|一些|上)?")
 # …or a place the trip must go to, named first (兵马俑一定要去, 鼓浪屿必去)
 _MUST_GO = re.compile(
     r"^(?P<what>[\u4e00-\u9fff]{2,8}?)(?:是)?(?:一定要|必须|必|非|很想|特别想|想)去(?:一趟|一次|看看)?$"
+    # (…or ridden: 日落跨海缆车必坐)
+    r"|^(?P<ride>[\u4e00-\u9fff]{2,10}?)(?:是)?(?:一定要|必须|必)坐$"
 )
 
 
@@ -545,7 +547,9 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
             continue  # …and the kind of post told of it (金毛第一次洗澡的踩坑故事, 狗狗第一次坐飞机…攻略), or
             # of a part of it, which tells nothing (租房第一次做饭，厨房必备清单)
         elif must := _MUST_GO.match(clause):  # 兵马俑一定要去: a stop of the trip's days, nothing told
-            details.wants.append(visit(must["what"]))
+            ride = must["ride"] or ""
+            when = "傍晚" if re.search(r"日落|夕阳|晚霞", ride) else ""
+            details.wants.append(f"{when}去坐{ride}" if ride else visit(must["what"]))
         elif _TOLD.search(clause) or (was_telling and _goes_on_telling(clause)):
             details.told += [opened] if opened and not details.told else []
             details.told += [*was_setting, clause]
