@@ -2319,3 +2319,14 @@ def test_a_ride_not_to_miss_is_a_stop_and_a_work_stay_and_a_dog_s_city_walk_take
     assert "休息日" in stay or "问清楚" in stay or "写清楚" in stay
     walk = str(_draft("带柯基逛了一天厦门 想写篇笔记 哪里能进狗都写上")["body"])
     assert any(w in walk for w in ("牵引绳", "能不能带", "拾便袋"))
+
+
+def test_a_title_named_in_book_marks_is_the_subject_without_its_label_or_the_next_clause() -> None:
+    assert extract_topic("帮我写一篇小红书 标题《大理到底住几天才够》 我们待了6天 洱海和沙溪都去了") == (
+        "大理到底住几天才够"
+    )
+    rabbit = "写篇帖子 题目《新手养兔子要准备哪些东西》 我列了：笼子 干草"
+    assert extract_topic(rabbit) == "新手养兔子要准备哪些东西"
+    assert extract_topic("写一篇分享 主题：干皮冬天多久去一次角质 我试过一周两次 后来改成两周一次") == (
+        "干皮冬天多久去一次角质"
+    )
