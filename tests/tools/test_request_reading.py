@@ -2330,3 +2330,8 @@ def test_a_title_named_in_book_marks_is_the_subject_without_its_label_or_the_nex
     assert extract_topic("写一篇分享 主题：干皮冬天多久去一次角质 我试过一周两次 后来改成两周一次") == (
         "干皮冬天多久去一次角质"
     )
+
+
+def test_the_time_after_a_surgery_is_of_the_procedure_a_clause_names() -> None:
+    assert extract_topic("我家猫上周做完绝育 帮我写篇术后护理") == "绝育术后护理"
+    assert extract_topic("帮我写篇术后护理 给新手铲屎官") == "术后护理"

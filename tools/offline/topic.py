@@ -888,6 +888,17 @@ def _diagnosed(topic: str, clauses: list[str], first: str) -> str:
     return who + ill
 
 
+# What a recovery is after (做完绝育 of 术后护理, 拔完智齿 of 术后饮食): the procedure a clause says was done
+_PROCEDURE = re.compile(r"(?:做|动|拔)(?:完|了)(?P<what>绝育|手术|智齿|牙|眼睛手术|近视手术|剖腹产|阑尾)")
+
+
+def _after_what(topic: str, clauses: list[str], first: str) -> str:
+    """A topic of the time after a surgery (术后护理) with the procedure another clause names (绝育术后
+    护理)."""
+    done = next((m["what"] for c in clauses if c != first and (m := _PROCEDURE.search(c))), "")
+    return done + topic if done and topic.startswith("术后") else topic
+
+
 def _told_subject(clauses: list[str]) -> str:
     """The first thing the clauses name (see `_subject_of`) — past a stay somewhere (在凯里待了两天) to what
     was had there, with where (吃了5家酸汤鱼 → 凯里酸汤鱼); '' when they name none."""
@@ -1053,6 +1064,7 @@ def extract_topic(request: str) -> str:
     else:
         topic = _of_the_other(topic, first, clauses)
     topic = _diagnosed(_changed(_owned(topic, clauses, first), clauses, first), clauses, first)
+    topic = _after_what(topic, clauses, first)
     # 武功山徒步两天一夜，写一篇路线和装备攻略: the trip is the subject; 养了一年的柯尔鸭，说说噪音和日常照顾:
     # the duck
     # (…a product used, named in Latin letters, before who uses it: 细软塌发质，用了一个月Dyson Airwrap)
