@@ -35,7 +35,7 @@ from agents.checks.textutil import (
     words,
 )
 from tools import segmenter
-from tools.entities import advice_domains, posseg_cut
+from tools.entities import advice_domains, posseg_cut, readers
 from tools.lexfiles import LEXICON, generic_tags
 from tools.offline.text import DAY_LABEL, THEMES
 
@@ -98,9 +98,11 @@ def _pasted(text: str, request: str) -> bool:
     core = normalise(text)
     if len(core) < 4:
         return False
-    # two clauses of the request, copied as they stand (武汉过早攻略，适合第一次去武汉的人)
+    # two clauses of the request, copied as they stand (武汉过早攻略，适合第一次去武汉的人) — not two phrases
+    # picked out of longer ones (第一个半马，最后五公里 of …人生第一个半马，…最后五公里差点走下来)
     said = [normalise(c) for c in _CLAUSE.split(strip_emoji(text)) if c.strip()]
-    if len(said) >= 2 and all(len(c) >= 4 and c in normalise(request) for c in said):
+    asked_clauses = [normalise(c) for c in _CLAUSE.split(request) if c.strip()]
+    if len(said) >= 2 and all(len(c) >= 4 and _most_of_a_clause(c, asked_clauses) for c in said):
         return True
     whole = normalise(request)
     clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
@@ -113,7 +115,14 @@ def _pasted(text: str, request: str) -> bool:
     # The whole of a request of several clauses, or the topic with the request's own scaffolding — or the
     # question it opens with, asked of the studio and pasted back (梨形身材夏天通勤穿什么裤子 of …显瘦？预算…)
     asked = len(clauses) > 1 and clauses[0] in similar and bool(_ASKING.search(clauses[0]))
+    # (…or the story it opens with, told word for word: 带我家柯基去安吉露营了两天 — not a topic phrase)
+    asked = asked or (len(clauses) > 1 and core == clauses[0] and len(core) >= 8 and bool(_TOLD.search(core)))
     return (len(clauses) > 1 and whole in similar) or asked or bool(_TITLE_SCAFFOLD.search(strip_emoji(text)))
+
+
+def _most_of_a_clause(phrase: str, clauses: Sequence[str]) -> bool:
+    """Is `phrase` most of one of the request's clauses (three fifths of it or more)?"""
+    return any(phrase in c and len(phrase) >= 0.6 * len(c) for c in clauses)
 
 
 def _similar(a: str, b: str) -> bool:
@@ -121,6 +130,9 @@ def _similar(a: str, b: str) -> bool:
 
 
 _CLAUSE = re.compile(r"[，,。.!！？?；;\n]")
+_TOLD = re.compile(r"我|了")
+# The reader groups of a pet (data/lexicon/readers.txt): whose animal a post keeps
+_PETS = frozenset({"cats", "dogs", "rabbits", "hamsters", "turtles", "fish", "birds"})
 _ASKING = re.compile(r"怎么|如何|哪些|什么|为什么|吗[？?]?$|呢[？?]?$")
 # What a request says around its topic that a title does not: 分享/心得分享 at the end, who it is for, a
 # request for a write-up.
@@ -147,7 +159,12 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
     post = "\n".join([scope.text, str(draft.get("title", "")), str(draft.get("body", ""))]).lower()
     body = str(draft.get("body", ""))
     foreign = [t for t in items if foreign_mentions(t, scope.places) and not _around_home(t, body, scope)]
-    unrelated = [t for t in items if t not in foreign and not _related(t, post, scope)]
+    # (…and a tag of another kind of pet than the post keeps is no tag of it: #狗狗训练 on an old cat's water)
+    pets = readers(post) & _PETS
+    unrelated = [
+        t for t in items
+        if t not in foreign and (not _related(t, post, scope) or (pets and readers(t) & _PETS - pets))
+    ]
     if unrelated:
         findings.append(
             Finding(

@@ -726,6 +726,7 @@ def _moved(escaped: str) -> list[str]:
     """Where the writer lived before a move (我从北京搬回了老家洛阳, 在上海住了五年后…)."""
     return [
         rf"从{escaped}(?:搬回|搬到|搬来|搬走|辞职|回到?老家|调到|调去|调来|转到)",
+        rf"(?:搬到|搬来|搬去|搬回)了?{escaped}",  # (…or after it: 我以前住广州，去年搬到北京)
         rf"(?:调到|调去|调来){escaped}(?:工作|上班|的)",
         # (…or a job left there: 从上海的设计公司辞职)
         rf"从{escaped}的[^，,。！!？?；;\n]{{1,8}}?(?:辞职|离职|跳槽|毕业)",
@@ -819,6 +820,10 @@ def _compared(escaped: str, listed: str) -> list[str]:
         rf"不如{listed}(?:的|那边)",
         # (…a trip there before: 和去年去的槟城比)
         rf"(?:和|跟|与)(?:去年|前年|之前|以前|上次|那年)?(?:去|去过|住过|玩过)的{listed}(?:比|相比|比起来)",
+        # (…a place passed over: 我没去京都那种热门地方排队; and one the writer did the same in years before:
+        # 两年前在京都租过一次)
+        rf"(?:没|没有|不)去{listed}(?:那种|那样|这种|的)",
+        rf"(?:[一二两三四五六七八九十几\d]+年前|去年|前年|之前|以前|上次)在{listed}[^\W的]{{1,2}}过",
         # (…or a share of what it costs there: 房租只有上海的四分之一)
         rf"(?:只有|只要|不到|才|是|相当于|差不多是){listed}的"
         r"(?:[一二三四五六七八九十几\d]+分之[一二三四五六七八九十几\d]+|一半|[一二三四五六七八九十几\d]+成|[一二两三四五六七八九十几\d]+倍)",

@@ -100,7 +100,7 @@ _REPORTED = re.compile(
 _ANNOUNCED = re.compile(
     # (…after what it is about: 回程的事再强调一下：)
     r"(?:^|[。！？!?；;，,]\s*)(?:[^，,。！？!?；;：:]{1,8}?(?:的事|这件事|这一点|这点)(?:情)?)?"
-    r"(?:换句话说|也就是说|说白了|说到底|再说一遍|再强调一[次遍下]|再提醒一[次遍下]|还有一点要记住|"
+    r"(?:换句话说|也就是说|说白了|说到底|再说一遍|再强调一[次遍下]|再提醒一[次遍下]|还有一点要记住|再说回[^，,：:]{1,8}[：:]|"
     r"还是那句话|重复一遍)[，,：:]?\s*"
 )
 
@@ -238,9 +238,14 @@ def _units(body: str) -> list[_Unit]:
             parts = [s for s in sentences(line) if len(normalise(s)) >= MIN_CHARS]
             item = bool(_NUMBERED.match(line))
             units.extend(_Unit(number, s, False, heading, item=item) for s in parts)
+            announcing = False  # (…and the sentences after it on its line: 再说回物理那支：…；问题是…)
             for said in parts:  # what the writer says again, without the words announcing it
-                if (again := _ANNOUNCED.search(said)) and len(normalise(said[again.end() :])) >= MIN_CHARS:
+                again = _ANNOUNCED.search(said)
+                if again and len(normalise(said[again.end() :])) >= MIN_CHARS:
                     units.append(_Unit(number, said[again.end() :], False, heading, announced=True))
+                elif announcing:
+                    units.append(_Unit(number, said, False, heading, announced=True))
+                announcing = announcing or bool(again)
             for said in parts:  # what someone else is reported to say, without the frame that reports it
                 frame = _REPORTED.match(said)
                 rest = said[frame.end() :] if frame else ""

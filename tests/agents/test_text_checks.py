@@ -1625,10 +1625,11 @@ ROUND_21_FAILING = frozenset(
 ROUND_22_FAILING = frozenset(
     f"draft-g{n}-good" for n in (805, 810, 832, 834, 835, 837, 841)
 )
-# Round 24 (F627–F650, G846–G881; a third of each held out): seven of its good posts still fail — a story's
-# title that keeps the request's words (安吉竹林露营，半夜遇上暴雨), #健康饮食 on oats, and five held out
+# Round 24 (F627–F650, G846–G881; a third of each held out): six of its good posts still fail — #健康饮食 on
+# oats, and five held out (a story's title that keeps two of the request's phrases, 安吉竹林露营，半夜遇上
+# 暴雨, passes since session 37: phrases picked out of longer clauses are a title's own)
 ROUND_24_FAILING = frozenset(
-    f"draft-{n}-good" for n in ("f646", "f648", "g847", "g856", "g865", "g876", "g877")
+    f"draft-{n}-good" for n in ("f646", "g847", "g856", "g865", "g876", "g877")
 )
 # Round 26 (F701–F724, G901–G945; a third of each held out): ten of its good posts still fail — a tangent or
 # a repair story read as drift (a phone's settings path, a grandfather's phone), a review's parallel lines
@@ -1675,8 +1676,8 @@ ROUND_33_FAILING = frozenset(
 # cutting brought from home (从成都老家掐回来的), the city a salary range is of (我的岗位在杭州), a brand
 # named after a city (巴黎欧莱雅), a grooming post's 梳…毛 said apart — passed by class; the seven held out
 # left as measured
-ROUND_34_FAILING = frozenset(
-    f"draft-{n}-good" for n in ("f1091", "g1352", "g1361", "g1367", "g1373", "g1376", "g1379")
+ROUND_34_FAILING = frozenset(  # (one held out passes since session 37)
+    f"draft-{n}-good" for n in ("f1091", "g1352", "g1361", "g1367", "g1373", "g1379")
 )
 # Round 35 (session 32): written blind and measured once at d318d4e — tune 15 of 22 caught, 10 of 31 good
 # posts failed; held out 7 of 10, 5 of 15. The ten tuned false fails — a past home (以前在深圳住城中村的时候),
@@ -1722,12 +1723,16 @@ ROUND_52_FAILING = frozenset(
 )
 # (round 54: two held out, as measured after the tuning)
 ROUND_54_FAILING = frozenset({"draft-f1242-good", "draft-g1658-good"})
+# (round 56: five held out, as measured)
+ROUND_56_FAILING = frozenset(
+    {"draft-f1258-good", "draft-f1261-good", "draft-f1264-good", "draft-g1682-good", "draft-g1688-good"}
+)
 _STILL_FAILING = (
     ROUND_21_FAILING | ROUND_22_FAILING | ROUND_24_FAILING | ROUND_26_FAILING | ROUND_27_FAILING
     | ROUND_28_FAILING | ROUND_29_FAILING | ROUND_30_FAILING | ROUND_31_FAILING | ROUND_32_FAILING
     | ROUND_33_FAILING | ROUND_34_FAILING | ROUND_35_FAILING | ROUND_37_FAILING | ROUND_39_FAILING
     | ROUND_42_FAILING | ROUND_44_FAILING | ROUND_46_FAILING | ROUND_48_FAILING | ROUND_50_FAILING
-    | ROUND_52_FAILING | ROUND_54_FAILING
+    | ROUND_52_FAILING | ROUND_54_FAILING | ROUND_56_FAILING
 )
 # (every G family, and every F family from F206 on, by its number: F1001 is later than F206)
 LATE_GOOD = sorted(
@@ -1738,6 +1743,11 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 56
+    "draft-f1263-2": "title_pasted",  # 带我家柯基去安吉露营了两天: the told opening clause, word for word
+    "draft-f1265-2": "stock_phrase",  # 综上所述 and 希望对你有帮助
+    "draft-f1269-1": "duplicate",  # 再说回物理那支：… the sunscreen's pros and cons said again
+    "draft-f1272-2": "tag_unrelated",  # #狗狗训练, #水族造景, #仓鼠笼子 on an old cat's water
     # round 54
     "draft-f1243-1": "cut_off",  # 07:00回农家院吃早饭，小米粥加馒头鸡: a clocked row cut after its sentences
     "draft-f1249-1": "duplicate",  # 我的结论：… / 所以我现在的用法是：…: one conclusion drawn twice
@@ -3105,3 +3115,42 @@ def test_a_question_the_request_opens_with_pasted_as_the_title_and_a_marketing_a
     assert "title_pasted" not in checks(request, {"title": "小个子大衣，我留下这两件", "body": body})
     said = "家人们，今天说说阳台。\n\n总而言之，先量尺寸。"
     assert "stock_phrase" in checks("阳台怎么改造", {"title": "阳台改造", "body": said})
+
+
+# --- session 37: round 56's tune rows, each tested with other posts of its class -----------------------
+def test_a_place_passed_over_or_done_before_and_a_move_to_a_city_are_no_places_of_the_post() -> None:
+    passed = (
+        "在首尔的第三天，我没去釜山那种热门地方，而是去了水原。\n\n三年前在釜山住过一次，人太多。\n\n收藏起来。"
+    )
+    assert "foreign_place" not in checks("在首尔时去水原玩一天", {"title": "水原一日", "body": passed})
+    moved = "我以前住厦门，去年搬到沈阳，脸开始干。\n\n沈阳的暖气一开就更干了。\n\n收藏。"
+    assert "foreign_place" not in checks("换季脸干怎么办 写个复盘", {"title": "换季复盘", "body": moved})
+
+
+def test_a_told_opening_clause_pasted_as_the_title_is_caught_but_two_phrases_picked_are_a_title() -> None:
+    request = "带我家柴犬去莫干山露营了两天，写一篇带狗露营的注意事项"
+    body = "第一次带狗露营。\n\n营地要提前问能不能带狗。\n\n收藏。"
+    assert "title_pasted" in checks(request, {"title": "带我家柴犬去莫干山露营了两天", "body": body})
+    marathon = "五月跑了人生第一个全马，在无锡，最后十公里差点走下来。想写成一篇故事"
+    title = {"title": "第一个全马，最后十公里", "body": "备赛十六周。\n\n比赛那天下雨。\n\n收藏。"}
+    assert "title_pasted" not in checks(marathon, title)
+
+
+def test_a_point_said_again_after_going_back_to_it_and_a_wish_to_have_helped_are_caught() -> None:
+    body = (
+        "对比了两支面霜。\n\n厚的那支：\n优点：保湿很久，晚上涂完第二天脸还是润的。\n"
+        "缺点：很油，夏天用会闷，上妆前要等十分钟，不然会搓泥。\n\n"
+        "薄的那支：\n优点：吸收快，早上用刚好。\n缺点：保湿只够半天。\n\n"
+        "再说回厚的那支：晚上用确实润，第二天还不干；问题是太油，夏天会闷，上妆前得等一会儿，不然搓泥。"
+    )
+    assert "duplicate" in checks("两支面霜对比", {"title": "两支面霜", "body": body})
+    said = "颜色只用三种。\n\n鞋子选方跟。\n\n综上所述，上浅下深最稳。希望对你有帮助！"
+    assert "stock_phrase" in checks("小个子秋天通勤穿什么", {"title": "小个子通勤", "body": said})
+
+
+def test_a_tag_of_another_kind_of_pet_is_unrelated() -> None:
+    body = "我家猫12岁了。\n\n每天多放两个水碗。\n\n湿粮里加温水。"
+    draft = {"title": "老猫喝水", "body": body, "tags": ["老猫", "猫咪喝水", "狗狗训练", "萌宠"]}
+    assert "tag_unrelated" in checks("老猫不爱喝水怎么办 分享经验", draft)
+    own = {"title": "老猫喝水", "body": body, "tags": ["老猫", "猫咪喝水", "养猫日常", "萌宠"]}
+    assert "tag_unrelated" not in checks("老猫不爱喝水怎么办 分享经验", own)

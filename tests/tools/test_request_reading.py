@@ -2335,3 +2335,20 @@ def test_a_title_named_in_book_marks_is_the_subject_without_its_label_or_the_nex
 def test_the_time_after_a_surgery_is_of_the_procedure_a_clause_names() -> None:
     assert extract_topic("我家猫上周做完绝育 帮我写篇术后护理") == "绝育术后护理"
     assert extract_topic("帮我写篇术后护理 给新手铲屎官") == "术后护理"
+
+
+# --- session 37: round 55's tune misses, each tested with other requests of its class ----------------
+def test_a_title_in_book_marks_before_a_space_a_recovery_and_a_route_walked_leave_their_subject() -> None:
+    from tools.offline.drafting import subject_of
+
+    garlic = "帮我写篇笔记《糖蒜到底要腌多久》 去年腌了半个月 今年十天就好了"
+    assert extract_topic(garlic) == "糖蒜到底要腌多久"
+    assert extract_topic("跟腱断了半年 现在能慢跑了 想写篇康复记录") == "跟腱康复记录"
+    assert subject_of("在杭州走了一条citywalk路线", "") == "杭州citywalk"
+
+
+def test_a_cat_eye_is_make_up_and_a_loaf_without_a_mixer_is_kneaded_by_hand() -> None:
+    from tools.offline.text import detect_theme
+
+    assert detect_theme(localize("练了两周终于会画 cat eye 了 写篇眼妆笔记")).key == "beauty"
+    assert localize("baking bread at home with no mixer").startswith("在家手揉")

@@ -278,6 +278,8 @@ def subject_of(topic: str, audience: str) -> str:
     # (a question put to the writer is the subject, quoted: 面试被问为什么离职怎么回答 → 面试被问为什么离职)
     answering = rf"^(?P<q>{_PUT_TO_ME}[\u4e00-\u9fff]{{1,8}}?)(?:该|要)?(?:怎么|如何)(?:回答|答|接)$"
     subject = re.sub(answering, r"\g<q>", subject)
+    # (a route walked, of the route: 在苏州走了一条citywalk路线 → 苏州citywalk路线)
+    subject = re.sub(r"(?:走|逛|骑|跑)了一(?:条|趟|圈)(?=\S{2,}(?:路线|线路|环线))", "", subject)
     # (which of its kind is best: 什么季节的荸荠最甜, 哪家店的肠粉最好吃 → 荸荠, 肠粉 — the thing so judged)
     subject = _BEST_OF.sub(r"\g<thing>", subject)
     # a question made into a topic: 小户型哪些家具值得买 → 小户型家具

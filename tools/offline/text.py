@@ -171,6 +171,7 @@ _FOOD_COLOUR = re.compile(
 # Words that hold a one-character trigger without meaning it: 包车 and 包子 are no bags, 面包 is bread
 _NOT_A_BAG = re.compile(
     r"包(?:车|子|邮|括|装|场|间|饺子)|(?:面|红|打|汤|肉|菜|豆沙|小笼|书|待产|电竞|流量|礼)包"
+    r"|猫眼(?:眼线|妆|线)?|猫步|熊猫|猫耳"  # (…nor a cat of a look or a walk: 猫眼眼线, 猫步)
 )
 
 

@@ -29,6 +29,8 @@ SPACE_BREAK = (
     r"|(?<=[\u4e00-\u9fff])\s+(?=\d+\s*[件条双个只瓶支套款本台顶副])"
     # (…and one before a clock's time, which starts a row of the day: 重庆一日暴走 9:00鹅岭二厂 11:30…)
     r"|(?<=[\u4e00-\u9fff])\s+(?=\d{1,2}:\d{2})"
+    # (…and one after a closing quote or book mark, before Chinese: 笔记《腊八蒜到底要泡多久》 去年我…)
+    r"|(?<=[》」』”])\s+(?=[\u4e00-\u9fff])"
 )
 # What separates a request's clauses: punctuation, an ellipsis or a tilde, an emoji, and such a space
 # (not the colon of a clock's time: 9:00鹅岭二厂 is one clause)
@@ -894,9 +896,16 @@ _PROCEDURE = re.compile(r"(?:做|动|拔)(?:完|了)(?P<what>绝育|手术|智�
 
 def _after_what(topic: str, clauses: list[str], first: str) -> str:
     """A topic of the time after a surgery (术后护理) with the procedure another clause names (绝育术后
-    护理)."""
+    护理); a recovery told (恢复日记) with the first thing another clause names (产后十个月… → 产后恢复
+    日记)."""
     done = next((m["what"] for c in clauses if c != first and (m := _PROCEDURE.search(c))), "")
-    return done + topic if done and topic.startswith("术后") else topic
+    if done and topic.startswith("术后"):
+        return done + topic
+    of = next((t[0] for c in clauses if c != first and (t := things_in(peel(c)))), "")
+    return of + topic if _RECOVERY.fullmatch(topic) and 2 <= len(of) <= 6 else topic
+
+
+_RECOVERY = re.compile(r"(?:恢复|康复|复健)(?:日记|记录|经历|过程|笔记|心得)?")
 
 
 def _told_subject(clauses: list[str]) -> str:
