@@ -300,6 +300,10 @@ def countries() -> frozenset[str]:
     return frozenset(name for name, _, _ in world_rows() if name in holders)
 
 
+# The reader groups of a pet (data/lexicon/readers.txt): whose animal a text keeps
+PET_READERS = frozenset({"cats", "dogs", "rabbits", "hamsters", "turtles", "fish", "birds"})
+
+
 def readers(text: str) -> set[str]:
     """The reader groups `text` is written for or speaks of (kids, elderly, men, women, couple; see
     `data/lexicon/readers.txt`)."""

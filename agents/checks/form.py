@@ -35,7 +35,7 @@ from agents.checks.textutil import (
     words,
 )
 from tools import segmenter
-from tools.entities import advice_domains, posseg_cut, readers
+from tools.entities import PET_READERS, advice_domains, posseg_cut, readers
 from tools.lexfiles import LEXICON, generic_tags
 from tools.offline.text import DAY_LABEL, THEMES
 
@@ -131,8 +131,6 @@ def _similar(a: str, b: str) -> bool:
 
 _CLAUSE = re.compile(r"[，,。.!！？?；;\n]")
 _TOLD = re.compile(r"我|了")
-# The reader groups of a pet (data/lexicon/readers.txt): whose animal a post keeps
-_PETS = frozenset({"cats", "dogs", "rabbits", "hamsters", "turtles", "fish", "birds"})
 _ASKING = re.compile(r"怎么|如何|哪些|什么|为什么|吗[？?]?$|呢[？?]?$")
 # What a request says around its topic that a title does not: 分享/心得分享 at the end, who it is for, a
 # request for a write-up.
@@ -160,10 +158,10 @@ def tags(scope: Scope, draft: Mapping[str, Any], evidence: Mapping[str, Any] | N
     body = str(draft.get("body", ""))
     foreign = [t for t in items if foreign_mentions(t, scope.places) and not _around_home(t, body, scope)]
     # (…and a tag of another kind of pet than the post keeps is no tag of it: #狗狗训练 on an old cat's water)
-    pets = readers(post) & _PETS
+    pets = readers(post) & PET_READERS
     unrelated = [
         t for t in items
-        if t not in foreign and (not _related(t, post, scope) or (pets and readers(t) & _PETS - pets))
+        if t not in foreign and (not _related(t, post, scope) or (pets and readers(t) & PET_READERS - pets))
     ]
     if unrelated:
         findings.append(

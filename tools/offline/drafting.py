@@ -19,6 +19,7 @@ from typing import Any
 
 from tools import segmenter
 from tools.entities import (
+    PET_READERS,
     countries,
     divisions,
     is_province,
@@ -1134,13 +1135,12 @@ def _texts(lines: list[Line]) -> list[str]:
 
 
 _PET_EMOJI = {"cats": "🐱", "dogs": "🐶🦴"}
-_PETS = frozenset({"cats", "dogs", "rabbits", "hamsters", "turtles", "fish", "birds"})
 
 
 def _emoji(ctx: Context, plain: bool) -> Any:
     """A picker of the theme's emoji ('' when the post is plain), none of another pet's (no 🐱 on a corgi,
     no 🐶 on a turtle)."""
-    named = readers(f"{ctx.read} {ctx.topic}") & _PETS
+    named = readers(f"{ctx.read} {ctx.topic}") & PET_READERS
     foreign = {m for group, marks in _PET_EMOJI.items() if named and group not in named for m in marks}
     kept = tuple(x for x in ctx.theme.emoji if x not in foreign)
     return (lambda: "") if plain else (lambda: pick(ctx.rng, kept or ctx.theme.emoji))
