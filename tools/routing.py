@@ -346,6 +346,8 @@ _NO_TEXT = re.compile(
     # …or only pictures asked for (纯图片就好, 只做图)
     r"|纯(?:图|图片|配图)|只做(?:图|图片|卡片)|(?:别|不要|不用)(?:写|放|加|有)字|无字"
     r"|只(?:负责|管|要)?出图|(?:不用|不要|别)(?:改|动)(?:文字|文案)|(?:文字|文案|正文)不用(?:改|动)|把这段(?:文案|文字|话)配上?图"
+    # (…or a brief for pictures only: 配图需求：咖啡 拿铁拉花 俯拍)
+    r"|^\s*(?:配图|图片|封面|海报|插画)需求[：:]"
     # (…or the post is written already: 我的探店笔记写好了)
     r"|(?:笔记|帖子|文章|游记|正文)(?:已经|早就)?写好了"
     # …or the text is theirs (文案不用你管, 给这篇写好的笔记配图)
@@ -389,6 +391,8 @@ _FOR_MYSELF = re.compile(
     r"|(?:我)?自己(?:用|看|参考)(?:的|就行|就好)?[？?。！!～~\s]*$|我(?:就|只)?(?:是)?想知道"
     # (…or to buy for oneself, said in passing: 推荐几款防晒吧 我自己买 预算150以内)
     r"|我自己(?:买|入|囤)(?=[，,。！!？?～~\s])"
+    # (…or asked politely, for a stay or a buy with a budget: 请推荐一下适合带娃的杭州酒店 预算800)
+    r"|^\s*请(?:帮我)?推荐(?:一下|下)?(?=[^，,。！!？?\n]{2,30}[，,\s]+预算)"
 )
 _WEAK_IMAGE_RULES = {"image.generate_description", "image.can_generate", "image.draw_object"}
 

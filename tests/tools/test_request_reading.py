@@ -2352,3 +2352,11 @@ def test_a_cat_eye_is_make_up_and_a_loaf_without_a_mixer_is_kneaded_by_hand() ->
 
     assert detect_theme(localize("练了两周终于会画 cat eye 了 写篇眼妆笔记")).key == "beauty"
     assert localize("baking bread at home with no mixer").startswith("在家手揉")
+
+
+def test_a_polite_ask_with_a_budget_is_answered_and_a_brief_for_pictures_asks_for_pictures() -> None:
+    from tools.routing import route
+
+    assert route("请推荐一下适合带老人住的苏州酒店 预算600").intent == "question"
+    assert route("推荐几家适合带老人住的苏州酒店 写篇笔记 预算600").intent == "full_post"
+    assert route("配图需求：火锅 热气 夜景 两张").intent == "image_only"
