@@ -101,11 +101,10 @@ def _pasted(text: str, request: str) -> bool:
     # two clauses of the request, copied as they stand (武汉过早攻略，适合第一次去武汉的人) — not two phrases
     # picked out of longer ones (第一个半马，最后五公里 of …人生第一个半马，…最后五公里差点走下来)
     said = [normalise(c) for c in _CLAUSE.split(strip_emoji(text)) if c.strip()]
-    asked_clauses = [normalise(c) for c in _CLAUSE.split(request) if c.strip()]
-    if len(said) >= 2 and all(len(c) >= 4 and _most_of_a_clause(c, asked_clauses) for c in said):
+    clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
+    if len(said) >= 2 and all(len(c) >= 4 and _most_of_a_clause(c, clauses) for c in said):
         return True
     whole = normalise(request)
-    clauses = [c for c in (normalise(c) for c in _CLAUSE.split(request.strip())) if c]
     candidates = {whole, clauses[0]} if clauses else {whole}
     if core == whole and (len(core) >= 6 or _ASKING.search(request)):
         return True  # the whole request, a question asked of the studio or a bare topic ("老破小出租屋改造")

@@ -319,9 +319,8 @@ def _listed_apart(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     i = 0
     while i < len(clauses):
-        if parts := _parts_after(clauses, i):  # 分成四块：项目现状 账号和权限 …: the parts it names
-            # (…steps in their order: 只用三步：洗脸 精华 防晒)
-            joint = " → " if _IN_PARTS.search(clauses[i][0])["unit"] == "步" else "、"  # type: ignore[index]
+        parts, joint = _parts_after(clauses, i)
+        if parts:  # 分成四块：项目现状 账号和权限 …: the parts it names
             out += [clauses[i], (joint.join(parts), clauses[i + len(parts)][1])]
             i += len(parts) + 1
             continue
@@ -373,20 +372,24 @@ _IN_PARTS = re.compile(
 _NUMERALS = {c: i for i, c in enumerate("一二三四五六七八九十", 1)} | {"两": 2}
 
 
-def _parts_after(clauses: list[tuple[str, str]], i: int) -> list[str]:
+def _parts_after(clauses: list[tuple[str, str]], i: int) -> tuple[list[str], str]:
     """The parts a clause that counts them (分成四块：) names in the clauses after its colon, as many as it
-    counts, each short and telling nothing; [] when they are not all there."""
+    counts, each short and telling nothing, and what joins them as one clause — steps in their order (只用
+    三步：洗脸 精华 防晒 → 洗脸 → 精华 → 防晒), other parts as a list; ([], '') when they are not all
+    there."""
     text, end = clauses[i]
     counted = _IN_PARTS.search(text) if end[:1] in ("：", ":") else None
     if counted is None:
-        return []
+        return [], ""
     n = int(counted["n"]) if counted["n"].isdigit() else _NUMERALS.get(counted["n"], 0)
     parts = [c for c, _ in clauses[i + 1 : i + 1 + n]]
     fits = len(parts) == n >= 2 and all(
         2 <= _size(p) <= 12 and not any(x.search(p) for x in (_FRAME, _ASKS, _TOLD)) for p in parts
     )
+    if not fits:
+        return [], ""
     # (a part named as two things is one part: 账号和权限, said with 与 so no list splits it)
-    return [p.replace("和", "与") for p in parts] if fits else []
+    return [p.replace("和", "与") for p in parts], " → " if counted["unit"] == "步" else "、"
 
 
 # a clause that counts the things tried or bought (试了三款粉底液, 买了两台扫地机): their names follow it

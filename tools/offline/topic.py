@@ -898,11 +898,14 @@ def _after_what(topic: str, clauses: list[str], first: str) -> str:
     """A topic of the time after a surgery (术后护理) with the procedure another clause names (绝育术后
     护理); a recovery told (恢复日记) with the first thing another clause names (产后十个月… → 产后恢复
     日记)."""
-    done = next((m["what"] for c in clauses if c != first and (m := _PROCEDURE.search(c))), "")
-    if done and topic.startswith("术后"):
+    others = [c for c in clauses if c != first]
+    if topic.startswith("术后"):
+        done = next((m["what"] for c in others if (m := _PROCEDURE.search(c))), "")
         return done + topic
-    of = next((t[0] for c in clauses if c != first and (t := things_in(peel(c)))), "")
-    return of + topic if _RECOVERY.fullmatch(topic) and 2 <= len(of) <= 6 else topic
+    if not _RECOVERY.fullmatch(topic):
+        return topic
+    of = next((t[0] for c in others if (t := things_in(peel(c)))), "")
+    return of + topic if 2 <= len(of) <= 6 else topic
 
 
 _RECOVERY = re.compile(r"(?:恢复|康复|复健)(?:日记|记录|经历|过程|笔记|心得)?")
