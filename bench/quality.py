@@ -95,7 +95,7 @@ async def run_requests(
                 "title": post["title"],
                 "onTopic": topical,
                 "topicParagraphShare": share,
-                "foreignPlaces": places.foreign(post_text(post), row["places"]),
+                "foreignPlaces": places.foreign(post_text(post), row["places"], row["message"]),
                 "skeleton": title_skeleton(
                     post["title"] or "", request=row["message"], masks=masks, places=places
                 ),

@@ -152,11 +152,12 @@ class Gazetteer:
             allowed |= {name, *self.ancestors(name), *self.descendants(name)}
         return allowed
 
-    def foreign(self, text: str, request_places: Iterable[str]) -> list[str]:
+    def foreign(self, text: str, request_places: Iterable[str], request: str = "") -> list[str]:
         """Places in `text` that are neither the request's places nor their parents or children — nor only
         where the writer set out from or goes home to (从昆明南坐动车, 从武汉毕业, 回北京): the post says
-        nothing about those."""
-        allowed = self.related(request_places)
+        nothing about those. A place the request's own words name (给第一次去北疆的人) is not foreign either,
+        though its other parts are (a request naming 东南亚 does not allow 曼谷 in a post about 大叻)."""
+        allowed = self.related(request_places) | set(self.find(request))
         return [name for name in self.find(text) if name not in allowed and not _only_way(text, name)]
 
 

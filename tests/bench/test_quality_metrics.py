@@ -55,6 +55,14 @@ def test_parents_and_children_of_the_request_places_are_not_foreign() -> None:
     assert places.foreign("鼓浪屿的小路", ["泉州"]) == ["鼓浪屿"]
 
 
+def test_a_place_the_request_itself_names_is_not_foreign_but_its_other_parts_are() -> None:
+    places = gazetteer()
+    request = "在越南大叻待了一周 写篇美食笔记 给想去东南亚穷游的学生党"
+    assert places.foreign("大叻的夜市，东南亚穷游第一站", ["大叻"], request) == []
+    assert places.foreign("大叻的夜市，东南亚穷游第一站", ["大叻"]) == ["东南亚"]
+    assert places.foreign("大叻吃完再去曼谷", ["大叻"], request) == ["曼谷"]
+
+
 def test_a_small_gazetteer_follows_its_parents() -> None:
     tiny = Gazetteer(
         [Place("甲省", None, "province"), Place("乙市", "甲省", "city"), Place("丙山", "乙市", "spot")]
