@@ -41,3 +41,18 @@ def generic_tags(theme: str) -> tuple[str, ...]:
     """The tags that fit any post of `theme` ('any': of every theme), lower-cased, in the order of
     `generic_tags.txt` (the most used first)."""
     return tuple(t.lower() for t in sections("generic_tags.txt").get(theme, {}).get("tags", "").split())
+
+
+@cache
+def landmark_rows() -> dict[str, str]:
+    """Landmark → the city (or province) it lies in, as `landmarks.tsv` lists them — and an old village or
+    village by its plain name too (诺邓古村 is 诺邓村) where the table has no row of that name — not an old
+    town: 白沙镇 and 龙门镇 are towns of many counties."""
+    lines = (LEXICON / "landmarks.tsv").read_text(encoding="utf-8").splitlines()
+    rows = dict(line.split("\t", 1) for line in lines if line.strip() and not line.startswith("#"))
+    plain = {
+        name[:-2] + name[-1]: city
+        for name, city in rows.items()
+        if len(name) >= 4 and name.endswith("古村")
+    }
+    return rows | {name: city for name, city in plain.items() if name not in rows}

@@ -10,10 +10,9 @@ import logging
 from functools import cache
 from typing import Any
 
-from tools.lexfiles import LEXICON
+from tools.lexfiles import LEXICON, landmark_rows
 
 _WORDS = LEXICON / "platform_words.txt"
-_LANDMARKS = LEXICON / "landmarks.tsv"
 _WORLD = LEXICON / "world_places.txt"
 _DISHES = LEXICON / "dish_notes.tsv"
 
@@ -30,9 +29,8 @@ def jieba() -> Any:
         if line.strip() and not line.startswith("#"):
             word, freq, flag = line.split()
             module.add_word(word, int(freq), flag)
-    for line in _LANDMARKS.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            module.add_word(line.split("\t")[0], 100, "ns")
+    for name in landmark_rows():
+        module.add_word(name, 100, "ns")
     for line in _WORLD.read_text(encoding="utf-8").splitlines():  # places abroad are places (清迈 is no
         if line.strip() and not line.startswith("#"):  # adjective), as often words as they were
             name = line.split("\t")[0]

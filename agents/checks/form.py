@@ -35,7 +35,7 @@ from agents.checks.textutil import (
     words,
 )
 from tools import segmenter
-from tools.entities import PET_READERS, advice_domains, posseg_cut, readers
+from tools.entities import HEALTH_HABITS, PET_READERS, advice_domains, posseg_cut, readers
 from tools.lexfiles import LEXICON, generic_tags
 from tools.offline.text import DAY_LABEL, THEMES
 
@@ -64,6 +64,8 @@ _DANGLING_WORDS = frozenset("别不没要把在被给让对从向往就也都还
 # A count with its measure word and nothing after it ("、一把"): the thing counted was cut off.
 _MEASURE_END = re.compile(
     r"[、，,和](?:[一二两三四五六七八九十几\d]+)(?:把|个|件|双|条|瓶|包|盒|张|只|支|套|副|顶|块)$"
+    # (not a price in tens or more: 燃气灶旁装个报警器，几十块)
+    r"(?<![十百千万]块)(?<!\d\d块)"
 )
 _PAIRS = ("（）", "()", "「」", "“”", "《》", "【】")
 
@@ -114,7 +116,8 @@ def _pasted(text: str, request: str) -> bool:
     # The whole of a request of several clauses, or the topic with the request's own scaffolding — or the
     # question it opens with, asked of the studio and pasted back (梨形身材夏天通勤穿什么裤子 of …显瘦？预算…)
     asked = len(clauses) > 1 and clauses[0] in similar and bool(_ASKING.search(clauses[0]))
-    # (…or the story it opens with, told word for word: 带我家柯基去安吉露营了两天 — not a topic phrase)
+    # (…or the story it opens with, told word for word: 带我家柯基去安吉露营了两天 — not a topic phrase —, or
+    # the wish: 想用电饭煲做腊味煲仔饭)
     asked = asked or (len(clauses) > 1 and core == clauses[0] and len(core) >= 8 and bool(_TOLD.search(core)))
     return (len(clauses) > 1 and whole in similar) or asked or bool(_TITLE_SCAFFOLD.search(strip_emoji(text)))
 
@@ -129,7 +132,7 @@ def _similar(a: str, b: str) -> bool:
 
 
 _CLAUSE = re.compile(r"[，,。.!！？?；;\n]")
-_TOLD = re.compile(r"我|了")
+_TOLD = re.compile(r"我|了|^想")
 _ASKING = re.compile(r"怎么|如何|哪些|什么|为什么|吗[？?]?$|呢[？?]?$")
 # What a request says around its topic that a title does not: 分享/心得分享 at the end, who it is for, a
 # request for a write-up.
@@ -237,7 +240,14 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
         return True  # #亲子阅读 on a post about reading to a child: the tag names the post's own theme
     # (…nor one a theme of no sample notes relates to: a budgeting app's #效率工具 is money's career)
     table = sections("theme_words.txt")
-    kin = {r for t in scope.themes if t not in THEMES for r in table[t].get("related", "").split()}
+    # (…and a sub-theme a theme's post touches is no other theme: the money of a career post, #存钱 on a
+    # diary of three months without a job)
+    kin = {
+        r
+        for t in scope.themes
+        for r in table[t].get("related", "").split()
+        if t not in THEMES or r not in THEMES
+    }
     others = [t for t in table if t not in scope.themes and t not in kin]
     elsewhere = {w for w in _theme_words(lowered, others) if w not in post}
     trip = {"travel", "outdoor"}.intersection(scope.themes)  # (no 罗马尼亚硬拉: an exercise, no trip)
@@ -250,11 +260,20 @@ def _related(tag: str, post: str, scope: Scope) -> bool:
     sight = elsewhere <= _theme_words(lowered, ["travel"])
     if scope.places.names and elsewhere and not named and near and sight:
         return True  # …and so is any post about a named sight (#博物馆 on a child's half day at 南京博物院)
-    if len(own) >= 2 and sum(w in post for w in own) * 2 >= len(own) and not advice_domains(lowered):
+    advice = _advice(lowered, scope.themes)
+    if len(own) >= 2 and sum(w in post for w in own) * 2 >= len(own) and not advice:
         return True  # half its words the post's own (#时间管理 on a child's after-school timetable)
     if elsewhere and not (elsewhere <= _SPENDING and _MONEY.search(post)):
         return False
-    return any(g in post for w in own for g in bigrams(w)) or not advice_domains(lowered)
+    return any(g in post for w in own for g in bigrams(w)) or not advice
+
+
+def _advice(tag: str, themes: Sequence[str]) -> bool:
+    """Does the tag name advice — medicine, money, weight loss or, on a post of neither food nor fitness, a
+    health habit (#养生茶饮, #熬夜护肝 on an island trip; #养生汤 fits a soup)? Such a tag fits only a post
+    that shares its words, never any post as a mood tag does."""
+    habit = HEALTH_HABITS.search(tag) and not {"food", "fitness"}.intersection(themes)
+    return bool(advice_domains(tag) or habit)
 
 
 _GEOGRAPHY = re.compile(r"[海湖山岛江河]")

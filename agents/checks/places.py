@@ -98,12 +98,20 @@ def resolve(name: str) -> Place | None:
         return Place(name, regions[name])
     if name in _landmarks():
         city = _landmarks()[name]
-        return Place(name, regions.get(city, frozenset({f"world:{city}"})))
-    if name in _aliases():  # a region spanning divisions (潮汕, 江浙沪) lies where its members lie
-        members = [regions[m] for m in _aliases()[name] if m in regions]
+        if city in regions:
+            return Place(name, regions[city])
+        # (a sight of a town abroad lies in its country too: 儿岛 of 仓敷, in 日本)
+        where = resolve(city) if city != name else None
+        return Place(name, where.codes if where else frozenset({f"world:{city}"}))
+    foreign, _ = _world()
+    if name in _aliases():  # a region of divisions (潮汕, 江浙沪) or countries (东南亚) lies where they lie
+        members = [
+            regions[m] if m in regions else frozenset({f"world:{m}"})
+            for m in _aliases()[name]
+            if m in regions or m in foreign
+        ]
         if members:
             return Place(name, frozenset().union(*members))
-    foreign, _ = _world()
     if name in foreign:
         return Place(name, frozenset({f"world:{name}", f"world:{foreign[name]}"}))
     for prefix in (name[:4], name[:3], name[:2]):  # 洛阳龙门石窟 → 洛阳 (but every city has a 中山公园)
@@ -140,6 +148,9 @@ def agree(a: Place, b: Place) -> bool:
     """One place lies in the other, or both in one prefecture (思明 and 鼓浪屿 and 厦门 and 福建)."""
     if a.name in b.name or b.name in a.name:
         return True
+    for region, other in ((a, b), (b, a)):  # a region of countries holds their towns (东南亚 and 清迈)
+        if _of_countries(region.name):
+            return bool(region.codes & other.codes)
     x, y = _abroad(a), _abroad(b)
     if x and y:  # two cities of one country are two places (京都, 大阪); the country holds both
         return bool(x[0] & y[0]) or a.name == y[1] or b.name == x[1]
@@ -227,6 +238,12 @@ def _aliases() -> dict[str, tuple[str, ...]]:
     return {line.split()[0]: tuple(line.split()[1:]) for line in _lines("region_aliases.txt")}
 
 
+def _of_countries(word: str) -> bool:
+    """Is `word` a region of countries (东南亚, 北欧)? One of China's (东北, 江南) is often a word: 东北菜."""
+    place = resolve(word) if word in _aliases() else None
+    return place is not None and all(code.startswith("world:") for code in place.codes)
+
+
 def region_members(text: str) -> list[str]:
     """The divisions of the regions `text` names (西北旅行 → 陕西, 甘肃, 青海 …)."""
     return [m for alias, members in _aliases().items() if alias in text for m in members]
@@ -285,8 +302,8 @@ def mentioned(text: str) -> list[str]:
             or bool(_TOWN_TAIL.match(after))
             or went
         )
-        if named or word in _landmarks() or word in _world()[0]:  # jieba tags 外滩 and 宽窄巷子 as nouns
-            found.append(word)
+        if named or word in _landmarks() or word in _world()[0] or _of_countries(word):  # (外滩 and 宽窄巷子
+            found.append(word)  # are nouns to jieba)
     # foreign names of three characters or more, however jieba cuts them (仙本那, 布宜诺斯艾利斯)
     found.extend(name for name in _world()[0] if len(name) >= 3 and name in text)
     tokens = _token_spans(text)

@@ -1743,6 +1743,11 @@ LATE_GOOD = sorted(
     and i not in _STILL_FAILING
 )
 ROUND_18_CAUGHT = {
+    # round 58
+    "draft-f1259-2": "tag_unrelated",  # #养生茶饮, #熬夜护肝 on an island trip (round 56, caught since 58)
+    "draft-f1275-1": "foreign_place",  # 石塘's stone houses put on 石浦's hill
+    "draft-f1284-1": "title_pasted",  # 想用电饭煲做腊味煲仔饭: the request's opening wish, word for word
+    "draft-f1288-1": "foreign_place",  # 辛特拉's 佩纳宫 ten minutes up from 奥比多斯's castle
     # round 56
     "draft-f1263-2": "title_pasted",  # 带我家柯基去安吉露营了两天: the told opening clause, word for word
     "draft-f1265-2": "stock_phrase",  # 综上所述 and 希望对你有帮助
@@ -3154,3 +3159,71 @@ def test_a_tag_of_another_kind_of_pet_is_unrelated() -> None:
     assert "tag_unrelated" in checks("老猫不爱喝水怎么办 分享经验", draft)
     own = {"title": "老猫喝水", "body": body, "tags": ["老猫", "猫咪喝水", "养猫日常", "萌宠"]}
     assert "tag_unrelated" not in checks("老猫不爱喝水怎么办 分享经验", own)
+
+
+# --- session 38: round 58's tune rows, each tested with other posts of its class -----------------------
+def test_a_tag_of_a_health_habit_is_unrelated_to_a_post_that_says_nothing_of_it() -> None:
+    body = "从宁波坐大巴到石浦，两个小时。\n\n码头边的海鲜市场自己挑，加工费十五。\n\n傍晚去渔港看船进港。"
+    draft = {"title": "石浦吃海鲜", "body": body, "tags": ["石浦", "海鲜", "熬夜护肝", "渔港"]}
+    assert "tag_unrelated" in checks("石浦海鲜怎么吃 写篇攻略", draft)
+    tea = {"title": "石浦吃海鲜", "body": body, "tags": ["石浦", "海鲜", "养生茶饮", "渔港"]}
+    assert "tag_unrelated" in checks("石浦海鲜怎么吃 写篇攻略", tea)
+    # (…but a post about the habit may tag it)
+    liver = "熬夜多的那段时间，我每天早睡一小时。\n\n护肝先从作息开始。\n\n晚饭清淡一点。"
+    own = {"title": "熬夜党作息", "body": liver, "tags": ["熬夜", "熬夜护肝", "作息"]}
+    assert "tag_unrelated" not in checks("熬夜党怎么调作息 写个经验", own)
+    # (…and a soup may be tagged for one's health)
+    soup = "排骨冷水下锅焯水。\n\n加山药小火炖一小时。\n\n出锅前放盐。"
+    tagged = {"title": "山药排骨汤", "body": soup, "tags": ["排骨汤", "山药", "养生汤"]}
+    assert "tag_unrelated" not in checks("山药排骨汤做法", tagged)
+
+
+def test_a_shoppers_tax_refund_abroad_is_no_money_advice() -> None:
+    body = "从大阪坐电车到心斋桥。\n\n药妆店买满五千日元，带护照可以退税。\n\n逛完去吃章鱼烧。"
+    assert "off_topic_advice" not in checks("大阪心斋桥购物攻略", {"title": "心斋桥购物", "body": body})
+    told = "换工作前先把手续办好。\n\n交了个税的，每年三月可以退税。\n\n新公司入职前体检。"
+    assert "off_topic_advice" in checks("跳槽前要准备什么 写篇经验", {"title": "跳槽准备", "body": told})
+
+
+def test_a_sub_theme_of_the_posts_theme_is_a_tag_of_it() -> None:
+    body = "离职三个月，记一下。\n\n存款花了两万，房租占一半。\n\n投了三十份简历，约到七个面试。"
+    draft = {"title": "离职三个月", "body": body, "tags": ["离职日记", "求职", "存钱"]}
+    assert "tag_unrelated" not in checks("裸辞三个月的真实状态 写篇日记", draft)
+    # (…not a main theme's: a workout's tag on a job diary)
+    other = {"title": "离职三个月", "body": body, "tags": ["离职日记", "求职", "深蹲"]}
+    assert "tag_unrelated" in checks("裸辞三个月的真实状态 写篇日记", other)
+
+
+def test_a_price_in_tens_ends_a_line_but_a_bare_count_does_not() -> None:
+    priced = "□ 证件、钥匙单独装\n□ 燃气灶旁装个报警器，几十块\n□ 门锁换芯，一百块"
+    listed = {"title": "搬家清单", "body": f"第一次租房搬家。\n\n{priced}\n\n收藏。"}
+    assert "cut_off" not in checks("租房搬家清单", listed)
+    bare = "第一次租房搬家。\n\n□ 证件、钥匙单独装\n□ 燃气灶旁装个报警器，两块\n\n收藏。"
+    assert "cut_off" in checks("租房搬家清单", {"title": "搬家清单", "body": bare})
+
+
+def test_the_requests_opening_wish_pasted_as_the_title_is_caught() -> None:
+    request = "想用空气炸锅做烤红薯，没有烤箱，怎么才能烤出糖心？"
+    body = "试了三次。\n\n红薯选细长的。\n\n两百度四十分钟。"
+    assert "title_pasted" in checks(request, {"title": "想用空气炸锅做烤红薯", "body": body})
+    assert "title_pasted" not in checks(request, {"title": "空气炸锅烤出糖心红薯", "body": body})
+
+
+def test_a_region_of_countries_is_another_place_for_a_post_at_home() -> None:
+    body = "从湛江坐船到岛上，租电动车环岛。\n\n比起东南亚的海岛，这里人少多了。\n\n收藏。"
+    assert "foreign_place" in checks("硇洲岛环岛一日游", {"title": "硇洲岛环岛", "body": body})
+    abroad = "在大叻待了一周。\n\n牛肉粉一碗三万越南盾，东南亚物价里算便宜的。\n\n收藏。"
+    assert "foreign_place" not in checks("越南大叻一周美食", {"title": "大叻一周", "body": abroad})
+    # (…and holds the towns of its countries, as a tag: #东南亚旅行 on 清迈)
+    chiang_mai = "在清迈住了三天。\n\n古城里骑车。\n\n收藏。"
+    tagged = {"title": "清迈三天", "body": chiang_mai, "tags": ["清迈", "东南亚旅行"]}
+    assert "tag_foreign_place" not in checks("清迈三天怎么玩", tagged)
+
+
+def test_an_old_village_by_its_plain_name_is_its_landmark() -> None:
+    from tools import segmenter
+
+    assert "诺邓村" in segmenter.cut("诺邓村的火腿腌三年")
+    body = "从大理坐车到诺邓村，三个小时。\n\n村里的火腿腌三年。\n\n收藏。"
+    post = {"title": "诺邓火腿", "body": body}
+    assert "foreign_place" not in checks("大理诺邓古村的火腿 写篇美食分享", post)
