@@ -2360,3 +2360,37 @@ def test_a_polite_ask_with_a_budget_is_answered_and_a_brief_for_pictures_asks_fo
     assert route("请推荐一下适合带老人住的苏州酒店 预算600").intent == "question"
     assert route("推荐几家适合带老人住的苏州酒店 写篇笔记 预算600").intent == "full_post"
     assert route("配图需求：火锅 热气 夜景 两张").intent == "image_only"
+
+
+# --- session 38: round 57's tune misses, each tested with other requests of its class ----------------
+def test_a_dishs_listed_amounts_are_what_it_takes_not_its_steps() -> None:
+    draft = _draft("周末在家做了番茄牛腩，牛腩一斤、番茄三个、土豆两个，写个详细做法笔记")
+    assert "用了牛腩一斤、番茄三个和土豆两个" in draft["body"]
+    steps = [ln for ln in draft["body"].splitlines() if ln[:1].isdigit() or ln.startswith(("1️⃣", "2️⃣"))]
+    assert not any(ln.rstrip().endswith(("一斤", "三个", "两个")) for ln in steps)
+
+
+def test_a_first_time_whose_doing_is_cut_is_no_subject_and_what_happened_is_told() -> None:
+    request = "女儿8个月第一次扶着床沿自己站起来了！记录一下这个月的变化：长了门牙、会叫爸爸，写篇成长记录"
+    assert subject(request) == "女儿8个月"
+    told = request_details(request, subject(request), extract_topic(request)).told
+    assert told == ["女儿8个月第一次扶着床沿自己站起来了"]
+    # (…not a span of it, which tells nothing: 练瑜伽的第一个月)
+    span = "新手在家练瑜伽的第一个月，写篇笔记"
+    assert request_details(span, subject(span), extract_topic(span)).told == []
+
+
+def test_spans_of_time_are_no_count_of_things() -> None:
+    assert content_type_of("为了年终汇报改了三个通宵，写篇复盘")[0] != "list"
+    assert content_type_of("推荐三个适合新手的汇报模板")[0] == "list"
+
+
+def test_scenes_of_a_pets_kidneys_criticism_at_work_a_childs_bedtime_and_food_brought_home() -> None:
+    kidneys = _draft("家里的英短10岁了，尿检说有结石，换了泌尿处方粮，写篇护理日常")["body"]
+    assert "水碗" in kidneys and "关节" not in kidneys
+    criticised = _draft("开会被老板当众否定了方案，写篇职场新人被批评后的自我调整")["body"]
+    assert "记下来" in criticised
+    bedtime = _draft("两岁娃每天十一点才睡，怎么调成早睡？写篇经验分享")["body"]
+    assert "入睡" in bedtime
+    brought = _draft("去金华玩了两天，带回来两只火腿，写篇美食分享")["body"]
+    assert "保存" in brought and "排队" not in brought

@@ -453,6 +453,15 @@ def _goes_on_telling(clause: str) -> bool:
     return not _TERMS.search(clause) and (not _STEP.match(clause) or bool(TIME_OF.match(clause)))
 
 
+def _opened_alone(details: Details, opened: str, subject: str) -> None:
+    """A story's start that nothing told follows is told after all when the subject leaves out what
+    happened (宝宝10个月第一次扶着沙发自己站起来了 of subject 宝宝10个月): the opening names only the
+    subject — not a span of it (陪产假第一个月), which tells nothing."""
+    left = opened.replace(subject, "", 1) if subject and subject in opened else ""
+    if not details.told and len(left) >= 4 and "了" in left:
+        details.told.append(opened)
+
+
 def _in_topic(clause: str, topic: str) -> bool:
     """Is the clause the topic, or a part of it long enough to be said by it (孩子三岁 of
     孩子三岁挑食不吃青菜)?"""
@@ -569,6 +578,7 @@ def request_details(request: str, subject: str, topic: str = "") -> Details:
                 details.wants += _wanted(wanted)
             else:
                 untold.append(clause)
+    _opened_alone(details, opened, subject)
     _untold_story(details, untold)
     _record_told(details, text)
     # (an English request's story, which the reading leaves out, may still name where the trip went: "We saw

@@ -37,7 +37,7 @@ from tools.offline.context import Context
 from tools.offline.details import CLOCK, Details, request_details
 from tools.offline.dishes import dish_note
 from tools.offline.material import Line, Material, gather, is_labelled, is_list_item
-from tools.offline.scenes import goals
+from tools.offline.scenes import COOKED, goals
 from tools.offline.text import (
     DAY_LABEL,
     dedupe,
@@ -420,6 +420,8 @@ def subject_of(topic: str, audience: str) -> str:
     # how long it was kept up, its span cut off (每天跳绳1000下坚持一个月 → 跳绳1000下): the doing
     subject = re.sub(r"(?<=\S{2})(?:坚持|连续|持续)了?$", "", subject)
     subject = re.sub(r"(?<=\S{4})[待住呆]了?$", "", subject)  # (…and how long stayed: 泰拳训练营待了两周)
+    # (…nor on a first time whose doing was cut: 宝宝10个月第一次扶着沙发… → 宝宝10个月)
+    subject = re.sub(r"(?<=\S{2})(?<!人生)(?:第一次|第一回|头一回|首次)$", "", subject)
     # (…nor on what the pet is called, a name left at the end: 玄凤鹦鹉豆豆 → 玄凤鹦鹉)
     subject = re.sub(rf"(?<=\S{{2}}{_ANIMAL_END})([^猫狗兔鸟鸭鹅鱼龟熊虫])\1$", "", subject)
     # (…or a name and an age: 龙猫豆包两岁 → 龙猫)
@@ -1475,6 +1477,24 @@ def _other_half(ctx: Context, subject: str, said: list[str]) -> list[tuple[str, 
     return [(second, fresh[:3])] if fresh else []
 
 
+# a thing with its amount (鲜虾半斤, 青蟹两只, 八个鸡翅): what a recipe takes
+_AMOUNT = (
+    r"(?:半|[一两二三四五六七八九十几]+|\d+(?:\.\d+)?)\s*"
+    r"(?:斤|两|克|g|kg|千克|只|个|根|块|片|杯|勺|把|小把|颗|粒|条|碗|盒|袋|包|罐|瓶|毫升|ml|升)"
+)
+_AMOUNT_TAKEN = re.compile(rf"[\u4e00-\u9fffA-Za-z]{{1,8}}?{_AMOUNT}|{_AMOUNT}[\u4e00-\u9fffA-Za-z]{{1,8}}")
+
+
+def _amounts_taken(details: Details, cooking: bool) -> Details:
+    """A dish's listed things with their amounts, cooked, are what it takes, told with the writer's own story
+    (周末在家做了砂锅虾蟹粥，用了鲜虾半斤、青蟹两只和珍珠米一杯), not the steps of its list."""
+    if not cooking or len(details.items) < 2 or not all(map(_AMOUNT_TAKEN.fullmatch, details.items)):
+        return details
+    *first, last = details.items
+    details.items, details.terms = [], [*details.terms, f"用了{'、'.join(first)}和{last}"]
+    return details
+
+
 def _own_points(
     details: Details, points: list[str], tips: list[str], known: list[str], n_points: int, n_tips: int
 ) -> tuple[list[str], list[str]]:
@@ -1601,7 +1621,8 @@ def compose_draft(ctx: Context) -> dict[str, Any]:
     # (…not a run's route: 杭州晨跑路线 is headed 晨跑)
     trip = ctx.theme.key in ("travel", "outdoor") or (_a_trip(subject) and ctx.theme.key != "fitness")
     key = _key(subject, [str(k) for k in brief.get("keywords", [])], trip=trip)
-    details = request_details(ctx.request, subject, ctx.topic)
+    cooking = ctx.theme.key == "food" and bool(COOKED.search(ctx.request))
+    details = _amounts_taken(request_details(ctx.request, subject, ctx.topic), cooking)
     general, theme_tips = _general_advice(ctx, subject, key, kind, fb, length, told=len(details.told))
     things = _things_asked(ctx, subject, fb) if arranged.shape != "told" else voice.SceneTips()
     days = itinerary.trip_days(ctx.request) if ctx.theme.key == "travel" and kind == "guide" else 0

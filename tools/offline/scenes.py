@@ -19,6 +19,9 @@ COOKED = re.compile(
     r"做法|在家(?!附近|楼下|门口|旁边|对面)|自己做|自制|食谱|菜谱|怎么[做炒煮烧炖蒸烤煎拌腌卤包熬]|教程|步骤|配方|复刻|学会|下厨|厨房"
 )
 
+# food brought or sent home from a place: eaten at home, not there
+BROUGHT = re.compile(r"带回(?:来|家)|(?:背|带|买|扛|寄)了[^，。；;\s]{0,6}回(?:来|家)|寄回家")
+
 # a trip counted in days, its plan, or the drive there
 _TRIP = re.compile(
     r"(?:住|待|呆|玩)了?[一二两三四五六七八九十\d]+(?:天|晚|夜)|[一二两三四五六七\d]天|行程|路线|(?:开车|自驾)去"
@@ -47,7 +50,9 @@ def scene_of(theme_key: str, text: str) -> str:
                 continue  # a trip of days that passes a café (安吉住了两晚，竹林和咖啡馆) is still a trip
             return finer
     # food to be had in a place, not said to be cooked, is eaten there (成都火锅推荐, 西湖边吃杭帮菜)
-    if scene == "food" and _EATEN.search(text) and places(text) and not COOKED.search(text):
+    # (…and not brought home: 背了两斤火腿回来)
+    home = COOKED.search(text) or BROUGHT.search(text)
+    if scene == "food" and _EATEN.search(text) and places(text) and not home:
         return "food_out"
     return scene
 

@@ -15,7 +15,7 @@ from functools import cache
 from tools.entities import other_readers, readers
 from tools.lexfiles import sections
 from tools.offline.dishes import dish_names, dish_steps
-from tools.offline.scenes import COOKED, scene_of
+from tools.offline.scenes import BROUGHT, COOKED, scene_of
 from tools.offline.topic import CLAUSE
 
 # --- titles: by content type; the writer keeps the ones ≤ 20 characters -------------------------------
@@ -180,8 +180,9 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "{e}{s}这段时间，有些事回头看才想明白。",
     ),
     "diary": (
-        "{e}今天的主题是{s}，记录一下。",
+        "{e}把{s}这段日子记下来，以后翻看也有个念想。",
         "随手记录{s}，平凡但很治愈{e}",
+        "{s}，琐碎但值得记一笔{e}",
     ),
     "edu": (
         "{s}看起来复杂，其实抓住几个关键点就够了{e}",
@@ -541,6 +542,7 @@ def _little_more(subject: str, when: re.Pattern[str]) -> bool:
 
 
 _EATING_OUT = "food.探店"  # the scene of eating out
+_BROUGHT_HOME = "food.特产"  # …and of what was brought home from a place
 _TOWN = "travel.城市漫步"  # the scene whose doings fit a day in any town
 
 
@@ -668,6 +670,8 @@ def scene_tips(theme: str, subject: str, text: str) -> SceneTips:
     eating_out = next((tips for name, _, tips in scenes if name == _EATING_OUT), None)
     if found is eating_out and COOKED.search(text):  # 回家怎么煎: a dish had out, asked how to cook at home
         found = SceneTips()
+    elif found is eating_out and BROUGHT.search(text):  # 背了两斤火腿回来: had at home, not out
+        found = next((tips for name, _, tips in scenes if name == _BROUGHT_HOME), found)
     # eaten out, a dish's scene is no cooking steps (成都火锅推荐); a finer scene of another theme stays
     cooking = not found or any(tips is found for name, _, tips in scenes if name.startswith("food."))
     if theme == "food" and cooking and scene_of(theme, text) == "food_out":
