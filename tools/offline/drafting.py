@@ -1488,7 +1488,7 @@ _AMOUNT_TAKEN = re.compile(rf"[\u4e00-\u9fffA-Za-z]{{1,8}}?{_AMOUNT}|{_AMOUNT}[\
 def _amounts_taken(details: Details, cooking: bool) -> Details:
     """A dish's listed things with their amounts, cooked, are what it takes, told with the writer's own story
     (周末在家做了砂锅虾蟹粥，用了鲜虾半斤、青蟹两只和珍珠米一杯), not the steps of its list."""
-    if not cooking or len(details.items) < 2 or not all(map(_AMOUNT_TAKEN.fullmatch, details.items)):
+    if not cooking or sum(map(bool, map(_AMOUNT_TAKEN.fullmatch, details.items))) < 2:
         return details
     *first, last = details.items
     details.items, details.terms = [], [*details.terms, f"用了{'、'.join(first)}和{last}"]
