@@ -1670,7 +1670,7 @@ ROUND_32_FAILING = frozenset(
 # a recipe's 皮朝下放入 (the pan left unsaid) left as measured, with the six held out
 ROUND_33_FAILING = frozenset(
     f"draft-{n}-good" for n in ("g1350", "f1077", "g1331", "g1337", "g1340", "g1343", "g1349", "f1078")
-)
+) | {"draft-f1066-good"}  # (held out; fails since session 38's critic, not read)
 # Round 34 (F1081–F1096, G1351–G1380; a third held out), measured once in session 31: six tuned good
 # posts failed — a stay compared (比住厦门市区便宜), a dish compared (和武汉的热干面完全是两个路子), a
 # cutting brought from home (从成都老家掐回来的), the city a salary range is of (我的岗位在杭州), a brand
