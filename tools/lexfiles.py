@@ -45,9 +45,9 @@ def generic_tags(theme: str) -> tuple[str, ...]:
 
 @cache
 def landmark_rows() -> dict[str, str]:
-    """Landmark → the city (or province) it lies in, as `landmarks.tsv` lists them — and an old village or
-    village by its plain name too (诺邓古村 is 诺邓村) where the table has no row of that name — not an old
-    town: 白沙镇 and 龙门镇 are towns of many counties."""
+    """Landmark → the city (or province) it lies in, as `landmarks.tsv` lists them — and an old village by
+    its plain name too (诺邓古村 is 诺邓村) where the table has no row of that name; not an old town by its
+    plain name: 白沙镇 and 龙门镇 are towns of many counties."""
     lines = (LEXICON / "landmarks.tsv").read_text(encoding="utf-8").splitlines()
     rows = dict(line.split("\t", 1) for line in lines if line.strip() and not line.startswith("#"))
     plain = {
