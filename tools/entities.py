@@ -49,15 +49,15 @@ ADVICE_DOMAINS: dict[str, tuple[str, ...]] = {
 }
 
 
-# A request about health: medical advice belongs in its post (when to see a doctor about altitude sickness).
-HEALTH_TOPIC = re.compile(
-    r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|养生|疫苗|高反|高原反应|中暑"
-    # (…and the habits kept for one's health: 熬夜护肝, 养胃, 祛湿)
-    r"|护肝|养肝|护肾|养胃|护胃|祛湿|排毒|食疗"
-)
 # The habits kept for one's health, and the herbs taken for it: advice of their own, as a tag (#养生茶饮,
 # #熬夜护肝, #中药材推荐) — not the care of a body or a baby (#婴儿护理) nor health at large (#健康生活).
 HEALTH_HABITS = re.compile(r"养生|护肝|养肝|护肾|养胃|护胃|祛湿|排毒|食疗|中药|药材|药膳")
+# A request about health: medical advice belongs in its post (when to see a doctor about altitude sickness)
+# — and so is one about a health habit (熬夜护肝, 养胃, 祛湿).
+HEALTH_TOPIC = re.compile(
+    r"痛|病|健康|失眠|感冒|发烧|咳嗽|过敏|医|药|症|康复|体检|护理|疫苗|高反|高原反应|中暑|"
+    + HEALTH_HABITS.pattern
+)
 
 
 # A reader's skin or figure (干皮, 敏感肌, 小个子, 梨形身材): who a beauty or fashion post is for, and much of
